@@ -1,0 +1,28 @@
+import ArgumentParser
+import AutoLanguage
+
+struct CheckCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "check", abstract: "Report every error in scripts without running them; exit 2 if there is one.")
+
+    @OptionGroup var source: ScriptSourceOptions
+
+    @Argument(help: "Script files.")
+    var files: [String] = []
+
+    func run() throws {
+        let runner = ScriptRunner(host: AutoCommandLine.host, console: .standard)
+        let scripts = source.expression != nil ? [try source.load(path: nil)] : try files.map { try source.load(path: $0) }
+        if scripts.isEmpty { throw ValidationError("give one or more script files, or -e CODE") }
+        var failed = false
+        for script in scripts {
+            switch runner.host.compile(script) {
+            case .success: runner.console.writeOut("\(script.name): ok\n")
+            case .failure(let failure):
+                runner.report(failure.diagnostics)
+                failed = true
+            }
+        }
+        if failed { throw CommandExit(code: ExitCode.usageError) }
+    }
+}

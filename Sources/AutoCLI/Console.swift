@@ -1,0 +1,30 @@
+import Foundation
+
+/// Where the CLI writes: standard output for results, standard error for people when `--json` is on and
+/// for diagnostics. Tests give it closures that collect the text instead.
+public struct Console: Sendable {
+    public let writeOut: @Sendable (String) -> Void
+    public let writeError: @Sendable (String) -> Void
+    /// Colour on standard error (diagnostics, prompts) and standard output.
+    public let colourError: Bool
+    public let colourOut: Bool
+
+    public init(writeOut: @escaping @Sendable (String) -> Void, writeError: @escaping @Sendable (String) -> Void,
+                colourOut: Bool = false, colourError: Bool = false) {
+        self.writeOut = writeOut
+        self.writeError = writeError
+        self.colourOut = colourOut
+        self.colourError = colourError
+    }
+
+    /// The process's own streams; colour only on a terminal, never with NO_COLOR or TERM=dumb.
+    public static var standard: Console {
+        let environment = ProcessInfo.processInfo.environment
+        let colourAllowed = environment["NO_COLOR"].map(\.isEmpty) ?? true && environment["TERM"] != "dumb"
+        return Console(
+            writeOut: { text in FileHandle.standardOutput.write(Data(text.utf8)) },
+            writeError: { text in FileHandle.standardError.write(Data(text.utf8)) },
+            colourOut: colourAllowed && isatty(1) == 1,
+            colourError: colourAllowed && isatty(2) == 1)
+    }
+}

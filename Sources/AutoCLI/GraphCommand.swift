@@ -1,0 +1,27 @@
+import ArgumentParser
+import AutoLanguage
+
+struct GraphCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "graph", abstract: "Print a script's action graph (and its shortcuts') as Graphviz DOT.")
+
+    @OptionGroup var source: ScriptSourceOptions
+
+    @Argument(help: "The script.")
+    var file: String?
+
+    func run() throws {
+        let runner = ScriptRunner(host: AutoCommandLine.host, console: .standard)
+        let script = try source.load(path: file)
+        switch runner.host.compile(script) {
+        case .success(let compiled):
+            let own = compiled.shortcuts.filter { shortcut in
+                compiled.registry.intent(named: shortcut.name)?.origin?.hasPrefix(script.name + ":") ?? false
+            }
+            runner.console.writeOut(compiled.graph.dot(shortcuts: own))
+        case .failure(let failure):
+            runner.report(failure.diagnostics)
+            throw CommandExit(code: ExitCode.usageError)
+        }
+    }
+}

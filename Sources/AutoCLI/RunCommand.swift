@@ -1,0 +1,69 @@
+import ArgumentParser
+import AutoIntents
+import AutoLanguage
+import AutoRuntime
+import Foundation
+
+struct RunCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "run", abstract: "Run a script (or -e CODE); what follows the script is its `args`.")
+
+    @OptionGroup var source: ScriptSourceOptions
+
+    @Flag(name: .long, help: "Print the result as JSON on standard output; everything else goes to standard error.")
+    var json = false
+
+    @Flag(name: .long, help: "Never ask: a question is an error that names the intent and the line.")
+    var noInput = false
+
+    @Flag(name: .long, help: "Approve confirmations without asking.")
+    var yes = false
+
+    @Option(name: .long, help: "Stop a run after this many steps.")
+    var maxSteps: Int = RunLimits().maxSteps
+
+    @Option(name: .long, help: "Stop a run after this many seconds.")
+    var timeout: Double?
+
+    @Argument(help: "The script, or '-' to read it from standard input.")
+    var file: String?
+
+    @Argument(parsing: .captureForPassthrough, help: "Arguments for the script, as `args`.")
+    var arguments: [String] = []
+
+    func run() async throws {
+        let script = try source.load(path: source.expression == nil ? file : nil)
+        var options = RunOptions()
+        options.json = json
+        options.noInput = noInput
+        options.approveConfirmations = yes
+        options.limits.maxSteps = maxSteps
+        if let timeout {
+            guard timeout > 0 else { throw ValidationError("--timeout must be more than 0 seconds") }
+            options.limits.maxDuration = .milliseconds(Int64(timeout * 1000))
+        }
+        options.arguments = (source.expression != nil ? (file.map { [$0] } ?? []) : []) + arguments
+        let cancellation = CancellationFlag()
+        let interrupts = InterruptHandler(cancellation: cancellation)
+        let code = await ScriptRunner(host: AutoCommandLine.host, console: .standard)
+            .run(script, options: options, cancellation: cancellation)
+        withExtendedLifetime(interrupts) {}
+        throw CommandExit(code: code)
+    }
+}
+
+/// Ctrl-C cancels the running script (the current intent sees it and the run stops at the next step);
+/// a second Ctrl-C exits at once.
+final class InterruptHandler: @unchecked Sendable {
+    let source: any DispatchSourceSignal
+
+    init(cancellation: CancellationFlag) {
+        signal(SIGINT, SIG_IGN)
+        source = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
+        source.setEventHandler {
+            if cancellation.isCancelled { exit(ExitCode.cancelled) }
+            cancellation.cancel()
+        }
+        source.resume()
+    }
+}

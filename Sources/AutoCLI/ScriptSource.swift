@@ -1,0 +1,30 @@
+import ArgumentParser
+import AutoLanguage
+import Foundation
+
+/// Where a command's script comes from: `-e CODE`, a file, or `-` for standard input.
+struct ScriptSourceOptions: ParsableArguments {
+    @Option(name: .customShort("e"), help: ArgumentHelp("Run CODE instead of a file.", valueName: "CODE"))
+    var expression: String?
+
+    func load(path: String?) throws -> SourceFile {
+        if let expression { return SourceFile(name: "-e", text: expression) }
+        guard let path else { throw ValidationError("give a script file, '-' for standard input, or -e CODE") }
+        if path == "-" {
+            let data = FileHandle.standardInput.readDataToEndOfFile()
+            return SourceFile(name: "<stdin>", text: String(decoding: data, as: UTF8.self))
+        }
+        do {
+            let data = try Data(contentsOf: URL(fileURLWithPath: path))
+            guard let text = String(data: data, encoding: .utf8) else {
+                throw ValidationError("\(path): the file is not UTF-8 text")
+            }
+            return SourceFile(name: path, text: text)
+        } catch let error as ValidationError {
+            throw error
+        } catch {
+            let reason = FileManager.default.fileExists(atPath: path) ? "can't be read" : "no such file"
+            throw ValidationError("\(path): \(reason)")
+        }
+    }
+}

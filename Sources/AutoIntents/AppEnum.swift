@@ -1,0 +1,70 @@
+/// A fixed set of named choices: a shelf, a priority. Scripts write a case as its identifier or its display
+/// name (`currentlyReading` or `"Currently Reading"`).
+///
+/// ```swift
+/// enum Shelf: String, AppEnum {
+///     case wantToRead, currentlyReading, read
+///     static let enumType = EnumType<Shelf>("shelf", displayNames: [
+///         .wantToRead: "Want to Read", .currentlyReading: "Currently Reading", .read: "Read"])
+/// }
+/// ```
+public protocol AppEnum: IntentValue, CaseIterable, Hashable, RawRepresentable where RawValue == String, AllCases: RandomAccessCollection, AllCases.Index == Int {
+    static var enumType: EnumType<Self> { get }
+}
+
+extension AppEnum {
+    public static var valueType: ValueType { .enumeration(enumType) }
+    public init?(autoValue value: Value) {
+        switch value {
+        case .enumCase(let c) where c.type === Self.enumType:
+            self = Self.allCases[c.index]
+        case .text(let text):
+            guard let index = Self.enumType.caseIndex(named: text) else { return nil }
+            self = Self.allCases[index]
+        default:
+            return nil
+        }
+    }
+    public var autoValue: Value {
+        .enumCase(EnumCaseValue(type: Self.enumType, index: Self.allCases.firstIndex(of: self) ?? 0))
+    }
+}
+
+/// What the engine knows of an enum type: its name and its cases in declaration order.
+open class AnyEnumType: @unchecked Sendable, Hashable, CustomStringConvertible {
+    public struct Case: Sendable {
+        public let identifier: String
+        public let displayName: String
+    }
+    public let name: String
+    public let cases: [Case]
+
+    init(name: String, cases: [Case]) {
+        self.name = name.lowercased()
+        self.cases = cases
+    }
+
+    public var typeName: String { name.split(separator: " ").map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined() }
+    public var description: String { typeName }
+
+    /// A case by identifier or display name, ignoring case and spaces: `currentlyReading`, `"Currently Reading"`.
+    public func caseIndex(named text: String) -> Int? {
+        let wanted = Self.normalized(text)
+        return cases.firstIndex { Self.normalized($0.identifier) == wanted || Self.normalized($0.displayName) == wanted }
+    }
+
+    static func normalized(_ text: String) -> String {
+        String(text.lowercased().filter { !$0.isWhitespace && $0 != "_" && $0 != "-" })
+    }
+
+    public static func == (a: AnyEnumType, b: AnyEnumType) -> Bool { a === b }
+    public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
+}
+
+public final class EnumType<E: AppEnum>: AnyEnumType, @unchecked Sendable {
+    public init(_ name: String, displayNames: [E: String] = [:]) {
+        super.init(name: name, cases: E.allCases.map { value in
+            Case(identifier: value.rawValue, displayName: displayNames[value] ?? value.rawValue)
+        })
+    }
+}

@@ -1,0 +1,245 @@
+/// What running an intent may do to the world. Destructive intents are confirmed before they run.
+public enum SideEffect: String, Sendable {
+    case none
+    case changes
+    case destructive
+}
+
+/// How an intent describes itself to people and to `auto intents`.
+public struct IntentDescription: Sendable, ExpressibleByStringLiteral {
+    public var text: String
+    public var category: String?
+    public var searchKeywords: [String]
+    /// The name people give the result (`newBook`); the graph and the docs show it.
+    public var resultName: String?
+
+    public init(_ text: String, category: String? = nil, searchKeywords: [String] = [], resultName: String? = nil) {
+        self.text = text
+        self.category = category
+        self.searchKeywords = searchKeywords
+        self.resultName = resultName
+    }
+    public init(stringLiteral text: String) { self.init(text) }
+}
+
+/// A typed action a host offers: `open book`, `add book`. Its parameters are `@Parameter` properties,
+/// listed once in `parameters` by key path (Swift has no reflection worth using on the hot path).
+///
+/// ```swift
+/// struct OpenBook: AppIntent {
+///     static let title = "Open book"
+///     static let parameters: [IntentParameter<OpenBook>] = [.init(\.$book)]
+///     static let parameterSummary: ParameterSummary? = "Open {book}"
+///     @Parameter("book", question: "Which book?") var book: Book
+///     func perform(_ context: IntentContext) async throws -> IntentResult<Book> {
+///         .result(value: book, dialog: "Opening \(book.title)")
+///     }
+/// }
+/// ```
+public protocol AppIntent: Sendable {
+    associatedtype Output: IntentValue = NoValue
+
+    /// The title, capitalised as people read it. Scripts call the intent by its title in lower case.
+    static var title: String { get }
+    static var description: IntentDescription { get }
+    /// Every parameter, in order. The first is the *input*: the one a pipe or an unlabeled argument fills.
+    static var parameters: [IntentParameter<Self>] { get }
+    /// A sentence with `{name}` for each parameter, e.g. "Open {book}". It labels the action in graphs.
+    static var parameterSummary: ParameterSummary? { get }
+    static var sideEffect: SideEffect { get }
+    /// Hidden intents can still be called by scripts but are not listed.
+    static var isDiscoverable: Bool { get }
+
+    init()
+    func perform(_ context: IntentContext) async throws -> IntentResult<Output>
+}
+
+extension AppIntent {
+    public static var description: IntentDescription { "" }
+    public static var parameters: [IntentParameter<Self>] { [] }
+    public static var parameterSummary: ParameterSummary? { nil }
+    public static var sideEffect: SideEffect { .none }
+    public static var isDiscoverable: Bool { true }
+}
+
+/// A parameter of an intent. Whether it is required follows Swift: `var book: Book` is required,
+/// `var note: String?` is optional, and a default makes a parameter optional too.
+@propertyWrapper
+public struct Parameter<T: Sendable>: Sendable {
+    public let name: String
+    public let title: String
+    /// Asked when the parameter is missing and someone can answer.
+    public let question: String?
+    public let defaultValue: T?
+    /// For numbers: the allowed range, checked before `perform`.
+    public let range: ClosedRange<Double>?
+    var value: T?
+
+    public var wrappedValue: T {
+        get {
+            if let value { return value }
+            if let defaultValue { return defaultValue }
+            // Only reachable when a host calls `perform` itself without setting a required parameter: the
+            // engine asks for or rejects every missing required parameter before `perform`.
+            preconditionFailure("parameter '\(name)' was read before it was set")
+        }
+        set { value = newValue }
+    }
+
+    public var projectedValue: Parameter<T> {
+        get { self }
+        set { self = newValue }
+    }
+
+    public init(_ name: String, title: String? = nil, question: String? = nil, default defaultValue: T? = nil,
+                range: ClosedRange<Double>? = nil) where T: IntentValue {
+        self.name = name
+        self.title = title ?? Self.titleCase(name)
+        self.question = question
+        self.defaultValue = defaultValue
+        self.range = range
+    }
+
+    public init<W: IntentValue>(_ name: String, title: String? = nil, question: String? = nil,
+                                range: ClosedRange<Double>? = nil) where T == W? {
+        self.name = name
+        self.title = title ?? Self.titleCase(name)
+        self.question = question
+        self.defaultValue = .some(nil)
+        self.range = range
+    }
+
+    /// `recommendedBy` → "Recommended by".
+    static func titleCase(_ name: String) -> String {
+        var words: [String] = []
+        var current = ""
+        for character in name {
+            if character.isUppercase, !current.isEmpty {
+                words.append(current)
+                current = ""
+            }
+            current.append(character)
+        }
+        words.append(current)
+        let sentence = words.map { $0.lowercased() }.joined(separator: " ")
+        return sentence.prefix(1).uppercased() + sentence.dropFirst()
+    }
+}
+
+/// One entry of `AppIntent.parameters`: the metadata of a `@Parameter`, read once, and a typed setter.
+public struct IntentParameter<I: AppIntent>: Sendable {
+    public let info: ParameterInfo
+    let assign: @Sendable (inout I, Value) -> Bool
+
+    public init<T: IntentValue>(_ keyPath: WritableKeyPath<I, Parameter<T>> & Sendable) {
+        let parameter = I()[keyPath: keyPath]
+        info = ParameterInfo(
+            name: parameter.name, title: parameter.title, type: T.valueType,
+            isRequired: parameter.defaultValue == nil,
+            defaultValue: parameter.defaultValue?.autoValue,
+            question: parameter.question, range: parameter.range)
+        assign = { intent, value in
+            guard let typed = T(autoValue: value) else { return false }
+            intent[keyPath: keyPath].value = typed
+            return true
+        }
+    }
+
+    public init<T: IntentValue>(_ keyPath: WritableKeyPath<I, Parameter<T?>> & Sendable) {
+        let parameter = I()[keyPath: keyPath]
+        info = ParameterInfo(
+            name: parameter.name, title: parameter.title, type: T.valueType,
+            isRequired: false, defaultValue: nil,
+            question: parameter.question, range: parameter.range)
+        assign = { intent, value in
+            if value.isNull {
+                intent[keyPath: keyPath].value = .some(nil)
+                return true
+            }
+            guard let typed = T(autoValue: value) else { return false }
+            intent[keyPath: keyPath].value = typed
+            return true
+        }
+    }
+}
+
+/// What the engine knows of one parameter, for native intents and shortcuts alike.
+public struct ParameterInfo: Sendable {
+    public let name: String
+    public let title: String
+    public let type: ValueType
+    public let isRequired: Bool
+    public let defaultValue: Value?
+    public let question: String?
+    public let range: ClosedRange<Double>?
+
+    public init(name: String, title: String? = nil, type: ValueType, isRequired: Bool, defaultValue: Value? = nil,
+                question: String? = nil, range: ClosedRange<Double>? = nil) {
+        self.name = name
+        self.title = title ?? name
+        self.type = type
+        self.isRequired = isRequired
+        self.defaultValue = defaultValue
+        self.question = question
+        self.range = range
+    }
+}
+
+/// "Open {book} on {shelf}": a sentence that names an intent's parameters in braces.
+public struct ParameterSummary: Sendable, ExpressibleByStringLiteral, CustomStringConvertible {
+    public enum Part: Sendable, Equatable {
+        case text(String)
+        case parameter(String)
+    }
+    public let parts: [Part]
+
+    public init(stringLiteral template: String) {
+        var parts: [Part] = []
+        var rest = Substring(template)
+        while let open = rest.firstIndex(of: "{"), let close = rest[open...].firstIndex(of: "}") {
+            if open > rest.startIndex { parts.append(.text(String(rest[..<open]))) }
+            parts.append(.parameter(String(rest[rest.index(after: open)..<close])))
+            rest = rest[rest.index(after: close)...]
+        }
+        if !rest.isEmpty { parts.append(.text(String(rest))) }
+        self.parts = parts
+    }
+
+    public init(parts: [Part]) { self.parts = parts }
+
+    public var description: String {
+        parts.map { part in
+            switch part {
+            case .text(let text): return text
+            case .parameter(let name): return "{\(name)}"
+            }
+        }.joined()
+    }
+}
+
+/// What `perform` returns: a value, a dialog for people, and optionally an intent to run next.
+public struct IntentResult<Output: IntentValue>: Sendable {
+    public var value: Output?
+    public var dialog: String?
+    public var next: NextIntent?
+
+    public static func result(value: Output? = nil, dialog: String? = nil) -> IntentResult {
+        IntentResult(value: value, dialog: dialog, next: nil)
+    }
+
+    /// Runs `intent` after this one; its result becomes the result of the action.
+    public static func result<Next: AppIntent>(value: Output? = nil, dialog: String? = nil, opensIntent intent: Next) -> IntentResult {
+        IntentResult(value: value, dialog: dialog, next: NextIntent(intent))
+    }
+}
+
+/// An intent, already filled in, that the engine runs after the current one.
+public struct NextIntent: Sendable {
+    public let title: String
+    public let run: @Sendable (IntentContext) async throws -> IntentOutput
+
+    init<I: AppIntent>(_ intent: I) {
+        title = I.title
+        run = { context in try await IntentDescriptor.perform(intent, context) }
+    }
+}

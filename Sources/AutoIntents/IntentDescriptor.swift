@@ -1,0 +1,122 @@
+/// What `perform` produced, in engine terms.
+public struct IntentOutput: Sendable {
+    public var value: Value
+    public var dialog: String?
+    public var next: NextIntent?
+    public init(value: Value, dialog: String? = nil, next: NextIntent? = nil) {
+        self.value = value
+        self.dialog = dialog
+        self.next = next
+    }
+}
+
+/// The body of a shortcut: the runtime stores its compiled graph here once the compiler made it.
+/// A box, because a shortcut is registered (so calls to it type-check) before its body is compiled.
+public final class ScriptBody: @unchecked Sendable {
+    public var graph: AnyObject?
+    public init() {}
+}
+
+/// One registered intent, native or a shortcut, with everything the checker, the runtime and
+/// `auto intents` need. Built once at registration and never changed afterwards.
+public final class IntentDescriptor: @unchecked Sendable {
+    public enum Implementation: Sendable {
+        /// Arguments arrive by parameter index; `nil` means not given.
+        case native(@Sendable ([Value?], IntentContext) async throws -> IntentOutput)
+        case script(ScriptBody)
+    }
+
+    /// The name scripts call it by: the title in lower case, e.g. `open book`.
+    public let name: String
+    public let words: [Substring]
+    public let title: String
+    public let description: IntentDescription
+    public let parameters: [ParameterInfo]
+    public let summary: ParameterSummary
+    public let sideEffect: SideEffect
+    public let isDiscoverable: Bool
+    /// For a shortcut, set by the checker once its body is checked (a call may be checked before that).
+    public package(set) var outputType: ValueType
+    public let implementation: Implementation
+    /// Sentences that call a shortcut (`summarize my {list} list`).
+    public let phrases: [String]
+    /// Where a shortcut was declared (`stdlib/text.auto:3`); nil for native intents.
+    public let origin: String?
+
+    public init(title: String, description: IntentDescription = "", parameters: [ParameterInfo],
+                summary: ParameterSummary? = nil, sideEffect: SideEffect = .none, isDiscoverable: Bool = true,
+                outputType: ValueType, implementation: Implementation, phrases: [String] = [], origin: String? = nil) {
+        self.title = title
+        self.name = title.lowercased().split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        self.words = name.split(separator: " ")
+        self.description = description
+        self.parameters = parameters
+        self.summary = summary ?? Self.defaultSummary(title: title, parameters: parameters)
+        self.sideEffect = sideEffect
+        self.isDiscoverable = isDiscoverable
+        self.outputType = outputType
+        self.implementation = implementation
+        self.phrases = phrases
+        self.origin = origin
+    }
+
+    public var input: ParameterInfo? { parameters.first }
+
+    public func parameterIndex(named label: String) -> Int? {
+        let wanted = label.lowercased()
+        return parameters.firstIndex { $0.name.lowercased() == wanted }
+    }
+
+    /// "Rate {book} with {rating}" when a host gave no summary: the title, the input, then the others.
+    static func defaultSummary(title: String, parameters: [ParameterInfo]) -> ParameterSummary {
+        var parts: [ParameterSummary.Part] = [.text(title)]
+        for (index, parameter) in parameters.enumerated() {
+            parts.append(.text(index == 0 ? " " : " \(parameter.name): "))
+            parts.append(.parameter(parameter.name))
+        }
+        return ParameterSummary(parts: parts)
+    }
+
+    /// Builds the descriptor of a native intent type, checking its metadata.
+    public convenience init<I: AppIntent>(_ type: I.Type) throws(RegistrationError) {
+        let parameters = I.parameters
+        var seen: Set<String> = []
+        for parameter in parameters {
+            guard seen.insert(parameter.info.name.lowercased()).inserted else {
+                throw RegistrationError("intent '\(I.title)' declares parameter '\(parameter.info.name)' twice")
+            }
+        }
+        if let summary = I.parameterSummary {
+            for case .parameter(let name) in summary.parts where !seen.contains(name.lowercased()) {
+                throw RegistrationError("the summary of '\(I.title)' names '{\(name)}', which is not one of its parameters")
+            }
+        }
+        let assigners = parameters.map(\.assign)
+        let infos = parameters.map(\.info)
+        self.init(
+            title: I.title, description: I.description, parameters: infos, summary: I.parameterSummary,
+            sideEffect: I.sideEffect, isDiscoverable: I.isDiscoverable, outputType: I.Output.valueType,
+            implementation: .native { arguments, context in
+                var intent = I()
+                for index in 0..<assigners.count {
+                    guard let argument = arguments[index] else { continue }
+                    guard assigners[index](&intent, argument) else {
+                        throw IntentError("'\(infos[index].name)' expects \(infos[index].type), got \(argument.type)")
+                    }
+                }
+                return try await Self.perform(intent, context)
+            })
+    }
+
+    static func perform<I: AppIntent>(_ intent: I, _ context: IntentContext) async throws -> IntentOutput {
+        let result = try await intent.perform(context)
+        return IntentOutput(value: result.value?.autoValue ?? .null, dialog: result.dialog, next: result.next)
+    }
+}
+
+/// A host declared something the engine cannot register: a duplicate name, a summary naming no parameter.
+public struct RegistrationError: Error, Sendable, CustomStringConvertible {
+    public let message: String
+    public init(_ message: String) { self.message = message }
+    public var description: String { message }
+}

@@ -1,0 +1,65 @@
+/// Everything a host offers: intents (native and shortcuts), entity types and enum types. A host builds one
+/// at start-up; the checker reads it to resolve names, so nothing is looked up by name while a script runs.
+public struct Registry: Sendable {
+    public private(set) var intents: [IntentDescriptor] = []
+    public private(set) var entityTypes: [AnyEntityType] = []
+    public private(set) var enumTypes: [AnyEnumType] = []
+
+    public init() {}
+
+    /// Registers a native intent, and the entity and enum types its parameters and result use.
+    public mutating func register<I: AppIntent>(_ type: I.Type) throws(RegistrationError) {
+        try add(IntentDescriptor(type))
+    }
+
+    public mutating func register<E: AppEntity>(entity type: E.Type) {
+        registerTypes(in: E.valueType)
+    }
+
+    public mutating func register<E: AppEnum>(enum type: E.Type) {
+        registerTypes(in: E.valueType)
+    }
+
+    /// Adds an intent built elsewhere: a shortcut, a built-in. Names are unique, ignoring case.
+    public mutating func add(_ intent: IntentDescriptor) throws(RegistrationError) {
+        if let existing = intents.first(where: { $0.name == intent.name }) {
+            let place = existing.origin.map { " (declared at \($0))" } ?? ""
+            throw RegistrationError("an intent named '\(intent.name)' is already registered\(place)")
+        }
+        intents.append(intent)
+        for parameter in intent.parameters { registerTypes(in: parameter.type) }
+        registerTypes(in: intent.outputType)
+    }
+
+    mutating func registerTypes(in type: ValueType) {
+        switch type {
+        case .entity(let entity):
+            if !entityTypes.contains(entity) {
+                entityTypes.append(entity)
+                for property in entity.properties { registerTypes(in: property.type) }
+            }
+        case .enumeration(let enumeration):
+            if !enumTypes.contains(enumeration) { enumTypes.append(enumeration) }
+        case .list(let element):
+            registerTypes(in: element)
+        default:
+            break
+        }
+    }
+
+    public func intent(named name: String) -> IntentDescriptor? {
+        let wanted = name.lowercased()
+        return intents.first { $0.name == wanted }
+    }
+
+    /// An entity type by its singular or plural name, or its type name (`book`, `books`, `Book`).
+    public func entityType(named name: String) -> AnyEntityType? {
+        let wanted = name.lowercased()
+        return entityTypes.first { $0.singular == wanted || $0.plural == wanted || $0.typeName.lowercased() == wanted }
+    }
+
+    public func enumType(named name: String) -> AnyEnumType? {
+        let wanted = name.lowercased()
+        return enumTypes.first { $0.name == wanted || $0.typeName.lowercased() == wanted }
+    }
+}

@@ -1,0 +1,140 @@
+/// The syntax tree the parser builds: what was written, with spans, before any name is resolved.
+/// Parse errors leave `.error` nodes behind so the checker can go on and report more.
+
+public struct Identifier: Sendable, Hashable {
+    public let name: String
+    public let span: Span
+}
+
+public struct Program: Sendable {
+    public let file: SourceFile
+    public let statements: [Statement]
+}
+
+public struct Block: Sendable {
+    public let statements: [Statement]
+    public let span: Span
+}
+
+public struct Statement: Sendable {
+    public indirect enum Kind: Sendable {
+        /// An expression, an action or a pipeline; its value becomes `it`.
+        case expression(Expression)
+        case set(Identifier, Expression)
+        case ifElse(branches: [(condition: Expression, body: Block)], otherwise: Block?)
+        case forEach(Identifier, Expression, Block)
+        case repeatTimes(Expression, Block)
+        case stop
+        case returnValue(Expression?)
+        case shortcut(ShortcutDeclaration)
+        case error
+    }
+    public let kind: Kind
+    public let span: Span
+    /// `-> name` after the statement.
+    public let resultName: Identifier?
+}
+
+public struct ShortcutDeclaration: Sendable {
+    public struct ParameterDeclaration: Sendable {
+        public let name: Identifier
+        public let type: TypeAnnotation
+        public let defaultValue: Expression?
+    }
+    public let name: String
+    public let nameSpan: Span
+    public let parameters: [ParameterDeclaration]
+    public let phrases: [Expression]
+    public let body: Block
+}
+
+/// `Int`, `Book`, `[Text]`, `Text?`.
+public indirect enum TypeAnnotation: Sendable {
+    case named(Identifier)
+    case list(TypeAnnotation, Span)
+    case optional(TypeAnnotation, Span)
+
+    public var span: Span {
+        switch self {
+        case .named(let name): return name.span
+        case .list(_, let span), .optional(_, let span): return span
+        }
+    }
+}
+
+public struct Expression: Sendable {
+    public indirect enum Kind: Sendable {
+        case integer(Int)
+        case decimal(Double)
+        case text([TextSegment])
+        case bool(Bool)
+        case null
+        /// `90 seconds`, `10 KB`.
+        case quantity(Expression, unit: Identifier)
+        case list([Expression])
+        case record([(key: Identifier, value: Expression)])
+        /// A lone name: a variable, `it`, `now`, `today`, `args`.
+        case name(Identifier)
+        case member(Expression, Identifier)
+        /// A built-in function: `count(x)`.
+        case function(Identifier, [Expression])
+        case unary(UnaryOperator, Expression)
+        case binary(BinaryOperator, Expression, Expression)
+        /// `x between low and high`: both ends included.
+        case between(Expression, low: Expression, high: Expression)
+        /// `open book b rating: 5`: the words that name the intent (and maybe an identifier argument after
+        /// them; the checker splits them against the registry), then the arguments.
+        case action(words: [Identifier], arguments: [ActionArgument])
+        /// `a | b | c`: the first stage is any expression, the others are actions or list stages.
+        case pipeline([Expression])
+        case find(FindExpression)
+        /// `filter where …`, `sort by …`, `limit n` as pipeline stages.
+        case listStage(ListStage)
+        case error
+    }
+
+    public enum TextSegment: Sendable {
+        case literal(String)
+        case interpolation(Expression)
+    }
+
+    public let kind: Kind
+    public let span: Span
+}
+
+public struct ActionArgument: Sendable {
+    public let label: Identifier?
+    public let value: Expression
+}
+
+public enum UnaryOperator: String, Sendable {
+    case negate = "-"
+    case not = "not"
+}
+
+public enum BinaryOperator: String, Sendable, CaseIterable {
+    case or, and
+    case equal = "==", notEqual = "!=", less = "<", lessEqual = "<=", greater = ">", greaterEqual = ">="
+    case contains, startsWith = "starts with", endsWith = "ends with", isIn = "in"
+    case add = "+", subtract = "-", multiply = "*", divide = "/", remainder = "%"
+}
+
+/// `find books matching "x" where … sort by … limit n`.
+public struct FindExpression: Sendable {
+    public let typeName: Identifier
+    public let matching: Expression?
+    public let condition: Expression?
+    public let sort: [SortKey]
+    public let limit: Expression?
+}
+
+public struct SortKey: Sendable {
+    public let path: [Identifier]
+    public let descending: Bool
+}
+
+public enum ListStage: Sendable {
+    case filter(Expression)
+    case sort([SortKey])
+    case limit(Expression)
+}

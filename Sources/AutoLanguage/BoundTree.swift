@@ -1,0 +1,70 @@
+import AutoIntents
+import AutoRuntime
+
+/// The checker's output: the syntax tree with every name resolved and every expression typed.
+/// The compiler turns it into an ActionGraph.
+
+struct BoundExpression {
+    indirect enum Kind {
+        case constant(Value)
+        case local(slot: Int, name: String)
+        case it
+        case list([BoundExpression])
+        case record(keys: [String], values: [BoundExpression])
+        case interpolation([BoundInterpolationPart])
+        case property(BoundExpression, PropertyAccess)
+        case negate(BoundExpression)
+        case not(BoundExpression)
+        case arithmetic(ArithmeticOperator, BoundExpression, BoundExpression)
+        case compare(Comparator, BoundExpression, BoundExpression)
+        case between(BoundExpression, BoundExpression, BoundExpression)
+        case and(BoundExpression, BoundExpression)
+        case or(BoundExpression, BoundExpression)
+        case function(BuiltinFunction, [BoundExpression])
+        /// An intent call; the compiler hoists it into a node of its own.
+        case action(BoundAction)
+        /// Stands in for an expression that had an error, so checking goes on.
+        case error
+    }
+    let kind: Kind
+    let type: ValueType
+    let span: Span
+
+    static func error(_ span: Span) -> BoundExpression { BoundExpression(kind: .error, type: .any, span: span) }
+}
+
+enum BoundInterpolationPart {
+    case literal(String)
+    case value(BoundExpression)
+}
+
+struct BoundAction {
+    let intent: IntentDescriptor
+    /// One per parameter of the intent.
+    let arguments: [BoundExpression?]
+    /// Whether the input came through a pipe (the graph labels that edge "pipe").
+    let piped: Bool
+    let span: Span
+}
+
+struct BoundStatement {
+    enum Kind {
+        case expression(BoundExpression, resultSlot: Int?)
+        case set(slot: Int, BoundExpression)
+        case ifElse([(condition: BoundExpression, body: [BoundStatement])], otherwise: [BoundStatement]?)
+        case forEach(slot: Int, BoundExpression, [BoundStatement])
+        case repeatTimes(BoundExpression, [BoundStatement])
+        case stop
+        case returnValue(BoundExpression?)
+    }
+    let kind: Kind
+    let span: Span
+}
+
+/// A script or a shortcut body, checked: its statements and the names of its slots.
+struct BoundBody {
+    let name: String
+    let file: SourceFile
+    let statements: [BoundStatement]
+    let slotNames: [String]
+}

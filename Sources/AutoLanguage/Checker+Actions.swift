@@ -1,0 +1,182 @@
+import AutoIntents
+import AutoRuntime
+
+/// Resolving actions: which intent the words name, which overload the input's type picks, and which
+/// parameter each argument fills.
+extension Checker {
+    struct Candidate {
+        let intent: IntentDescriptor
+        /// The script wrote the intent's whole name, not just its first words (`open book`, not `open`).
+        let exact: Bool
+    }
+
+    mutating func bindAction(words: [Identifier], arguments: [ActionArgument], piped: BoundExpression?, span: Span,
+                             expected: ValueType? = nil) -> BoundExpression {
+        // A lone word may be a variable or a built-in name: `x`, `it`, `today`.
+        if words.count == 1, arguments.isEmpty, piped == nil, let value = lookupName(words[0], expected: expected) {
+            return value
+        }
+        guard let (candidates, used) = findCandidates(words) else {
+            reportUnknownAction(words)
+            return .error(span)
+        }
+        // A word after the intent's name is its input: `open book b`, `open shelf currentlyReading`.
+        var positional = arguments.filter { $0.label == nil }.map(\.value)
+        let labeled = arguments.filter { $0.label != nil }
+        if used < words.count {
+            let word = words[used]
+            positional.insert(Expression(kind: .name(word), span: word.span), at: 0)
+        }
+        if piped != nil, let first = positional.first {
+            error("the input of '\(candidates[0].intent.name)' already comes from the pipe", first.span,
+                  hint: "label this argument, e.g. 'name: value'")
+            return .error(span)
+        }
+        // The input's type picks among overloads, so it is bound before the intent is chosen. A bare word
+        // may name an enum case of a candidate's input, which only that candidate can tell.
+        var input: BoundExpression? = piped
+        var inputWord: Identifier?
+        if let first = positional.first {
+            if case .name(let name) = first.kind, lookupName(name, expected: nil) == nil, registry.intent(named: name.name) == nil {
+                inputWord = name
+            } else {
+                input = bind(first)
+            }
+        }
+        guard let intent = choose(among: candidates, input: input, inputWord: inputWord, words: words, span: span) else {
+            return .error(span)
+        }
+        if let inputWord {
+            input = resolveName(inputWord, expected: intent.input?.type)
+        }
+
+        var bound = [BoundExpression?](repeating: nil, count: intent.parameters.count)
+        if let input {
+            guard let parameter = intent.input else {
+                error("'\(intent.name)' takes no input", input.span)
+                return .error(span)
+            }
+            bound[0] = checkArgument(input, for: parameter, of: intent, allowMapping: true)
+        }
+        if positional.count > 1 {
+            let names = intent.parameters.dropFirst().map { "'\($0.name): …'" }.joined(separator: ", ")
+            error("'\(intent.name)' takes one unlabeled argument, its input\(intent.input.map { " '\($0.name)'" } ?? "")", positional[1].span,
+                  hint: names.isEmpty ? "remove the extra arguments" : "label the others: \(names)")
+        }
+        for argument in labeled {
+            let label = argument.label!
+            guard let index = intent.parameterIndex(named: label.name) else {
+                let names = intent.parameters.map(\.name)
+                error("'\(intent.name)' has no parameter '\(label.name)'", label.span,
+                      hint: names.isEmpty ? "it takes no parameters" : (NearestNames.suggest(label.name, from: names).isEmpty
+                          ? "its parameters: " + names.joined(separator: ", ") : NearestNames.hint(for: label.name, in: names)))
+                _ = bind(argument.value)
+                continue
+            }
+            if bound[index] != nil {
+                error("'\(intent.parameters[index].name)' is given twice", label.span)
+                continue
+            }
+            let value = bind(argument.value, expected: intent.parameters[index].type)
+            bound[index] = checkArgument(value, for: intent.parameters[index], of: intent, allowMapping: false)
+        }
+        var type = intent.outputType
+        if let input = bound.first ?? nil, let parameter = intent.input, mapsOver(input.type, parameter.type) {
+            type = .list(type)
+        }
+        let action = BoundAction(intent: intent, arguments: bound, piped: piped != nil, span: span)
+        return BoundExpression(kind: .action(action), type: type, span: span)
+    }
+
+    /// Intents whose name is `words`, or starts with them; with one word left over as the input.
+    func findCandidates(_ words: [Identifier]) -> ([Candidate], Int)? {
+        let wanted = words.map { $0.name.lowercased() }
+        for used in stride(from: wanted.count, through: max(1, wanted.count - 1), by: -1) {
+            let prefix = wanted[0..<used]
+            var candidates: [Candidate] = []
+            for intent in registry.intents where intent.words.count >= used && zip(intent.words, prefix).allSatisfy({ $0 == $1 }) {
+                candidates.append(Candidate(intent: intent, exact: intent.words.count == used))
+            }
+            if !candidates.isEmpty { return (candidates, used) }
+        }
+        return nil
+    }
+
+    mutating func reportUnknownAction(_ words: [Identifier]) {
+        let phrase = words.map(\.name).joined(separator: " ")
+        let span = words[0].span.to(words[words.count - 1].span)
+        let names = registry.intents.map(\.name)
+        var hint = NearestNames.hint(for: phrase, in: names, listing: "actions")
+        if words.count == 1 {
+            let near = NearestNames.suggest(phrase, from: names + scope.names)
+            hint = near.isEmpty ? "no variable or action has this name; 'auto intents' lists the actions"
+                : "did you mean " + near.map { "'\($0)'" }.joined(separator: " or ") + "?"
+            error("unknown name '\(phrase)'", span, hint: hint)
+            return
+        }
+        error("unknown action '\(phrase)'", span, hint: hint)
+    }
+
+    /// Picks the intent among same-named candidates by the type of the input.
+    mutating func choose(among candidates: [Candidate], input: BoundExpression?, inputWord: Identifier?,
+                         words: [Identifier], span: Span) -> IntentDescriptor? {
+        if candidates.count == 1 { return candidates[0].intent }
+        var fitting = candidates
+        if let input, input.type != .any {
+            fitting = candidates.filter { candidate in
+                guard let parameter = candidate.intent.input else { return false }
+                return input.type.isAssignable(to: parameter.type) || mapsOver(input.type, parameter.type)
+            }
+        } else if let inputWord {
+            fitting = candidates.filter { candidate in
+                guard case .enumeration(let enumeration)? = candidate.intent.input?.type else { return false }
+                return enumeration.caseIndex(named: inputWord.name) != nil
+            }
+        }
+        if fitting.count == 1 { return fitting[0].intent }
+        let exact = fitting.filter(\.exact)
+        if exact.count == 1 { return exact[0].intent }
+        // An input of exactly the parameter's type beats one that only converts (a Text naming an enum case).
+        if let input, input.type != .any {
+            let precise = fitting.filter { $0.intent.input?.type == input.type }
+            if precise.count == 1 { return precise[0].intent }
+        }
+        let phrase = words.map(\.name).joined(separator: " ")
+        let listed = (fitting.isEmpty ? candidates : fitting).map { candidate in
+            "'\(candidate.intent.name)'" + (candidate.intent.input.map { " (\($0.type))" } ?? "")
+        }.joined(separator: ", ")
+        if fitting.isEmpty, let input {
+            error("no '\(phrase)' action takes \(input.type) as its input", input.span, hint: "the candidates: \(listed)")
+        } else {
+            error("'\(phrase)' is ambiguous: it could be \(listed)", span,
+                  hint: "write the whole name, or give an input whose type picks one")
+        }
+        return nil
+    }
+
+    /// Whether a list of `given` fills a single-value parameter of type `parameter` one element at a time.
+    func mapsOver(_ given: ValueType, _ parameter: ValueType) -> Bool {
+        guard case .list(let element) = given, Executor.takesOneValue(parameter) else { return false }
+        return element.isAssignable(to: parameter)
+    }
+
+    mutating func checkArgument(_ value: BoundExpression, for parameter: ParameterInfo, of intent: IntentDescriptor,
+                                allowMapping: Bool) -> BoundExpression {
+        if case .constant(let constant) = value.kind {
+            let converted = coerceConstant(constant, to: parameter.type, at: value.span)
+            if let range = parameter.range, let number = Operations.number(converted), !range.contains(number) {
+                error("'\(parameter.name)' of '\(intent.name)' must be between \(ValueFormatter.decimal(range.lowerBound)) and \(ValueFormatter.decimal(range.upperBound))", value.span)
+            }
+            if converted.type.isAssignable(to: parameter.type) || (converted.isNull && !parameter.isRequired) {
+                return BoundExpression(kind: .constant(converted), type: converted.type, span: value.span)
+            }
+        }
+        if isError(value) { return value }
+        let fits = value.type.isAssignable(to: parameter.type) || (allowMapping && mapsOver(value.type, parameter.type))
+            || (value.type == .null && !parameter.isRequired)
+        if !fits {
+            error("'\(intent.name)' expects \(parameter.type) for '\(parameter.name)', got \(value.type)", value.span)
+        }
+        return value
+    }
+}

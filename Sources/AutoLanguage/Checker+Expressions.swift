@@ -1,0 +1,256 @@
+import AutoIntents
+import AutoRuntime
+import Foundation
+
+extension Checker {
+    /// A pipeline, an action or an expression: anything that may stand where a statement's value goes.
+    mutating func bindPipeline(_ expression: Expression) -> BoundExpression {
+        guard case .pipeline(let stages) = expression.kind else { return bind(expression) }
+        var current = bind(stages[0])
+        for stage in stages.dropFirst() {
+            switch stage.kind {
+            case .action(let words, let arguments):
+                current = bindAction(words: words, arguments: arguments, piped: current, span: stage.span)
+            case .listStage:
+                error("'filter', 'sort by' and 'limit' on lists are not available yet", stage.span,
+                      hint: "they come with entity queries; use 'for' and 'if' meanwhile")
+                current = .error(stage.span)
+            default:
+                error("expected an action after '|'", stage.span, hint: "a pipe passes its input to an action, e.g. '| show'")
+                current = .error(stage.span)
+            }
+        }
+        return current
+    }
+
+    mutating func bind(_ expression: Expression, expected: ValueType? = nil) -> BoundExpression {
+        let span = expression.span
+        switch expression.kind {
+        case .integer(let value): return BoundExpression(kind: .constant(.int(value)), type: .int, span: span)
+        case .decimal(let value): return BoundExpression(kind: .constant(.decimal(value)), type: .decimal, span: span)
+        case .bool(let value): return BoundExpression(kind: .constant(.bool(value)), type: .bool, span: span)
+        case .null: return BoundExpression(kind: .constant(.null), type: .null, span: span)
+        case .text(let segments): return bindText(segments, span: span)
+        case .quantity(let number, let unit): return bindQuantity(number, unit: unit, span: span)
+        case .list(let items):
+            let bound = items.map { bindPipeline($0) }
+            let elementType = bound.dropFirst().reduce(bound.first?.type ?? .any) { $0.joined(with: $1.type) }
+            return folded(BoundExpression(kind: .list(bound), type: .list(elementType), span: span))
+        case .record(let fields):
+            var keys: [String] = []
+            for field in fields where keys.contains(field.key.name) {
+                error("the field '\(field.key.name)' appears twice in this record", field.key.span)
+            }
+            keys = fields.map(\.key.name)
+            let values = fields.map { bindPipeline($0.value) }
+            return folded(BoundExpression(kind: .record(keys: keys, values: values), type: .record, span: span))
+        case .name(let name):
+            return resolveName(name, expected: expected)
+        case .member(let base, let member):
+            return bindMember(bind(base), member, span: span)
+        case .function(let name, let arguments):
+            return bindFunction(name, arguments, span: span)
+        case .unary(let op, let operand):
+            return bindUnary(op, bind(operand), span: span)
+        case .binary(let op, let left, let right):
+            return bindBinary(op, left, right, span: span)
+        case .between(let value, let low, let high):
+            let (v, l, h) = (bind(value), bind(low), bind(high))
+            checkOrderable(v, l, "between", span)
+            checkOrderable(v, h, "between", span)
+            return BoundExpression(kind: .between(v, l, h), type: .bool, span: span)
+        case .action(let words, let arguments):
+            return bindAction(words: words, arguments: arguments, piped: nil, span: span, expected: expected)
+        case .pipeline:
+            return bindPipeline(expression)
+        case .find(let find):
+            error("'find \(find.typeName.name)' needs entity queries, which are not available yet", span)
+            return .error(span)
+        case .listStage:
+            error("'filter', 'sort by' and 'limit' need a list piped into them", span, hint: "write 'list | filter where …'")
+            return .error(span)
+        case .error:
+            return .error(span)
+        }
+    }
+
+    /// A list or record whose items are all constants becomes one constant.
+    func folded(_ expression: BoundExpression) -> BoundExpression {
+        guard let value = Self.constantValue(of: expression) else { return expression }
+        return BoundExpression(kind: .constant(value), type: expression.type, span: expression.span)
+    }
+
+    mutating func bindText(_ segments: [Expression.TextSegment], span: Span) -> BoundExpression {
+        var parts: [BoundInterpolationPart] = []
+        for segment in segments {
+            switch segment {
+            case .literal(let text): parts.append(.literal(text))
+            case .interpolation(let expression): parts.append(.value(bindPipeline(expression)))
+            }
+        }
+        if parts.allSatisfy({ if case .literal = $0 { return true }; return false }) {
+            let text = parts.map { if case .literal(let text) = $0 { text } else { "" } }.joined()
+            return BoundExpression(kind: .constant(.text(text)), type: .text, span: span)
+        }
+        return BoundExpression(kind: .interpolation(parts), type: .text, span: span)
+    }
+
+    static let durationUnits: [String: Double] = [
+        "millisecond": 0.001, "milliseconds": 0.001, "second": 1, "seconds": 1, "minute": 60, "minutes": 60,
+        "hour": 3600, "hours": 3600, "day": 86400, "days": 86400, "week": 604_800, "weeks": 604_800,
+    ]
+    static let sizeUnits: [String: Double] = [
+        "byte": 1, "bytes": 1, "KB": 1e3, "MB": 1e6, "GB": 1e9, "TB": 1e12,
+        "KiB": 1024, "MiB": 1_048_576, "GiB": 1_073_741_824, "TiB": 1_099_511_627_776,
+    ]
+
+    mutating func bindQuantity(_ number: Expression, unit: Identifier, span: Span) -> BoundExpression {
+        let amount: Double
+        switch number.kind {
+        case .integer(let value): amount = Double(value)
+        case .decimal(let value): amount = value
+        default: return .error(span)
+        }
+        if let seconds = Self.durationUnits[unit.name] {
+            return BoundExpression(kind: .constant(.duration(amount * seconds)), type: .duration, span: span)
+        }
+        let bytes = amount * (Self.sizeUnits[unit.name] ?? 1)
+        guard bytes.magnitude < 9.2e18 else {
+            error("this size does not fit in 64 bits", span)
+            return .error(span)
+        }
+        return BoundExpression(kind: .constant(.size(Int64(bytes.rounded()))), type: .size, span: span)
+    }
+
+    // MARK: Names
+
+    /// A lone name: a variable, `it`, `now`, `today`, an enum case where one is expected, or an intent
+    /// without arguments.
+    mutating func resolveName(_ name: Identifier, expected: ValueType? = nil) -> BoundExpression {
+        if let value = lookupName(name, expected: expected) { return value }
+        if registry.intent(named: name.name) != nil {
+            return bindAction(words: [name], arguments: [], piped: nil, span: name.span)
+        }
+        var candidates = scope.names + ["it", "now", "today"]
+        if case .enumeration(let enumeration)? = expected { candidates += enumeration.cases.map(\.identifier) }
+        var hint = NearestNames.hint(for: name.name, in: candidates, listing: "variables here")
+        if case .enumeration(let enumeration)? = expected, NearestNames.suggest(name.name, from: candidates).isEmpty {
+            hint = "a \(enumeration.typeName) is one of: " + enumeration.cases.map(\.identifier).joined(separator: ", ")
+        }
+        error("unknown name '\(name.name)'", name.span, hint: hint)
+        return .error(name.span)
+    }
+
+    /// Variables and built-in names only; nil when `name` is none of them.
+    func lookupName(_ name: Identifier, expected: ValueType?) -> BoundExpression? {
+        if let variable = scope.lookup(name.name) {
+            return BoundExpression(kind: .local(slot: variable.slot, name: name.name), type: variable.type, span: name.span)
+        }
+        switch name.name {
+        case "it": return BoundExpression(kind: .it, type: scope.itType, span: name.span)
+        case "now": return BoundExpression(kind: .function(.now, []), type: .date, span: name.span)
+        case "today": return BoundExpression(kind: .function(.today, []), type: .date, span: name.span)
+        default: break
+        }
+        if case .enumeration(let enumeration)? = expected, let index = enumeration.caseIndex(named: name.name) {
+            return BoundExpression(kind: .constant(.enumCase(EnumCaseValue(type: enumeration, index: index))), type: expected!, span: name.span)
+        }
+        return nil
+    }
+
+    // MARK: Properties
+
+    mutating func bindMember(_ base: BoundExpression, _ member: Identifier, span: Span) -> BoundExpression {
+        if case .error = base.kind { return .error(span) }
+        guard let (access, type) = resolveProperty(member, on: base.type) else { return .error(span) }
+        return BoundExpression(kind: .property(base, access), type: type, span: span)
+    }
+
+    mutating func resolveProperty(_ member: Identifier, on type: ValueType) -> (PropertyAccess, ValueType)? {
+        let name = member.name
+        switch type {
+        case .entity(let entity):
+            if let index = entity.propertyIndex[name.lowercased()] {
+                return (.entity(entity, index), entity.properties[index].type)
+            }
+            if name == "id" { return (.dynamic("id"), .text) }
+            let names = entity.properties.map(\.name)
+            error("\(entity.singular) has no property '\(name)'", member.span,
+                  hint: NearestNames.suggest(name, from: names).isEmpty ? "available: " + names.joined(separator: ", ")
+                      : NearestNames.hint(for: name, in: names))
+            return nil
+        case .date:
+            if let part = DatePart(rawValue: name) { return (.datePart(part), part == .weekday ? .text : .int) }
+            error("a Date has no part '\(name)'", member.span,
+                  hint: NearestNames.hint(for: name, in: DatePart.allCases.map(\.rawValue), listing: "parts"))
+            return nil
+        case .file:
+            if let property = FileProperty(rawValue: name) {
+                let types: [FileProperty: ValueType] = [.size: .size, .modified: .date, .exists: .bool]
+                return (.file(property), types[property] ?? .text)
+            }
+            error("a File has no property '\(name)'", member.span,
+                  hint: NearestNames.hint(for: name, in: FileProperty.allCases.map(\.rawValue)))
+            return nil
+        case .duration:
+            guard Properties.durationUnits[name] != nil else {
+                error("a Duration has no property '\(name)'", member.span, hint: "available: seconds, minutes, hours, days, weeks")
+                return nil
+            }
+            return (.dynamic(name), .decimal)
+        case .list(let element):
+            guard let (inner, innerType) = resolveProperty(member, on: element) else { return nil }
+            return (.each(inner), .list(innerType))
+        case .record, .any:
+            return (.dynamic(name), .any)
+        case .null:
+            return (.dynamic(name), .null)
+        default:
+            error("\(type) has no property '\(name)'", member.span)
+            return nil
+        }
+    }
+
+    // MARK: Functions
+
+    mutating func bindFunction(_ name: Identifier, _ arguments: [Expression], span: Span) -> BoundExpression {
+        guard let function = BuiltinFunction(rawValue: name.name) else {
+            error("unknown function '\(name.name)'", name.span)
+            return .error(span)
+        }
+        let bound = arguments.map { bindPipeline($0) }
+        let arity = BuiltinFunctions.arity(function)
+        guard arity.contains(bound.count) else {
+            let expected = arity.lowerBound == arity.upperBound ? "\(arity.lowerBound)" : "\(arity.lowerBound) to \(arity.upperBound)"
+            error("'\(name.name)' takes \(expected) argument\(arity.upperBound == 1 ? "" : "s"), got \(bound.count)", span)
+            return .error(span)
+        }
+        let first = bound.first?.type ?? .any
+        var type: ValueType = .any
+        switch function {
+        case .count: type = .int
+        case .first, .last: type = first.elementType ?? (first == .text ? .text : first)
+        case .sum: type = first.elementType ?? .any
+        case .min, .max: type = bound.count == 1 ? (first.elementType ?? .any) : bound.dropFirst().reduce(first) { $0.joined(with: $1.type) }
+        case .join, .text: type = .text
+        case .number: type = first == .int || first == .decimal ? first : .any
+        case .date:
+            type = .date
+            if case .constant(.text(let text)) = bound[0].kind {
+                guard let date = DateParsing.parse(text) else {
+                    error("'\(text)' is not a date", bound[0].span, hint: "write it as 2024-05-01 or 2024-05-01 07:30")
+                    return .error(span)
+                }
+                return BoundExpression(kind: .constant(.date(date)), type: .date, span: span)
+            }
+        case .round: type = bound.count == 2 ? .decimal : .int
+        case .abs: type = first
+        case .now, .today: type = .date
+        }
+        if [.sum, .min, .max, .join, .first, .last].contains(function), bound.count == 1,
+           ![.any, .null, .text].contains(first), first.elementType == nil {
+            error("'\(name.name)' needs a list, and this is \(first)", bound[0].span)
+        }
+        return BoundExpression(kind: .function(function, bound), type: type, span: span)
+    }
+}

@@ -1,0 +1,109 @@
+import AutoIntents
+import AutoRuntime
+
+extension Checker {
+    mutating func bindBlock(_ statements: [Statement]) -> [BoundStatement] {
+        var bound: [BoundStatement] = []
+        var endedBy: String?
+        for statement in statements {
+            if let endedBy {
+                error("this is never run: it comes after '\(endedBy)'", statement.span,
+                      hint: "remove it, or move it before the '\(endedBy)'")
+                break
+            }
+            if let result = bindStatement(statement) { bound.append(result) }
+            switch statement.kind {
+            case .stop: endedBy = "stop"
+            case .returnValue: endedBy = "return"
+            default: break
+            }
+        }
+        return bound
+    }
+
+    mutating func bindStatement(_ statement: Statement) -> BoundStatement? {
+        switch statement.kind {
+        case .expression(let expression):
+            let value = bindPipeline(expression)
+            var slot: Int?
+            if let name = statement.resultName { slot = declare(name, type: value.type) }
+            scope.itType = value.type
+            return BoundStatement(kind: .expression(value, resultSlot: slot), span: statement.span)
+
+        case .set(let name, let expression):
+            let value = bindPipeline(expression)
+            if Self.reservedNames.contains(name.name) {
+                error("'\(name.name)' is a built-in name and can't be assigned", name.span, hint: "choose another name")
+            }
+            let slot = declare(name, type: value.type)
+            scope.itType = value.type
+            return BoundStatement(kind: .set(slot: slot, value), span: statement.span)
+
+        case .ifElse(let branches, let otherwise):
+            var bound: [(condition: BoundExpression, body: [BoundStatement])] = []
+            for branch in branches {
+                let condition = bindCondition(branch.condition, "the condition of 'if'")
+                bound.append((condition, bindBlock(branch.body.statements)))
+            }
+            let elseBody = otherwise.map { bindBlock($0.statements) }
+            scope.itType = .any
+            return BoundStatement(kind: .ifElse(bound, otherwise: elseBody), span: statement.span)
+
+        case .forEach(let name, let sequenceExpression, let body):
+            let sequence = bindPipeline(sequenceExpression)
+            var elementType = ValueType.any
+            switch sequence.type {
+            case .list(let element): elementType = element
+            case .any, .null: break
+            default:
+                error("'for' goes through a list, and this is \(sequence.type)", sequenceExpression.span,
+                      hint: sequence.type == .int ? "to do something n times, write 'repeat n times { … }'" : nil)
+            }
+            let slot = declare(name, type: elementType)
+            let statements = bindBlock(body.statements)
+            scope.itType = .any
+            return BoundStatement(kind: .forEach(slot: slot, sequence, statements), span: statement.span)
+
+        case .repeatTimes(let countExpression, let body):
+            let count = bind(countExpression)
+            if !count.type.isAssignable(to: .int) || count.type == .decimal {
+                error("'repeat' needs a whole number of times, and this is \(count.type)", countExpression.span)
+            }
+            let statements = bindBlock(body.statements)
+            scope.itType = .any
+            return BoundStatement(kind: .repeatTimes(count, statements), span: statement.span)
+
+        case .stop:
+            return BoundStatement(kind: .stop, span: statement.span)
+
+        case .returnValue(let expression):
+            let value = expression.map { bindPipeline($0) }
+            returnTypes.append(value?.type ?? .null)
+            return BoundStatement(kind: .returnValue(value), span: statement.span)
+
+        case .shortcut(let declaration):
+            error("a shortcut is declared at the top level of a file, not inside a block", declaration.nameSpan,
+                  hint: "move 'shortcut \"\(declaration.name)\"' out of the block")
+            return nil
+
+        case .error:
+            return nil
+        }
+    }
+
+    static let reservedNames: Set<String> = ["it", "now", "today", "true", "false", "nil"]
+
+    mutating func declare(_ name: Identifier, type: ValueType) -> Int {
+        if name.name == "args", !inShortcut, let existing = scope.lookup("args") { return existing.slot }
+        return scope.assign(name.name, type: type)
+    }
+
+    mutating func bindCondition(_ expression: Expression, _ what: String) -> BoundExpression {
+        let condition = bindPipeline(expression)
+        if condition.type != .bool && condition.type != .any {
+            error("\(what) must be true or false, and this is \(condition.type)", expression.span,
+                  hint: condition.type.elementType != nil ? "to test for items, write 'count(…) > 0'" : "compare it, e.g. 'x == 3'")
+        }
+        return condition
+    }
+}

@@ -1,0 +1,188 @@
+import AutoIntents
+import AutoRuntime
+
+/// Resolves every name of a program against the registry and its own declarations, types every
+/// expression and reports all it finds wrong, with hints. Shortcuts are registered first, so calls to
+/// them type-check wherever they are declared.
+struct Checker {
+    var registry: Registry
+    var diagnostics: [Diagnostic] = []
+    var file: SourceFile
+    var scope = Scope()
+    /// The types `return` gave in the body being checked.
+    var returnTypes: [ValueType] = []
+    var inShortcut = false
+
+    init(registry: Registry, file: SourceFile) {
+        self.registry = registry
+        self.file = file
+    }
+
+    mutating func error(_ message: String, _ span: Span, hint: String? = nil) {
+        diagnostics.append(Diagnostic(.error, message, at: span, in: file, hint: hint))
+    }
+
+    // MARK: Shortcuts
+
+    /// A shortcut declaration whose descriptor is registered, waiting for its body to be checked.
+    struct PendingShortcut {
+        let declaration: ShortcutDeclaration
+        let file: SourceFile
+        let descriptor: IntentDescriptor
+        let parameterTypes: [ValueType]
+    }
+
+    /// Registers the shortcuts declared at the top level of `program`.
+    mutating func declareShortcuts(in program: Program) -> [PendingShortcut] {
+        file = program.file
+        var pending: [PendingShortcut] = []
+        for statement in program.statements {
+            guard case .shortcut(let declaration) = statement.kind else { continue }
+            var parameters: [ParameterInfo] = []
+            var seen: Set<String> = []
+            for parameter in declaration.parameters {
+                let type = resolveType(parameter.type)
+                if !seen.insert(parameter.name.name.lowercased()).inserted {
+                    error("the parameter '\(parameter.name.name)' is declared twice", parameter.name.span)
+                }
+                var defaultValue: Value?
+                if let expression = parameter.defaultValue {
+                    var inner = Checker(registry: registry, file: file)
+                    let bound = inner.bind(expression, expected: type.base)
+                    diagnostics += inner.diagnostics
+                    if let value = Self.constantValue(of: bound) {
+                        defaultValue = coerceConstant(value, to: type.base, at: expression.span)
+                        if !value.type.isAssignable(to: type.base) {
+                            error("the default of '\(parameter.name.name)' is \(value.type), but the parameter is \(type.base)", expression.span)
+                        }
+                    } else if inner.diagnostics.isEmpty {
+                        error("a parameter's default must be a fixed value, such as 3, \"text\" or [1, 2]", expression.span)
+                    }
+                }
+                parameters.append(ParameterInfo(
+                    name: parameter.name.name, title: parameter.name.name, type: type.base,
+                    isRequired: !type.optional && parameter.defaultValue == nil, defaultValue: defaultValue))
+            }
+            let location = file.location(of: declaration.nameSpan.start)
+            let descriptor = IntentDescriptor(
+                title: declaration.name, description: IntentDescription("A shortcut from \(file.name).", category: "Shortcuts"),
+                parameters: parameters, outputType: .any, implementation: .script(ScriptBody()),
+                phrases: declaration.phrases.compactMap { phrase in
+                    if case .text(let segments) = phrase.kind {
+                        return segments.map { if case .literal(let text) = $0 { text } else { "{…}" } }.joined()
+                    }
+                    return nil
+                },
+                origin: "\(file.name):\(location.line)")
+            do {
+                try registry.add(descriptor)
+                pending.append(PendingShortcut(declaration: declaration, file: file, descriptor: descriptor, parameterTypes: parameters.map(\.type)))
+            } catch {
+                self.error(error.message, declaration.nameSpan, hint: "give the shortcut another name")
+            }
+        }
+        return pending
+    }
+
+    /// Checks a shortcut's body: its parameters are its first slots.
+    mutating func checkShortcut(_ shortcut: PendingShortcut) -> BoundBody {
+        file = shortcut.file
+        scope = Scope()
+        for (parameter, type) in zip(shortcut.descriptor.parameters, shortcut.parameterTypes) {
+            _ = scope.assign(parameter.name, type: type)
+        }
+        returnTypes = []
+        inShortcut = true
+        let statements = bindBlock(shortcut.declaration.body.statements)
+        inShortcut = false
+        shortcut.descriptor.outputType = returnTypes.dropFirst().reduce(returnTypes.first ?? .null) { $0.joined(with: $1) }
+        return BoundBody(name: shortcut.descriptor.name, file: file, statements: statements, slotNames: scope.slotNames)
+    }
+
+    /// Checks the statements of a script (its shortcut declarations were checked on their own).
+    /// `args` is the first slot.
+    mutating func checkScript(_ program: Program) -> BoundBody {
+        file = program.file
+        scope = Scope()
+        _ = scope.assign("args", type: .list(.text))
+        let statements = bindBlock(program.statements.filter {
+            if case .shortcut = $0.kind { return false }
+            return true
+        })
+        return BoundBody(name: program.file.name, file: file, statements: statements, slotNames: scope.slotNames)
+    }
+
+    // MARK: Types
+
+    struct ResolvedType {
+        let base: ValueType
+        let optional: Bool
+    }
+
+    static let builtinTypeNames: [String: ValueType] = [
+        "int": .int, "integer": .int, "decimal": .decimal, "number": .decimal, "text": .text, "string": .text,
+        "bool": .bool, "boolean": .bool, "date": .date, "duration": .duration, "size": .size, "file": .file,
+        "list": .list(.any), "record": .record, "any": .any,
+    ]
+
+    mutating func resolveType(_ annotation: TypeAnnotation) -> ResolvedType {
+        switch annotation {
+        case .optional(let inner, _):
+            return ResolvedType(base: resolveType(inner).base, optional: true)
+        case .list(let element, _):
+            return ResolvedType(base: .list(resolveType(element).base), optional: false)
+        case .named(let name):
+            if let builtin = Self.builtinTypeNames[name.name.lowercased()] { return ResolvedType(base: builtin, optional: false) }
+            if let entity = registry.entityType(named: name.name) { return ResolvedType(base: .entity(entity), optional: false) }
+            if let enumeration = registry.enumType(named: name.name) { return ResolvedType(base: .enumeration(enumeration), optional: false) }
+            let known = ["Int", "Decimal", "Text", "Bool", "Date", "Duration", "Size", "File", "List", "Record", "Any"]
+                + registry.entityTypes.map(\.typeName) + registry.enumTypes.map(\.typeName)
+            error("unknown type '\(name.name)'", name.span, hint: NearestNames.hint(for: name.name, in: known, listing: "types"))
+            return ResolvedType(base: .any, optional: false)
+        }
+    }
+
+    // MARK: Constants
+
+    /// The value of an expression that needs nothing from a run: literals, lists and records of them.
+    static func constantValue(of expression: BoundExpression) -> Value? {
+        switch expression.kind {
+        case .constant(let value): return value
+        case .list(let items):
+            var values: [Value] = []
+            for item in items {
+                guard let value = constantValue(of: item) else { return nil }
+                values.append(value)
+            }
+            return .list(values)
+        case .record(let keys, let items):
+            var values: [Value] = []
+            for item in items {
+                guard let value = constantValue(of: item) else { return nil }
+                values.append(value)
+            }
+            return .record(Record(keys: keys, values: values))
+        default:
+            return nil
+        }
+    }
+
+    /// A constant text where an enum is expected becomes the case it names, checked now.
+    mutating func coerceConstant(_ value: Value, to type: ValueType, at span: Span) -> Value {
+        switch (value, type) {
+        case (.text(let text), .enumeration(let enumeration)):
+            guard let index = enumeration.caseIndex(named: text) else {
+                error("'\(text)' is not a \(enumeration.typeName)", span,
+                      hint: "choose one of: " + enumeration.cases.map(\.displayName).joined(separator: ", "))
+                return value
+            }
+            return .enumCase(EnumCaseValue(type: enumeration, index: index))
+        case (.int(let i), .decimal):
+            return .decimal(Double(i))
+        case (.text(let path), .file):
+            return .file(FileRef(path: path))
+        default:
+            return value
+        }
+    }
+}

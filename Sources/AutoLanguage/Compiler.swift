@@ -1,0 +1,273 @@
+import AutoIntents
+import AutoRuntime
+
+/// Turns a checked body into an ActionGraph: every action becomes a node of its own (an action nested in
+/// an expression runs first and leaves its result in a temporary slot), and every read of a variable, a
+/// pipe's value or `it` becomes an edge from the node that wrote it.
+struct Compiler {
+    let file: SourceFile
+    var slotNames: [String]
+    var nextID = 0
+    var edges: [Edge] = []
+    var seenEdges: Set<Edge> = []
+    /// The node that last wrote each slot, and the one that last set `it`, in source order.
+    var writers: [Int: Int] = [:]
+    var itWriter: Int?
+    /// Reads made by the expressions of the node being built: (writer node, label).
+    var reads: [(Int, String)] = []
+    /// What each temporary slot carries, for edge labels.
+    var temporaryLabels: [Int: String] = [:]
+
+    init(body: BoundBody) {
+        file = body.file
+        slotNames = body.slotNames
+    }
+
+    static func compile(_ body: BoundBody) -> ActionGraph {
+        var compiler = Compiler(body: body)
+        let nodes = compiler.lowerBlock(body.statements)
+        var endsWithValue = false
+        if case .expression(let value, _)? = body.statements.last?.kind, value.type != .null { endsWithValue = true }
+        return ActionGraph(name: body.name, body: nodes, edges: compiler.edges, slotNames: compiler.slotNames, endsWithValue: endsWithValue)
+    }
+
+    func location(_ span: Span) -> ScriptLocation {
+        let location = file.location(of: span.start)
+        return ScriptLocation(file: location.file, line: location.line, column: location.column)
+    }
+
+    /// The script's own text for a span, shortened for labels.
+    func source(_ span: Span) -> String {
+        let text = file.text(of: span).split(whereSeparator: \.isNewline).joined(separator: " ")
+        return text.count > 40 ? String(text.prefix(39)) + "…" : text
+    }
+
+    // MARK: Statements
+
+    mutating func lowerBlock(_ statements: [BoundStatement]) -> [Node] {
+        var nodes: [Node] = []
+        for statement in statements { lower(statement, into: &nodes) }
+        return nodes
+    }
+
+    mutating func lower(_ statement: BoundStatement, into nodes: inout [Node]) {
+        let span = statement.span
+        switch statement.kind {
+        case .expression(let value, let resultSlot):
+            if case .action(let action) = value.kind {
+                nodes.append(actionNode(action, resultSlots: resultSlot.map { [$0] } ?? [], updatesIt: true, into: &nodes))
+                return
+            }
+            let expression = lower(value, into: &nodes)
+            if let resultSlot {
+                nodes.append(node(.assign(slot: resultSlot, expression), span, label: source(span), updatesIt: true, writes: [resultSlot]))
+            } else {
+                nodes.append(node(.evaluate(expression), span, label: source(span), updatesIt: true))
+            }
+
+        case .set(let slot, let value):
+            if case .action(let action) = value.kind {
+                nodes.append(actionNode(action, resultSlots: [slot], updatesIt: true, into: &nodes))
+                return
+            }
+            let expression = lower(value, into: &nodes)
+            nodes.append(node(.assign(slot: slot, expression), span, label: source(span), updatesIt: true, writes: [slot]))
+
+        case .ifElse(let branches, let otherwise):
+            nodes.append(branchNode(branches[...], otherwise: otherwise, span: span, into: &nodes))
+
+        case .forEach(let slot, let sequence, let body):
+            let expression = lower(sequence, into: &nodes)
+            let id = claimID()
+            writers[slot] = id
+            let header = takeReads()
+            let bodyNodes = lowerBlock(body)
+            nodes.append(finish(Node(id: id, kind: .forEach(slot: slot, sequence: expression, body: bodyNodes), location: location(span),
+                                     updatesIt: false, label: "for \(slotNames[slot]) in \(source(sequence.span))"), reads: header))
+
+        case .repeatTimes(let count, let body):
+            let expression = lower(count, into: &nodes)
+            let id = claimID()
+            let header = takeReads()
+            let bodyNodes = lowerBlock(body)
+            nodes.append(finish(Node(id: id, kind: .repeatTimes(count: expression, body: bodyNodes), location: location(span),
+                                     updatesIt: false, label: "repeat \(source(count.span)) times"), reads: header))
+
+        case .stop:
+            nodes.append(node(.stop, span, label: "stop"))
+
+        case .returnValue(let value):
+            let expression = value.map { lower($0, into: &nodes) }
+            nodes.append(node(.returnValue(expression), span, label: "return" + (value.map { " " + source($0.span) } ?? "")))
+        }
+    }
+
+    /// `if a {…} else if b {…} else {…}`. A later condition that runs an action is compiled into the
+    /// else-branch of the one before, so its action runs only when that condition is reached.
+    mutating func branchNode(_ branches: ArraySlice<(condition: BoundExpression, body: [BoundStatement])>,
+                             otherwise: [BoundStatement]?, span: Span, into nodes: inout [Node]) -> Node {
+        var conditions: [(condition: Expr, body: [Node])] = []
+        var allReads: [(Int, String)] = []
+        var labels: [String] = []
+        var index = branches.startIndex
+        var elseNodes: [Node]? = nil
+        let id = claimID()
+        while index < branches.endIndex {
+            let branch = branches[index]
+            if !conditions.isEmpty && Self.containsAction(branch.condition) {
+                // The rest of the chain, with the actions of its first condition, goes in the else branch.
+                let outer = takeReads()
+                var rest: [Node] = []
+                let nested = branchNode(branches[index...], otherwise: otherwise, span: branch.condition.span, into: &rest)
+                rest.append(nested)
+                reads = outer
+                elseNodes = rest
+                break
+            }
+            let condition = lower(branch.condition, into: &nodes)
+            allReads += takeReads()
+            labels.append(source(branch.condition.span))
+            conditions.append((condition, lowerBlock(branch.body)))
+            index += 1
+        }
+        if index == branches.endIndex { elseNodes = otherwise.map { lowerBlock($0) } }
+        let label = "if " + labels.joined(separator: " / else if ")
+        return finish(Node(id: id, kind: .branch(conditions, otherwise: elseNodes), location: location(span), updatesIt: false, label: label), reads: allReads)
+    }
+
+    static func containsAction(_ expression: BoundExpression) -> Bool {
+        switch expression.kind {
+        case .action: return true
+        case .constant, .local, .it, .error: return false
+        case .list(let items), .function(_, let items): return items.contains(where: containsAction)
+        case .record(_, let values): return values.contains(where: containsAction)
+        case .interpolation(let parts):
+            return parts.contains { if case .value(let value) = $0 { return containsAction(value) }; return false }
+        case .property(let base, _), .negate(let base), .not(let base): return containsAction(base)
+        case .arithmetic(_, let a, let b), .compare(_, let a, let b), .and(let a, let b), .or(let a, let b):
+            return containsAction(a) || containsAction(b)
+        case .between(let a, let b, let c): return containsAction(a) || containsAction(b) || containsAction(c)
+        }
+    }
+
+    // MARK: Nodes
+
+    mutating func claimID() -> Int {
+        defer { nextID += 1 }
+        return nextID
+    }
+
+    mutating func takeReads() -> [(Int, String)] {
+        defer { reads = [] }
+        return reads
+    }
+
+    mutating func node(_ kind: Node.Kind, _ span: Span, label: String, updatesIt: Bool = false, writes: [Int] = []) -> Node {
+        let id = claimID()
+        let made = finish(Node(id: id, kind: kind, location: location(span), updatesIt: updatesIt, label: label), reads: takeReads())
+        for slot in writes { writers[slot] = id }
+        return made
+    }
+
+    /// Records the node's incoming edges and, if it sets `it`, that it does.
+    mutating func finish(_ node: Node, reads: [(Int, String)]) -> Node {
+        for (from, label) in reads where from != node.id {
+            let edge = Edge(from: from, to: node.id, label: label)
+            if seenEdges.insert(edge).inserted { edges.append(edge) }
+        }
+        if node.updatesIt { itWriter = node.id }
+        return node
+    }
+
+    mutating func actionNode(_ action: BoundAction, resultSlots: [Int], updatesIt: Bool, into nodes: inout [Node]) -> Node {
+        var arguments: [Expr?] = []
+        for (index, argument) in action.arguments.enumerated() {
+            guard let argument else {
+                arguments.append(nil)
+                continue
+            }
+            if index == 0, action.piped, case .action = argument.kind {
+                arguments.append(lowerHoisted(argument, label: "pipe", into: &nodes))
+            } else {
+                arguments.append(lower(argument, into: &nodes))
+            }
+        }
+        let made = node(.action(ActionCall(intent: action.intent, arguments: arguments, resultSlots: resultSlots,
+                                           summary: summary(action))),
+                        action.span, label: summary(action), updatesIt: updatesIt, writes: resultSlots)
+        return made
+    }
+
+    /// The intent's summary sentence with the script's arguments in place of its parameters.
+    func summary(_ action: BoundAction) -> String {
+        action.intent.summary.parts.map { part in
+            switch part {
+            case .text(let text):
+                return text
+            case .parameter(let name):
+                guard let index = action.intent.parameterIndex(named: name) else { return name }
+                if let argument = action.arguments[index] {
+                    if index == 0, action.piped { return "the piped value" }
+                    if case .constant(let value) = argument.kind { return ValueFormatter.inline(value) }
+                    return source(argument.span)
+                }
+                if let defaultValue = action.intent.parameters[index].defaultValue { return ValueFormatter.inline(defaultValue) }
+                return "…"
+            }
+        }.joined()
+    }
+
+    // MARK: Expressions
+
+    /// An action inside an expression runs as a node of its own before the expression; its result is
+    /// read from a temporary slot.
+    mutating func lowerHoisted(_ expression: BoundExpression, label: String, into nodes: inout [Node]) -> Expr {
+        guard case .action(let action) = expression.kind else { return lower(expression, into: &nodes) }
+        let outer = takeReads()
+        let slot = slotNames.count
+        slotNames.append("$\(slot)")
+        temporaryLabels[slot] = label
+        nodes.append(actionNode(action, resultSlots: [slot], updatesIt: false, into: &nodes))
+        reads = outer
+        reads.append((writers[slot]!, label))
+        return .local(slot)
+    }
+
+    mutating func lower(_ expression: BoundExpression, into nodes: inout [Node]) -> Expr {
+        switch expression.kind {
+        case .constant(let value): return .constant(value)
+        case .local(let slot, let name):
+            if let writer = writers[slot] { reads.append((writer, temporaryLabels[slot] ?? name)) }
+            return .local(slot)
+        case .it:
+            if let itWriter { reads.append((itWriter, "it")) }
+            return .it
+        case .list(let items): return .list(items.map { lower($0, into: &nodes) })
+        case .record(let keys, let values): return .record(keys: keys, values: values.map { lower($0, into: &nodes) })
+        case .interpolation(let parts):
+            return .interpolation(parts.map { part in
+                switch part {
+                case .literal(let text): return .literal(text)
+                case .value(let value): return .value(lower(value, into: &nodes))
+                }
+            })
+        case .property(let base, let access):
+            if case .local(let slot, let name) = base.kind, let writer = writers[slot] {
+                reads.append((writer, "\(temporaryLabels[slot] ?? name).\(access)"))
+                return .property(.local(slot), access)
+            }
+            return .property(lower(base, into: &nodes), access)
+        case .negate(let operand): return .negate(lower(operand, into: &nodes))
+        case .not(let operand): return .not(lower(operand, into: &nodes))
+        case .arithmetic(let op, let left, let right): return .arithmetic(op, lower(left, into: &nodes), lower(right, into: &nodes))
+        case .compare(let op, let left, let right): return .compare(op, lower(left, into: &nodes), lower(right, into: &nodes))
+        case .between(let value, let low, let high):
+            return .between(lower(value, into: &nodes), lower(low, into: &nodes), lower(high, into: &nodes))
+        case .and(let left, let right): return .and(lower(left, into: &nodes), lower(right, into: &nodes))
+        case .or(let left, let right): return .or(lower(left, into: &nodes), lower(right, into: &nodes))
+        case .function(let function, let arguments): return .function(function, arguments.map { lower($0, into: &nodes) })
+        case .action: return lowerHoisted(expression, label: "result", into: &nodes)
+        case .error: return .constant(.null)
+        }
+    }
+}

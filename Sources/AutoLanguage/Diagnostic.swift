@@ -1,0 +1,81 @@
+/// A problem found before running: where it is, what it is and, when we can tell, how to fix it.
+public struct Diagnostic: Sendable, Error, CustomStringConvertible {
+    public enum Severity: String, Sendable {
+        case error
+        case warning
+    }
+    public let severity: Severity
+    public let message: String
+    public let span: Span
+    public let file: SourceFile
+    /// A sentence that helps: the nearest names, the list of what is available.
+    public let hint: String?
+
+    public init(_ severity: Severity = .error, _ message: String, at span: Span, in file: SourceFile, hint: String? = nil) {
+        self.severity = severity
+        self.message = message
+        self.span = span
+        self.file = file
+        self.hint = hint
+    }
+
+    public var location: SourceLocation { file.location(of: span.start) }
+
+    /// One line: `books.auto:3:22: error: message`.
+    public var description: String { "\(location): \(severity.rawValue): \(message)" }
+
+    /// The full report: the line, the source text, a caret under the span and the hint.
+    public func rendered(colour: Bool = false) -> String {
+        let location = self.location
+        let red = colour ? "\u{1B}[1;31m" : "", bold = colour ? "\u{1B}[1m" : ""
+        let cyan = colour ? "\u{1B}[36m" : "", green = colour ? "\u{1B}[32m" : "", reset = colour ? "\u{1B}[0m" : ""
+        var out = "\(bold)\(location):\(reset) \(red)\(severity.rawValue):\(reset) \(bold)\(message)\(reset)\n"
+        let line = file.line(location.line)
+        if !line.isEmpty {
+            let endLocation = file.location(of: max(span.start, span.end - 1))
+            let width = endLocation.line == location.line ? max(1, endLocation.column - location.column + 1) : 1
+            let indent = String(line.prefix(location.column - 1).map { $0 == "\t" ? "\t" : " " })
+            out += "  \(line)\n  \(indent)\(green)^\(String(repeating: "~", count: width - 1))\(reset)\n"
+        }
+        if let hint { out += "  \(cyan)hint:\(reset) \(hint)\n" }
+        return out
+    }
+}
+
+/// Suggestions by edit distance, for "did you mean" hints.
+public enum NearestNames {
+    /// Up to three candidates within a distance that grows with the word, nearest first.
+    public static func suggest(_ word: String, from candidates: [String]) -> [String] {
+        let limit = max(1, word.count / 3 + 1)
+        let scored = candidates.map { ($0, distance(word.lowercased(), $0.lowercased())) }
+            .filter { $0.1 <= limit }
+            .sorted { $0.1 != $1.1 ? $0.1 < $1.1 : $0.0 < $1.0 }
+        var seen: Set<String> = []
+        return scored.map(\.0).filter { seen.insert($0).inserted }.prefix(3).map { $0 }
+    }
+
+    /// "did you mean 'title'?" or, with nothing near, "available: a, b, c".
+    public static func hint(for word: String, in candidates: [String], listing noun: String = "available") -> String? {
+        let near = suggest(word, from: candidates)
+        if !near.isEmpty { return "did you mean " + near.map { "'\($0)'" }.joined(separator: " or ") + "?" }
+        if candidates.isEmpty { return nil }
+        let shown = candidates.prefix(12).joined(separator: ", ")
+        return "\(noun): \(shown)\(candidates.count > 12 ? ", …" : "")"
+    }
+
+    static func distance(_ a: String, _ b: String) -> Int {
+        let a = Array(a), b = Array(b)
+        if a.isEmpty { return b.count }
+        if b.isEmpty { return a.count }
+        var previous = Array(0...b.count)
+        var current = [Int](repeating: 0, count: b.count + 1)
+        for i in 1...a.count {
+            current[0] = i
+            for j in 1...b.count {
+                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+            }
+            swap(&previous, &current)
+        }
+        return previous[b.count]
+    }
+}

@@ -1,0 +1,211 @@
+/// Turns source bytes into tokens. Newlines are tokens; the parser decides where a line continues.
+/// Works on UTF-8 bytes: identifiers may hold any non-ASCII letters, everything else is ASCII.
+public struct Lexer {
+    let file: SourceFile
+    let bytes: [UInt8]
+    var position: Int
+    let end: Int
+    public private(set) var diagnostics: [Diagnostic] = []
+
+    /// Lexes `range` of the file (all of it by default; an interpolation's span when parsing one).
+    public init(file: SourceFile, range: Range<Int>? = nil) {
+        self.file = file
+        self.bytes = file.bytes
+        self.position = range?.lowerBound ?? 0
+        self.end = range?.upperBound ?? file.bytes.count
+        if range == nil, bytes.starts(with: Array("#!".utf8)) { skipToEndOfLine() }
+    }
+
+    public mutating func tokenize() -> [Token] {
+        var tokens: [Token] = []
+        while true {
+            let token = next()
+            tokens.append(token)
+            if token.kind == .endOfInput { return tokens }
+        }
+    }
+
+    mutating func next() -> Token {
+        let before = position
+        skipSpacesAndComments()
+        let spaceBefore = position > before || position == 0
+        guard position < end else { return Token(kind: .endOfInput, span: Span(end, end), spaceBefore: spaceBefore) }
+        let start = position
+        let byte = bytes[position]
+        func token(_ kind: Token.Kind) -> Token { Token(kind: kind, span: Span(start, position), spaceBefore: spaceBefore) }
+
+        if byte == UInt8(ascii: "\n") {
+            position += 1
+            return token(.newline)
+        }
+        if isIdentifierStart(byte) {
+            while position < end, isIdentifierPart(bytes[position]) { position += 1 }
+            return token(.identifier(String(decoding: bytes[start..<position], as: UTF8.self)))
+        }
+        if isDigit(byte) { return token(number()) }
+        if byte == UInt8(ascii: "\"") { return token(text()) }
+        position += 1
+        let nextByte = position < end ? bytes[position] : 0
+        let symbol: Token.Symbol?
+        switch UnicodeScalar(byte) {
+        case "(": symbol = .leftParen
+        case ")": symbol = .rightParen
+        case "[": symbol = .leftBracket
+        case "]": symbol = .rightBracket
+        case "{": symbol = .leftBrace
+        case "}": symbol = .rightBrace
+        case ",": symbol = .comma
+        case ":": symbol = .colon
+        case ";": symbol = .semicolon
+        case ".": symbol = .dot
+        case "|": symbol = .pipe
+        case "?": symbol = .question
+        case "+": symbol = .plus
+        case "*": symbol = .star
+        case "/": symbol = .slash
+        case "%": symbol = .percent
+        case "-": symbol = pair(nextByte, ">", .arrow, else: .minus)
+        case "=": symbol = pair(nextByte, "=", .equal, else: .assign)
+        case "<": symbol = pair(nextByte, "=", .lessEqual, else: .less)
+        case ">": symbol = pair(nextByte, "=", .greaterEqual, else: .greater)
+        case "!": symbol = pair(nextByte, "=", .notEqual, else: nil)
+        default: symbol = nil
+        }
+        if let symbol { return token(.symbol(symbol)) }
+        // Skip the rest of a multi-byte character so the message shows it whole.
+        while position < end, bytes[position] & 0xC0 == 0x80 { position += 1 }
+        let character = file.text(of: Span(start, position))
+        let hint = character == "!" ? "write 'not' for negation and '!=' for 'not equal'" : nil
+        report("unexpected character '\(character)'", Span(start, position), hint: hint)
+        return token(.invalid)
+    }
+
+    mutating func pair(_ next: UInt8, _ second: Unicode.Scalar, _ both: Token.Symbol, else single: Token.Symbol?) -> Token.Symbol? {
+        if next == UInt8(ascii: second) {
+            position += 1
+            return both
+        }
+        return single
+    }
+
+    mutating func skipSpacesAndComments() {
+        while position < end {
+            switch bytes[position] {
+            case UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\r"):
+                position += 1
+            case UInt8(ascii: "#"):
+                skipToEndOfLine()
+            default:
+                return
+            }
+        }
+    }
+
+    mutating func skipToEndOfLine() {
+        while position < end, bytes[position] != UInt8(ascii: "\n") { position += 1 }
+    }
+
+    // integer = digit { digit | "_" } ; decimal = integer "." digit { digit }
+    mutating func number() -> Token.Kind {
+        let start = position
+        while position < end, isDigit(bytes[position]) || bytes[position] == UInt8(ascii: "_") { position += 1 }
+        var isDecimal = false
+        if position + 1 < end, bytes[position] == UInt8(ascii: "."), isDigit(bytes[position + 1]) {
+            isDecimal = true
+            position += 1
+            while position < end, isDigit(bytes[position]) || bytes[position] == UInt8(ascii: "_") { position += 1 }
+        }
+        let digits = String(decoding: bytes[start..<position].filter { $0 != UInt8(ascii: "_") }, as: UTF8.self)
+        if isDecimal, let value = Double(digits) { return .decimal(value) }
+        if let value = Int(digits) { return .integer(value) }
+        report("the number \(digits) does not fit in a 64-bit integer", Span(start, position),
+               hint: "write it as a decimal (\(digits).0) if an approximate value is enough")
+        return .invalid
+    }
+
+    // text = '"' { character | escape | "\(" expression ")" } '"'
+    mutating func text() -> Token.Kind {
+        let start = position
+        position += 1
+        var pieces: [Token.TextPiece] = []
+        var literal: [UInt8] = []
+        while position < end {
+            let byte = bytes[position]
+            if byte == UInt8(ascii: "\"") {
+                position += 1
+                if !literal.isEmpty || pieces.isEmpty { pieces.append(.literal(String(decoding: literal, as: UTF8.self))) }
+                return .text(pieces)
+            }
+            if byte == UInt8(ascii: "\n") { break }
+            if byte == UInt8(ascii: "\\"), position + 1 < end {
+                let escape = bytes[position + 1]
+                position += 2
+                switch UnicodeScalar(escape) {
+                case "n": literal.append(UInt8(ascii: "\n"))
+                case "t": literal.append(UInt8(ascii: "\t"))
+                case "\"": literal.append(UInt8(ascii: "\""))
+                case "\\": literal.append(UInt8(ascii: "\\"))
+                case "(":
+                    if !literal.isEmpty { pieces.append(.literal(String(decoding: literal, as: UTF8.self))) }
+                    literal = []
+                    let inner = position
+                    guard skipInterpolation() else {
+                        report("unterminated interpolation: '\\(' has no matching ')'", Span(inner - 2, position))
+                        return .invalid
+                    }
+                    pieces.append(.interpolation(Span(inner, position - 1)))
+                default:
+                    report("unknown escape '\\\(UnicodeScalar(escape))' in text", Span(position - 2, position),
+                           hint: "the escapes are \\n \\t \\\" \\\\ and \\( … ) for interpolation")
+                }
+                continue
+            }
+            literal.append(byte)
+            position += 1
+        }
+        report("unterminated text: a '\"' is missing", Span(start, position), hint: "close the text on the same line")
+        return .invalid
+    }
+
+    /// Moves past the `)` that closes an interpolation, stepping over nested parentheses and texts.
+    /// Returns false at the end of the line.
+    mutating func skipInterpolation() -> Bool {
+        var depth = 1
+        while position < end {
+            let byte = bytes[position]
+            switch UnicodeScalar(byte) {
+            case "\n":
+                return false
+            case "(":
+                depth += 1
+            case ")":
+                depth -= 1
+                if depth == 0 {
+                    position += 1
+                    return true
+                }
+            case "\"":
+                var nested = self
+                nested.diagnostics = []
+                if case .invalid = nested.text() { return false }
+                position = nested.position
+                continue
+            default:
+                break
+            }
+            position += 1
+        }
+        return false
+    }
+
+    mutating func report(_ message: String, _ span: Span, hint: String? = nil) {
+        diagnostics.append(Diagnostic(.error, message, at: span, in: file, hint: hint))
+    }
+
+    func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
+    func isIdentifierStart(_ byte: UInt8) -> Bool {
+        (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z")) || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
+            || byte == UInt8(ascii: "_") || byte >= 0x80
+    }
+    func isIdentifierPart(_ byte: UInt8) -> Bool { isIdentifierStart(byte) || isDigit(byte) }
+}

@@ -1,0 +1,433 @@
+/// Pipelines, actions and operator expressions.
+extension Parser {
+    /// Words that end an action's words or arguments: they belong to the construct around it.
+    static let stopWords: Set<String> = [
+        "and", "or", "not", "where", "sort", "limit", "matching", "times", "else", "in",
+        "contains", "starts", "ends", "between", "true", "false", "nil",
+    ]
+
+    /// The words of the built-in functions, which are called with `(` right after the name.
+    static let functionNames: Set<String> = [
+        "count", "first", "last", "sum", "min", "max", "join", "text", "number", "date", "round", "abs",
+    ]
+
+    static let units: Set<String> = [
+        "millisecond", "milliseconds", "second", "seconds", "minute", "minutes", "hour", "hours",
+        "day", "days", "week", "weeks", "byte", "bytes", "KB", "MB", "GB", "TB", "KiB", "MiB", "GiB", "TiB",
+    ]
+
+    // pipeline = stage { "|" stage } ;
+    mutating func parsePipeline(allowBraceArguments: Bool = true) throws -> Expression {
+        enter(.pipeline)
+        let first = try parseStage(isFirst: true, allowBraceArguments: allowBraceArguments)
+        var stages = [first]
+        while current.isSymbol(.pipe) || (nextSignificant().isSymbol(.pipe) && current.kind == .newline) {
+            skipToSignificant()
+            _ = advance()
+            skipNewlines()
+            stages.append(try parseStage(isFirst: false, allowBraceArguments: allowBraceArguments))
+        }
+        if stages.count == 1 { return first }
+        return Expression(kind: .pipeline(stages), span: first.span.to(stages[stages.count - 1].span))
+    }
+
+    // stage = find_query | filter_stage | sort_stage | limit_stage | action | expression ;
+    mutating func parseStage(isFirst: Bool, allowBraceArguments: Bool) throws -> Expression {
+        enter(.stage)
+        return try nested { parser in
+            switch parser.current.identifier {
+            case "find" where parser.peek().identifier != nil:
+                return try parser.parseFind()
+            case "filter" where parser.peek().isWord("where"):
+                return try parser.parseFilterStage()
+            case "sort" where parser.peek().isWord("by"):
+                return try parser.parseSortStage()
+            case "limit" where !isFirst:
+                return try parser.parseLimitStage()
+            default:
+                break
+            }
+            if parser.startsAction() { return try parser.parseAction(allowBraceArguments: allowBraceArguments) }
+            if !isFirst {
+                throw parser.error("expected an action after '|', found \(parser.describe(parser.current))",
+                                   hint: "a pipe passes its input to an action, e.g. '| show'")
+            }
+            return try parser.parseExpression()
+        }
+    }
+
+    /// An identifier that is not an operand of an operator, a member access, a function call or a label:
+    /// `show x`, `open book b`, `add book "Circe"`. A lone name is an action of one word too; the checker
+    /// decides whether it is a variable.
+    func startsAction() -> Bool {
+        guard let word = current.identifier, !Self.stopWords.contains(word) else { return false }
+        return isActionWord(at: index)
+    }
+
+    func isActionWord(at position: Int) -> Bool {
+        guard let word = tokens[position].identifier, !Self.stopWords.contains(word) else { return false }
+        let next = tokens[min(position + 1, tokens.count - 1)]
+        switch next.kind {
+        case .symbol(.dot), .symbol(.colon):
+            return false
+        case .symbol(.leftParen):
+            return !(Self.functionNames.contains(word) && !next.spaceBefore)
+        case .symbol(.minus):
+            // `show -1` passes minus one; `x - 1` subtracts.
+            return next.spaceBefore && !tokens[min(position + 2, tokens.count - 1)].spaceBefore
+        case .symbol(let symbol):
+            return !Self.binarySymbols.contains(symbol)
+        case .identifier(let following):
+            return !["and", "or", "contains", "starts", "ends", "in", "between"].contains(following)
+        default:
+            return true
+        }
+    }
+
+    static let binarySymbols: Set<Token.Symbol> = [
+        .equal, .notEqual, .less, .lessEqual, .greater, .greaterEqual, .plus, .minus, .star, .slash, .percent,
+    ]
+
+    // action = word { word } { argument } ;
+    mutating func parseAction(allowBraceArguments: Bool) throws -> Expression {
+        enter(.action)
+        var words: [Identifier] = []
+        while isActionWord(at: index) {
+            let token = advance()
+            words.append(Identifier(name: token.identifier!, span: token.span))
+        }
+        var arguments: [ActionArgument] = []
+        while startsArgument(allowBraceArguments: allowBraceArguments) {
+            arguments.append(try parseArgument(allowBraceArguments: allowBraceArguments))
+        }
+        let span = words[0].span.to(previous.span)
+        return Expression(kind: .action(words: words, arguments: arguments), span: span)
+    }
+
+    func startsArgument(allowBraceArguments: Bool) -> Bool {
+        switch current.kind {
+        case .identifier(let word):
+            return !Self.stopWords.contains(word) || ["true", "false", "nil", "not"].contains(word)
+        case .integer, .decimal, .text:
+            return true
+        case .symbol(.leftParen), .symbol(.leftBracket):
+            return true
+        case .symbol(.leftBrace):
+            return allowBraceArguments
+        case .symbol(.minus):
+            return current.spaceBefore && !peek().spaceBefore
+        default:
+            return false
+        }
+    }
+
+    // argument = identifier ":" expression | identifier expression | expression ;
+    mutating func parseArgument(allowBraceArguments: Bool) throws -> ActionArgument {
+        enter(.argument)
+        if let label = current.identifier, peek().isSymbol(.colon) {
+            let token = advance()
+            _ = advance()
+            skipNewlines()
+            return ActionArgument(label: Identifier(name: label, span: token.span), value: try parseExpression(allowBraces: allowBraceArguments))
+        }
+        // `choose "Which?" from books`: a word followed by a value labels it, as in a sentence.
+        if let label = current.identifier, !Self.stopWords.contains(label), isActionWord(at: index) {
+            let saved = index
+            let token = advance()
+            if startsArgument(allowBraceArguments: allowBraceArguments), current.identifier.map({ !Self.stopWords.contains($0) }) ?? true {
+                return ActionArgument(label: Identifier(name: label, span: token.span), value: try parseExpression(allowBraces: allowBraceArguments))
+            }
+            index = saved
+        }
+        return ActionArgument(label: nil, value: try parseExpression(allowBraces: allowBraceArguments))
+    }
+
+    // expression = and_expression { "or" and_expression } ;
+    mutating func parseExpression(allowBraces: Bool = true) throws -> Expression {
+        enter(.expression)
+        return try nested { parser in
+            var left = try parser.parseAnd(allowBraces)
+            while parser.acceptWord("or") {
+                parser.skipNewlines()
+                let right = try parser.parseAnd(allowBraces)
+                left = Expression(kind: .binary(.or, left, right), span: left.span.to(right.span))
+            }
+            return left
+        }
+    }
+
+    // and_expression = not_expression { "and" not_expression } ;
+    mutating func parseAnd(_ allowBraces: Bool) throws -> Expression {
+        enter(.andExpression)
+        var left = try parseNot(allowBraces)
+        while acceptWord("and") {
+            skipNewlines()
+            let right = try parseNot(allowBraces)
+            left = Expression(kind: .binary(.and, left, right), span: left.span.to(right.span))
+        }
+        return left
+    }
+
+    // not_expression = "not" not_expression | comparison ;
+    mutating func parseNot(_ allowBraces: Bool) throws -> Expression {
+        enter(.notExpression)
+        if current.isWord("not") {
+            let start = advance().span
+            let operand = try nested { try $0.parseNot(allowBraces) }
+            return Expression(kind: .unary(.not, operand), span: start.to(operand.span))
+        }
+        return try parseComparison(allowBraces)
+    }
+
+    // comparison = additive [ comparator additive | "between" additive "and" additive ] ;
+    // comparator = "==" | "!=" | "<" | "<=" | ">" | ">=" | "contains" | "starts" "with" | "ends" "with" | "in" ;
+    mutating func parseComparison(_ allowBraces: Bool) throws -> Expression {
+        enter(.comparison)
+        let left = try parseAdditive(allowBraces)
+        if acceptWord("between") {
+            let low = try parseAdditive(allowBraces)
+            try expectWord("and", "between the two ends of 'between'")
+            let high = try parseAdditive(allowBraces)
+            return Expression(kind: .between(left, low: low, high: high), span: left.span.to(high.span))
+        }
+        let op: BinaryOperator?
+        switch current.kind {
+        case .symbol(.equal): op = .equal
+        case .symbol(.notEqual): op = .notEqual
+        case .symbol(.less): op = .less
+        case .symbol(.lessEqual): op = .lessEqual
+        case .symbol(.greater): op = .greater
+        case .symbol(.greaterEqual): op = .greaterEqual
+        case .symbol(.assign):
+            throw error("'=' assigns; compare with '=='", hint: "write 'set name = value' to assign")
+        case .identifier("contains"): op = .contains
+        case .identifier("in"): op = .isIn
+        case .identifier("starts") where peek().isWord("with"): op = .startsWith
+        case .identifier("ends") where peek().isWord("with"): op = .endsWith
+        default: op = nil
+        }
+        guard let op else { return left }
+        _ = advance()
+        if op == .startsWith || op == .endsWith { _ = advance() }
+        skipNewlines()
+        let right = try parseAdditive(allowBraces)
+        return Expression(kind: .binary(op, left, right), span: left.span.to(right.span))
+    }
+
+    // additive = multiplicative { ( "+" | "-" ) multiplicative } ;
+    mutating func parseAdditive(_ allowBraces: Bool) throws -> Expression {
+        enter(.additive)
+        var left = try parseMultiplicative(allowBraces)
+        while true {
+            let op: BinaryOperator
+            if current.isSymbol(.plus) { op = .add } else if current.isSymbol(.minus) { op = .subtract } else { return left }
+            // `show x -1` would be two arguments in a shell; here `x -1` inside an argument list stays
+            // an argument boundary only for actions, which `isActionWord` already decided.
+            _ = advance()
+            skipNewlines()
+            let right = try parseMultiplicative(allowBraces)
+            left = Expression(kind: .binary(op, left, right), span: left.span.to(right.span))
+        }
+    }
+
+    // multiplicative = unary { ( "*" | "/" | "%" ) unary } ;
+    mutating func parseMultiplicative(_ allowBraces: Bool) throws -> Expression {
+        enter(.multiplicative)
+        var left = try parseUnary(allowBraces)
+        while true {
+            let op: BinaryOperator
+            switch current.kind {
+            case .symbol(.star): op = .multiply
+            case .symbol(.slash): op = .divide
+            case .symbol(.percent): op = .remainder
+            default: return left
+            }
+            _ = advance()
+            skipNewlines()
+            let right = try parseUnary(allowBraces)
+            left = Expression(kind: .binary(op, left, right), span: left.span.to(right.span))
+        }
+    }
+
+    // unary = "-" unary | postfix ;
+    mutating func parseUnary(_ allowBraces: Bool) throws -> Expression {
+        enter(.unary)
+        if current.isSymbol(.minus) {
+            let start = advance().span
+            let operand = try nested { try $0.parseUnary(allowBraces) }
+            return Expression(kind: .unary(.negate, operand), span: start.to(operand.span))
+        }
+        return try parsePostfix(allowBraces)
+    }
+
+    // postfix = primary { "." identifier } ;
+    mutating func parsePostfix(_ allowBraces: Bool) throws -> Expression {
+        enter(.postfix)
+        var base = try parsePrimary(allowBraces)
+        while current.isSymbol(.dot) {
+            _ = advance()
+            let member = try expectIdentifier("after '.'")
+            base = Expression(kind: .member(base, member), span: base.span.to(member.span))
+        }
+        return base
+    }
+
+    // primary = quantity | number | text | "true" | "false" | "nil" | list | record | function_call
+    //         | identifier | "(" pipeline ")" ;
+    mutating func parsePrimary(_ allowBraces: Bool) throws -> Expression {
+        enter(.primary)
+        let token = current
+        switch token.kind {
+        case .integer(let value):
+            _ = advance()
+            return try parseQuantity(Expression(kind: .integer(value), span: token.span))
+        case .decimal(let value):
+            _ = advance()
+            return try parseQuantity(Expression(kind: .decimal(value), span: token.span))
+        case .text(let pieces):
+            _ = advance()
+            return try parseText(pieces, span: token.span)
+        case .identifier("true"):
+            _ = advance()
+            return Expression(kind: .bool(true), span: token.span)
+        case .identifier("false"):
+            _ = advance()
+            return Expression(kind: .bool(false), span: token.span)
+        case .identifier("nil"):
+            _ = advance()
+            return Expression(kind: .null, span: token.span)
+        case .identifier(let name):
+            if Self.functionNames.contains(name), peek().isSymbol(.leftParen), !peek().spaceBefore {
+                return try parseFunctionCall()
+            }
+            _ = advance()
+            return Expression(kind: .name(Identifier(name: name, span: token.span)), span: token.span)
+        case .symbol(.leftParen):
+            _ = advance()
+            skipNewlines()
+            let inner = try nested { try $0.parsePipeline() }
+            skipNewlines()
+            let close = try expect(.rightParen, "to close '('")
+            return Expression(kind: inner.kind, span: token.span.to(close.span))
+        case .symbol(.leftBracket):
+            return try parseList()
+        case .symbol(.leftBrace) where allowBraces:
+            return try parseRecord()
+        case .invalid:
+            _ = advance()
+            throw SyntaxError()
+        default:
+            throw error("expected a value, found \(describe(token))")
+        }
+    }
+
+    // function_call = identifier "(" [ pipeline { "," pipeline } ] ")" ;
+    mutating func parseFunctionCall() throws -> Expression {
+        enter(.functionCall)
+        let nameToken = advance()
+        let name = Identifier(name: nameToken.identifier!, span: nameToken.span)
+        _ = advance()
+        var arguments: [Expression] = []
+        skipNewlines()
+        while !current.isSymbol(.rightParen) {
+            arguments.append(try nested { try $0.parsePipeline() })
+            skipNewlines()
+            if !accept(.comma) { break }
+            skipNewlines()
+        }
+        let close = try expect(.rightParen, "to close the arguments of '\(name.name)'")
+        return Expression(kind: .function(name, arguments), span: name.span.to(close.span))
+    }
+
+    // quantity = number unit ;
+    // unit = "second" | "seconds" | "minute" | … | "KB" | "MB" | "GB" | … ;
+    mutating func parseQuantity(_ number: Expression) throws -> Expression {
+        guard let unit = current.identifier, Self.units.contains(unit) else { return number }
+        enter(.quantity)
+        let token = advance()
+        return Expression(kind: .quantity(number, unit: Identifier(name: unit, span: token.span)), span: number.span.to(token.span))
+    }
+
+    // text = '"' { character | escape | "\(" pipeline ")" } '"' ;
+    mutating func parseText(_ pieces: [Token.TextPiece], span: Span) throws -> Expression {
+        enter(.text)
+        var segments: [Expression.TextSegment] = []
+        for piece in pieces {
+            switch piece {
+            case .literal(let text):
+                segments.append(.literal(text))
+            case .interpolation(let inner):
+                if inner.start == inner.end {
+                    diagnostics.append(Diagnostic(.error, "empty interpolation '\\()'", at: Span(inner.start - 2, inner.end + 1), in: file))
+                    segments.append(.interpolation(Expression(kind: .error, span: inner)))
+                    continue
+                }
+                var parser = Parser(file: file, range: inner.start..<inner.end, limits: limits, depth: depth, coverage: coverage)
+                var expression: Expression
+                do {
+                    expression = try parser.nested { try $0.parsePipeline() }
+                    if !parser.atEnd { throw parser.error("unexpected \(parser.describe(parser.current)) in interpolation") }
+                } catch {
+                    expression = Expression(kind: .error, span: inner)
+                }
+                diagnostics += parser.diagnostics
+                if let covered = parser.coverage { coverage?.formUnion(covered) }
+                segments.append(.interpolation(expression))
+            }
+        }
+        return Expression(kind: .text(segments), span: span)
+    }
+
+    // list = "[" [ pipeline { "," pipeline } [ "," ] ] "]" ;
+    mutating func parseList() throws -> Expression {
+        enter(.list)
+        let open = try expect(.leftBracket, "to start a list")
+        var items: [Expression] = []
+        skipNewlines()
+        while !current.isSymbol(.rightBracket) {
+            items.append(try nested { try $0.parsePipeline() })
+            skipNewlines()
+            if !accept(.comma) { break }
+            skipNewlines()
+        }
+        let close = try expect(.rightBracket, "to close the list", hint: "separate items with ','")
+        return Expression(kind: .list(items), span: open.span.to(close.span))
+    }
+
+    // record = "{" [ identifier ":" pipeline { "," identifier ":" pipeline } [ "," ] ] "}" ;
+    mutating func parseRecord() throws -> Expression {
+        enter(.record)
+        let open = advance()
+        var fields: [(key: Identifier, value: Expression)] = []
+        skipNewlines()
+        while !current.isSymbol(.rightBrace) {
+            let key: Identifier
+            if case .text(let pieces) = current.kind, pieces.count == 1, case .literal(let name) = pieces[0] {
+                key = Identifier(name: name, span: advance().span)
+            } else {
+                key = try expectIdentifier("for a record field")
+            }
+            _ = try expect(.colon, "after the field name '\(key.name)'")
+            skipNewlines()
+            fields.append((key, try nested { try $0.parsePipeline() }))
+            skipNewlines()
+            if !accept(.comma) { break }
+            skipNewlines()
+        }
+        let close = try expect(.rightBrace, "to close the record", hint: "separate fields with ','")
+        return Expression(kind: .record(fields), span: open.span.to(close.span))
+    }
+}
+
+extension Parser {
+    /// A parser over an interpolation's span, sharing the outer parser's depth so nesting stays bounded.
+    init(file: SourceFile, range: Range<Int>, limits: Limits, depth: Int, coverage: Set<Production>?) {
+        var lexer = Lexer(file: file, range: range)
+        self.tokens = lexer.tokenize()
+        self.diagnostics = lexer.diagnostics
+        self.file = file
+        self.limits = limits
+        self.depth = depth
+        self.coverage = coverage
+    }
+}

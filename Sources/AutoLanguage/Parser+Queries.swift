@@ -1,0 +1,62 @@
+/// `find` and the list stages `filter where`, `sort by`, `limit`.
+extension Parser {
+    // find_query = "find" identifier [ "matching" expression ] [ "where" expression ]
+    //              [ "sort" "by" sort_key { "," sort_key } ] [ "limit" expression ] ;
+    mutating func parseFind() throws -> Expression {
+        enter(.findQuery)
+        let start = advance().span
+        let typeName = try expectIdentifier("after 'find'")
+        var matching: Expression?, condition: Expression?, limit: Expression?
+        var sort: [SortKey] = []
+        if acceptWord("matching") { matching = try parseExpression() }
+        if acceptWord("where") { condition = try parseExpression() }
+        if current.isWord("sort"), peek().isWord("by") {
+            _ = advance()
+            _ = advance()
+            sort = try parseSortKeys()
+        }
+        if acceptWord("limit") { limit = try parseExpression() }
+        let find = FindExpression(typeName: typeName, matching: matching, condition: condition, sort: sort, limit: limit)
+        return Expression(kind: .find(find), span: start.to(previous.span))
+    }
+
+    // filter_stage = "filter" "where" expression ;
+    mutating func parseFilterStage() throws -> Expression {
+        enter(.filterStage)
+        let start = advance().span
+        _ = advance()
+        let condition = try parseExpression()
+        return Expression(kind: .listStage(.filter(condition)), span: start.to(condition.span))
+    }
+
+    // sort_stage = "sort" "by" sort_key { "," sort_key } ;
+    mutating func parseSortStage() throws -> Expression {
+        enter(.sortStage)
+        let start = advance().span
+        _ = advance()
+        let keys = try parseSortKeys()
+        return Expression(kind: .listStage(.sort(keys)), span: start.to(previous.span))
+    }
+
+    // sort_key = identifier { "." identifier } [ "asc" | "desc" ] ;
+    mutating func parseSortKeys() throws -> [SortKey] {
+        var keys: [SortKey] = []
+        repeat {
+            enter(.sortKey)
+            var path = [try expectIdentifier("to sort by")]
+            while accept(.dot) { path.append(try expectIdentifier("after '.'")) }
+            var descending = false
+            if acceptWord("desc") { descending = true } else { _ = acceptWord("asc") }
+            keys.append(SortKey(path: path, descending: descending))
+        } while accept(.comma)
+        return keys
+    }
+
+    // limit_stage = "limit" expression ;
+    mutating func parseLimitStage() throws -> Expression {
+        enter(.limitStage)
+        let start = advance().span
+        let count = try parseExpression()
+        return Expression(kind: .listStage(.limit(count)), span: start.to(count.span))
+    }
+}

@@ -1,0 +1,383 @@
+import Foundation
+
+/// Builds the syntax tree from tokens. Recursive descent, one function per production of
+/// `grammar/auto.ebnf` (the production is the comment above each). On an error it reports, skips to the
+/// end of the statement and goes on, so one run finds every syntax error of a file.
+public struct Parser {
+    public struct Limits: Sendable {
+        /// Nesting of blocks, brackets and operators. Deeper input gets an error instead of exhausting the stack.
+        public var maxDepth: Int
+        public init(maxDepth: Int = 100) { self.maxDepth = maxDepth }
+    }
+
+    let file: SourceFile
+    var tokens: [Token]
+    var index = 0
+    var depth = 0
+    let limits: Limits
+    public internal(set) var diagnostics: [Diagnostic] = []
+    /// The productions entered so far, when tracking was asked for (tests only).
+    public var coverage: Set<Production>?
+
+    public init(file: SourceFile, limits: Limits = Limits()) {
+        var lexer = Lexer(file: file)
+        self.tokens = lexer.tokenize()
+        self.diagnostics = lexer.diagnostics
+        self.file = file
+        self.limits = limits
+    }
+
+    /// Parses a whole file.
+    public static func parse(_ file: SourceFile, limits: Limits = Limits()) -> (Program, [Diagnostic]) {
+        var parser = Parser(file: file, limits: limits)
+        let program = parser.parseProgram()
+        return (program, parser.diagnostics)
+    }
+
+    // MARK: Tokens
+
+    var current: Token { tokens[index] }
+    var previous: Token { tokens[max(0, index - 1)] }
+    func peek(_ offset: Int = 1) -> Token { tokens[min(index + offset, tokens.count - 1)] }
+    var atEnd: Bool { current.kind == .endOfInput }
+
+    mutating func advance() -> Token {
+        let token = tokens[index]
+        if index < tokens.count - 1 { index += 1 }
+        return token
+    }
+
+    mutating func accept(_ symbol: Token.Symbol) -> Bool {
+        guard current.isSymbol(symbol) else { return false }
+        _ = advance()
+        return true
+    }
+
+    mutating func acceptWord(_ word: String) -> Bool {
+        guard current.isWord(word) else { return false }
+        _ = advance()
+        return true
+    }
+
+    mutating func skipNewlines() {
+        while current.kind == .newline { _ = advance() }
+    }
+
+    /// The first token after any newlines, without moving: for constructs that may continue on the next
+    /// line (`} else {`, a line that starts with `|`).
+    func nextSignificant() -> Token {
+        var i = index
+        while tokens[i].kind == .newline { i += 1 }
+        return tokens[i]
+    }
+
+    mutating func skipToSignificant() {
+        while current.kind == .newline { _ = advance() }
+    }
+
+    mutating func enter(_ production: Production) {
+        coverage?.insert(production)
+    }
+
+    // MARK: Errors
+
+    struct SyntaxError: Error {}
+
+    mutating func error(_ message: String, at span: Span? = nil, hint: String? = nil) -> SyntaxError {
+        diagnostics.append(Diagnostic(.error, message, at: span ?? current.span, in: file, hint: hint))
+        return SyntaxError()
+    }
+
+    mutating func expect(_ symbol: Token.Symbol, _ context: String, hint: String? = nil) throws -> Token {
+        guard current.isSymbol(symbol) else {
+            throw error("expected '\(symbol.rawValue)' \(context), found \(describe(current))", hint: hint)
+        }
+        return advance()
+    }
+
+    mutating func expectIdentifier(_ context: String) throws -> Identifier {
+        guard case .identifier(let name) = current.kind else {
+            throw error("expected a name \(context), found \(describe(current))")
+        }
+        let token = advance()
+        return Identifier(name: name, span: token.span)
+    }
+
+    mutating func expectWord(_ word: String, _ context: String) throws {
+        guard acceptWord(word) else { throw error("expected '\(word)' \(context), found \(describe(current))") }
+    }
+
+    func describe(_ token: Token) -> String {
+        switch token.kind {
+        case .identifier(let name): return "'\(name)'"
+        case .integer, .decimal: return "the number \(file.text(of: token.span))"
+        case .text: return "a text"
+        case .symbol(let symbol): return "'\(symbol.rawValue)'"
+        case .newline: return "the end of the line"
+        case .endOfInput: return "the end of the input"
+        case .invalid: return "'\(file.text(of: token.span))'"
+        }
+    }
+
+    /// Guards recursion: every nested construct goes through here.
+    mutating func nested<T>(_ body: (inout Parser) throws -> T) throws -> T {
+        depth += 1
+        defer { depth -= 1 }
+        if depth > limits.maxDepth {
+            throw error("this is nested too deeply (more than \(limits.maxDepth) levels)",
+                        hint: "split it into smaller statements with 'set'")
+        }
+        return try body(&self)
+    }
+
+    /// After an error: skip to the end of the statement, stepping over bracketed groups, so parsing
+    /// resumes at the next statement.
+    mutating func synchronize() {
+        var nesting = 0
+        while !atEnd {
+            switch current.kind {
+            case .newline, .symbol(.semicolon):
+                if nesting == 0 { return }
+            case .symbol(.leftBrace), .symbol(.leftParen), .symbol(.leftBracket):
+                nesting += 1
+            case .symbol(.rightBrace), .symbol(.rightParen), .symbol(.rightBracket):
+                if nesting == 0 { return }
+                nesting -= 1
+            default:
+                break
+            }
+            _ = advance()
+        }
+    }
+
+    // MARK: Program and statements
+
+    // program = { statement_end } { statement statement_end } ;
+    public mutating func parseProgram() -> Program {
+        enter(.program)
+        var statements: [Statement] = []
+        parseStatements(into: &statements, until: nil)
+        return Program(file: file, statements: statements)
+    }
+
+    /// Statements up to `closer` (a block's `}`) or the end of input.
+    mutating func parseStatements(into statements: inout [Statement], until closer: Token.Symbol?) {
+        while true {
+            while current.kind == .newline || current.isSymbol(.semicolon) { _ = advance() }
+            if atEnd { return }
+            if let closer, current.isSymbol(closer) { return }
+            if closer == nil, current.isSymbol(.rightBrace) {
+                _ = error("unexpected '}' with no '{' to close")
+                _ = advance()
+                continue
+            }
+            let start = current.span
+            do {
+                let statement = try parseStatement()
+                statements.append(statement)
+                try expectStatementEnd(closer: closer)
+            } catch {
+                synchronize()
+                statements.append(Statement(kind: .error, span: start.to(previous.span), resultName: nil))
+            }
+        }
+    }
+
+    mutating func expectStatementEnd(closer: Token.Symbol?) throws {
+        switch current.kind {
+        case .newline, .symbol(.semicolon), .endOfInput: return
+        case .symbol(let symbol) where symbol == closer: return
+        default:
+            throw error("expected the end of the statement, found \(describe(current))",
+                        hint: "put each statement on its own line or separate them with ';'")
+        }
+    }
+
+    // statement = set_statement | if_statement | for_statement | repeat_statement | stop_statement
+    //           | return_statement | shortcut_declaration | expression_statement ;
+    mutating func parseStatement() throws -> Statement {
+        enter(.statement)
+        return try nested { parser in
+            switch parser.current.identifier {
+            case "set": return try parser.parseSet()
+            case "if": return try parser.parseIf()
+            case "for": return try parser.parseFor()
+            case "repeat": return try parser.parseRepeat()
+            case "stop" where parser.endsStatement(parser.peek()): return parser.parseStop()
+            case "return": return try parser.parseReturn()
+            case "shortcut" where parser.peek().kind.isText: return try parser.parseShortcut()
+            default: return try parser.parseExpressionStatement()
+            }
+        }
+    }
+
+    func endsStatement(_ token: Token) -> Bool {
+        switch token.kind {
+        case .newline, .endOfInput, .symbol(.semicolon), .symbol(.rightBrace): return true
+        default: return false
+        }
+    }
+
+    // expression_statement = pipeline [ "->" identifier ] ;
+    mutating func parseExpressionStatement() throws -> Statement {
+        enter(.expressionStatement)
+        let expression = try parsePipeline()
+        let name = try parseResultName()
+        return Statement(kind: .expression(expression), span: expression.span.to(previous.span), resultName: name)
+    }
+
+    mutating func parseResultName() throws -> Identifier? {
+        guard accept(.arrow) else { return nil }
+        return try expectIdentifier("after '->' to name the result")
+    }
+
+    // set_statement = "set" identifier "=" pipeline ;
+    mutating func parseSet() throws -> Statement {
+        enter(.setStatement)
+        let start = advance().span
+        let name = try expectIdentifier("after 'set'")
+        _ = try expect(.assign, "after 'set \(name.name)'", hint: "write 'set \(name.name) = value'")
+        skipNewlines()
+        let value = try parsePipeline()
+        return Statement(kind: .set(name, value), span: start.to(previous.span), resultName: nil)
+    }
+
+    // if_statement = "if" pipeline block { "else" "if" pipeline block } [ "else" block ] ;
+    mutating func parseIf() throws -> Statement {
+        enter(.ifStatement)
+        let start = advance().span
+        var branches: [(condition: Expression, body: Block)] = []
+        var otherwise: Block?
+        branches.append((try parsePipeline(allowBraceArguments: false), try parseBlock(after: "the condition")))
+        while nextSignificant().isWord("else") {
+            skipToSignificant()
+            _ = advance()
+            if acceptWord("if") {
+                branches.append((try parsePipeline(allowBraceArguments: false), try parseBlock(after: "the condition")))
+            } else {
+                otherwise = try parseBlock(after: "'else'")
+                break
+            }
+        }
+        return Statement(kind: .ifElse(branches: branches, otherwise: otherwise), span: start.to(previous.span), resultName: nil)
+    }
+
+    // for_statement = "for" identifier "in" pipeline block ;
+    mutating func parseFor() throws -> Statement {
+        enter(.forStatement)
+        let start = advance().span
+        let name = try expectIdentifier("after 'for'")
+        try expectWord("in", "after 'for \(name.name)'")
+        let sequence = try parsePipeline(allowBraceArguments: false)
+        let body = try parseBlock(after: "the list")
+        return Statement(kind: .forEach(name, sequence, body), span: start.to(previous.span), resultName: nil)
+    }
+
+    // repeat_statement = "repeat" expression "times" block ;
+    mutating func parseRepeat() throws -> Statement {
+        enter(.repeatStatement)
+        let start = advance().span
+        let count = try parseExpression()
+        try expectWord("times", "after the count", )
+        let body = try parseBlock(after: "'times'")
+        return Statement(kind: .repeatTimes(count, body), span: start.to(previous.span), resultName: nil)
+    }
+
+    // stop_statement = "stop" ;
+    mutating func parseStop() -> Statement {
+        enter(.stopStatement)
+        return Statement(kind: .stop, span: advance().span, resultName: nil)
+    }
+
+    // return_statement = "return" [ pipeline ] ;
+    mutating func parseReturn() throws -> Statement {
+        enter(.returnStatement)
+        let start = advance().span
+        if endsStatement(current) { return Statement(kind: .returnValue(nil), span: start, resultName: nil) }
+        let value = try parsePipeline()
+        return Statement(kind: .returnValue(value), span: start.to(previous.span), resultName: nil)
+    }
+
+    // block = "{" { statement_end } { statement statement_end } "}" ;
+    mutating func parseBlock(after context: String) throws -> Block {
+        enter(.block)
+        let open = try expect(.leftBrace, "after \(context)")
+        var statements: [Statement] = []
+        try nested { parser in parser.parseStatements(into: &statements, until: .rightBrace) }
+        guard current.isSymbol(.rightBrace) else {
+            throw error("this '{' is never closed", at: open.span, hint: "add a '}' at the end of the block")
+        }
+        let close = advance()
+        return Block(statements: statements, span: open.span.to(close.span))
+    }
+
+    // shortcut_declaration = "shortcut" text [ "(" [ parameter_declaration { "," parameter_declaration } ] ")" ]
+    //                        [ "phrases" list ] block ;
+    mutating func parseShortcut() throws -> Statement {
+        enter(.shortcutDeclaration)
+        let start = advance().span
+        let nameToken = advance()
+        guard case .text(let pieces) = nameToken.kind, pieces.count == 1, case .literal(let name) = pieces[0],
+              !name.trimmingCharacters(in: .whitespaces).isEmpty else {
+            throw error("a shortcut's name is a plain text without interpolation", at: nameToken.span)
+        }
+        var parameters: [ShortcutDeclaration.ParameterDeclaration] = []
+        if accept(.leftParen) {
+            skipNewlines()
+            while !current.isSymbol(.rightParen) {
+                parameters.append(try parseParameterDeclaration())
+                skipNewlines()
+                if !accept(.comma) { break }
+                skipNewlines()
+            }
+            _ = try expect(.rightParen, "to close the parameter list")
+        }
+        var phrases: [Expression] = []
+        if nextSignificant().isWord("phrases") {
+            skipToSignificant()
+            _ = advance()
+            let list = try parseList()
+            if case .list(let items) = list.kind { phrases = items }
+        }
+        if nextSignificant().isSymbol(.leftBrace) { skipToSignificant() }
+        let body = try parseBlock(after: "the shortcut's parameters")
+        let declaration = ShortcutDeclaration(name: name, nameSpan: nameToken.span, parameters: parameters, phrases: phrases, body: body)
+        return Statement(kind: .shortcut(declaration), span: start.to(previous.span), resultName: nil)
+    }
+
+    // parameter_declaration = identifier ":" type [ "=" expression ] ;
+    mutating func parseParameterDeclaration() throws -> ShortcutDeclaration.ParameterDeclaration {
+        enter(.parameterDeclaration)
+        let name = try expectIdentifier("for a parameter")
+        _ = try expect(.colon, "after the parameter name", hint: "write '\(name.name): Text' or '\(name.name): Int = 3'")
+        let type = try parseType()
+        var defaultValue: Expression?
+        if accept(.assign) { defaultValue = try parseExpression() }
+        return .init(name: name, type: type, defaultValue: defaultValue)
+    }
+
+    // type = ( identifier | "[" type "]" ) [ "?" ] ;
+    mutating func parseType() throws -> TypeAnnotation {
+        enter(.type)
+        var type: TypeAnnotation
+        if current.isSymbol(.leftBracket) {
+            let open = advance().span
+            let element = try nested { try $0.parseType() }
+            let close = try expect(.rightBracket, "to close the list type")
+            type = .list(element, open.to(close.span))
+        } else {
+            type = .named(try expectIdentifier("for a type"))
+        }
+        if current.isSymbol(.question), !current.spaceBefore {
+            type = .optional(type, type.span.to(advance().span))
+        }
+        return type
+    }
+}
+
+extension Token.Kind {
+    var isText: Bool {
+        if case .text = self { return true }
+        return false
+    }
+}

@@ -1,0 +1,68 @@
+/// A piece of .auto text with a name for messages (`books.auto`, `-e`, `stdlib/text.auto`).
+public final class SourceFile: Sendable {
+    public let name: String
+    public let text: String
+    /// The UTF-8 bytes the lexer reads; spans are offsets into them.
+    public let bytes: [UInt8]
+    /// Offset of the first byte of each line.
+    let lineStarts: [Int]
+
+    public init(name: String, text: String) {
+        self.name = name
+        self.text = text
+        self.bytes = Array(text.utf8)
+        var starts = [0]
+        for (offset, byte) in bytes.enumerated() where byte == UInt8(ascii: "\n") { starts.append(offset + 1) }
+        self.lineStarts = starts
+    }
+
+    /// 1-based line and column (in characters) of a byte offset.
+    public func location(of offset: Int) -> SourceLocation {
+        var low = 0, high = lineStarts.count - 1
+        while low < high {
+            let mid = (low + high + 1) / 2
+            if lineStarts[mid] <= offset { low = mid } else { high = mid - 1 }
+        }
+        let start = lineStarts[low]
+        let prefix = bytes[start..<min(offset, bytes.count)]
+        let column = String(decoding: prefix, as: UTF8.self).count + 1
+        return SourceLocation(file: name, line: low + 1, column: column)
+    }
+
+    /// The text of a line, without its newline.
+    public func line(_ number: Int) -> String {
+        guard number >= 1, number <= lineStarts.count else { return "" }
+        let start = lineStarts[number - 1]
+        var end = number < lineStarts.count ? lineStarts[number] - 1 : bytes.count
+        if end > start, bytes[end - 1] == UInt8(ascii: "\r") { end -= 1 }
+        return String(decoding: bytes[start..<max(start, end)], as: UTF8.self)
+    }
+
+    public func text(of span: Span) -> String {
+        String(decoding: bytes[span.start..<min(span.end, bytes.count)], as: UTF8.self)
+    }
+}
+
+/// A range of bytes in a source file.
+public struct Span: Sendable, Hashable {
+    public var start: Int
+    public var end: Int
+    public init(_ start: Int, _ end: Int) {
+        self.start = start
+        self.end = max(start, end)
+    }
+    public func to(_ other: Span) -> Span { Span(min(start, other.start), max(end, other.end)) }
+}
+
+/// Where something is, as people count: file, line and column from 1.
+public struct SourceLocation: Sendable, Hashable, CustomStringConvertible {
+    public let file: String
+    public let line: Int
+    public let column: Int
+    public init(file: String, line: Int, column: Int) {
+        self.file = file
+        self.line = line
+        self.column = column
+    }
+    public var description: String { "\(file):\(line):\(column)" }
+}

@@ -1,0 +1,41 @@
+/// One lexical unit. Keywords are identifiers: the parser reserves a word only where the grammar needs it.
+public struct Token: Sendable {
+    public enum Kind: Sendable, Equatable {
+        case identifier(String)
+        case integer(Int)
+        case decimal(Double)
+        /// A text literal: literal pieces and the spans of `\( … )` interpolations, parsed later.
+        case text([TextPiece])
+        case symbol(Symbol)
+        case newline
+        case endOfInput
+        /// Something the lexer could not read; it has already reported why.
+        case invalid
+    }
+
+    public enum TextPiece: Sendable, Equatable {
+        case literal(String)
+        case interpolation(Span)
+    }
+
+    public enum Symbol: String, Sendable, CaseIterable {
+        case leftParen = "(", rightParen = ")", leftBracket = "[", rightBracket = "]"
+        case leftBrace = "{", rightBrace = "}"
+        case comma = ",", colon = ":", semicolon = ";", dot = ".", pipe = "|", arrow = "->", question = "?"
+        case assign = "=", equal = "==", notEqual = "!=", less = "<", lessEqual = "<=", greater = ">", greaterEqual = ">="
+        case plus = "+", minus = "-", star = "*", slash = "/", percent = "%"
+    }
+
+    public let kind: Kind
+    public let span: Span
+    /// Whether whitespace comes right before this token: `count(x)` calls, `show (x)` passes an argument.
+    public let spaceBefore: Bool
+
+    public var identifier: String? {
+        if case .identifier(let name) = kind { return name }
+        return nil
+    }
+
+    public func isSymbol(_ symbol: Symbol) -> Bool { kind == .symbol(symbol) }
+    public func isWord(_ word: String) -> Bool { kind == .identifier(word) }
+}

@@ -1,0 +1,54 @@
+import Foundation
+
+/// The graph as Graphviz DOT (`auto graph script.auto | dot -Tsvg > g.svg`): actions are boxes labelled
+/// with their filled-in summary, control steps are diamonds with dashed edges into their blocks, and data
+/// edges are labelled with the variable, pipe or property they carry.
+extension ActionGraph {
+    public func dot(shortcuts: [(name: String, graph: ActionGraph)] = []) -> String {
+        var lines = ["digraph \"\(Self.escape(name))\" {", "  rankdir=TB;", "  node [fontname=\"Helvetica\", fontsize=11];",
+                     "  edge [fontname=\"Helvetica\", fontsize=9];"]
+        appendNodes(prefix: "n", to: &lines, indent: "  ")
+        for (index, shortcut) in shortcuts.enumerated() {
+            lines.append("  subgraph \"cluster_\(index)\" {")
+            lines.append("    label=\"shortcut \(Self.escape(shortcut.name))\"; style=rounded; color=gray;")
+            shortcut.graph.appendNodes(prefix: "s\(index)_", to: &lines, indent: "    ")
+            lines.append("  }")
+        }
+        lines.append("}")
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    func appendNodes(prefix: String, to lines: inout [String], indent: String) {
+        for node in allNodes {
+            let shape: String
+            switch node.kind {
+            case .action: shape = "box, style=\"rounded,filled\", fillcolor=\"#e8f0fe\""
+            case .branch, .forEach, .repeatTimes: shape = "diamond"
+            case .stop, .returnValue: shape = "oval"
+            case .assign, .evaluate: shape = "box"
+            }
+            lines.append("\(indent)\(prefix)\(node.id) [label=\"\(Self.escape(node.label))\\n\(node.location.line):\(node.location.column)\", shape=\(shape)];")
+        }
+        for node in allNodes {
+            let names: [String]
+            switch node.kind {
+            case .branch(let branches, let otherwise):
+                names = branches.indices.map { $0 == 0 ? "then" : "else if" }.map { $0 } + (otherwise == nil ? [] : ["else"])
+            case .forEach: names = ["each"]
+            case .repeatTimes: names = ["repeat"]
+            default: names = []
+            }
+            for (block, name) in zip(node.blocks, names) {
+                guard let first = block.first else { continue }
+                lines.append("\(indent)\(prefix)\(node.id) -> \(prefix)\(first.id) [style=dashed, label=\"\(name)\"];")
+            }
+        }
+        for edge in edges {
+            lines.append("\(indent)\(prefix)\(edge.from) -> \(prefix)\(edge.to) [label=\"\(Self.escape(edge.label))\"];")
+        }
+    }
+
+    static func escape(_ text: String) -> String {
+        text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+    }
+}

@@ -1,0 +1,118 @@
+import AutoIntents
+
+/// A compiled script or shortcut: nodes are resolved intent calls and control steps, edges are the data
+/// that flows between them. The executor runs `body`; `auto graph` draws nodes and edges.
+public final class ActionGraph: @unchecked Sendable {
+    public let name: String
+    /// The top-level steps, in order. Control nodes hold their own blocks.
+    public let body: [Node]
+    public let edges: [Edge]
+    /// Variable names by slot, for traces and DOT; temporaries are named `$1`, `$2`, ….
+    public let slotNames: [String]
+    /// Whether the last top-level statement produces a value worth printing (an expression or an action,
+    /// not `set`, `show` or a control statement).
+    public let endsWithValue: Bool
+
+    public init(name: String, body: [Node], edges: [Edge], slotNames: [String], endsWithValue: Bool) {
+        self.name = name
+        self.body = body
+        self.edges = edges
+        self.slotNames = slotNames
+        self.endsWithValue = endsWithValue
+    }
+
+    /// Every node, depth first, in source order.
+    public var allNodes: [Node] {
+        var result: [Node] = []
+        func visit(_ nodes: [Node]) {
+            for node in nodes {
+                result.append(node)
+                for block in node.blocks { visit(block) }
+            }
+        }
+        visit(body)
+        return result
+    }
+}
+
+/// A place in a script, kept with each node so runtime errors say where they happened.
+public struct ScriptLocation: Sendable, CustomStringConvertible {
+    public let file: String
+    public let line: Int
+    public let column: Int
+    public init(file: String, line: Int, column: Int) {
+        self.file = file
+        self.line = line
+        self.column = column
+    }
+    public var description: String { "\(file):\(line):\(column)" }
+}
+
+public final class Node: @unchecked Sendable {
+    public enum Kind: Sendable {
+        case action(ActionCall)
+        /// `set name = value`, or the value of an expression statement kept in a slot.
+        case assign(slot: Int, Expr)
+        /// An expression statement: its value becomes `it`.
+        case evaluate(Expr)
+        case branch([(condition: Expr, body: [Node])], otherwise: [Node]?)
+        case forEach(slot: Int, sequence: Expr, body: [Node])
+        case repeatTimes(count: Expr, body: [Node])
+        case stop
+        case returnValue(Expr?)
+    }
+
+    public let id: Int
+    public let kind: Kind
+    public let location: ScriptLocation
+    /// Whether this node's value becomes `it`: the last node of each statement.
+    public let updatesIt: Bool
+    /// What the node does in the script's own words, for graphs and traces: "Open Emma", "set x = x + 1".
+    public let label: String
+
+    public init(id: Int, kind: Kind, location: ScriptLocation, updatesIt: Bool, label: String) {
+        self.id = id
+        self.kind = kind
+        self.location = location
+        self.updatesIt = updatesIt
+        self.label = label
+    }
+
+    public var blocks: [[Node]] {
+        switch kind {
+        case .branch(let branches, let otherwise): return branches.map(\.body) + (otherwise.map { [$0] } ?? [])
+        case .forEach(_, _, let body), .repeatTimes(_, let body): return [body]
+        default: return []
+        }
+    }
+}
+
+/// One call of an intent with its arguments bound to parameters by index.
+public struct ActionCall: Sendable {
+    public let intent: IntentDescriptor
+    /// One entry per parameter of `intent`; nil where the script gave none.
+    public let arguments: [Expr?]
+    /// Slots that receive the result: a pipe's temporary, `-> name`, the variable of a `set`.
+    public let resultSlots: [Int]
+    /// The parameter summary with the script's arguments filled in, for graphs and traces.
+    public let summary: String
+
+    public init(intent: IntentDescriptor, arguments: [Expr?], resultSlots: [Int], summary: String) {
+        self.intent = intent
+        self.arguments = arguments
+        self.resultSlots = resultSlots
+        self.summary = summary
+    }
+}
+
+/// Data flowing from one node to another, labelled with what it carries: a variable, a pipe, a property.
+public struct Edge: Sendable, Hashable {
+    public let from: Int
+    public let to: Int
+    public let label: String
+    public init(from: Int, to: Int, label: String) {
+        self.from = from
+        self.to = to
+        self.label = label
+    }
+}

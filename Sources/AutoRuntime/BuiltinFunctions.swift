@@ -1,0 +1,162 @@
+import AutoIntents
+import Foundation
+
+/// The built-in functions: `count(x)`, `first(x)`, `sum(x)`, `join(list, sep)`, `date(text)`, ….
+public enum BuiltinFunctions {
+    public static func call(_ function: BuiltinFunction, _ arguments: [Value]) throws(EvaluationError) -> Value {
+        switch function {
+        case .now: return .date(Date())
+        case .today: return .date(Calendars.local.startOfDay(for: Date()))
+        case .count:
+            switch arguments[0] {
+            case .list(let items): return .int(items.count)
+            case .text(let text): return .int(text.count)
+            case .record(let record): return .int(record.keys.count)
+            case .null: return .int(0)
+            default: return .int(1)
+            }
+        case .first, .last:
+            switch arguments[0] {
+            case .list(let items): return (function == .first ? items.first : items.last) ?? .null
+            case .text(let text): return (function == .first ? text.first : text.last).map { .text(String($0)) } ?? .null
+            default: return arguments[0]
+            }
+        case .sum: return try sum(list(arguments[0], "sum"))
+        case .min, .max:
+            let items = arguments.count == 1 ? try list(arguments[0], function.rawValue) : arguments
+            var best: Value?
+            for item in items where !item.isNull {
+                guard let current = best else { best = item; continue }
+                guard let order = Operations.order(item, current) else {
+                    throw EvaluationError("\(function.rawValue) can't compare \(item.type) with \(current.type)")
+                }
+                if (function == .min && order == .orderedAscending) || (function == .max && order == .orderedDescending) { best = item }
+            }
+            return best ?? .null
+        case .join:
+            let separator: String
+            if arguments.count > 1 {
+                guard case .text(let text) = arguments[1] else { throw EvaluationError("join's separator must be a text, not \(arguments[1].type)") }
+                separator = text
+            } else {
+                separator = ", "
+            }
+            return .text(try list(arguments[0], "join").map(ValueFormatter.display).joined(separator: separator))
+        case .text:
+            return .text(ValueFormatter.display(arguments[0]))
+        case .number:
+            switch arguments[0] {
+            case .int, .decimal: return arguments[0]
+            case .bool(let flag): return .int(flag ? 1 : 0)
+            case .size(let bytes): return .int(Int(bytes))
+            case .duration(let seconds): return .decimal(seconds)
+            case .text(let text):
+                let trimmed = text.trimmingCharacters(in: .whitespaces).replacingOccurrences(of: "_", with: "")
+                if let int = Int(trimmed) { return .int(int) }
+                if let decimal = Double(trimmed), decimal.isFinite { return .decimal(decimal) }
+                throw EvaluationError("'\(text)' is not a number")
+            default:
+                throw EvaluationError("\(arguments[0].type) can't be turned into a number")
+            }
+        case .date:
+            switch arguments[0] {
+            case .date: return arguments[0]
+            case .text(let text):
+                guard let date = DateParsing.parse(text) else {
+                    throw EvaluationError("'\(text)' is not a date; write it as 2024-05-01 or 2024-05-01 07:30")
+                }
+                return .date(date)
+            default:
+                throw EvaluationError("\(arguments[0].type) can't be turned into a date")
+            }
+        case .round:
+            guard let number = Operations.number(arguments[0]) else { throw EvaluationError("round needs a number, not \(arguments[0].type)") }
+            if arguments.count > 1 {
+                guard case .int(let places) = arguments[1], (0...15).contains(places) else {
+                    throw EvaluationError("round's places must be an Int from 0 to 15")
+                }
+                let scale = pow(10.0, Double(places))
+                return .decimal((number * scale).rounded() / scale)
+            }
+            let rounded = number.rounded()
+            guard abs(rounded) < 9.2e18 else { throw EvaluationError("\(rounded) does not fit in a 64-bit integer") }
+            return .int(Int(rounded))
+        case .abs:
+            switch arguments[0] {
+            case .int(let i):
+                if i == .min { throw EvaluationError("integer overflow: abs(\(i)) does not fit in 64 bits") }
+                return .int(Swift.abs(i))
+            case .decimal(let d): return .decimal(Swift.abs(d))
+            case .duration(let d): return .duration(Swift.abs(d))
+            default: throw EvaluationError("abs needs a number, not \(arguments[0].type)")
+            }
+        }
+    }
+
+    static func list(_ value: Value, _ function: String) throws(EvaluationError) -> [Value] {
+        switch value {
+        case .list(let items): return items
+        case .null: return []
+        default: throw EvaluationError("\(function) needs a list, not \(value.type)")
+        }
+    }
+
+    static func sum(_ items: [Value]) throws(EvaluationError) -> Value {
+        var total: Value = .int(0)
+        for item in items where !item.isNull {
+            if case .int(0) = total {
+                total = item
+                continue
+            }
+            total = try Operations.arithmetic(.add, total, item)
+        }
+        switch total {
+        case .int, .decimal, .duration, .size: return total
+        default: throw EvaluationError("sum adds numbers, durations or sizes, not \(total.type)")
+        }
+    }
+
+    /// How many arguments each function takes: (minimum, maximum).
+    public static func arity(_ function: BuiltinFunction) -> ClosedRange<Int> {
+        switch function {
+        case .now, .today: return 0...0
+        case .join, .round: return 1...2
+        case .min, .max: return 1...64
+        default: return 1...1
+        }
+    }
+}
+
+/// Dates as scripts write them: `2024-05-01`, `2024-05-01 07:30`, `2024-05-01 07:30:15`, ISO-8601 with a zone.
+public enum DateParsing {
+    public static func parse(_ text: String) -> Date? {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        let pattern = /^(\d{4})-(\d{1,2})-(\d{1,2})(?:[ T](\d{1,2}):(\d{2})(?::(\d{2}))?)?(Z|[+-]\d{2}:?\d{2})?$/
+        guard let match = trimmed.wholeMatch(of: pattern) else { return nil }
+        var parts = DateComponents()
+        parts.year = Int(match.1)
+        parts.month = Int(match.2)
+        parts.day = Int(match.3)
+        parts.hour = match.4.flatMap { Int($0) } ?? 0
+        parts.minute = match.5.flatMap { Int($0) } ?? 0
+        parts.second = match.6.flatMap { Int($0) } ?? 0
+        guard let month = parts.month, (1...12).contains(month), let day = parts.day, (1...31).contains(day),
+              let hour = parts.hour, hour < 24, let minute = parts.minute, minute < 60, let second = parts.second, second < 60
+        else { return nil }
+        var calendar = Calendars.local
+        if let zone = match.7 {
+            if zone == "Z" {
+                calendar.timeZone = TimeZone(identifier: "UTC")!
+            } else {
+                let digits = zone.dropFirst().filter(\.isNumber)
+                let seconds = (Int(digits.prefix(2)) ?? 0) * 3600 + (Int(digits.suffix(2)) ?? 0) * 60
+                guard let offset = TimeZone(secondsFromGMT: zone.first == "-" ? -seconds : seconds) else { return nil }
+                calendar.timeZone = offset
+            }
+        }
+        guard let date = calendar.date(from: parts) else { return nil }
+        // Reject days the month does not have (2024-02-31) instead of rolling over into the next month.
+        guard calendar.component(.day, from: date) == day else { return nil }
+        return date
+    }
+}

@@ -1,0 +1,310 @@
+import AutoIntents
+import Foundation
+
+/// Runs action graphs: evaluates expressions, calls intents with their arguments, follows control nodes,
+/// and enforces the limits. One executor runs one script at a time.
+public final class Executor: @unchecked Sendable {
+    public let interaction: any Interaction
+    public let cancellation: CancellationFlag
+    public let limits: RunLimits
+    let context: IntentContext
+    var steps = 0
+    var callDepth = 0
+    var deadline: ContinuousClock.Instant?
+
+    public init(interaction: any Interaction, cancellation: CancellationFlag = CancellationFlag(), limits: RunLimits = RunLimits()) {
+        self.interaction = interaction
+        self.cancellation = cancellation
+        self.limits = limits
+        self.context = IntentContext(interaction: interaction, cancellation: cancellation)
+    }
+
+    /// Runs a script graph. `arguments` fill its first slots (a script's `args`, a shortcut's parameters).
+    /// Returns the script's result: the value of its last statement, or what `return` gave.
+    public func run(_ graph: ActionGraph, arguments: [Value] = []) async throws -> Value {
+        steps = 0
+        callDepth = 0
+        deadline = limits.maxDuration.map { ContinuousClock.now + $0 }
+        return try await call(graph, arguments: arguments)
+    }
+
+    func call(_ graph: ActionGraph, arguments: [Value]) async throws -> Value {
+        let frame = Frame(slotCount: graph.slotNames.count)
+        for (index, argument) in arguments.enumerated() where index < frame.slots.count { frame.slots[index] = argument }
+        switch try await execute(graph.body, frame) {
+        case .normal, .stop: return frame.it
+        case .returned(let value): return value
+        }
+    }
+
+    enum Flow {
+        case normal
+        case stop
+        case returned(Value)
+    }
+
+    func execute(_ nodes: [Node], _ frame: Frame) async throws -> Flow {
+        for node in nodes {
+            try countStep(node)
+            switch node.kind {
+            case .assign(let slot, let expression):
+                let value = try evaluate(expression, frame, node)
+                frame.slots[slot] = value
+                if node.updatesIt { frame.it = value }
+            case .evaluate(let expression):
+                let value = try evaluate(expression, frame, node)
+                if node.updatesIt { frame.it = value }
+            case .action(let call):
+                let value = try await perform(call, frame, node)
+                for slot in call.resultSlots { frame.slots[slot] = value }
+                if node.updatesIt { frame.it = value }
+            case .branch(let branches, let otherwise):
+                var chosen = otherwise
+                for branch in branches where try truth(branch.condition, frame, node, "the condition of 'if'") {
+                    chosen = branch.body
+                    break
+                }
+                if let chosen {
+                    let flow = try await execute(chosen, frame)
+                    if case .normal = flow {} else { return flow }
+                }
+            case .forEach(let slot, let sequence, let body):
+                let items: [Value]
+                switch try evaluate(sequence, frame, node) {
+                case .list(let list): items = list
+                case .null: items = []
+                case let other:
+                    throw RuntimeError("'for' goes through a list, not \(other.type)", at: node.location)
+                }
+                for item in items {
+                    try countStep(node)
+                    frame.slots[slot] = item
+                    let flow = try await execute(body, frame)
+                    if case .normal = flow {} else { return flow }
+                }
+            case .repeatTimes(let countExpression, let body):
+                guard case .int(let count) = try evaluate(countExpression, frame, node) else {
+                    throw RuntimeError("'repeat' needs a whole number of times", at: node.location)
+                }
+                var done = 0
+                while done < count {
+                    try countStep(node)
+                    let flow = try await execute(body, frame)
+                    if case .normal = flow {} else { return flow }
+                    done += 1
+                }
+            case .stop:
+                return .stop
+            case .returnValue(let expression):
+                return .returned(try expression.map { try evaluate($0, frame, node) } ?? .null)
+            }
+        }
+        return .normal
+    }
+
+    @inline(__always)
+    func countStep(_ node: Node) throws {
+        steps &+= 1
+        if steps & 1023 == 0 { try checkLimits(node) }
+    }
+
+    func checkLimits(_ node: Node) throws {
+        if cancellation.isCancelled { throw RunCancelled() }
+        if steps > limits.maxSteps {
+            throw RuntimeError("the run took more than \(limits.maxSteps) steps and was stopped; it may loop forever (raise the limit with --max-steps)", at: node.location)
+        }
+        if let deadline, ContinuousClock.now > deadline {
+            throw RuntimeError("the run took longer than its time limit and was stopped (raise it with --timeout)", at: node.location)
+        }
+    }
+
+    // MARK: Expressions
+
+    func evaluate(_ expression: Expr, _ frame: Frame, _ node: Node) throws -> Value {
+        do {
+            return try eval(expression, frame)
+        } catch {
+            throw RuntimeError(error.message, at: node.location)
+        }
+    }
+
+    func truth(_ expression: Expr, _ frame: Frame, _ node: Node, _ context: String) throws -> Bool {
+        do {
+            return try Operations.truth(try eval(expression, frame), context)
+        } catch {
+            throw RuntimeError(error.message, at: node.location)
+        }
+    }
+
+    func eval(_ expression: Expr, _ frame: Frame) throws(EvaluationError) -> Value {
+        switch expression {
+        case .constant(let value): return value
+        case .local(let slot): return frame.slots[slot]
+        case .it: return frame.it
+        case .arithmetic(let op, let left, let right):
+            let a = try eval(left, frame), b = try eval(right, frame)
+            if op == .add, case .int(let x) = a, case .int(let y) = b {
+                let (sum, overflow) = x.addingReportingOverflow(y)
+                if !overflow { return .int(sum) }
+            }
+            return try Operations.arithmetic(op, a, b)
+        case .compare(let op, let left, let right):
+            return .bool(try Operations.compare(op, try eval(left, frame), try eval(right, frame)))
+        case .between(let value, let low, let high):
+            let v = try eval(value, frame)
+            guard try Operations.compare(.greaterEqual, v, try eval(low, frame)) else { return .bool(false) }
+            return .bool(try Operations.compare(.lessEqual, v, try eval(high, frame)))
+        case .and(let left, let right):
+            guard try Operations.truth(try eval(left, frame), "the left side of 'and'") else { return .bool(false) }
+            return .bool(try Operations.truth(try eval(right, frame), "the right side of 'and'"))
+        case .or(let left, let right):
+            if try Operations.truth(try eval(left, frame), "the left side of 'or'") { return .bool(true) }
+            return .bool(try Operations.truth(try eval(right, frame), "the right side of 'or'"))
+        case .not(let operand):
+            return .bool(!(try Operations.truth(try eval(operand, frame), "the operand of 'not'")))
+        case .negate(let operand):
+            return try Operations.negate(try eval(operand, frame))
+        case .property(let base, let access):
+            return try Properties.read(access, of: try eval(base, frame))
+        case .list(let items):
+            var values: [Value] = []
+            values.reserveCapacity(items.count)
+            for item in items { values.append(try eval(item, frame)) }
+            return .list(values)
+        case .record(let keys, let items):
+            var values: [Value] = []
+            values.reserveCapacity(items.count)
+            for item in items { values.append(try eval(item, frame)) }
+            return .record(Record(keys: keys, values: values))
+        case .interpolation(let parts):
+            var text = ""
+            for part in parts {
+                switch part {
+                case .literal(let literal): text += literal
+                case .value(let value): text += ValueFormatter.display(try eval(value, frame))
+                }
+            }
+            return .text(text)
+        case .function(let function, let arguments):
+            var values: [Value] = []
+            values.reserveCapacity(arguments.count)
+            for argument in arguments { values.append(try eval(argument, frame)) }
+            return try BuiltinFunctions.call(function, values)
+        }
+    }
+
+    // MARK: Actions
+
+    func perform(_ call: ActionCall, _ frame: Frame, _ node: Node) async throws -> Value {
+        var arguments = [Value?](repeating: nil, count: call.arguments.count)
+        for index in 0..<call.arguments.count {
+            if let expression = call.arguments[index] { arguments[index] = try evaluate(expression, frame, node) }
+        }
+        // A list piped into a parameter that takes one value runs the action once per element.
+        if let input = call.intent.parameters.first, case .list(let items)? = arguments[0], Self.takesOneValue(input.type) {
+            var results: [Value] = []
+            results.reserveCapacity(items.count)
+            for item in items {
+                try countStep(node)
+                arguments[0] = item
+                results.append(try await invoke(call.intent, arguments, node))
+            }
+            return .list(results)
+        }
+        return try await invoke(call.intent, arguments, node)
+    }
+
+    package static func takesOneValue(_ type: ValueType) -> Bool {
+        switch type {
+        case .any, .list: return false
+        default: return true
+        }
+    }
+
+    func invoke(_ intent: IntentDescriptor, _ given: [Value?], _ node: Node) async throws -> Value {
+        var arguments = given
+        for (index, parameter) in intent.parameters.enumerated() {
+            if arguments[index] == nil || arguments[index]!.isNull && parameter.isRequired {
+                if let defaultValue = parameter.defaultValue {
+                    arguments[index] = defaultValue
+                } else if parameter.isRequired {
+                    arguments[index] = try await ask(for: parameter, of: intent, node)
+                }
+            }
+            if let value = arguments[index] {
+                arguments[index] = try coerce(value, to: parameter, of: intent, node)
+            }
+        }
+        if intent.sideEffect == .destructive {
+            let prompt = "\(intent.title)? This can't be undone."
+            let approved: Bool
+            do { approved = try await interaction.confirm(prompt) } catch let error as NoAnswerError {
+                throw RuntimeError("'\(intent.name)' needs a confirmation and \(error)", at: node.location)
+            }
+            if !approved { throw RunCancelled("'\(intent.name)' was not confirmed") }
+        }
+        if cancellation.isCancelled { throw RunCancelled() }
+        do {
+            switch intent.implementation {
+            case .native(let perform):
+                var output = try await perform(arguments, context)
+                if let dialog = output.dialog { await interaction.show(dialog) }
+                while let next = output.next {
+                    output = try await next.run(context)
+                    if let dialog = output.dialog { await interaction.show(dialog) }
+                }
+                return output.value
+            case .script(let body):
+                guard let graph = body.graph as? ActionGraph else {
+                    throw RuntimeError("the shortcut '\(intent.name)' was not compiled", at: node.location)
+                }
+                callDepth += 1
+                defer { callDepth -= 1 }
+                if callDepth > limits.maxCallDepth {
+                    throw RuntimeError("shortcuts call each other more than \(limits.maxCallDepth) deep; is there a recursion without an end?", at: node.location)
+                }
+                return try await call(graph, arguments: arguments.map { $0 ?? .null })
+            }
+        } catch let error as IntentError {
+            throw RuntimeError("\(intent.name): \(error.message)", at: node.location)
+        } catch let error as NoAnswerError {
+            throw RuntimeError("\(intent.name): \(error)", at: node.location)
+        }
+    }
+
+    func ask(for parameter: ParameterInfo, of intent: IntentDescriptor, _ node: Node) async throws -> Value {
+        let question = parameter.question ?? "\(parameter.title) for '\(intent.name)'?"
+        do {
+            return try await interaction.requestValue(question, type: parameter.type)
+        } catch is NoAnswerError {
+            throw RuntimeError("'\(intent.name)' needs '\(parameter.name)' (\(parameter.type)) and nobody can answer; give it as '\(parameter.name): …'", at: node.location)
+        }
+    }
+
+    /// Brings an argument to its parameter's type where the language allows it (Int to Decimal, a text
+    /// naming an enum case) and checks ranges; anything else is a type error naming the parameter.
+    func coerce(_ value: Value, to parameter: ParameterInfo, of intent: IntentDescriptor, _ node: Node) throws -> Value {
+        var result = value
+        switch (parameter.type, value) {
+        case (_, .null) where !parameter.isRequired:
+            return value
+        case (.decimal, .int(let i)):
+            result = .decimal(Double(i))
+        case (.enumeration(let type), .text(let text)):
+            guard let index = type.caseIndex(named: text) else {
+                throw RuntimeError("'\(text)' is not a \(type.typeName); choose one of: \(type.cases.map(\.displayName).joined(separator: ", "))", at: node.location)
+            }
+            result = .enumCase(EnumCaseValue(type: type, index: index))
+        case (.file, .text(let path)):
+            result = .file(FileRef(path: path))
+        default:
+            guard value.type.isAssignable(to: parameter.type) else {
+                throw RuntimeError("'\(intent.name)' expects \(parameter.type) for '\(parameter.name)', got \(value.type)", at: node.location)
+            }
+        }
+        if let range = parameter.range, let number = Operations.number(result), !range.contains(number) {
+            throw RuntimeError("'\(parameter.name)' of '\(intent.name)' must be between \(ValueFormatter.decimal(range.lowerBound)) and \(ValueFormatter.decimal(range.upperBound)), got \(ValueFormatter.inline(result))", at: node.location)
+        }
+        return result
+    }
+}

@@ -1,0 +1,19 @@
+import AutoIntents
+
+/// The variables of one running script or shortcut call, by slot. Unsafe storage because slots are read
+/// and written millions of times in loops; a Swift array in a class would pay for uniqueness and
+/// exclusivity checks on each access. Only the executor's task touches a frame.
+final class Frame {
+    let slots: UnsafeMutableBufferPointer<Value>
+    var it: Value = .null
+
+    init(slotCount: Int) {
+        slots = .allocate(capacity: max(slotCount, 1))
+        slots.initialize(repeating: .null)
+    }
+
+    deinit {
+        slots.deinitialize()
+        slots.deallocate()
+    }
+}

@@ -1,0 +1,165 @@
+import AutoIntents
+import Foundation
+
+/// A runtime failure inside an expression; the executor adds the location of the node it belongs to.
+public struct EvaluationError: Error, Sendable {
+    public let message: String
+    public init(_ message: String) { self.message = message }
+}
+
+/// Arithmetic and comparison on values. The checker rejects what it can see is wrong; these functions
+/// check again, because `Any` values are only known here.
+public enum Operations {
+    public static func arithmetic(_ op: ArithmeticOperator, _ a: Value, _ b: Value) throws(EvaluationError) -> Value {
+        switch (op, a, b) {
+        case (.add, .int(let x), .int(let y)): return try checked(x.addingReportingOverflow(y), x, "+", y)
+        case (.subtract, .int(let x), .int(let y)): return try checked(x.subtractingReportingOverflow(y), x, "-", y)
+        case (.multiply, .int(let x), .int(let y)): return try checked(x.multipliedReportingOverflow(by: y), x, "*", y)
+        case (.remainder, .int(let x), .int(let y)):
+            if y == 0 { throw EvaluationError("remainder of division by zero (\(x) % 0)") }
+            return try checked(x.remainderReportingOverflow(dividingBy: y), x, "%", y)
+        case (.add, .text(let x), .text(let y)): return .text(x + y)
+        case (.add, .list(let x), .list(let y)): return .list(x + y)
+        case (.add, .date(let d), .duration(let s)), (.add, .duration(let s), .date(let d)): return .date(d.addingTimeInterval(s))
+        case (.subtract, .date(let d), .duration(let s)): return .date(d.addingTimeInterval(-s))
+        case (.subtract, .date(let x), .date(let y)): return .duration(x.timeIntervalSince(y))
+        case (.add, .duration(let x), .duration(let y)): return .duration(x + y)
+        case (.subtract, .duration(let x), .duration(let y)): return .duration(x - y)
+        case (.add, .size(let x), .size(let y)): return .size(x &+ y)
+        case (.subtract, .size(let x), .size(let y)): return .size(x &- y)
+        default: break
+        }
+        if case .duration(let seconds) = a, let factor = number(b), op == .multiply || op == .divide {
+            if op == .divide && factor == 0 { throw EvaluationError("division by zero") }
+            return .duration(op == .multiply ? seconds * factor : seconds / factor)
+        }
+        if case .duration(let seconds) = b, let factor = number(a), op == .multiply { return .duration(seconds * factor) }
+        if case .size(let bytes) = a, let factor = number(b), op == .multiply || op == .divide {
+            if op == .divide && factor == 0 { throw EvaluationError("division by zero") }
+            return .size(Int64((op == .multiply ? Double(bytes) * factor : Double(bytes) / factor).rounded()))
+        }
+        guard let x = number(a), let y = number(b) else {
+            throw EvaluationError("can't apply '\(op.rawValue)' to \(a.type) and \(b.type)")
+        }
+        switch op {
+        case .add: return .decimal(x + y)
+        case .subtract: return .decimal(x - y)
+        case .multiply: return .decimal(x * y)
+        case .divide:
+            if y == 0 { throw EvaluationError("division by zero (\(ValueFormatter.inline(a)) / 0)") }
+            return .decimal(x / y)
+        case .remainder:
+            if y == 0 { throw EvaluationError("remainder of division by zero") }
+            return .decimal(x.truncatingRemainder(dividingBy: y))
+        }
+    }
+
+    static func checked(_ result: (partialValue: Int, overflow: Bool), _ x: Int, _ op: String, _ y: Int) throws(EvaluationError) -> Value {
+        if result.overflow { throw EvaluationError("integer overflow: \(x) \(op) \(y) does not fit in 64 bits") }
+        return .int(result.partialValue)
+    }
+
+    public static func number(_ value: Value) -> Double? {
+        switch value {
+        case .int(let i): return Double(i)
+        case .decimal(let d): return d
+        default: return nil
+        }
+    }
+
+    public static func negate(_ value: Value) throws(EvaluationError) -> Value {
+        switch value {
+        case .int(let i):
+            if i == .min { throw EvaluationError("integer overflow: -(\(i)) does not fit in 64 bits") }
+            return .int(-i)
+        case .decimal(let d): return .decimal(-d)
+        case .duration(let d): return .duration(-d)
+        default: throw EvaluationError("can't negate \(value.type)")
+        }
+    }
+
+    /// `==`: numbers by value whatever their kind, entities by type and id, enum cases by case.
+    public static func equal(_ a: Value, _ b: Value) -> Bool {
+        switch (a, b) {
+        case (.null, .null): return true
+        case (.bool(let x), .bool(let y)): return x == y
+        case (.int(let x), .int(let y)): return x == y
+        case (.text(let x), .text(let y)): return x == y
+        case (.date(let x), .date(let y)): return x == y
+        case (.duration(let x), .duration(let y)): return x == y
+        case (.size(let x), .size(let y)): return x == y
+        case (.file(let x), .file(let y)): return x == y
+        case (.list(let x), .list(let y)): return x.count == y.count && zip(x, y).allSatisfy { equal($0, $1) }
+        case (.record(let x), .record(let y)):
+            return x.keys == y.keys && zip(x.values, y.values).allSatisfy { equal($0, $1) }
+        case (.entity(let x), .entity(let y)): return x.type === y.type && x.id == y.id
+        case (.enumCase(let x), .enumCase(let y)): return x.type === y.type && x.index == y.index
+        case (.enumCase(let x), .text(let y)), (.text(let y), .enumCase(let x)): return x.type.caseIndex(named: y) == x.index
+        default:
+            if let x = number(a), let y = number(b) { return x == y }
+            return false
+        }
+    }
+
+    /// Ordering for `<`, `sort by`, `min` and `max`. Nil when the two can't be ordered.
+    public static func order(_ a: Value, _ b: Value) -> ComparisonResult? {
+        func result<T: Comparable>(_ x: T, _ y: T) -> ComparisonResult {
+            x < y ? .orderedAscending : (x > y ? .orderedDescending : .orderedSame)
+        }
+        switch (a, b) {
+        case (.int(let x), .int(let y)): return result(x, y)
+        case (.text(let x), .text(let y)): return result(x, y)
+        case (.date(let x), .date(let y)): return result(x, y)
+        case (.duration(let x), .duration(let y)): return result(x, y)
+        case (.size(let x), .size(let y)): return result(x, y)
+        case (.bool(let x), .bool(let y)): return result(x ? 1 : 0, y ? 1 : 0)
+        case (.enumCase(let x), .enumCase(let y)) where x.type === y.type: return result(x.index, y.index)
+        default:
+            if let x = number(a), let y = number(b) { return result(x, y) }
+            return nil
+        }
+    }
+
+    public static func compare(_ op: Comparator, _ a: Value, _ b: Value) throws(EvaluationError) -> Bool {
+        switch op {
+        case .equal: return equal(a, b)
+        case .notEqual: return !equal(a, b)
+        case .less, .lessEqual, .greater, .greaterEqual:
+            // Comparing with nil is false, as in SQL: a book not read yet is neither before nor after a date.
+            if a.isNull || b.isNull { return false }
+            guard let order = order(a, b) else {
+                throw EvaluationError("can't compare \(a.type) with \(b.type) using '\(op.rawValue)'")
+            }
+            switch op {
+            case .less: return order == .orderedAscending
+            case .lessEqual: return order != .orderedDescending
+            case .greater: return order == .orderedDescending
+            default: return order != .orderedAscending
+            }
+        case .contains:
+            switch (a, b) {
+            case (.text(let x), .text(let y)): return x.range(of: y, options: .caseInsensitive) != nil || y.isEmpty
+            case (.list(let items), _): return items.contains { equal($0, b) }
+            case (.record(let record), .text(let key)): return record[key] != nil
+            case (.null, _): return false
+            default: throw EvaluationError("can't look for \(b.type) in \(a.type) with 'contains'")
+            }
+        case .startsWith, .endsWith:
+            guard case .text(let x) = a, case .text(let y) = b else {
+                if a.isNull { return false }
+                throw EvaluationError("'\(op.rawValue)' compares texts, not \(a.type) and \(b.type)")
+            }
+            let options: String.CompareOptions = op == .startsWith ? [.caseInsensitive, .anchored] : [.caseInsensitive, .anchored, .backwards]
+            return y.isEmpty || x.range(of: y, options: options) != nil
+        case .isIn:
+            return try compare(.contains, b, a)
+        }
+    }
+
+    public static func truth(_ value: Value, _ context: String) throws(EvaluationError) -> Bool {
+        guard case .bool(let flag) = value else {
+            throw EvaluationError("\(context) must be true or false, not \(value.type)")
+        }
+        return flag
+    }
+}

@@ -1,0 +1,86 @@
+import AutoIntents
+import Foundation
+
+/// Reading `.name` from values, by the access the checker resolved.
+package enum Properties {
+    static func read(_ access: PropertyAccess, of value: Value) throws(EvaluationError) -> Value {
+        if value.isNull { return .null }
+        switch access {
+        case .entity(let type, let index):
+            guard case .entity(let entity) = value, entity.type === type else {
+                return try dynamic(type.properties[index].name, of: value)
+            }
+            return entity.property(index)
+        case .datePart(let part):
+            guard case .date(let date) = value else { return try dynamic(part.rawValue, of: value) }
+            return datePart(part, of: date)
+        case .file(let property):
+            guard case .file(let file) = value else { return try dynamic(property.rawValue, of: value) }
+            return fileProperty(property, of: file)
+        case .dynamic(let name):
+            return try dynamic(name, of: value)
+        case .each(let inner):
+            guard case .list(let items) = value else { return try read(inner, of: value) }
+            var results: [Value] = []
+            results.reserveCapacity(items.count)
+            for item in items { results.append(try read(inner, of: item)) }
+            return .list(results)
+        }
+    }
+
+    /// By name, for values whose type was not known before the run.
+    static func dynamic(_ name: String, of value: Value) throws(EvaluationError) -> Value {
+        switch value {
+        case .null:
+            return .null
+        case .record(let record):
+            if let field = record[name] { return field }
+            throw EvaluationError("the record has no field '\(name)'; its fields: \(record.keys.joined(separator: ", "))")
+        case .entity(let entity):
+            if let index = entity.type.propertyIndex[name.lowercased()] { return entity.property(index) }
+            if name == "id" { return .text(entity.id) }
+            throw EvaluationError("\(entity.type.singular) has no property '\(name)'")
+        case .date(let date):
+            if let part = DatePart(rawValue: name) { return datePart(part, of: date) }
+        case .file(let file):
+            if let property = FileProperty(rawValue: name) { return fileProperty(property, of: file) }
+        case .list:
+            return try read(.each(.dynamic(name)), of: value)
+        case .duration(let seconds):
+            if let unit = durationUnits[name] { return .decimal(seconds / unit) }
+        default:
+            break
+        }
+        throw EvaluationError("\(value.type) has no property '\(name)'")
+    }
+
+    package static let durationUnits: [String: Double] = ["seconds": 1, "minutes": 60, "hours": 3600, "days": 86400, "weeks": 604_800]
+
+    static let weekdays = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"]
+
+    static func datePart(_ part: DatePart, of date: Date) -> Value {
+        let calendar = Calendars.local
+        switch part {
+        case .year: return .int(calendar.component(.year, from: date))
+        case .month: return .int(calendar.component(.month, from: date))
+        case .day: return .int(calendar.component(.day, from: date))
+        case .hour: return .int(calendar.component(.hour, from: date))
+        case .minute: return .int(calendar.component(.minute, from: date))
+        case .second: return .int(calendar.component(.second, from: date))
+        case .weekday: return .text(weekdays[calendar.component(.weekday, from: date) - 1])
+        }
+    }
+
+    static func fileProperty(_ property: FileProperty, of file: FileRef) -> Value {
+        switch property {
+        case .name: return .text(file.name)
+        case .path: return .text(file.path)
+        case .extension: return .text(file.pathExtension)
+        case .exists: return .bool(FileManager.default.fileExists(atPath: file.path))
+        case .size, .modified:
+            guard let attributes = try? FileManager.default.attributesOfItem(atPath: file.path) else { return .null }
+            if property == .size { return .size((attributes[.size] as? NSNumber)?.int64Value ?? 0) }
+            return (attributes[.modificationDate] as? Date).map(Value.date) ?? .null
+        }
+    }
+}
