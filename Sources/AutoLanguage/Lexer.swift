@@ -151,6 +151,7 @@ public struct Lexer {
                     let inner = position
                     guard skipInterpolation() else {
                         report("unterminated interpolation: '\\(' has no matching ')'", Span(inner - 2, position))
+                        skipToEndOfLine()
                         return .invalid
                     }
                     pieces.append(.interpolation(Span(inner, position - 1)))

@@ -19,9 +19,12 @@ extension Parser {
     // pipeline = stage { "|" stage } ;
     mutating func parsePipeline(allowBraceArguments: Bool = true) throws -> Expression {
         enter(.pipeline)
+        let startDepth = depth
+        defer { depth = startDepth }
         let first = try parseStage(isFirst: true, allowBraceArguments: allowBraceArguments)
         var stages = [first]
         while current.isSymbol(.pipe) || (nextSignificant().isSymbol(.pipe) && current.kind == .newline) {
+            try deepen()
             skipToSignificant()
             _ = advance()
             skipNewlines()
@@ -34,26 +37,24 @@ extension Parser {
     // stage = find_query | filter_stage | sort_stage | limit_stage | action | expression ;
     mutating func parseStage(isFirst: Bool, allowBraceArguments: Bool) throws -> Expression {
         enter(.stage)
-        return try nested { parser in
-            switch parser.current.identifier {
-            case "find" where parser.peek().identifier != nil:
-                return try parser.parseFind()
-            case "filter" where parser.peek().isWord("where"):
-                return try parser.parseFilterStage()
-            case "sort" where parser.peek().isWord("by"):
-                return try parser.parseSortStage()
-            case "limit" where !isFirst:
-                return try parser.parseLimitStage()
-            default:
-                break
-            }
-            if parser.startsAction() { return try parser.parseAction(allowBraceArguments: allowBraceArguments) }
-            if !isFirst {
-                throw parser.error("expected an action after '|', found \(parser.describe(parser.current))",
-                                   hint: "a pipe passes its input to an action, e.g. '| show'")
-            }
-            return try parser.parseExpression()
+        switch current.identifier {
+        case "find" where peek().identifier != nil:
+            return try parseFind()
+        case "filter" where peek().isWord("where"):
+            return try parseFilterStage()
+        case "sort" where peek().isWord("by"):
+            return try parseSortStage()
+        case "limit" where !isFirst:
+            return try parseLimitStage()
+        default:
+            break
         }
+        if startsAction() { return try parseAction(allowBraceArguments: allowBraceArguments) }
+        if !isFirst {
+            throw error("expected an action after '|', found \(describe(current))",
+                        hint: "a pipe passes its input to an action, e.g. '| show'")
+        }
+        return try parseExpression()
     }
 
     /// An identifier that is not an operand of an operator, a member access, a function call or a label:
@@ -145,22 +146,26 @@ extension Parser {
     // expression = and_expression { "or" and_expression } ;
     mutating func parseExpression(allowBraces: Bool = true) throws -> Expression {
         enter(.expression)
-        return try nested { parser in
-            var left = try parser.parseAnd(allowBraces)
-            while parser.acceptWord("or") {
-                parser.skipNewlines()
-                let right = try parser.parseAnd(allowBraces)
-                left = Expression(kind: .binary(.or, left, right), span: left.span.to(right.span))
-            }
-            return left
+        let startDepth = depth
+        defer { depth = startDepth }
+        var left = try parseAnd(allowBraces)
+        while acceptWord("or") {
+            try deepen()
+            skipNewlines()
+            let right = try parseAnd(allowBraces)
+            left = Expression(kind: .binary(.or, left, right), span: left.span.to(right.span))
         }
+        return left
     }
 
     // and_expression = not_expression { "and" not_expression } ;
     mutating func parseAnd(_ allowBraces: Bool) throws -> Expression {
         enter(.andExpression)
+        let startDepth = depth
+        defer { depth = startDepth }
         var left = try parseNot(allowBraces)
         while acceptWord("and") {
+            try deepen()
             skipNewlines()
             let right = try parseNot(allowBraces)
             left = Expression(kind: .binary(.and, left, right), span: left.span.to(right.span))
@@ -217,12 +222,13 @@ extension Parser {
     // additive = multiplicative { ( "+" | "-" ) multiplicative } ;
     mutating func parseAdditive(_ allowBraces: Bool) throws -> Expression {
         enter(.additive)
+        let startDepth = depth
+        defer { depth = startDepth }
         var left = try parseMultiplicative(allowBraces)
         while true {
             let op: BinaryOperator
             if current.isSymbol(.plus) { op = .add } else if current.isSymbol(.minus) { op = .subtract } else { return left }
-            // `show x -1` would be two arguments in a shell; here `x -1` inside an argument list stays
-            // an argument boundary only for actions, which `isActionWord` already decided.
+            try deepen()
             _ = advance()
             skipNewlines()
             let right = try parseMultiplicative(allowBraces)
@@ -233,6 +239,8 @@ extension Parser {
     // multiplicative = unary { ( "*" | "/" | "%" ) unary } ;
     mutating func parseMultiplicative(_ allowBraces: Bool) throws -> Expression {
         enter(.multiplicative)
+        let startDepth = depth
+        defer { depth = startDepth }
         var left = try parseUnary(allowBraces)
         while true {
             let op: BinaryOperator
@@ -242,6 +250,7 @@ extension Parser {
             case .symbol(.percent): op = .remainder
             default: return left
             }
+            try deepen()
             _ = advance()
             skipNewlines()
             let right = try parseUnary(allowBraces)
@@ -263,8 +272,11 @@ extension Parser {
     // postfix = primary { "." identifier } ;
     mutating func parsePostfix(_ allowBraces: Bool) throws -> Expression {
         enter(.postfix)
+        let startDepth = depth
+        defer { depth = startDepth }
         var base = try parsePrimary(allowBraces)
         while current.isSymbol(.dot) {
+            try deepen()
             _ = advance()
             let member = try expectIdentifier("after '.'")
             base = Expression(kind: .member(base, member), span: base.span.to(member.span))

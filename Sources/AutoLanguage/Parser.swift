@@ -5,9 +5,10 @@ import Foundation
 /// end of the statement and goes on, so one run finds every syntax error of a file.
 public struct Parser {
     public struct Limits: Sendable {
-        /// Nesting of blocks, brackets and operators. Deeper input gets an error instead of exhausting the stack.
+        /// Nesting of blocks, brackets, texts and prefix operators. Deeper input gets an error instead of
+        /// exhausting the stack.
         public var maxDepth: Int
-        public init(maxDepth: Int = 100) { self.maxDepth = maxDepth }
+        public init(maxDepth: Int = 256) { self.maxDepth = maxDepth }
     }
 
     let file: SourceFile
@@ -84,6 +85,8 @@ public struct Parser {
     struct SyntaxError: Error {}
 
     mutating func error(_ message: String, at span: Span? = nil, hint: String? = nil) -> SyntaxError {
+        // The lexer has already explained an invalid token; a second message about it would only confuse.
+        if span == nil, current.kind == .invalid { return SyntaxError() }
         diagnostics.append(Diagnostic(.error, message, at: span ?? current.span, in: file, hint: hint))
         return SyntaxError()
     }
@@ -121,13 +124,19 @@ public struct Parser {
 
     /// Guards recursion: every nested construct goes through here.
     mutating func nested<T>(_ body: (inout Parser) throws -> T) throws -> T {
-        depth += 1
+        try deepen()
         defer { depth -= 1 }
+        return try body(&self)
+    }
+
+    /// One level deeper in the tree: a nested construct, or one more operand in a chain like `a + b + c`,
+    /// which makes the tree as deep as a nesting would. Callers restore `depth` when they are done.
+    mutating func deepen() throws {
+        depth += 1
         if depth > limits.maxDepth {
             throw error("this is nested too deeply (more than \(limits.maxDepth) levels)",
                         hint: "split it into smaller statements with 'set'")
         }
-        return try body(&self)
     }
 
     /// After an error: skip to the end of the statement, stepping over bracketed groups, so parsing
@@ -140,9 +149,12 @@ public struct Parser {
                 if nesting == 0 { return }
             case .symbol(.leftBrace), .symbol(.leftParen), .symbol(.leftBracket):
                 nesting += 1
-            case .symbol(.rightBrace), .symbol(.rightParen), .symbol(.rightBracket):
+            case .symbol(.rightBrace):
+                // A '}' at this level closes the enclosing block: leave it to the block.
                 if nesting == 0 { return }
                 nesting -= 1
+            case .symbol(.rightParen), .symbol(.rightBracket):
+                nesting = max(0, nesting - 1)
             default:
                 break
             }
@@ -172,12 +184,15 @@ public struct Parser {
                 continue
             }
             let start = current.span
+            let startIndex = index
             do {
                 let statement = try parseStatement()
                 statements.append(statement)
                 try expectStatementEnd(closer: closer)
             } catch {
                 synchronize()
+                // Always make progress, whatever token stopped the statement.
+                if index == startIndex, !atEnd, !(closer.map(current.isSymbol) ?? false) { _ = advance() }
                 statements.append(Statement(kind: .error, span: start.to(previous.span), resultName: nil))
             }
         }
@@ -197,17 +212,15 @@ public struct Parser {
     //           | return_statement | shortcut_declaration | expression_statement ;
     mutating func parseStatement() throws -> Statement {
         enter(.statement)
-        return try nested { parser in
-            switch parser.current.identifier {
-            case "set": return try parser.parseSet()
-            case "if": return try parser.parseIf()
-            case "for": return try parser.parseFor()
-            case "repeat": return try parser.parseRepeat()
-            case "stop" where parser.endsStatement(parser.peek()): return parser.parseStop()
-            case "return": return try parser.parseReturn()
-            case "shortcut" where parser.peek().kind.isText: return try parser.parseShortcut()
-            default: return try parser.parseExpressionStatement()
-            }
+        switch current.identifier {
+        case "set": return try parseSet()
+        case "if": return try parseIf()
+        case "for": return try parseFor()
+        case "repeat": return try parseRepeat()
+        case "stop" where endsStatement(peek()): return parseStop()
+        case "return": return try parseReturn()
+        case "shortcut" where peek().kind.isText: return try parseShortcut()
+        default: return try parseExpressionStatement()
         }
     }
 

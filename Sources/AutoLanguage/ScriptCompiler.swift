@@ -19,6 +19,11 @@ public struct CompilationFailure: Error, Sendable {
 public enum ScriptCompiler {
     public static func compile(_ source: SourceFile, prelude: [SourceFile] = [], registry: Registry,
                                limits: Parser.Limits = Parser.Limits()) -> Result<CompiledScript, CompilationFailure> {
+        LargeStack.run { compileOnThisThread(source, prelude: prelude, registry: registry, limits: limits) }
+    }
+
+    static func compileOnThisThread(_ source: SourceFile, prelude: [SourceFile], registry: Registry,
+                                    limits: Parser.Limits) -> Result<CompiledScript, CompilationFailure> {
         var diagnostics: [Diagnostic] = []
         let programs = (prelude + [source]).map { file in
             let (program, parseDiagnostics) = Parser.parse(file, limits: limits)

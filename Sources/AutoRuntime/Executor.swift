@@ -224,7 +224,7 @@ public final class Executor: @unchecked Sendable {
     func invoke(_ intent: IntentDescriptor, _ given: [Value?], _ node: Node) async throws -> Value {
         var arguments = given
         for (index, parameter) in intent.parameters.enumerated() {
-            if arguments[index] == nil || arguments[index]!.isNull && parameter.isRequired {
+            if arguments[index] == nil {
                 if let defaultValue = parameter.defaultValue {
                     arguments[index] = defaultValue
                 } else if parameter.isRequired {
@@ -286,8 +286,9 @@ public final class Executor: @unchecked Sendable {
     func coerce(_ value: Value, to parameter: ParameterInfo, of intent: IntentDescriptor, _ node: Node) throws -> Value {
         var result = value
         switch (parameter.type, value) {
-        case (_, .null) where !parameter.isRequired:
-            return value
+        case (_, .null):
+            guard parameter.isRequired, parameter.type != .any else { return value }
+            throw RuntimeError("'\(intent.name)' needs a value for '\(parameter.name)', got nil", at: node.location)
         case (.decimal, .int(let i)):
             result = .decimal(Double(i))
         case (.enumeration(let type), .text(let text)):
