@@ -3,7 +3,7 @@ import Foundation
 import PackageDescription
 
 // Every stdlib/*.auto file ships as a resource of AutoPrelude. SwiftPM caches this manifest by its text:
-// after adding a stdlib file, run `swift package reset` or touch this comment so the new file is seen.
+// after adding a stdlib file, edit this comment (any change) so the new file is seen. (stdlib: dates numbers text)
 let preludeFiles = ((try? FileManager.default.contentsOfDirectory(
     atPath: Context.packageDirectory + "/stdlib")) ?? [])
     .filter { $0.hasSuffix(".auto") }.sorted()
@@ -44,9 +44,12 @@ let package = Package(
         ),
         .executableTarget(name: "auto", dependencies: ["AutoCLI"]),
 
-        .testTarget(name: "AutoLanguageTests", dependencies: ["AutoLanguage", "AutoRuntime", "AutoIntents"]),
-        .testTarget(name: "AutoRuntimeTests", dependencies: ["AutoRuntime", "AutoIntents", "AutoLanguage"]),
-        .testTarget(name: "AutoCLITests", dependencies: ["AutoCLI", "AutoLanguage", "AutoRuntime", "AutoIntents"]),
+        // What the tests share: a small host registered as a real host would, and scripted interaction.
+        .target(name: "AutoTestSupport", dependencies: ["AutoIntents", "AutoRuntime", "AutoLanguage", "AutoCLI"],
+                path: "Tests/AutoTestSupport"),
+        .testTarget(name: "AutoLanguageTests", dependencies: ["AutoLanguage", "AutoRuntime", "AutoIntents", "AutoTestSupport"]),
+        .testTarget(name: "AutoRuntimeTests", dependencies: ["AutoRuntime", "AutoIntents", "AutoLanguage", "AutoTestSupport"]),
+        .testTarget(name: "AutoCLITests", dependencies: ["AutoCLI", "AutoLanguage", "AutoRuntime", "AutoIntents", "AutoTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

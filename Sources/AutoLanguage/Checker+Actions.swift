@@ -20,10 +20,25 @@ extension Checker {
             reportUnknownAction(words)
             return .error(span)
         }
-        // A word after the intent's name is its input: `open book b`, `open shelf currentlyReading`.
         var positional = arguments.filter { $0.label == nil }.map(\.value)
-        let labeled = arguments.filter { $0.label != nil }
-        if used < words.count {
+        var labeled = arguments.filter { $0.label != nil }
+        var input: BoundExpression? = piped
+        var inputWord: Identifier?
+        if used < words.count, startsNestedAction(Array(words[used...])) {
+            // `show plural 3 word: "book"` reads as `show (plural 3 word: "book")`: the inner action takes every
+            // argument after its name, as a command does in a shell.
+            let innerSpan = words[used].span.to(span)
+            let inner = bindAction(words: Array(words[used...]), arguments: arguments, piped: nil, span: innerSpan)
+            if piped != nil {
+                error("the input of '\(candidates[0].intent.name)' already comes from the pipe", innerSpan,
+                      hint: "put the inner action in parentheses and label it, e.g. 'name: (…)'")
+                return .error(span)
+            }
+            input = inner
+            positional = []
+            labeled = []
+        } else if used < words.count {
+            // A word after the intent's name is its input: `open book b`, `open shelf currentlyReading`.
             let word = words[used]
             positional.insert(Expression(kind: .name(word), span: word.span), at: 0)
         }
@@ -34,8 +49,6 @@ extension Checker {
         }
         // The input's type picks among overloads, so it is bound before the intent is chosen. A bare word
         // may name an enum case of a candidate's input, which only that candidate can tell.
-        var input: BoundExpression? = piped
-        var inputWord: Identifier?
         if let first = positional.first {
             if case .name(let name) = first.kind, lookupName(name, expected: nil) == nil, registry.intent(named: name.name) == nil {
                 inputWord = name
@@ -88,18 +101,30 @@ extension Checker {
         return BoundExpression(kind: .action(action), type: type, span: span)
     }
 
-    /// Intents whose name is `words`, or starts with them; with one word left over as the input.
+    /// The intents named by the first words (their whole name, or its first words), and how many words
+    /// that took. What is left is one word of input (`open book b`) or a nested action (`show plural 3 …`).
     func findCandidates(_ words: [Identifier]) -> ([Candidate], Int)? {
-        let wanted = words.map { $0.name.lowercased() }
-        for used in stride(from: wanted.count, through: max(1, wanted.count - 1), by: -1) {
-            let prefix = wanted[0..<used]
-            var candidates: [Candidate] = []
-            for intent in registry.intents where intent.words.count >= used && zip(intent.words, prefix).allSatisfy({ $0 == $1 }) {
-                candidates.append(Candidate(intent: intent, exact: intent.words.count == used))
-            }
-            if !candidates.isEmpty { return (candidates, used) }
+        for used in stride(from: words.count, through: 1, by: -1) {
+            let candidates = intents(namedBy: words[0..<used])
+            if candidates.isEmpty { continue }
+            let rest = Array(words[used...])
+            if rest.isEmpty || rest.count == 1 || startsNestedAction(rest) { return (candidates, used) }
         }
         return nil
+    }
+
+    func intents(namedBy words: ArraySlice<Identifier>) -> [Candidate] {
+        let prefix = words.map { $0.name.lowercased() }
+        return registry.intents.compactMap { intent in
+            guard intent.words.count >= prefix.count, zip(intent.words, prefix).allSatisfy({ $0 == $1 }) else { return nil }
+            return Candidate(intent: intent, exact: intent.words.count == prefix.count)
+        }
+    }
+
+    /// Whether words left after an intent's name begin another action rather than name a variable.
+    func startsNestedAction(_ words: [Identifier]) -> Bool {
+        if words.count == 1, lookupName(words[0], expected: nil) != nil { return false }
+        return findCandidates(words) != nil
     }
 
     mutating func reportUnknownAction(_ words: [Identifier]) {

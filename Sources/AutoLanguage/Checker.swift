@@ -52,7 +52,7 @@ struct Checker {
                     diagnostics += inner.diagnostics
                     if let value = Self.constantValue(of: bound) {
                         defaultValue = coerceConstant(value, to: type.base, at: expression.span)
-                        if !value.type.isAssignable(to: type.base) {
+                        if !value.type.isAssignable(to: type.base), !(value.isNull && type.optional) {
                             error("the default of '\(parameter.name.name)' is \(value.type), but the parameter is \(type.base)", expression.span)
                         }
                     } else if inner.diagnostics.isEmpty {

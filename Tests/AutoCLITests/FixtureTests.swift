@@ -1,0 +1,40 @@
+import AutoTestSupport
+import Testing
+
+/// Runs every golden script of Tests/Fixtures and compares what it did with its inline expectations.
+@Suite struct FixtureTests {
+    static let fixtures = Fixture.all(under: Fixture.repositoryRoot + "/Tests/Fixtures")
+
+    @Test func fixturesExist() {
+        #expect(Self.fixtures.count >= 10, "expected the golden fixtures under Tests/Fixtures")
+    }
+
+    @Test(arguments: fixtures)
+    func fixture(_ fixture: Fixture) async {
+        let outcome = await ScriptHarness.run(fixture.text, name: fixture.path, host: ScriptHarness.sampleHost,
+                                              answers: fixture.answers, confirmations: fixture.confirmations,
+                                              arguments: fixture.arguments)
+        if !fixture.errors.isEmpty {
+            let found = outcome.diagnostics.map { d in "\(d.location.line):\(d.location.column) \(d.message)" }
+            #expect(outcome.exitCode == 2, "\(fixture.path): expected compile errors, exit code \(outcome.exitCode)")
+            #expect(outcome.diagnostics.count == fixture.errors.count,
+                    "\(fixture.path): expected \(fixture.errors.count) errors, got:\n\(found.joined(separator: "\n"))")
+            for expected in fixture.errors {
+                let match = outcome.diagnostics.contains { d in
+                    d.location.line == expected.line && d.location.column == expected.column && d.message.contains(expected.message)
+                }
+                #expect(match, "\(fixture.path): no error at \(expected.line):\(expected.column) containing '\(expected.message)'; got:\n\(found.joined(separator: "\n"))")
+            }
+            return
+        }
+        #expect(outcome.diagnostics.isEmpty, "\(fixture.path): unexpected errors:\n\(outcome.standardError)")
+        if let runtimeError = fixture.runtimeError {
+            #expect(outcome.exitCode == 1, "\(fixture.path): expected a runtime error, exit code \(outcome.exitCode)")
+            #expect(outcome.standardError.contains(runtimeError),
+                    "\(fixture.path): runtime error should contain '\(runtimeError)', got: \(outcome.standardError)")
+        } else {
+            #expect(outcome.exitCode == 0, "\(fixture.path): exit code \(outcome.exitCode): \(outcome.standardError)")
+        }
+        #expect(outcome.output == fixture.output, "\(fixture.path): output differs")
+    }
+}

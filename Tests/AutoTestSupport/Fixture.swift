@@ -1,0 +1,117 @@
+import AutoCLI
+import AutoIntents
+import AutoLanguage
+import Foundation
+
+/// A golden script with inline expectations (DESIGN.md §4):
+/// `# expect: <line of output>`, `# expect error: <line>:<col> <message part>`,
+/// `# expect runtime error: <message part>`, `# answer: <text>` (the next answer to a question),
+/// `# confirm: yes|no` (the next answer to a confirmation), `# args: a b c`.
+public struct Fixture: Sendable, CustomStringConvertible {
+    public struct ExpectedError: Sendable, Equatable {
+        public let line: Int
+        public let column: Int
+        public let message: String
+    }
+
+    public let path: String
+    public let text: String
+    public var output: [String] = []
+    public var errors: [ExpectedError] = []
+    public var runtimeError: String?
+    public var answers: [String] = []
+    public var confirmations: [Bool] = []
+    public var arguments: [String] = []
+
+    public var description: String { path }
+
+    public init(path: String, text: String) {
+        self.path = path
+        self.text = text
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            guard let marker = line.range(of: "# ") else { continue }
+            let comment = line[marker.upperBound...]
+            if let rest = comment.dropPrefix("expect runtime error: ") {
+                runtimeError = String(rest)
+            } else if let rest = comment.dropPrefix("expect error: ") {
+                let parts = rest.split(separator: " ", maxSplits: 1)
+                let place = parts[0].split(separator: ":").compactMap { Int($0) }
+                errors.append(ExpectedError(line: place.first ?? 0, column: place.count > 1 ? place[1] : 0,
+                                            message: parts.count > 1 ? String(parts[1]) : ""))
+            } else if let rest = comment.dropPrefix("expect: ") {
+                output.append(String(rest))
+            } else if comment == "expect:" {
+                output.append("")
+            } else if let rest = comment.dropPrefix("answer: ") {
+                answers.append(String(rest))
+            } else if let rest = comment.dropPrefix("confirm: ") {
+                confirmations.append(rest == "yes")
+            } else if let rest = comment.dropPrefix("args: ") {
+                arguments = rest.split(separator: " ").map(String.init)
+            }
+        }
+    }
+
+    /// Every `.auto` file under `folder`, recursively, in path order.
+    public static func all(under folder: String) -> [Fixture] {
+        guard let enumerator = FileManager.default.enumerator(atPath: folder) else { return [] }
+        return enumerator.compactMap { $0 as? String }.filter { $0.hasSuffix(".auto") }.sorted().compactMap { relative in
+            let path = folder + "/" + relative
+            guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { return nil }
+            return Fixture(path: path, text: text)
+        }
+    }
+
+    /// The repository's top folder, found from this file's path.
+    public static let repositoryRoot: String = {
+        var url = URL(fileURLWithPath: #filePath)
+        for _ in 0..<3 { url.deleteLastPathComponent() }
+        return url.path
+    }()
+}
+
+extension Substring {
+    func dropPrefix(_ prefix: String) -> Substring? {
+        hasPrefix(prefix) ? dropFirst(prefix.count) : nil
+    }
+}
+
+/// What running a script produced.
+public struct ScriptOutcome: Sendable {
+    public let exitCode: Int32
+    /// Lines written for people (`show`, dialogs) and the printed result, in order.
+    public let output: [String]
+    public let standardError: String
+    public let diagnostics: [Diagnostic]
+    public let questions: [String]
+}
+
+/// Runs scripts in-process the way the CLI does, against a host, with scripted answers.
+public enum ScriptHarness {
+    public static func run(_ text: String, name: String = "test.auto", host: AutoHost, answers: [String] = [],
+                           confirmations: [Bool] = [], arguments: [String] = [], json: Bool = false) async -> ScriptOutcome {
+        let capture = OutputCapture()
+        let console = capture.console
+        let interaction = ScriptedInteraction(answers: answers, confirmations: confirmations) { line in
+            if json { console.writeError(line + "\n") } else { console.writeOut(line + "\n") }
+        }
+        var options = RunOptions()
+        options.arguments = arguments
+        options.json = json
+        let source = SourceFile(name: name, text: text)
+        var diagnostics: [Diagnostic] = []
+        if case .failure(let failure) = host.compile(source) { diagnostics = failure.diagnostics }
+        let code = await ScriptRunner(host: host, console: console).run(source, options: options, interaction: interaction)
+        var lines = capture.standardOutput.components(separatedBy: "\n")
+        if lines.last == "" { lines.removeLast() }
+        return ScriptOutcome(exitCode: code, output: lines, standardError: capture.standardError,
+                             diagnostics: diagnostics, questions: interaction.questions)
+    }
+
+    /// The host fixtures and API tests run against: the standard registry, the prelude and the sample library.
+    public static let sampleHost: AutoHost = {
+        // SampleLibrary's metadata is fixed and valid; a failure here is a bug the first test will show.
+        let registry = (try? SampleLibrary.registry()) ?? .standard
+        return AutoHost(name: "auto", registry: registry)
+    }()
+}

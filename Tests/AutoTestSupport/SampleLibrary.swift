@@ -1,0 +1,167 @@
+import AutoIntents
+import Foundation
+
+/// A small in-memory host, registered exactly as a real host registers its types: books (an entity with
+/// typed properties), shelves (an enum with display names), and intents with required, optional,
+/// defaulted, enum and entity parameters.
+public enum SampleLibrary {
+    public static func registry() throws -> Registry {
+        var registry = Registry.standard
+        try registry.register(OpenBook.self)
+        try registry.register(OpenShelf.self)
+        try registry.register(AddBook.self)
+        try registry.register(RateBook.self)
+        try registry.register(DeleteBook.self)
+        try registry.register(ListBooks.self)
+        try registry.register(Greet.self)
+        try registry.register(AddNumbers.self)
+        try registry.register(FailingIntent.self)
+        return registry
+    }
+
+    public static let books: [Book] = [
+        Book(id: 1, title: "Where the Crawdads Sing", author: "Delia Owens", published: day("2018-08-14"), pages: 384, rating: 5, shelf: .read),
+        Book(id: 2, title: "Emma", author: "Jane Austen", published: day("1815-12-23"), pages: 474, rating: 4, shelf: .wantToRead),
+        Book(id: 3, title: "Circe", author: "Madeline Miller", published: day("2018-04-10"), pages: 393, rating: 4, shelf: .currentlyReading),
+    ]
+
+    static func day(_ text: String) -> Date {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone.current
+        let parts = text.split(separator: "-").compactMap { Int($0) }
+        return calendar.date(from: DateComponents(year: parts[0], month: parts[1], day: parts[2]))!
+    }
+}
+
+public enum Shelf: String, AppEnum {
+    case wantToRead, currentlyReading, read
+    public static let enumType = EnumType<Shelf>("shelf", displayNames: [
+        .wantToRead: "Want to Read", .currentlyReading: "Currently Reading", .read: "Read",
+    ])
+}
+
+public struct Book: AppEntity {
+    public static let entityType = EntityType<Book>(singular: "book", plural: "books", properties: [
+        .init("title", \.title), .init("author", \.author), .init("published", \.published),
+        .init("pages", \.pages), .init("rating", \.rating), .init("shelf", \.shelf), .init("readDate", \.readDate),
+    ])
+    public var id: Int
+    public var title: String
+    public var author: String
+    public var published: Date
+    public var pages: Int
+    public var rating: Int
+    public var shelf: Shelf
+    public var readDate: Date?
+
+    public var displayRepresentation: DisplayRepresentation { .init(title: title, subtitle: author) }
+}
+
+struct OpenBook: AppIntent {
+    static let title = "Open book"
+    static let description = IntentDescription("Opens a book to read.", category: "Books", resultName: "openedBook")
+    static let parameters: [IntentParameter<OpenBook>] = [.init(\.$book)]
+    static let parameterSummary: ParameterSummary? = "Open {book}"
+    @Parameter("book", question: "Which book?") var book: Book
+
+    func perform(_ context: IntentContext) async throws -> IntentResult<Book> {
+        .result(value: book, dialog: "Opening \(book.title) by \(book.author)")
+    }
+}
+
+struct OpenShelf: AppIntent {
+    static let title = "Open shelf"
+    static let parameters: [IntentParameter<OpenShelf>] = [.init(\.$shelf)]
+    static let parameterSummary: ParameterSummary? = "Open the {shelf} shelf"
+    @Parameter("shelf") var shelf: Shelf
+
+    func perform(_ context: IntentContext) async throws -> IntentResult<[Book]> {
+        .result(value: SampleLibrary.books.filter { $0.shelf == shelf })
+    }
+}
+
+struct AddBook: AppIntent {
+    static let title = "Add book"
+    static let sideEffect = SideEffect.changes
+    static let parameters: [IntentParameter<AddBook>] = [.init(\.$title), .init(\.$author), .init(\.$pages), .init(\.$shelf)]
+    static let parameterSummary: ParameterSummary? = "Add {title} by {author} to {shelf}"
+    @Parameter("title", question: "What is the book's title?") var title: String
+    @Parameter("author") var author: String?
+    @Parameter("pages", default: 100, range: 1...10_000) var pages: Int
+    @Parameter("shelf", default: .wantToRead) var shelf: Shelf
+
+    func perform(_ context: IntentContext) async throws -> IntentResult<Book> {
+        if SampleLibrary.books.contains(where: { $0.title == title }) {
+            throw IntentError("'\(title)' is already in the library")
+        }
+        let book = Book(id: 100, title: title, author: author ?? "Anonymous", published: SampleLibrary.day("2024-05-01"),
+                        pages: pages, rating: 0, shelf: shelf)
+        return .result(value: book)
+    }
+}
+
+struct RateBook: AppIntent {
+    static let title = "Rate book"
+    static let sideEffect = SideEffect.changes
+    static let parameters: [IntentParameter<RateBook>] = [.init(\.$book), .init(\.$rating)]
+    @Parameter("book") var book: Book
+    @Parameter("rating", range: 1...5) var rating: Int
+
+    func perform(_ context: IntentContext) async throws -> IntentResult<Book> {
+        var rated = book
+        rated.rating = rating
+        return .result(value: rated, dialog: "Rated \(book.title) \(rating) of 5")
+    }
+}
+
+struct DeleteBook: AppIntent {
+    static let title = "Delete book"
+    static let sideEffect = SideEffect.destructive
+    static let parameters: [IntentParameter<DeleteBook>] = [.init(\.$book)]
+    @Parameter("book") var book: Book
+
+    func perform(_ context: IntentContext) async throws -> IntentResult<NoValue> {
+        .result(dialog: "Deleted \(book.title)")
+    }
+}
+
+/// Every book: a stand-in for `find books` until queries exist.
+struct ListBooks: AppIntent {
+    static let title = "List books"
+    func perform(_ context: IntentContext) async throws -> IntentResult<[Book]> {
+        .result(value: SampleLibrary.books)
+    }
+}
+
+struct Greet: AppIntent {
+    static let title = "Greet"
+    static let parameters: [IntentParameter<Greet>] = [.init(\.$name), .init(\.$punctuation)]
+    @Parameter("name", default: "world") var name: String
+    @Parameter("punctuation") var punctuation: String?
+
+    func perform(_ context: IntentContext) async throws -> IntentResult<String> {
+        .result(value: "Hello, \(name)\(punctuation ?? "!")")
+    }
+}
+
+/// A trivial intent with two named parameters, as the benchmarks call it.
+struct AddNumbers: AppIntent {
+    static let title = "Add numbers"
+    static let parameters: [IntentParameter<AddNumbers>] = [.init(\.$a), .init(\.$b)]
+    @Parameter("a") var a: Int
+    @Parameter("b") var b: Int
+
+    func perform(_ context: IntentContext) async throws -> IntentResult<Int> {
+        .result(value: a &+ b)
+    }
+}
+
+struct FailingIntent: AppIntent {
+    static let title = "Fail politely"
+    static let parameters: [IntentParameter<FailingIntent>] = [.init(\.$reason)]
+    @Parameter("reason", default: "no reason") var reason: String
+
+    func perform(_ context: IntentContext) async throws -> IntentResult<NoValue> {
+        throw IntentError("it failed: \(reason)")
+    }
+}
