@@ -127,7 +127,10 @@ extension Checker {
         return findCandidates(words) != nil
     }
 
-    mutating func reportUnknownAction(_ words: [Identifier]) {
+    mutating func reportUnknownAction(_ allWords: [Identifier]) {
+        // A variable after the name is the input, not part of the name: report 'opne book', not 'opne book b'.
+        var words = allWords
+        while words.count > 1, let last = words.last, lookupName(last, expected: nil) != nil { words.removeLast() }
         let phrase = words.map(\.name).joined(separator: " ")
         let span = words[0].span.to(words[words.count - 1].span)
         let names = registry.intents.map(\.name)

@@ -27,7 +27,8 @@ extension Checker {
             let value = bindPipeline(expression)
             var slot: Int?
             if let name = statement.resultName { slot = declare(name, type: value.type) }
-            scope.itType = value.type
+            // An action that returns nothing (`show`) leaves `it` as it was: `show x` then `show it` shows x twice.
+            if !Self.returnsNothing(value) { scope.itType = value.type }
             return BoundStatement(kind: .expression(value, resultSlot: slot), span: statement.span)
 
         case .set(let name, let expression):
@@ -89,6 +90,11 @@ extension Checker {
         case .error:
             return nil
         }
+    }
+
+    static func returnsNothing(_ value: BoundExpression) -> Bool {
+        if case .action = value.kind { return value.type == .null }
+        return false
     }
 
     static let reservedNames: Set<String> = ["it", "now", "today", "true", "false", "nil"]

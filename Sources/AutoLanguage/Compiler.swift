@@ -55,7 +55,8 @@ struct Compiler {
         switch statement.kind {
         case .expression(let value, let resultSlot):
             if case .action(let action) = value.kind {
-                nodes.append(actionNode(action, resultSlots: resultSlot.map { [$0] } ?? [], updatesIt: true, into: &nodes))
+                nodes.append(actionNode(action, resultSlots: resultSlot.map { [$0] } ?? [],
+                                        updatesIt: !Checker.returnsNothing(value), into: &nodes))
                 return
             }
             let expression = lower(value, into: &nodes)

@@ -44,14 +44,16 @@ public struct Diagnostic: Sendable, Error, CustomStringConvertible {
 
 /// Suggestions by edit distance, for "did you mean" hints.
 public enum NearestNames {
-    /// Up to three candidates within a distance that grows with the word, nearest first.
+    /// The nearest candidates (all those tied at the smallest distance, at most three), within a distance
+    /// that grows with the word: a typo, a swapped pair of letters, a missing letter.
     public static func suggest(_ word: String, from candidates: [String]) -> [String] {
-        let limit = max(1, word.count / 3 + 1)
-        let scored = candidates.map { ($0, distance(word.lowercased(), $0.lowercased())) }
-            .filter { $0.1 <= limit }
-            .sorted { $0.1 != $1.1 ? $0.1 < $1.1 : $0.0 < $1.0 }
+        let limit = word.count <= 2 ? 0 : max(1, word.count / 3)
         var seen: Set<String> = []
-        return scored.map(\.0).filter { seen.insert($0).inserted }.prefix(3).map { $0 }
+        let scored = candidates.filter { seen.insert($0).inserted }
+            .map { ($0, distance(word.lowercased(), $0.lowercased())) }
+            .filter { $0.1 <= limit }
+        guard let best = scored.map(\.1).min() else { return [] }
+        return scored.filter { $0.1 == best }.map(\.0).sorted().prefix(3).map { $0 }
     }
 
     /// "did you mean 'title'?" or, with nothing near, "available: a, b, c".
@@ -63,19 +65,23 @@ public enum NearestNames {
         return "\(noun): \(shown)\(candidates.count > 12 ? ", …" : "")"
     }
 
+    /// Edit distance where swapping two neighbouring letters counts as one edit (optimal string alignment).
     static func distance(_ a: String, _ b: String) -> Int {
         let a = Array(a), b = Array(b)
         if a.isEmpty { return b.count }
         if b.isEmpty { return a.count }
-        var previous = Array(0...b.count)
-        var current = [Int](repeating: 0, count: b.count + 1)
+        var table = [[Int]](repeating: [Int](repeating: 0, count: b.count + 1), count: a.count + 1)
+        for i in 0...a.count { table[i][0] = i }
+        for j in 0...b.count { table[0][j] = j }
         for i in 1...a.count {
-            current[0] = i
             for j in 1...b.count {
-                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+                let cost = a[i - 1] == b[j - 1] ? 0 : 1
+                table[i][j] = min(table[i - 1][j] + 1, table[i][j - 1] + 1, table[i - 1][j - 1] + cost)
+                if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] {
+                    table[i][j] = min(table[i][j], table[i - 2][j - 2] + 1)
+                }
             }
-            swap(&previous, &current)
         }
-        return previous[b.count]
+        return table[a.count][b.count]
     }
 }

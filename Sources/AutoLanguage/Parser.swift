@@ -144,6 +144,11 @@ public struct Parser {
     mutating func synchronize() {
         var nesting = 0
         while !atEnd {
+            // An unclosed bracket must not swallow the next statement: one that starts a line with a
+            // statement keyword begins afresh.
+            if index > 0, tokens[index - 1].kind == .newline, let word = current.identifier, Self.statementKeywords.contains(word) {
+                return
+            }
             switch current.kind {
             case .newline, .symbol(.semicolon):
                 if nesting == 0 { return }
@@ -161,6 +166,8 @@ public struct Parser {
             _ = advance()
         }
     }
+
+    static let statementKeywords: Set<String> = ["set", "if", "for", "repeat", "return", "shortcut"]
 
     // MARK: Program and statements
 

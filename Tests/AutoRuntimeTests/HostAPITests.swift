@@ -1,0 +1,220 @@
+import AutoCLI
+import AutoIntents
+import AutoLanguage
+import AutoRuntime
+import AutoTestSupport
+import Foundation
+import Testing
+
+// A host's own types, registered exactly as a host program does.
+
+enum Transport: String, AppEnum {
+    case train, plane, bike
+    static let enumType = EnumType<Transport>("transport", displayNames: [.train: "Train", .plane: "Plane", .bike: "Bicycle"])
+}
+
+/// A transient entity: made by an intent, never looked up.
+struct Trip: AppEntity {
+    static let entityType = EntityType<Trip>(singular: "trip", properties: [
+        .init("destination", \.destination), .init("days", \.days), .init("transport", \.transport), .init("note", \.note),
+    ])
+    var id: String { "\(destination)-\(days)" }
+    var destination: String
+    var days: Int
+    var transport: Transport
+    var note: String?
+    var displayRepresentation: DisplayRepresentation { .init(title: "\(days) days in \(destination)") }
+}
+
+struct PlanTrip: AppIntent {
+    static let title = "Plan trip"
+    static let description = IntentDescription("Plans a trip.", category: "Travel", resultName: "trip")
+    static let parameters: [IntentParameter<PlanTrip>] = [.init(\.$destination), .init(\.$days), .init(\.$transport), .init(\.$note)]
+    static let parameterSummary: ParameterSummary? = "Plan {days} days in {destination} by {transport}"
+    @Parameter("destination", question: "Where to?") var destination: String
+    @Parameter("days", default: 3, range: 1...60) var days: Int
+    @Parameter("transport", default: .train) var transport: Transport
+    @Parameter("note") var note: String?
+
+    func perform(_ context: IntentContext) async throws -> IntentResult<Trip> {
+        .result(value: Trip(destination: destination, days: days, transport: transport, note: note))
+    }
+}
+
+struct DescribeTrip: AppIntent {
+    static let title = "Describe trip"
+    static let parameters: [IntentParameter<DescribeTrip>] = [.init(\.$trip)]
+    @Parameter("trip") var trip: Trip
+
+    func perform(_ context: IntentContext) async throws -> IntentResult<String> {
+        .result(value: "\(trip.destination) by \(Transport.enumType.cases[Transport.allCases.firstIndex(of: trip.transport)!].displayName)",
+                dialog: "Describing \(trip.destination)")
+    }
+}
+
+struct CancelTrip: AppIntent {
+    static let title = "Cancel trip"
+    static let sideEffect = SideEffect.destructive
+    static let parameters: [IntentParameter<CancelTrip>] = [.init(\.$trip)]
+    @Parameter("trip") var trip: Trip
+    func perform(_ context: IntentContext) async throws -> IntentResult<NoValue> { .result(dialog: "Cancelled") }
+}
+
+@Suite struct HostAPITests {
+    static func host() throws -> AutoHost {
+        var registry = Registry.standard
+        try registry.register(PlanTrip.self)
+        try registry.register(DescribeTrip.self)
+        try registry.register(CancelTrip.self)
+        return AutoHost(name: "travel", registry: registry)
+    }
+
+    @Test func registrationReadsTheMetadataOnce() throws {
+        let registry = try Self.host().registry
+        let plan = try #require(registry.intent(named: "plan trip"))
+        #expect(plan.parameters.map(\.name) == ["destination", "days", "transport", "note"])
+        #expect(plan.parameters.map(\.isRequired) == [true, false, false, false])
+        #expect(plan.parameters[1].defaultValue.map(ValueFormatter.inline) == "3")
+        #expect(plan.parameters[0].question == "Where to?")
+        #expect(plan.parameters[3].type == .text)
+        #expect(plan.outputType == .entity(Trip.entityType))
+        #expect(plan.summary.description == "Plan {days} days in {destination} by {transport}")
+        #expect(registry.entityType(named: "trips") === Trip.entityType)
+        #expect(registry.enumType(named: "Transport") === Transport.enumType)
+        #expect(Transport.enumType.caseIndex(named: "Bicycle") == 2)
+    }
+
+    @Test func aScriptUsesEveryKindOfParameterThroughAPipelineAndAMagicVariable() async throws {
+        let outcome = await ScriptHarness.run("""
+            plan trip "Lyon" transport: plane days: 5 -> trip
+            show trip.transport
+            show trip.days + 1
+            show trip.note == nil
+            plan trip "Porto" | describe trip -> text
+            show text
+            show it
+            plan trip "Oslo" transport: "Bicycle" note: "pack warm" | describe
+            """, host: try Self.host())
+        #expect(outcome.exitCode == 0, "\(outcome.standardError)")
+        #expect(outcome.output == ["Plane", "6", "true", "Describing Porto", "Porto by Train", "Porto by Train", "Describing Oslo", "Oslo by Bicycle"])
+    }
+
+    @Test func aMissingRequiredParameterIsAskedWithItsQuestion() async throws {
+        let outcome = await ScriptHarness.run("plan trip -> t\nshow t.destination", host: try Self.host(), answers: ["Rome"])
+        #expect(outcome.questions == ["Where to?"])
+        #expect(outcome.output == ["Rome"])
+    }
+
+    @Test func whenNobodyCanAnswerTheErrorNamesTheIntentAndTheLine() async throws {
+        let outcome = await ScriptHarness.run("show 1\nplan trip", name: "trip.auto", host: try Self.host())
+        #expect(outcome.exitCode == 1)
+        #expect(outcome.standardError.contains("trip.auto:2:1: error: 'plan trip' needs 'destination'"))
+    }
+
+    @Test func rangesAndTypesAreCheckedBeforePerform() async throws {
+        let constant = await ScriptHarness.run("plan trip \"Lyon\" days: 90", host: try Self.host())
+        #expect(constant.exitCode == 2)
+        #expect(constant.diagnostics.first?.message == "'days' of 'plan trip' must be between 1.0 and 60.0")
+        let computed = await ScriptHarness.run("set d = 30 * 3\nplan trip \"Lyon\" days: d", host: try Self.host())
+        #expect(computed.exitCode == 1)
+        #expect(computed.standardError.contains("'days' of 'plan trip' must be between 1.0 and 60.0, got 90"))
+        let wrongType = await ScriptHarness.run("plan trip \"Lyon\" days: \"five\"", host: try Self.host())
+        #expect(wrongType.diagnostics.first?.message == "'plan trip' expects Int for 'days', got Text")
+    }
+
+    @Test func destructiveIntentsAreConfirmedAndADeclineCancels() async throws {
+        let script = "plan trip \"Lyon\" | cancel trip"
+        let approved = await ScriptHarness.run(script, host: try Self.host(), confirmations: [true])
+        #expect(approved.exitCode == 0)
+        #expect(approved.output == ["Cancelled"])
+        let declined = await ScriptHarness.run(script, host: try Self.host(), confirmations: [false])
+        #expect(declined.exitCode == 130)
+        #expect(declined.output.isEmpty)
+        let nobody = await ScriptHarness.run(script, host: try Self.host())
+        #expect(nobody.exitCode == 1)
+        #expect(nobody.standardError.contains("'cancel trip' needs a confirmation"))
+    }
+
+    @Test func intentErrorsCarryTheScriptLocation() async throws {
+        let outcome = await ScriptHarness.run("show 1\nfail politely reason: \"disk full\"", name: "f.auto", host: ScriptHarness.sampleHost)
+        #expect(outcome.exitCode == 1)
+        #expect(outcome.output == ["1"])
+        #expect(outcome.standardError.contains("f.auto:2:1: error: fail politely: it failed: disk full"))
+    }
+
+    @Test func invalidMetadataIsARegistrationError() {
+        struct Twice: AppIntent {
+            static let title = "Twice"
+            static let parameters: [IntentParameter<Twice>] = [.init(\.$a), .init(\.$b)]
+            @Parameter("x") var a: Int
+            @Parameter("x") var b: Int
+            func perform(_ context: IntentContext) async throws -> IntentResult<NoValue> { .result() }
+        }
+        struct BadSummary: AppIntent {
+            static let title = "Bad summary"
+            static let parameterSummary: ParameterSummary? = "Do {nothing}"
+            func perform(_ context: IntentContext) async throws -> IntentResult<NoValue> { .result() }
+        }
+        var registry = Registry.standard
+        #expect(throws: RegistrationError.self) { try registry.register(Twice.self) }
+        #expect(throws: RegistrationError.self) { try registry.register(BadSummary.self) }
+        #expect(throws: RegistrationError.self) { try registry.register(PlanTrip.self); try registry.register(PlanTrip.self) }
+    }
+}
+
+@Suite struct ExecutorTests {
+    func graph(_ text: String) throws -> ActionGraph {
+        try ScriptCompiler.compile(SourceFile(name: "t.auto", text: text), registry: .standard).get().graph
+    }
+
+    @Test func stepLimitStopsARunawayLoop() async throws {
+        let executor = Executor(interaction: ScriptedInteraction(), limits: RunLimits(maxSteps: 10_000))
+        await #expect(throws: RuntimeError.self) { try await executor.run(try graph("repeat 1_000_000_000 times { }")) }
+    }
+
+    @Test func timeLimitStopsALongRun() async throws {
+        let executor = Executor(interaction: ScriptedInteraction(), limits: RunLimits(maxDuration: .milliseconds(50)))
+        do {
+            _ = try await executor.run(try graph("set x = 0\nrepeat 1_000_000_000 times { set x = x + 1 }"))
+            Issue.record("expected the time limit")
+        } catch let error as RuntimeError {
+            #expect(error.message.contains("time limit"))
+        }
+    }
+
+    @Test func cancellationStopsTheRun() async throws {
+        let flag = CancellationFlag()
+        flag.cancel()
+        let executor = Executor(interaction: ScriptedInteraction(), cancellation: flag)
+        await #expect(throws: RunCancelled.self) { try await executor.run(try graph("repeat 1_000_000 times { }")) }
+    }
+
+    @Test func runawayRecursionIsAnError() async throws {
+        let executor = Executor(interaction: ScriptedInteraction())
+        let compiled = try ScriptCompiler.compile(SourceFile(name: "t.auto", text: "shortcut \"forever\" (n: Int) { return forever n + 1 }\nforever 1"),
+                                                  registry: .standard).get()
+        do {
+            _ = try await executor.run(compiled.graph)
+            Issue.record("expected the call depth limit")
+        } catch let error as RuntimeError {
+            #expect(error.message.contains("call each other more than"))
+        }
+    }
+
+    @Test func integerOverflowIsAnErrorNotATrap() async throws {
+        let executor = Executor(interaction: ScriptedInteraction())
+        do {
+            _ = try await executor.run(try graph("set x = 9223372036854775807\nx + 1"))
+            Issue.record("expected an overflow error")
+        } catch let error as RuntimeError {
+            #expect(error.message == "integer overflow: 9223372036854775807 + 1 does not fit in 64 bits")
+            #expect(error.location?.line == 2)
+        }
+    }
+
+    @Test func theResultIsTheLastStatementsValue() async throws {
+        let executor = Executor(interaction: ScriptedInteraction())
+        let result = try await executor.run(try graph("set x = [1, 2]\nx + [3]"))
+        #expect(ValueFormatter.json(result) == "[1,2,3]")
+    }
+}
