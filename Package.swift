@@ -49,7 +49,8 @@ let package = Package(
                 path: "Tests/AutoTestSupport"),
         .testTarget(name: "AutoLanguageTests", dependencies: ["AutoLanguage", "AutoRuntime", "AutoIntents", "AutoTestSupport"]),
         .testTarget(name: "AutoRuntimeTests", dependencies: ["AutoRuntime", "AutoIntents", "AutoLanguage", "AutoTestSupport"]),
-        .testTarget(name: "AutoCLITests", dependencies: ["AutoCLI", "AutoLanguage", "AutoRuntime", "AutoIntents", "AutoTestSupport"]),
+        // Depends on the `auto` executable so that `swift test` builds the binary its tests run.
+        .testTarget(name: "AutoCLITests", dependencies: ["auto", "AutoCLI", "AutoLanguage", "AutoRuntime", "AutoIntents", "AutoTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -33,9 +33,11 @@ public enum AutoCommandLine {
         } catch let exit as CommandExit {
             Foundation.exit(exit.code)
         } catch {
-            let code = AutoCommand.exitCode(for: error).rawValue
-            // ArgumentParser's usage errors exit 64; the CLI promises 2 for every usage error.
-            AutoCommand.exit(withError: code == 0 || code == 2 ? error : UsageError(error: error))
+            // Help and version requests exit 0 through ArgumentParser; every other parse or validation
+            // error is a usage error, which this CLI reports with exit code 2 (ArgumentParser would use 64).
+            if AutoCommand.exitCode(for: error).rawValue == 0 { AutoCommand.exit(withError: error) }
+            FileHandle.standardError.write(Data((AutoCommand.fullMessage(for: error) + "\n").utf8))
+            Foundation.exit(ExitCode.usageError)
         }
     }
 }
@@ -43,17 +45,6 @@ public enum AutoCommandLine {
 /// Ends a command with an exit code after it has reported what happened.
 struct CommandExit: Error {
     let code: Int32
-}
-
-/// Wraps a parse error so it exits with 2, as DESIGN.md §4 asks, and keeps its message.
-struct UsageError: Error, CustomStringConvertible {
-    let error: Error
-    var description: String { AutoCommand.message(for: error) }
-}
-
-extension UsageError: CustomNSError {
-    static var errorDomain: String { "auto" }
-    var errorCode: Int { 2 }
 }
 
 struct AutoCommand: AsyncParsableCommand {

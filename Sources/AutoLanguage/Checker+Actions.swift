@@ -17,7 +17,7 @@ extension Checker {
             return value
         }
         guard let (candidates, used) = findCandidates(words) else {
-            reportUnknownAction(words)
+            reportUnknownAction(words, hasArguments: !arguments.isEmpty || piped != nil)
             return .error(span)
         }
         var positional = arguments.filter { $0.label == nil }.map(\.value)
@@ -127,7 +127,7 @@ extension Checker {
         return findCandidates(words) != nil
     }
 
-    mutating func reportUnknownAction(_ allWords: [Identifier]) {
+    mutating func reportUnknownAction(_ allWords: [Identifier], hasArguments: Bool) {
         // A variable after the name is the input, not part of the name: report 'opne book', not 'opne book b'.
         var words = allWords
         while words.count > 1, let last = words.last, lookupName(last, expected: nil) != nil { words.removeLast() }
@@ -135,7 +135,7 @@ extension Checker {
         let span = words[0].span.to(words[words.count - 1].span)
         let names = registry.intents.map(\.name)
         var hint = NearestNames.hint(for: phrase, in: names, listing: "actions")
-        if words.count == 1 {
+        if allWords.count == 1 && !hasArguments {
             let near = NearestNames.suggest(phrase, from: names + scope.names)
             hint = near.isEmpty ? "no variable or action has this name; 'auto intents' lists the actions"
                 : "did you mean " + near.map { "'\($0)'" }.joined(separator: " or ") + "?"

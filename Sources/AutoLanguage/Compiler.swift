@@ -193,8 +193,9 @@ struct Compiler {
                 arguments.append(lower(argument, into: &nodes))
             }
         }
-        let made = node(.action(ActionCall(intent: action.intent, arguments: arguments, resultSlots: resultSlots,
-                                           summary: summary(action))),
+        let locations = action.arguments.map { $0.map { location($0.span) } }
+        let made = node(.action(ActionCall(intent: action.intent, arguments: arguments, argumentLocations: locations,
+                                           resultSlots: resultSlots, summary: summary(action))),
                         action.span, label: summary(action), updatesIt: updatesIt, writes: resultSlots)
         return made
     }

@@ -94,12 +94,15 @@ public struct ActionCall: Sendable {
     public let arguments: [Expr?]
     /// Slots that receive the result: a pipe's temporary, `-> name`, the variable of a `set`.
     public let resultSlots: [Int]
+    /// Where each argument is written, so an error while evaluating one points at it.
+    public let argumentLocations: [ScriptLocation?]
     /// The parameter summary with the script's arguments filled in, for graphs and traces.
     public let summary: String
 
-    public init(intent: IntentDescriptor, arguments: [Expr?], resultSlots: [Int], summary: String) {
+    public init(intent: IntentDescriptor, arguments: [Expr?], argumentLocations: [ScriptLocation?], resultSlots: [Int], summary: String) {
         self.intent = intent
         self.arguments = arguments
+        self.argumentLocations = argumentLocations
         self.resultSlots = resultSlots
         self.summary = summary
     }

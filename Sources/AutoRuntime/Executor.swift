@@ -198,7 +198,13 @@ public final class Executor: @unchecked Sendable {
     func perform(_ call: ActionCall, _ frame: Frame, _ node: Node) async throws -> Value {
         var arguments = [Value?](repeating: nil, count: call.arguments.count)
         for index in 0..<call.arguments.count {
-            if let expression = call.arguments[index] { arguments[index] = try evaluate(expression, frame, node) }
+            if let expression = call.arguments[index] {
+                do {
+                    arguments[index] = try eval(expression, frame)
+                } catch {
+                    throw RuntimeError(error.message, at: call.argumentLocations[index] ?? node.location)
+                }
+            }
         }
         // A list piped into a parameter that takes one value runs the action once per element.
         if let input = call.intent.parameters.first, case .list(let items)? = arguments[0], Self.takesOneValue(input.type) {

@@ -1,0 +1,139 @@
+import AutoTestSupport
+import Foundation
+import Testing
+
+/// The `auto` binary, run as a user runs it.
+@Suite struct CommandLineTests {
+    func auto(_ arguments: String..., input: String = "", environment: [String: String] = [:]) throws -> BinaryRunner.Result {
+        try BinaryRunner.run(arguments, input: input, environment: environment)
+    }
+
+    func temporaryFile(_ text: String, name: String = "script.auto") throws -> String {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("auto-cli-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let path = folder.appendingPathComponent(name).path
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
+    @Test func runsCode() throws {
+        let result = try auto("-e", #"show "hi \(1 + 2)""#)
+        #expect(result.exitCode == 0)
+        #expect(result.standardOutput == "hi 3\n")
+    }
+
+    @Test func printsTheResultAsJSON() throws {
+        let result = try auto("--json", "-e", #"{title: "Circe", year: 2018}"#)
+        #expect(result.exitCode == 0)
+        #expect(result.standardOutput == #"{"title":"Circe","year":2018}"# + "\n")
+        let shown = try auto("--json", "-e", "show 1\n[1.5, nil, true, 90 seconds, date(\"2024-05-01 07:30:00Z\").year]")
+        #expect(shown.standardOutput == "[1.5,null,true,90,2024]\n", "only the result goes to standard output")
+        #expect(shown.standardError == "1\n")
+    }
+
+    @Test func runsAFileAndStandardInputWithArguments() throws {
+        let path = try temporaryFile("show args\nshow count(args)")
+        let file = try auto("run", path, "a", "b")
+        #expect(file.standardOutput == "[\"a\", \"b\"]\n2\n")
+        let stdin = try auto("run", "-", "x", input: "show args")
+        #expect(stdin.standardOutput == "[\"x\"]\n")
+        let code = try auto("-e", "show args", "one")
+        #expect(code.standardOutput == "[\"one\"]\n")
+    }
+
+    @Test func runsAnExecutableScriptThroughItsShebang() throws {
+        let path = try temporaryFile("#!/usr/bin/env auto\nshow \"from a shebang \\(args)\"\n")
+        #expect(chmod(path, 0o755) == 0)
+        let result = try BinaryRunner.run(["arg"], executable: path)
+        #expect(result.exitCode == 0, "\(result.standardError)")
+        #expect(result.standardOutput == "from a shebang [\"arg\"]\n")
+    }
+
+    @Test func checkReportsEveryErrorWithACaretAndAHint() throws {
+        let path = try temporaryFile("""
+            set favourite = "Circe"
+            show favourit
+            show "a" + 1
+            shuw favourite
+            """, name: "broken.auto")
+        let result = try auto("check", path)
+        #expect(result.exitCode == 2)
+        let errors = result.standardError.components(separatedBy: "\n").filter { $0.contains(": error: ") }
+        #expect(errors.count == 3, "\(result.standardError)")
+        #expect(result.standardError.contains("broken.auto:2:6: error: unknown name 'favourit'\n  show favourit\n       ^~~~~~~~\n  hint: did you mean 'favourite'?"))
+        #expect(result.standardError.contains("broken.auto:3:6: error: can't apply '+' to Text and Int"))
+        #expect(result.standardError.contains("broken.auto:4:1: error: unknown action 'shuw'\n  shuw favourite\n  ^~~~\n  hint: did you mean 'show'?"))
+        #expect(result.standardError.hasSuffix("3 errors\n"))
+        let fine = try auto("check", try temporaryFile("show 1"))
+        #expect(fine.exitCode == 0)
+    }
+
+    @Test func exitCodes() throws {
+        #expect(try auto("-e", "show 1 / 0").exitCode == 1)
+        #expect(try auto("-e", "show (").exitCode == 2)
+        #expect(try auto("run", "/nonexistent/script.auto").exitCode == 2)
+        #expect(try auto("--no-such-option").exitCode == 2)
+        let missing = try auto("run", "/nonexistent/script.auto")
+        #expect(missing.standardError.contains("/nonexistent/script.auto: no such file"))
+        let runtime = try auto("-e", "show 1\nshow 1 / 0")
+        #expect(runtime.standardOutput == "1\n")
+        #expect(runtime.standardError.contains("-e:2:6: error: division by zero"))
+    }
+
+    @Test func graphPrintsDOT() throws {
+        let path = try temporaryFile("""
+            shortcut "twice" (n: Int) { return n * 2 }
+            set numbers = [1, 2, 3]
+            numbers | twice -> doubled
+            show "\\(doubled)"
+            """)
+        let result = try auto("graph", path)
+        #expect(result.exitCode == 0)
+        #expect(result.standardOutput.hasPrefix("digraph"))
+        #expect(result.standardOutput.contains("[label=\"numbers\"]"))
+        #expect(result.standardOutput.contains("[label=\"doubled\"]"))
+        #expect(result.standardOutput.contains("twice the piped value"))
+        if FileManager.default.isExecutableFile(atPath: "/usr/bin/dot") {
+            let svgPath = path + ".dot"
+            try result.standardOutput.write(toFile: svgPath, atomically: true, encoding: .utf8)
+            let svg = try BinaryRunner.run(["-Tsvg", svgPath], executable: "/usr/bin/dot")
+            #expect(svg.exitCode == 0, "\(svg.standardError)")
+            #expect(svg.standardOutput.contains("<svg"))
+        }
+    }
+
+    @Test func intentsListsAndDescribes() throws {
+        let list = try auto("intents")
+        #expect(list.exitCode == 0)
+        #expect(list.standardOutput.contains("show "))
+        #expect(list.standardOutput.contains("average "))
+        #expect(list.standardOutput.contains("[shortcut, stdlib/numbers.auto:"))
+        let describe = try auto("intents", "describe", "show")
+        #expect(describe.standardOutput.hasPrefix("Show\n  Show {value}\n"))
+        #expect(describe.standardOutput.contains("value: Any, required, input"))
+        let shortcut = try auto("intents", "describe", "numbers", "from")
+        #expect(shortcut.standardOutput.contains("step: Int, optional, default 1"))
+        let unknown = try auto("intents", "describe", "shwo")
+        #expect(unknown.exitCode == 2)
+        #expect(unknown.standardError.contains("did you mean 'show'?"))
+    }
+
+    @Test func colourOnlyOnATerminalAndNeverWithNoColor() throws {
+        let plain = try auto("check", "-e", "show x")
+        #expect(!plain.standardError.contains("\u{1B}["), "no colour when standard error is a pipe")
+        // `script` gives the binary a real pseudo-terminal.
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/script") else { return }
+        let command = "\(BinaryRunner.binary) check -e 'show x'"
+        let terminal = try BinaryRunner.run(["-qec", command, "/dev/null"], executable: "/usr/bin/script", environment: ["TERM": "xterm", "NO_COLOR": ""])
+        #expect(terminal.standardOutput.contains("\u{1B}[1;31merror:"), "colour on a terminal: \(terminal.standardOutput)")
+        let noColor = try BinaryRunner.run(["-qec", command, "/dev/null"], executable: "/usr/bin/script", environment: ["TERM": "xterm", "NO_COLOR": "1"])
+        #expect(noColor.standardOutput.contains("error: unknown name 'x'"))
+        #expect(!noColor.standardOutput.contains("\u{1B}["), "NO_COLOR turns colour off")
+    }
+
+    @Test func stepLimitFromTheCommandLine() throws {
+        let result = try auto("--max-steps", "1000", "-e", "repeat 1_000_000 times { }")
+        #expect(result.exitCode == 1)
+        #expect(result.standardError.contains("more than 1000 steps"))
+    }
+}

@@ -1,0 +1,49 @@
+import Foundation
+
+/// Runs the built `auto` binary as a user would, for tests of the command line itself.
+public enum BinaryRunner {
+    public struct Result: Sendable {
+        public let exitCode: Int32
+        public let standardOutput: String
+        public let standardError: String
+    }
+
+    /// The folder of the built products (`.build/debug`): where the test bundle itself lives.
+    public static let productsFolder: URL = {
+        let candidates = [Bundle.main.bundleURL, Bundle.main.bundleURL.deletingLastPathComponent(),
+                          URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()]
+        return candidates.first { FileManager.default.isExecutableFile(atPath: $0.appendingPathComponent("auto").path) }
+            ?? URL(fileURLWithPath: Fixture.repositoryRoot + "/.build/debug")
+    }()
+
+    public static var binary: String { productsFolder.appendingPathComponent("auto").path }
+
+    /// Runs `executable` (the `auto` binary by default) with `arguments`, feeding `input` to standard input.
+    public static func run(_ arguments: [String], executable: String? = nil, input: String = "", environment: [String: String] = [:],
+                           directory: String = Fixture.repositoryRoot) throws -> Result {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable ?? binary)
+        process.arguments = arguments
+        process.currentDirectoryURL = URL(fileURLWithPath: directory)
+        var env = ProcessInfo.processInfo.environment
+        env["PATH"] = productsFolder.path + ":" + (env["PATH"] ?? "/usr/bin:/bin")
+        for (key, value) in environment { env[key] = value }
+        process.environment = env
+        let output = Pipe(), errors = Pipe(), stdin = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        process.standardInput = stdin
+        try process.run()
+        stdin.fileHandleForWriting.write(Data(input.utf8))
+        try stdin.fileHandleForWriting.close()
+        // Read both pipes to the end before waiting, so a full pipe can't block the child.
+        nonisolated(unsafe) var errorData = Data()
+        let reader = Thread { errorData = errors.fileHandleForReading.readDataToEndOfFile() }
+        reader.start()
+        let outputData = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        while !reader.isFinished { usleep(1000) }
+        return Result(exitCode: process.terminationStatus, standardOutput: String(decoding: outputData, as: UTF8.self),
+                      standardError: String(decoding: errorData, as: UTF8.self))
+    }
+}
