@@ -16,7 +16,7 @@ public struct AutoHost: Sendable {
         self.prelude = prelude ?? Prelude.sources.map { SourceFile(name: $0.name, text: $0.text) }
     }
 
-    public func compile(_ source: SourceFile) -> Result<CompiledScript, CompilationFailure> {
-        ScriptCompiler.compile(source, prelude: prelude, registry: registry)
+    public func compile(_ source: SourceFile, limits: Parser.Limits = Parser.Limits()) -> Result<CompiledScript, CompilationFailure> {
+        ScriptCompiler.compile(source, prelude: prelude, registry: registry, limits: limits)
     }
 }

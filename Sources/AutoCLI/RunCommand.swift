@@ -25,6 +25,9 @@ struct RunCommand: AsyncParsableCommand {
     @Option(name: .long, help: "Stop a run after this many seconds.")
     var timeout: Double?
 
+    @Option(name: .long, help: "Reject scripts nested deeper than this (blocks, brackets, operator chains).")
+    var maxDepth: Int = Parser.Limits().maxDepth
+
     @Argument(help: "The script, or '-' to read it from standard input.")
     var file: String?
 
@@ -38,6 +41,8 @@ struct RunCommand: AsyncParsableCommand {
         options.noInput = noInput
         options.approveConfirmations = yes
         options.limits.maxSteps = maxSteps
+        guard maxDepth > 0, maxDepth <= 10_000 else { throw ValidationError("--max-depth must be from 1 to 10000") }
+        options.parseLimits.maxDepth = maxDepth
         if let timeout {
             guard timeout > 0 else { throw ValidationError("--timeout must be more than 0 seconds") }
             options.limits.maxDuration = .milliseconds(Int64(timeout * 1000))

@@ -11,6 +11,7 @@ public struct RunOptions: Sendable {
     /// Confirmations are approved without asking.
     public var approveConfirmations = false
     public var limits = RunLimits()
+    public var parseLimits = Parser.Limits()
     /// The script's `args`.
     public var arguments: [String] = []
     public init() {}
@@ -38,7 +39,7 @@ public struct ScriptRunner: Sendable {
     public func run(_ source: SourceFile, options: RunOptions, interaction: (any Interaction)? = nil,
                     cancellation: CancellationFlag = CancellationFlag()) async -> Int32 {
         let compiled: CompiledScript
-        switch host.compile(source) {
+        switch host.compile(source, limits: options.parseLimits) {
         case .success(let script): compiled = script
         case .failure(let failure):
             report(failure.diagnostics)

@@ -25,7 +25,7 @@ extension Parser {
         var stages = [first]
         while current.isSymbol(.pipe) || (nextSignificant().isSymbol(.pipe) && current.kind == .newline) {
             try deepen()
-            skipToSignificant()
+            skipNewlines()
             _ = advance()
             skipNewlines()
             stages.append(try parseStage(isFirst: false, allowBraceArguments: allowBraceArguments))

@@ -72,10 +72,6 @@ public struct Parser {
         return tokens[i]
     }
 
-    mutating func skipToSignificant() {
-        while current.kind == .newline { _ = advance() }
-    }
-
     mutating func enter(_ production: Production) {
         coverage?.insert(production)
     }
@@ -270,7 +266,7 @@ public struct Parser {
         var otherwise: Block?
         branches.append((try parsePipeline(allowBraceArguments: false), try parseBlock(after: "the condition")))
         while nextSignificant().isWord("else") {
-            skipToSignificant()
+            skipNewlines()
             _ = advance()
             if acceptWord("if") {
                 branches.append((try parsePipeline(allowBraceArguments: false), try parseBlock(after: "the condition")))
@@ -354,12 +350,12 @@ public struct Parser {
         }
         var phrases: [Expression] = []
         if nextSignificant().isWord("phrases") {
-            skipToSignificant()
+            skipNewlines()
             _ = advance()
             let list = try parseList()
             if case .list(let items) = list.kind { phrases = items }
         }
-        if nextSignificant().isSymbol(.leftBrace) { skipToSignificant() }
+        if nextSignificant().isSymbol(.leftBrace) { skipNewlines() }
         let body = try parseBlock(after: "the shortcut's parameters")
         let declaration = ShortcutDeclaration(name: name, nameSpan: nameToken.span, parameters: parameters, phrases: phrases, body: body)
         return Statement(kind: .shortcut(declaration), span: start.to(previous.span), resultName: nil)

@@ -26,7 +26,8 @@ public enum ScriptCompiler {
                                     limits: Parser.Limits) -> Result<CompiledScript, CompilationFailure> {
         var diagnostics: [Diagnostic] = []
         let programs = (prelude + [source]).map { file in
-            let (program, parseDiagnostics) = Parser.parse(file, limits: limits)
+            // The limits are for the script; the prelude ships with the engine and always parses.
+            let (program, parseDiagnostics) = Parser.parse(file, limits: file === source ? limits : Parser.Limits())
             diagnostics += parseDiagnostics
             return program
         }
