@@ -185,6 +185,17 @@ public struct ParameterInfo: Sendable {
     }
 }
 
+extension ParameterInfo {
+    /// "between 1 and 5": the range as people read it, whole numbers for an Int parameter.
+    public var rangeDescription: String? {
+        guard let range else { return nil }
+        func number(_ value: Double) -> String {
+            type == .int && value == value.rounded() && abs(value) < 9e15 ? String(Int(value)) : "\(value)"
+        }
+        return "between \(number(range.lowerBound)) and \(number(range.upperBound))"
+    }
+}
+
 /// "Open {book} on {shelf}": a sentence that names an intent's parameters in braces.
 public struct ParameterSummary: Sendable, ExpressibleByStringLiteral, CustomStringConvertible {
     public enum Part: Sendable, Equatable {

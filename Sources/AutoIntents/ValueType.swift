@@ -12,6 +12,8 @@ public indirect enum ValueType: Sendable, Hashable, CustomStringConvertible {
     case file
     case list(ValueType)
     case record
+    /// A record whose fields are known before the run: a literal `{title: "Circe", year: 2018}`.
+    case recordOf(RecordShape)
     case entity(AnyEntityType)
     case enumeration(AnyEnumType)
 
@@ -29,13 +31,20 @@ public indirect enum ValueType: Sendable, Hashable, CustomStringConvertible {
         case .file: return "File"
         case .list(.any): return "List"
         case .list(let element): return "List of \(element)"
-        case .record: return "Record"
+        case .record, .recordOf: return "Record"
         case .entity(let type): return type.typeName
         case .enumeration(let type): return type.typeName
         }
     }
 
     public var isNumeric: Bool { self == .int || self == .decimal }
+
+    public var isRecord: Bool {
+        switch self {
+        case .record, .recordOf: return true
+        default: return false
+        }
+    }
 
     public var elementType: ValueType? {
         if case .list(let element) = self { return element }
@@ -50,6 +59,9 @@ public indirect enum ValueType: Sendable, Hashable, CustomStringConvertible {
         case (.int, .decimal): return true
         case (.text, .enumeration), (.text, .file): return true
         case (.list(let a), .list(let b)): return a.isAssignable(to: b)
+        case (.recordOf, .record), (.record, .recordOf): return true
+        case (.recordOf(let a), .recordOf(let b)):
+            return b.names.allSatisfy { name in a.type(of: name).map { $0.isAssignable(to: b.type(of: name)!) } ?? false }
         default: return self == target
         }
     }
@@ -59,8 +71,22 @@ public indirect enum ValueType: Sendable, Hashable, CustomStringConvertible {
         if self == other { return self }
         if isNumeric && other.isNumeric { return .decimal }
         if case .list(let a) = self, case .list(let b) = other { return .list(a.joined(with: b)) }
+        if isRecord && other.isRecord { return .record }
         if self == .null { return other }
         if other == .null { return self }
         return .any
+    }
+}
+
+/// The fields of a record known before the run, in order.
+public struct RecordShape: Sendable, Hashable {
+    public let names: [String]
+    public let types: [ValueType]
+    public init(names: [String], types: [ValueType]) {
+        self.names = names
+        self.types = types
+    }
+    public func type(of name: String) -> ValueType? {
+        names.firstIndex(of: name).map { types[$0] }
     }
 }

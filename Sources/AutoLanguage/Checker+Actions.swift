@@ -108,7 +108,16 @@ extension Checker {
             let candidates = intents(namedBy: words[0..<used])
             if candidates.isEmpty { continue }
             let rest = Array(words[used...])
-            if rest.isEmpty || rest.count == 1 || startsNestedAction(rest) { return (candidates, used) }
+            if rest.isEmpty || startsNestedAction(rest) { return (candidates, used) }
+            // One more word is the input when it names a value (`open book b`, `open currentlyReading`), or
+            // when the words named a whole intent. Otherwise it is more likely a typo in the name (`list bookz`).
+            if rest.count == 1, candidates.contains(where: \.exact) || lookupName(rest[0], expected: nil) != nil
+                || candidates.contains(where: { candidate in
+                    guard case .enumeration(let type)? = candidate.intent.input?.type else { return false }
+                    return type.caseIndex(named: rest[0].name) != nil
+                }) {
+                return (candidates, used)
+            }
         }
         return nil
     }
@@ -193,7 +202,7 @@ extension Checker {
         if case .constant(let constant) = value.kind {
             let converted = coerceConstant(constant, to: parameter.type, at: value.span)
             if let range = parameter.range, let number = Operations.number(converted), !range.contains(number) {
-                error("'\(parameter.name)' of '\(intent.name)' must be between \(ValueFormatter.decimal(range.lowerBound)) and \(ValueFormatter.decimal(range.upperBound))", value.span)
+                error("'\(parameter.name)' of '\(intent.name)' must be \(parameter.rangeDescription ?? "")", value.span)
             }
             if converted.type.isAssignable(to: parameter.type) || (converted.isNull && !parameter.isRequired) {
                 return BoundExpression(kind: .constant(converted), type: converted.type, span: value.span)

@@ -38,12 +38,18 @@ extension Checker {
             return folded(BoundExpression(kind: .list(bound), type: .list(elementType), span: span))
         case .record(let fields):
             var keys: [String] = []
-            for field in fields where keys.contains(field.key.name) {
-                error("the field '\(field.key.name)' appears twice in this record", field.key.span)
+            var values: [BoundExpression] = []
+            for field in fields {
+                let value = bindPipeline(field.value)
+                if keys.contains(field.key.name) {
+                    error("the field '\(field.key.name)' appears twice in this record", field.key.span, hint: "remove one of them")
+                    continue
+                }
+                keys.append(field.key.name)
+                values.append(value)
             }
-            keys = fields.map(\.key.name)
-            let values = fields.map { bindPipeline($0.value) }
-            return folded(BoundExpression(kind: .record(keys: keys, values: values), type: .record, span: span))
+            let shape = RecordShape(names: keys, types: values.map(\.type))
+            return folded(BoundExpression(kind: .record(keys: keys, values: values), type: .recordOf(shape), span: span))
         case .name(let name):
             return resolveName(name, expected: expected)
         case .member(let base, let member):
@@ -201,6 +207,14 @@ extension Checker {
         case .list(let element):
             guard let (inner, innerType) = resolveProperty(member, on: element) else { return nil }
             return (.each(inner), .list(innerType))
+        case .recordOf(let shape):
+            guard let fieldType = shape.type(of: name) else {
+                error("the record has no field '\(name)'", member.span,
+                      hint: NearestNames.suggest(name, from: shape.names).isEmpty ? "its fields: " + shape.names.joined(separator: ", ")
+                          : NearestNames.hint(for: name, in: shape.names))
+                return nil
+            }
+            return (.dynamic(name), fieldType)
         case .record, .any:
             return (.dynamic(name), .any)
         case .null:

@@ -54,7 +54,7 @@ extension Checker {
             let (haystack, needle) = op == .isIn ? (r, l) : (l, r)
             let valid: Bool
             switch op {
-            case .contains, .isIn: valid = haystack == .text ? needle == .text || needle == .any : haystack.elementType != nil || haystack == .record
+            case .contains, .isIn: valid = haystack == .text ? needle == .text || needle == .any : haystack.elementType != nil || haystack.isRecord
             default: valid = haystack == .text && (needle == .text || needle == .any)
             }
             if !unknown, !valid {

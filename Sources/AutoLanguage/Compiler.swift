@@ -27,7 +27,11 @@ struct Compiler {
         var compiler = Compiler(body: body)
         let nodes = compiler.lowerBlock(body.statements)
         var endsWithValue = false
-        if case .expression(let value, _)? = body.statements.last?.kind, value.type != .null { endsWithValue = true }
+        switch body.statements.last?.kind {
+        case .expression(let value, _)?: endsWithValue = value.type != .null
+        case .returnValue(let value?)?: endsWithValue = value.type != .null
+        default: break
+        }
         return ActionGraph(name: body.name, body: nodes, edges: compiler.edges, slotNames: compiler.slotNames, endsWithValue: endsWithValue)
     }
 
@@ -59,11 +63,12 @@ struct Compiler {
                                         updatesIt: !Checker.returnsNothing(value), into: &nodes))
                 return
             }
+            // The node is located at its expression, so a runtime error in it points there.
             let expression = lower(value, into: &nodes)
             if let resultSlot {
-                nodes.append(node(.assign(slot: resultSlot, expression), span, label: source(span), updatesIt: true, writes: [resultSlot]))
+                nodes.append(node(.assign(slot: resultSlot, expression), value.span, label: source(span), updatesIt: true, writes: [resultSlot]))
             } else {
-                nodes.append(node(.evaluate(expression), span, label: source(span), updatesIt: true))
+                nodes.append(node(.evaluate(expression), value.span, label: source(span), updatesIt: true))
             }
 
         case .set(let slot, let value):
@@ -72,7 +77,7 @@ struct Compiler {
                 return
             }
             let expression = lower(value, into: &nodes)
-            nodes.append(node(.assign(slot: slot, expression), span, label: source(span), updatesIt: true, writes: [slot]))
+            nodes.append(node(.assign(slot: slot, expression), value.span, label: source(span), updatesIt: true, writes: [slot]))
 
         case .ifElse(let branches, let otherwise):
             nodes.append(branchNode(branches[...], otherwise: otherwise, span: span, into: &nodes))

@@ -118,6 +118,8 @@ public struct Lexer {
         let digits = String(decoding: bytes[start..<position].filter { $0 != UInt8(ascii: "_") }, as: UTF8.self)
         if isDecimal, let value = Double(digits) { return .decimal(value) }
         if let value = Int(digits) { return .integer(value) }
+        // 2^63 fits only as -9223372036854775808: the parser accepts it after a minus and rejects it alone.
+        if digits.drop(while: { $0 == "0" }) == "9223372036854775808" { return .integer(.min) }
         report("the number \(digits) does not fit in a 64-bit integer", Span(start, position),
                hint: "write it as a decimal (\(digits).0) if an approximate value is enough")
         return .invalid

@@ -1,9 +1,9 @@
 /// Pipelines, actions and operator expressions.
 extension Parser {
-    /// Words that end an action's words or arguments: they belong to the construct around it.
+    /// Words that can't be an action's words: operators and literals. Other keywords (`where`, `limit`,
+    /// `times`, …) are reserved only where their construct is being parsed, so they may name variables.
     static let stopWords: Set<String> = [
-        "and", "or", "not", "where", "sort", "limit", "matching", "times", "else", "in",
-        "contains", "starts", "ends", "between", "true", "false", "nil",
+        "and", "or", "not", "in", "contains", "starts", "ends", "between", "true", "false", "nil",
     ]
 
     /// The words of the built-in functions, which are called with `(` right after the name.
@@ -263,6 +263,11 @@ extension Parser {
         enter(.unary)
         if current.isSymbol(.minus) {
             let start = advance().span
+            // The lexer reads 9223372036854775808 as Int.min, which only a minus in front makes valid.
+            if case .integer(.min) = current.kind, !current.spaceBefore {
+                let literal = advance()
+                return Expression(kind: .integer(.min), span: start.to(literal.span))
+            }
             let operand = try nested { try $0.parseUnary(allowBraces) }
             return Expression(kind: .unary(.negate, operand), span: start.to(operand.span))
         }
@@ -292,6 +297,10 @@ extension Parser {
         switch token.kind {
         case .integer(let value):
             _ = advance()
+            if value == .min {
+                throw error("the number 9223372036854775808 does not fit in a 64-bit integer", at: token.span,
+                            hint: "the smallest Int is written -9223372036854775808")
+            }
             return try parseQuantity(Expression(kind: .integer(value), span: token.span))
         case .decimal(let value):
             _ = advance()
@@ -319,7 +328,7 @@ extension Parser {
             skipNewlines()
             let inner = try nested { try $0.parsePipeline() }
             skipNewlines()
-            let close = try expect(.rightParen, "to close '('")
+            let close = try expectCloser(.rightParen, opener: token, "to close '('")
             return Expression(kind: inner.kind, span: token.span.to(close.span))
         case .symbol(.leftBracket):
             return try parseList()
@@ -328,6 +337,10 @@ extension Parser {
         case .invalid:
             _ = advance()
             throw SyntaxError()
+        case .endOfInput, .newline:
+            // Point at what was left dangling (`set y = 1 +`), not past the end of the file.
+            let last = lastSignificantToken()
+            throw error("expected a value after \(describe(last)), found \(describe(token))", at: last.span)
         default:
             throw error("expected a value, found \(describe(token))")
         }
@@ -347,7 +360,7 @@ extension Parser {
             if !accept(.comma) { break }
             skipNewlines()
         }
-        let close = try expect(.rightParen, "to close the arguments of '\(name.name)'")
+        let close = try expectCloser(.rightParen, opener: nameToken, "to close the arguments of '\(name.name)'")
         return Expression(kind: .function(name, arguments), span: name.span.to(close.span))
     }
 
@@ -375,10 +388,14 @@ extension Parser {
                     continue
                 }
                 var parser = Parser(file: file, range: inner.start..<inner.end, limits: limits, depth: depth, coverage: coverage)
+                parser.isInterpolation = true
                 var expression: Expression
                 do {
                     expression = try parser.nested { try $0.parsePipeline() }
                     if !parser.atEnd { throw parser.error("unexpected \(parser.describe(parser.current)) in interpolation") }
+                } catch is TooDeep {
+                    diagnostics += parser.diagnostics
+                    throw TooDeep()
                 } catch {
                     expression = Expression(kind: .error, span: inner)
                 }
@@ -402,7 +419,7 @@ extension Parser {
             if !accept(.comma) { break }
             skipNewlines()
         }
-        let close = try expect(.rightBracket, "to close the list", hint: "separate items with ','")
+        let close = try expectCloser(.rightBracket, opener: open, "to close the list", hint: "separate items with ','")
         return Expression(kind: .list(items), span: open.span.to(close.span))
     }
 
@@ -426,7 +443,7 @@ extension Parser {
             if !accept(.comma) { break }
             skipNewlines()
         }
-        let close = try expect(.rightBrace, "to close the record", hint: "separate fields with ','")
+        let close = try expectCloser(.rightBrace, opener: open, "to close the record", hint: "separate fields with ','")
         return Expression(kind: .record(fields), span: open.span.to(close.span))
     }
 }

@@ -19,6 +19,8 @@ public struct Parser {
     public internal(set) var diagnostics: [Diagnostic] = []
     /// The productions entered so far, when tracking was asked for (tests only).
     public var coverage: Set<Production>?
+    /// Whether this parser reads a `\( … )` inside a text.
+    var isInterpolation = false
 
     public init(file: SourceFile, limits: Limits = Limits()) {
         var lexer = Lexer(file: file)
@@ -80,6 +82,10 @@ public struct Parser {
 
     struct SyntaxError: Error {}
 
+    /// Thrown past every enclosing block up to the top-level statement, which is then skipped whole:
+    /// resuming inside an over-deep construct would only report its closing brackets.
+    struct TooDeep: Error {}
+
     mutating func error(_ message: String, at span: Span? = nil, hint: String? = nil) -> SyntaxError {
         // The lexer has already explained an invalid token; a second message about it would only confuse.
         if span == nil, current.kind == .invalid { return SyntaxError() }
@@ -106,6 +112,26 @@ public struct Parser {
         guard acceptWord(word) else { throw error("expected '\(word)' \(context), found \(describe(current))") }
     }
 
+    /// Expects the closing bracket of `opener`. When the input moved on to another line or ended, the
+    /// bracket was never closed: say so at the bracket rather than at whatever came next.
+    mutating func expectCloser(_ symbol: Token.Symbol, opener: Token, _ context: String, hint: String? = nil) throws -> Token {
+        if current.isSymbol(symbol) { return advance() }
+        let openerLine = file.location(of: opener.span.start).line
+        let unclosed = atEnd || file.location(of: current.span.start).line > openerLine
+        if unclosed, current.kind != .invalid {
+            throw error("this '\(file.text(of: opener.span).suffix(1))' is never closed", at: opener.span,
+                        hint: "add a '\(symbol.rawValue)'" + (hint.map { "; \($0)" } ?? ""))
+        }
+        return try expect(symbol, context, hint: hint)
+    }
+
+    /// The last token read that is not a newline: what a dangling construct ended with.
+    func lastSignificantToken() -> Token {
+        var i = index - 1
+        while i > 0, tokens[i].kind == .newline { i -= 1 }
+        return tokens[max(i, 0)]
+    }
+
     func describe(_ token: Token) -> String {
         switch token.kind {
         case .identifier(let name): return "'\(name)'"
@@ -113,7 +139,7 @@ public struct Parser {
         case .text: return "a text"
         case .symbol(let symbol): return "'\(symbol.rawValue)'"
         case .newline: return "the end of the line"
-        case .endOfInput: return "the end of the input"
+        case .endOfInput: return isInterpolation ? "the end of the interpolation" : "the end of the input"
         case .invalid: return "'\(file.text(of: token.span))'"
         }
     }
@@ -130,8 +156,9 @@ public struct Parser {
     mutating func deepen() throws {
         depth += 1
         if depth > limits.maxDepth {
-            throw error("this is nested too deeply (more than \(limits.maxDepth) levels)",
-                        hint: "split it into smaller statements with 'set'")
+            _ = error("this is nested too deeply (more than \(limits.maxDepth) levels)",
+                      hint: "split it into smaller statements with 'set'")
+            throw TooDeep()
         }
     }
 
@@ -165,18 +192,33 @@ public struct Parser {
 
     static let statementKeywords: Set<String> = ["set", "if", "for", "repeat", "return", "shortcut"]
 
+    /// Skips a whole statement from its first token, brackets and all.
+    mutating func skipStatement() {
+        var nesting = 0
+        while !atEnd {
+            switch current.kind {
+            case .newline, .symbol(.semicolon): if nesting == 0 { return }
+            case .symbol(.leftBrace), .symbol(.leftParen), .symbol(.leftBracket): nesting += 1
+            case .symbol(.rightBrace), .symbol(.rightParen), .symbol(.rightBracket): nesting = max(0, nesting - 1)
+            default: break
+            }
+            _ = advance()
+        }
+    }
+
     // MARK: Program and statements
 
     // program = { statement_end } { statement statement_end } ;
     public mutating func parseProgram() -> Program {
         enter(.program)
         var statements: [Statement] = []
-        parseStatements(into: &statements, until: nil)
+        // Only blocks rethrow TooDeep; the top level catches it.
+        try? parseStatements(into: &statements, until: nil)
         return Program(file: file, statements: statements)
     }
 
     /// Statements up to `closer` (a block's `}`) or the end of input.
-    mutating func parseStatements(into statements: inout [Statement], until closer: Token.Symbol?) {
+    mutating func parseStatements(into statements: inout [Statement], until closer: Token.Symbol?) throws {
         while true {
             while current.kind == .newline || current.isSymbol(.semicolon) { _ = advance() }
             if atEnd { return }
@@ -192,6 +234,12 @@ public struct Parser {
                 let statement = try parseStatement()
                 statements.append(statement)
                 try expectStatementEnd(closer: closer)
+            } catch is TooDeep where closer != nil {
+                throw TooDeep()
+            } catch is TooDeep {
+                index = startIndex
+                skipStatement()
+                statements.append(Statement(kind: .error, span: start.to(previous.span), resultName: nil))
             } catch {
                 synchronize()
                 // Always make progress, whatever token stopped the statement.
@@ -319,7 +367,7 @@ public struct Parser {
         enter(.block)
         let open = try expect(.leftBrace, "after \(context)")
         var statements: [Statement] = []
-        try nested { parser in parser.parseStatements(into: &statements, until: .rightBrace) }
+        try nested { parser in try parser.parseStatements(into: &statements, until: .rightBrace) }
         guard current.isSymbol(.rightBrace) else {
             throw error("this '{' is never closed", at: open.span, hint: "add a '}' at the end of the block")
         }

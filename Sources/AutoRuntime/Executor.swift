@@ -181,7 +181,7 @@ public final class Executor: @unchecked Sendable {
             for part in parts {
                 switch part {
                 case .literal(let literal): text += literal
-                case .value(let value): text += ValueFormatter.display(try eval(value, frame))
+                case .value(let value): text += ValueFormatter.interpolated(try eval(value, frame))
                 }
             }
             return .text(text)
@@ -213,11 +213,11 @@ public final class Executor: @unchecked Sendable {
             for item in items {
                 try countStep(node)
                 arguments[0] = item
-                results.append(try await invoke(call.intent, arguments, node))
+                results.append(try await invoke(call.intent, arguments, node, call.argumentLocations))
             }
             return .list(results)
         }
-        return try await invoke(call.intent, arguments, node)
+        return try await invoke(call.intent, arguments, node, call.argumentLocations)
     }
 
     package static func takesOneValue(_ type: ValueType) -> Bool {
@@ -227,7 +227,7 @@ public final class Executor: @unchecked Sendable {
         }
     }
 
-    func invoke(_ intent: IntentDescriptor, _ given: [Value?], _ node: Node) async throws -> Value {
+    func invoke(_ intent: IntentDescriptor, _ given: [Value?], _ node: Node, _ locations: [ScriptLocation?]) async throws -> Value {
         var arguments = given
         for (index, parameter) in intent.parameters.enumerated() {
             if arguments[index] == nil {
@@ -238,7 +238,7 @@ public final class Executor: @unchecked Sendable {
                 }
             }
             if let value = arguments[index] {
-                arguments[index] = try coerce(value, to: parameter, of: intent, node)
+                arguments[index] = try coerce(value, to: parameter, of: intent, at: locations[index] ?? node.location)
             }
         }
         if intent.sideEffect == .destructive {
@@ -289,28 +289,28 @@ public final class Executor: @unchecked Sendable {
 
     /// Brings an argument to its parameter's type where the language allows it (Int to Decimal, a text
     /// naming an enum case) and checks ranges; anything else is a type error naming the parameter.
-    func coerce(_ value: Value, to parameter: ParameterInfo, of intent: IntentDescriptor, _ node: Node) throws -> Value {
+    func coerce(_ value: Value, to parameter: ParameterInfo, of intent: IntentDescriptor, at location: ScriptLocation) throws -> Value {
         var result = value
         switch (parameter.type, value) {
         case (_, .null):
             guard parameter.isRequired, parameter.type != .any else { return value }
-            throw RuntimeError("'\(intent.name)' needs a value for '\(parameter.name)', got nil", at: node.location)
+            throw RuntimeError("'\(intent.name)' needs a value for '\(parameter.name)', got nil", at: location)
         case (.decimal, .int(let i)):
             result = .decimal(Double(i))
         case (.enumeration(let type), .text(let text)):
             guard let index = type.caseIndex(named: text) else {
-                throw RuntimeError("'\(text)' is not a \(type.typeName); choose one of: \(type.cases.map(\.displayName).joined(separator: ", "))", at: node.location)
+                throw RuntimeError("'\(text)' is not a \(type.typeName); choose one of: \(type.cases.map(\.displayName).joined(separator: ", "))", at: location)
             }
             result = .enumCase(EnumCaseValue(type: type, index: index))
         case (.file, .text(let path)):
             result = .file(FileRef(path: path))
         default:
             guard value.type.isAssignable(to: parameter.type) else {
-                throw RuntimeError("'\(intent.name)' expects \(parameter.type) for '\(parameter.name)', got \(value.type)", at: node.location)
+                throw RuntimeError("'\(intent.name)' expects \(parameter.type) for '\(parameter.name)', got \(value.type)", at: location)
             }
         }
         if let range = parameter.range, let number = Operations.number(result), !range.contains(number) {
-            throw RuntimeError("'\(parameter.name)' of '\(intent.name)' must be between \(ValueFormatter.decimal(range.lowerBound)) and \(ValueFormatter.decimal(range.upperBound)), got \(ValueFormatter.inline(result))", at: node.location)
+            throw RuntimeError("'\(parameter.name)' of '\(intent.name)' must be \(parameter.rangeDescription ?? ""), got \(ValueFormatter.inline(result))", at: location)
         }
         return result
     }

@@ -17,6 +17,14 @@ public enum ValueFormatter {
         }
     }
 
+    /// What `"\(x)"` inserts: like `display`, but an entity is its title alone and a list stays on one line.
+    public static func interpolated(_ value: Value) -> String {
+        switch value {
+        case .text(let text): return text
+        default: return inline(value)
+        }
+    }
+
     /// The compact form used inside lists and records: texts quoted, `[1, 2]`, `{title: "Circe"}`.
     public static func inline(_ value: Value) -> String {
         switch value {
@@ -71,7 +79,8 @@ public enum ValueFormatter {
 
     /// `90 seconds` reads as `1 minute 30 seconds`; the largest units first.
     public static func duration(_ seconds: Double) -> String {
-        if seconds == 0 { return "0 seconds" }
+        // Below a millisecond reads as zero, so `now - now` is not "-0.0 seconds".
+        if abs(seconds) < 0.0005 { return "0 seconds" }
         let sign = seconds < 0 ? "-" : ""
         var rest = abs(seconds)
         var parts: [String] = []

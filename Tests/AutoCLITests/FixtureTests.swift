@@ -25,15 +25,24 @@ import Testing
                 }
                 #expect(match, "\(fixture.path): no error at \(expected.line):\(expected.column) containing '\(expected.message)'; got:\n\(found.joined(separator: "\n"))")
             }
+            for expected in fixture.hints {
+                let hint = outcome.diagnostics.first { $0.location.line == expected.line && $0.location.column == expected.column }?.hint
+                #expect(hint?.contains(expected.message) == true,
+                        "\(fixture.path): the hint at \(expected.line):\(expected.column) should contain '\(expected.message)', got \(hint ?? "no hint")")
+            }
             return
         }
         #expect(outcome.diagnostics.isEmpty, "\(fixture.path): unexpected errors:\n\(outcome.standardError)")
-        if let runtimeError = fixture.runtimeError {
+        if let exitCode = fixture.exitCode {
+            #expect(outcome.exitCode == exitCode, "\(fixture.path): exit code \(outcome.exitCode): \(outcome.standardError)")
+        } else if fixture.runtimeError != nil {
             #expect(outcome.exitCode == 1, "\(fixture.path): expected a runtime error, exit code \(outcome.exitCode)")
-            #expect(outcome.standardError.contains(runtimeError),
-                    "\(fixture.path): runtime error should contain '\(runtimeError)', got: \(outcome.standardError)")
         } else {
             #expect(outcome.exitCode == 0, "\(fixture.path): exit code \(outcome.exitCode): \(outcome.standardError)")
+        }
+        if let runtimeError = fixture.runtimeError {
+            #expect(outcome.standardError.contains(runtimeError),
+                    "\(fixture.path): runtime error should contain '\(runtimeError)', got: \(outcome.standardError)")
         }
         #expect(outcome.output == fixture.output, "\(fixture.path): output differs")
     }

@@ -5,7 +5,8 @@ import Foundation
 
 /// A golden script with inline expectations (DESIGN.md §4):
 /// `# expect: <line of output>`, `# expect error: <line>:<col> <message part>`,
-/// `# expect runtime error: <message part>`, `# answer: <text>` (the next answer to a question),
+/// `# expect runtime error: <message part>`, `# expect hint: <line>:<col> <hint part>` (the hint of the error
+/// there), `# expect exit: <code>` (130 for a cancelled run), `# answer: <text>` (the next answer to a question),
 /// `# confirm: yes|no` (the next answer to a confirmation), `# args: a b c`.
 public struct Fixture: Sendable, CustomStringConvertible {
     public struct ExpectedError: Sendable, Equatable {
@@ -18,7 +19,9 @@ public struct Fixture: Sendable, CustomStringConvertible {
     public let text: String
     public var output: [String] = []
     public var errors: [ExpectedError] = []
+    public var hints: [ExpectedError] = []
     public var runtimeError: String?
+    public var exitCode: Int32?
     public var answers: [String] = []
     public var confirmations: [Bool] = []
     public var arguments: [String] = []
@@ -34,10 +37,11 @@ public struct Fixture: Sendable, CustomStringConvertible {
             if let rest = comment.dropPrefix("expect runtime error: ") {
                 runtimeError = String(rest)
             } else if let rest = comment.dropPrefix("expect error: ") {
-                let parts = rest.split(separator: " ", maxSplits: 1)
-                let place = parts[0].split(separator: ":").compactMap { Int($0) }
-                errors.append(ExpectedError(line: place.first ?? 0, column: place.count > 1 ? place[1] : 0,
-                                            message: parts.count > 1 ? String(parts[1]) : ""))
+                errors.append(Self.located(rest))
+            } else if let rest = comment.dropPrefix("expect hint: ") {
+                hints.append(Self.located(rest))
+            } else if let rest = comment.dropPrefix("expect exit: ") {
+                exitCode = Int32(rest.trimmingCharacters(in: .whitespaces))
             } else if let rest = comment.dropPrefix("expect: ") {
                 output.append(String(rest))
             } else if comment == "expect:" {
@@ -50,6 +54,14 @@ public struct Fixture: Sendable, CustomStringConvertible {
                 arguments = rest.split(separator: " ").map(String.init)
             }
         }
+    }
+
+    /// `3:14 message part`.
+    static func located(_ text: Substring) -> ExpectedError {
+        let parts = text.split(separator: " ", maxSplits: 1)
+        let place = parts[0].split(separator: ":").compactMap { Int($0) }
+        return ExpectedError(line: place.first ?? 0, column: place.count > 1 ? place[1] : 0,
+                             message: parts.count > 1 ? String(parts[1]) : "")
     }
 
     /// Every `.auto` file under `folder`, recursively, in path order.
