@@ -134,7 +134,13 @@ extension Checker {
     /// without arguments.
     mutating func resolveName(_ name: Identifier, expected: ValueType? = nil) -> BoundExpression {
         if let value = lookupName(name, expected: expected) { return value }
-        if registry.intent(named: name.name) != nil {
+        if let intent = registry.intent(named: name.name) {
+            // An action that needs its input can't stand as a value: `show - (2 + 3)` subtracts from `show`.
+            if let input = intent.input, input.isRequired {
+                error("'\(intent.name)' is an action that needs its input '\(input.name)', not a value", name.span,
+                      hint: "give it its input right after the name, e.g. '\(intent.name) -(2 + 3)', or pipe a value into it")
+                return .error(name.span)
+            }
             return bindAction(words: [name], arguments: [], piped: nil, span: name.span)
         }
         var candidates = scope.names + ["it", "now", "today"]
