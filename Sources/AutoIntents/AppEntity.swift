@@ -22,7 +22,7 @@ public struct DisplayRepresentation: Sendable, Hashable {
 ///     var displayRepresentation: DisplayRepresentation { .init(title: title, subtitle: author) }
 /// }
 /// ```
-public protocol AppEntity: IntentValue, Identifiable where ID: Sendable & CustomStringConvertible {
+public protocol AppEntity: IntentValue, Identifiable where ID: Sendable & LosslessStringConvertible {
     static var entityType: EntityType<Self> { get }
     var displayRepresentation: DisplayRepresentation { get }
 }
@@ -37,25 +37,104 @@ extension AppEntity {
 }
 
 /// A property an entity type declares: its name in scripts, its title for people, its type and getter.
+/// Properties are read through closures (a key path such as `\.title` converts to one), and a property of
+/// a comparable type also builds typed comparisons, so engine-side filtering and sorting never box values.
 public struct EntityProperty<E: AppEntity>: Sendable {
     public let name: String
     public let title: String
     public let type: ValueType
-    let get: @Sendable (E) -> Value
+    @usableFromInline let get: @Sendable (E) -> Value
+    /// A typed test for `property <op> value`, or nil when it can't be made (the value's type differs).
+    @usableFromInline let makeTest: @Sendable (ComparisonOperator, Value) -> (@Sendable (E) -> Bool)?
+    /// A typed three-way comparison for sorting; nil for properties that have no order.
+    @usableFromInline let makeOrder: (@Sendable () -> @Sendable (E, E) -> Int)?
 
-    public init<T: IntentValue>(_ name: String, _ keyPath: KeyPath<E, T> & Sendable, title: String? = nil) {
+    @inlinable
+    public init<T: IntentValue>(_ name: String, _ get: @escaping @Sendable (E) -> T, title: String? = nil) {
         self.name = name
         self.title = title ?? name
         self.type = T.valueType
-        self.get = { $0[keyPath: keyPath].autoValue }
+        self.get = { get($0).autoValue }
+        self.makeTest = { _, _ in nil }
+        self.makeOrder = nil
     }
 
-    /// An optional property reads as `nil` when absent (a book not read yet has no read date).
-    public init<T: IntentValue>(_ name: String, _ keyPath: KeyPath<E, T?> & Sendable, title: String? = nil) {
+    @inlinable
+    public init<T: IntentValue>(_ name: String, _ get: @escaping @Sendable (E) -> T?, title: String? = nil) {
         self.name = name
         self.title = title ?? name
         self.type = T.valueType
-        self.get = { $0[keyPath: keyPath]?.autoValue ?? .null }
+        self.get = { get($0)?.autoValue ?? .null }
+        self.makeTest = { _, _ in nil }
+        self.makeOrder = nil
+    }
+
+    @inlinable
+    public init<T: IntentValue & Comparable>(_ name: String, _ get: @escaping @Sendable (E) -> T, title: String? = nil) {
+        self.name = name
+        self.title = title ?? name
+        self.type = T.valueType
+        self.get = { get($0).autoValue }
+        self.makeTest = { op, value in TypedTests.test(op, value, get) }
+        self.makeOrder = { { a, b in TypedTests.order(get(a), get(b)) } }
+    }
+
+    /// A missing value (nil) sorts first and compares false with `<` and `>`, as the engine does everywhere.
+    @inlinable
+    public init<T: IntentValue & Comparable>(_ name: String, _ get: @escaping @Sendable (E) -> T?, title: String? = nil) {
+        self.name = name
+        self.title = title ?? name
+        self.type = T.valueType
+        self.get = { get($0)?.autoValue ?? .null }
+        self.makeTest = { op, value in TypedTests.optionalTest(op, value, get) }
+        self.makeOrder = {
+            { a, b in
+                switch (get(a), get(b)) {
+                case (nil, nil): return 0
+                case (nil, _): return -1
+                case (_, nil): return 1
+                case (let x?, let y?): return TypedTests.order(x, y)
+                }
+            }
+        }
+    }
+
+    /// Texts compare exactly with `==` and `<`, and ignore case with `contains`, `starts with`, `ends with`.
+    @inlinable
+    public init(_ name: String, _ get: @escaping @Sendable (E) -> String, title: String? = nil) {
+        self.name = name
+        self.title = title ?? name
+        self.type = .text
+        self.get = { .text(get($0)) }
+        self.makeTest = { op, value in TypedTests.textTest(op, value, get) }
+        self.makeOrder = { { a, b in TypedTests.order(get(a), get(b)) } }
+    }
+
+    @inlinable
+    public init(_ name: String, _ get: @escaping @Sendable (E) -> String?, title: String? = nil) {
+        self.name = name
+        self.title = title ?? name
+        self.type = .text
+        self.get = { get($0).map(Value.text) ?? .null }
+        self.makeTest = { op, value in
+            guard let test = TypedTests.textTest(op, value, { (text: String) in text }) else { return nil }
+            switch op {
+            case .equal, .notEqual:
+                return { entity in get(entity).map(test) ?? (op == .notEqual) }
+            default:
+                return { entity in get(entity).map(test) ?? false }
+            }
+        }
+        self.makeOrder = {
+            { a, b in
+                switch (get(a), get(b)) {
+                case (nil, nil): return 0
+                case (nil, _): return -1
+                case (_, nil): return 1
+                case (let x?, let y?): return TypedTests.order(x, y)
+                }
+            }
+        }
     }
 }
 
@@ -100,7 +179,11 @@ open class AnyEntityType: @unchecked Sendable, Hashable, CustomStringConvertible
 
 /// The description of one Swift entity type `E`.
 public final class EntityType<E: AppEntity>: AnyEntityType, @unchecked Sendable {
+    /// The properties with their typed getters and comparisons, for engine-side queries.
+    public let typedProperties: [EntityProperty<E>]
+
     public init(singular: String, plural: String? = nil, properties: [EntityProperty<E>]) {
+        self.typedProperties = properties
         super.init(
             singular: singular,
             plural: plural ?? singular + "s",

@@ -4,6 +4,7 @@ public struct Registry: Sendable {
     public private(set) var intents: [IntentDescriptor] = []
     public private(set) var entityTypes: [AnyEntityType] = []
     public private(set) var enumTypes: [AnyEnumType] = []
+    public private(set) var queries: [QueryDescriptor] = []
 
     public init() {}
 
@@ -45,6 +46,18 @@ public struct Registry: Sendable {
         default:
             break
         }
+    }
+
+    @usableFromInline
+    mutating func add(query: QueryDescriptor) {
+        registerTypes(in: .entity(query.entityType))
+        queries.removeAll { $0.entityType === query.entityType }
+        queries.append(query)
+    }
+
+    /// The query registered for an entity type, if any (a transient entity has none).
+    public func query(for type: AnyEntityType) -> QueryDescriptor? {
+        queries.first { $0.entityType === type }
     }
 
     public func intent(named name: String) -> IntentDescriptor? {

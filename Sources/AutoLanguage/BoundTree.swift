@@ -16,13 +16,18 @@ struct BoundExpression {
         case negate(BoundExpression)
         case not(BoundExpression)
         case arithmetic(ArithmeticOperator, BoundExpression, BoundExpression)
-        case compare(Comparator, BoundExpression, BoundExpression)
+        case compare(ComparisonOperator, BoundExpression, BoundExpression)
         case between(BoundExpression, BoundExpression, BoundExpression)
         case and(BoundExpression, BoundExpression)
         case or(BoundExpression, BoundExpression)
         case function(BuiltinFunction, [BoundExpression])
         /// An intent call; the compiler hoists it into a node of its own.
         case action(BoundAction)
+        /// `find …`, planned; hoisted like an action.
+        case find(BoundFind)
+        case filter(BoundExpression, BoundCondition)
+        case sort(BoundExpression, [BoundSortKey])
+        case limit(BoundExpression, BoundExpression)
         /// Stands in for an expression that had an error, so checking goes on.
         case error
     }
@@ -67,4 +72,36 @@ struct BoundBody {
     let file: SourceFile
     let statements: [BoundStatement]
     let slotNames: [String]
+}
+
+/// A where-clause: property paths of the candidate compared with values of the script.
+indirect enum BoundCondition {
+    case compare(path: [PropertyAccess], names: [String], ComparisonOperator, BoundExpression)
+    case and(BoundCondition, BoundCondition)
+    case or(BoundCondition, BoundCondition)
+    case not(BoundCondition)
+}
+
+struct BoundSortKey {
+    let path: [PropertyAccess]
+    let names: [String]
+    let descending: Bool
+}
+
+/// `find`, with the decision of what the host's query does and what the engine does.
+struct BoundFind {
+    enum Source {
+        case all
+        case suggested
+        case matching(BoundExpression)
+        case pushed([(property: String, op: ComparisonOperator, value: BoundExpression)], ComparatorMode, [QuerySort], pushesLimit: Bool)
+    }
+    let query: QueryDescriptor
+    let source: Source
+    let condition: BoundCondition?
+    let sort: [BoundSortKey]
+    let limit: BoundExpression?
+    let matchingInEngine: BoundExpression?
+    let summary: String
+    let span: Span
 }

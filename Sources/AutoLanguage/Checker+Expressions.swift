@@ -11,10 +11,8 @@ extension Checker {
             switch stage.kind {
             case .action(let words, let arguments):
                 current = bindAction(words: words, arguments: arguments, piped: current, span: stage.span)
-            case .listStage:
-                error("'filter', 'sort by' and 'limit' on lists are not available yet", stage.span,
-                      hint: "they come with entity queries; use 'for' and 'if' meanwhile")
-                current = .error(stage.span)
+            case .listStage(let listStage):
+                current = bindListStage(listStage, input: current, span: stage.span)
             default:
                 error("expected an action after '|'", stage.span, hint: "a pipe passes its input to an action, e.g. '| show'")
                 current = .error(stage.span)
@@ -33,7 +31,12 @@ extension Checker {
         case .text(let segments): return bindText(segments, span: span)
         case .quantity(let number, let unit): return bindQuantity(number, unit: unit, span: span)
         case .list(let items):
-            let bound = items.map { bindPipeline($0) }
+            // A list where a list of enum cases is expected may name the cases: `shelf in [read, wantToRead]`.
+            let element = expected?.elementType
+            let bound = items.map { item in
+                if case .pipeline = item.kind { return bindPipeline(item) }
+                return bind(item, expected: element)
+            }
             let elementType = bound.dropFirst().reduce(bound.first?.type ?? .any) { $0.joined(with: $1.type) }
             return folded(BoundExpression(kind: .list(bound), type: .list(elementType), span: span))
         case .record(let fields):
@@ -70,8 +73,7 @@ extension Checker {
         case .pipeline:
             return bindPipeline(expression)
         case .find(let find):
-            error("'find \(find.typeName.name)' needs entity queries, which are not available yet", span)
-            return .error(span)
+            return bindFind(find, span: span)
         case .listStage:
             error("'filter', 'sort by' and 'limit' need a list piped into them", span, hint: "write 'list | filter where …'")
             return .error(span)

@@ -47,7 +47,7 @@ extension Checker {
         case .less, .lessEqual, .greater, .greaterEqual:
             let rightSide = coercedForComparison(right, to: l)
             checkOrderable(left, rightSide, op.rawValue, span)
-            let comparator: Comparator = [.less: .less, .lessEqual: .lessEqual, .greater: .greater][op] ?? .greaterEqual
+            let comparator: ComparisonOperator = [.less: .less, .lessEqual: .lessOrEqual, .greater: .greater][op] ?? .greaterOrEqual
             return BoundExpression(kind: .compare(comparator, left, rightSide), type: .bool, span: span)
 
         case .contains, .startsWith, .endsWith, .isIn:
@@ -61,7 +61,7 @@ extension Checker {
                 error("'\(op.rawValue)' can't look for \(needle) in \(haystack)", span,
                       hint: op == .isIn ? "'in' looks in a list or a text: x in [1, 2, 3]" : "'\(op.rawValue)' works on texts and lists")
             }
-            let comparator: Comparator = [.contains: .contains, .startsWith: .startsWith, .endsWith: .endsWith][op] ?? .isIn
+            let comparator: ComparisonOperator = [.contains: .contains, .startsWith: .startsWith, .endsWith: .endsWith][op] ?? .oneOf
             return BoundExpression(kind: .compare(comparator, left, right), type: .bool, span: span)
 
         case .add, .subtract, .multiply, .divide, .remainder:

@@ -58,6 +58,10 @@ struct Compiler {
         let span = statement.span
         switch statement.kind {
         case .expression(let value, let resultSlot):
+            if case .find(let find) = value.kind {
+                nodes.append(findNode(find, resultSlots: resultSlot.map { [$0] } ?? [], updatesIt: true, into: &nodes))
+                return
+            }
             if case .action(let action) = value.kind {
                 nodes.append(actionNode(action, resultSlots: resultSlot.map { [$0] } ?? [],
                                         updatesIt: !Checker.returnsNothing(value), into: &nodes))
@@ -72,6 +76,10 @@ struct Compiler {
             }
 
         case .set(let slot, let value):
+            if case .find(let find) = value.kind {
+                nodes.append(findNode(find, resultSlots: [slot], updatesIt: true, into: &nodes))
+                return
+            }
             if case .action(let action) = value.kind {
                 nodes.append(actionNode(action, resultSlots: [slot], updatesIt: true, into: &nodes))
                 return
@@ -141,10 +149,18 @@ struct Compiler {
         return finish(Node(id: id, kind: .branch(conditions, otherwise: elseNodes), location: location(span), updatesIt: false, label: label), reads: allReads)
     }
 
+    static func isAsync(_ expression: BoundExpression) -> Bool {
+        switch expression.kind {
+        case .action, .find: return true
+        default: return false
+        }
+    }
+
     static func containsAction(_ expression: BoundExpression) -> Bool {
         switch expression.kind {
-        case .action: return true
+        case .action, .find: return true
         case .constant, .local, .it, .error: return false
+        case .filter(let list, _), .sort(let list, _), .limit(let list, _): return containsAction(list)
         case .list(let items), .function(_, let items): return items.contains(where: containsAction)
         case .record(_, let values): return values.contains(where: containsAction)
         case .interpolation(let parts):
@@ -192,7 +208,7 @@ struct Compiler {
                 arguments.append(nil)
                 continue
             }
-            if index == 0, action.piped, case .action = argument.kind {
+            if index == 0, action.piped, Self.isAsync(argument) {
                 arguments.append(lowerHoisted(argument, label: "pipe", into: &nodes))
             } else {
                 arguments.append(lower(argument, into: &nodes))
@@ -203,6 +219,32 @@ struct Compiler {
                                            resultSlots: resultSlots, summary: summary(action))),
                         action.span, label: summary(action), updatesIt: updatesIt, writes: resultSlots)
         return made
+    }
+
+    mutating func findNode(_ find: BoundFind, resultSlots: [Int], updatesIt: Bool, into nodes: inout [Node]) -> Node {
+        let source: FindCall.Source
+        switch find.source {
+        case .all: source = .all
+        case .suggested: source = .suggested
+        case .matching(let text): source = .matching(lower(text, into: &nodes))
+        case .pushed(let comparisons, let mode, let sorts, let pushesLimit):
+            source = .pushed(comparisons.map { ($0.property, $0.op, lower($0.value, into: &nodes)) }, mode, sorts, pushesLimit: pushesLimit)
+        }
+        let call = FindCall(query: find.query, source: source, condition: find.condition.map { lower($0, into: &nodes) },
+                            sort: find.sort.map { SortPlan(path: $0.path, descending: $0.descending) },
+                            limit: find.limit.map { lower($0, into: &nodes) },
+                            matchingInEngine: find.matchingInEngine.map { lower($0, into: &nodes) },
+                            resultSlots: resultSlots, summary: find.summary)
+        return node(.find(call), find.span, label: find.summary, updatesIt: updatesIt, writes: resultSlots)
+    }
+
+    mutating func lower(_ condition: BoundCondition, into nodes: inout [Node]) -> ConditionPlan {
+        switch condition {
+        case .compare(let path, _, let op, let value): return .compare(path: path, op, lower(value, into: &nodes))
+        case .and(let a, let b): return .and(lower(a, into: &nodes), lower(b, into: &nodes))
+        case .or(let a, let b): return .or(lower(a, into: &nodes), lower(b, into: &nodes))
+        case .not(let a): return .not(lower(a, into: &nodes))
+        }
     }
 
     /// The intent's summary sentence with the script's arguments in place of its parameters.
@@ -229,12 +271,17 @@ struct Compiler {
     /// An action inside an expression runs as a node of its own before the expression; its result is
     /// read from a temporary slot.
     mutating func lowerHoisted(_ expression: BoundExpression, label: String, into nodes: inout [Node]) -> Expr {
-        guard case .action(let action) = expression.kind else { return lower(expression, into: &nodes) }
         let outer = takeReads()
         let slot = slotNames.count
         slotNames.append("$\(slot)")
         temporaryLabels[slot] = label
-        nodes.append(actionNode(action, resultSlots: [slot], updatesIt: false, into: &nodes))
+        switch expression.kind {
+        case .action(let action): nodes.append(actionNode(action, resultSlots: [slot], updatesIt: false, into: &nodes))
+        case .find(let find): nodes.append(findNode(find, resultSlots: [slot], updatesIt: false, into: &nodes))
+        default:
+            reads = outer
+            return lower(expression, into: &nodes)
+        }
         reads = outer
         reads.append((writers[slot]!, label))
         return .local(slot)
@@ -273,7 +320,10 @@ struct Compiler {
         case .and(let left, let right): return .and(lower(left, into: &nodes), lower(right, into: &nodes))
         case .or(let left, let right): return .or(lower(left, into: &nodes), lower(right, into: &nodes))
         case .function(let function, let arguments): return .function(function, arguments.map { lower($0, into: &nodes) })
-        case .action: return lowerHoisted(expression, label: "result", into: &nodes)
+        case .action, .find: return lowerHoisted(expression, label: "result", into: &nodes)
+        case .filter(let list, let condition): return .filter(lower(list, into: &nodes), lower(condition, into: &nodes))
+        case .sort(let list, let keys): return .sort(lower(list, into: &nodes), keys.map { SortPlan(path: $0.path, descending: $0.descending) })
+        case .limit(let list, let count): return .limit(lower(list, into: &nodes), lower(count, into: &nodes))
         case .error: return .constant(.null)
         }
     }

@@ -23,6 +23,7 @@ extension ActionGraph {
             let shape: String
             switch node.kind {
             case .action: shape = "box, style=\"rounded,filled\", fillcolor=\"#e8f0fe\""
+            case .find: shape = "box, style=\"rounded,filled\", fillcolor=\"#e6f4ea\""
             case .branch, .forEach, .repeatTimes: shape = "diamond"
             case .stop, .returnValue: shape = "oval"
             case .assign, .evaluate: shape = "box"

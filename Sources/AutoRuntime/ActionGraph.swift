@@ -51,6 +51,7 @@ public struct ScriptLocation: Sendable, CustomStringConvertible {
 public final class Node: @unchecked Sendable {
     public enum Kind: Sendable {
         case action(ActionCall)
+        case find(FindCall)
         /// `set name = value`, or the value of an expression statement kept in a slot.
         case assign(slot: Int, Expr)
         /// An expression statement: its value becomes `it`.
@@ -103,6 +104,40 @@ public struct ActionCall: Sendable {
         self.intent = intent
         self.arguments = arguments
         self.argumentLocations = argumentLocations
+        self.resultSlots = resultSlots
+        self.summary = summary
+    }
+}
+
+/// `find books …`, planned: what the host's query is asked for and what the engine does with the answer.
+public struct FindCall: Sendable {
+    public enum Source: Sendable {
+        case all
+        case suggested
+        case matching(Expr)
+        /// Comparisons, sort and (when `pushesLimit`) the limit, pushed down to a property query.
+        case pushed([(property: String, op: ComparisonOperator, value: Expr)], ComparatorMode, [QuerySort], pushesLimit: Bool)
+    }
+    public let query: QueryDescriptor
+    public let source: Source
+    /// Evaluated by the engine on what the host returned.
+    public let condition: ConditionPlan?
+    public let sort: [SortPlan]
+    public let limit: Expr?
+    /// Without a text search of its own, `matching` filters by title in the engine.
+    public let matchingInEngine: Expr?
+    public let resultSlots: [Int]
+    /// What runs where, for `auto graph`: "host: author == "X" · engine: sort by published desc, limit 3".
+    public let summary: String
+
+    public init(query: QueryDescriptor, source: Source, condition: ConditionPlan?, sort: [SortPlan], limit: Expr?,
+                matchingInEngine: Expr?, resultSlots: [Int], summary: String) {
+        self.query = query
+        self.source = source
+        self.condition = condition
+        self.sort = sort
+        self.limit = limit
+        self.matchingInEngine = matchingInEngine
         self.resultSlots = resultSlots
         self.summary = summary
     }

@@ -58,6 +58,10 @@ public final class Executor: @unchecked Sendable {
                 let value = try await perform(call, frame, node)
                 for slot in call.resultSlots { frame.slots[slot] = value }
                 if node.updatesIt { frame.it = value }
+            case .find(let call):
+                let value = try await find(call, frame, node)
+                for slot in call.resultSlots { frame.slots[slot] = value }
+                if node.updatesIt { frame.it = value }
             case .branch(let branches, let otherwise):
                 var chosen = otherwise
                 for branch in branches where try truth(branch.condition, frame, node, "the condition of 'if'") {
@@ -152,8 +156,8 @@ public final class Executor: @unchecked Sendable {
             return .bool(try Operations.compare(op, try eval(left, frame), try eval(right, frame)))
         case .between(let value, let low, let high):
             let v = try eval(value, frame)
-            guard try Operations.compare(.greaterEqual, v, try eval(low, frame)) else { return .bool(false) }
-            return .bool(try Operations.compare(.lessEqual, v, try eval(high, frame)))
+            guard try Operations.compare(.greaterOrEqual, v, try eval(low, frame)) else { return .bool(false) }
+            return .bool(try Operations.compare(.lessOrEqual, v, try eval(high, frame)))
         case .and(let left, let right):
             guard try Operations.truth(try eval(left, frame), "the left side of 'and'") else { return .bool(false) }
             return .bool(try Operations.truth(try eval(right, frame), "the right side of 'and'"))
@@ -190,6 +194,94 @@ public final class Executor: @unchecked Sendable {
             values.reserveCapacity(arguments.count)
             for argument in arguments { values.append(try eval(argument, frame)) }
             return try BuiltinFunctions.call(function, values)
+        case .filter(let list, let condition):
+            return .list(try ListQueries.filter(try items(list, frame, "filter"), condition) { expression throws(EvaluationError) in
+                try self.eval(expression, frame)
+            })
+        case .sort(let list, let keys):
+            return .list(ListQueries.sort(try items(list, frame, "sort"), keys))
+        case .limit(let list, let count):
+            let values = try items(list, frame, "limit")
+            return .list(Array(values.prefix(try ListQueries.limit(try eval(count, frame)))))
+        }
+    }
+
+    func items(_ expression: Expr, _ frame: Frame, _ stage: String) throws(EvaluationError) -> [Value] {
+        switch try eval(expression, frame) {
+        case .list(let items): return items
+        case .null: return []
+        case let other: throw EvaluationError("'\(stage)' works on a list, not \(other.type)")
+        }
+    }
+
+    // MARK: Find
+
+    func find(_ call: FindCall, _ frame: Frame, _ node: Node) async throws -> Value {
+        let request: FindRequest
+        do {
+            request = try findRequest(call, frame)
+        } catch {
+            throw RuntimeError(error.message, at: node.location)
+        }
+        if cancellation.isCancelled { throw RunCancelled() }
+        do {
+            return .list(try await call.query.run(request))
+        } catch let error as IntentError {
+            throw RuntimeError("finding \(call.query.entityType.plural): \(error.message)", at: node.location)
+        }
+    }
+
+    func findRequest(_ call: FindCall, _ frame: Frame) throws(EvaluationError) -> FindRequest {
+        let source: FindRequest.Source
+        var limit = try call.limit.map { expression throws(EvaluationError) in try ListQueries.limit(try eval(expression, frame)) }
+        switch call.source {
+        case .all: source = .all
+        case .suggested: source = .suggested
+        case .matching(let text):
+            guard case .text(let needle) = try eval(text, frame) else { throw EvaluationError("'matching' needs a text") }
+            source = .matching(needle)
+        case .pushed(let comparisons, let mode, let sorts, let pushesLimit):
+            var pushed: [PushedComparison] = []
+            for comparison in comparisons {
+                pushed.append(PushedComparison(property: comparison.property, op: comparison.op, value: try eval(comparison.value, frame)))
+            }
+            source = .pushed(pushed, mode, sorts, limit: pushesLimit ? limit : nil)
+            if pushesLimit { limit = nil }
+        }
+        var condition = try call.condition.map { plan throws(EvaluationError) in try entityCondition(plan, frame) }
+        if let matching = call.matchingInEngine {
+            guard case .text(let needle) = try eval(matching, frame) else { throw EvaluationError("'matching' needs a text") }
+            let byTitle = EntityCondition.valueTest { value in
+                guard case .entity(let entity) = value else { return false }
+                let display = entity.display
+                return ([display.title] + (display.subtitle.map { [$0] } ?? []) + display.synonyms)
+                    .contains { $0.range(of: needle, options: .caseInsensitive) != nil }
+            }
+            condition = condition.map { .and(byTitle, $0) } ?? byTitle
+        }
+        let sort: [EntitySortKey] = call.sort.map { key in
+            if key.path.count == 1, case .entity(_, let index) = key.path[0] { return .property(index, descending: key.descending) }
+            let path = key.path
+            return .value({ (try? ListQueries.read(path, $0)) ?? .null }, descending: key.descending)
+        }
+        return FindRequest(source: source, condition: condition, sort: sort, limit: limit,
+                           compare: { op, a, b in (try? Operations.compare(op, a, b)) ?? false },
+                           order: ListQueries.order)
+    }
+
+    /// A where-clause for the engine, with one-property comparisons left typed for the entity's own test.
+    func entityCondition(_ plan: ConditionPlan, _ frame: Frame) throws(EvaluationError) -> EntityCondition {
+        switch plan {
+        case .compare(let path, let op, let right):
+            let value = try eval(right, frame)
+            if path.count == 1, case .entity(_, let index) = path[0] { return .test(property: index, op, value) }
+            return .valueTest { candidate in
+                guard let left = try? ListQueries.read(path, candidate) else { return false }
+                return (try? Operations.compare(op, left, value)) ?? false
+            }
+        case .and(let a, let b): return .and(try entityCondition(a, frame), try entityCondition(b, frame))
+        case .or(let a, let b): return .or(try entityCondition(a, frame), try entityCondition(b, frame))
+        case .not(let a): return .not(try entityCondition(a, frame))
         }
     }
 

@@ -15,11 +15,36 @@ public indirect enum Expr: Sendable {
     case negate(Expr)
     case not(Expr)
     case arithmetic(ArithmeticOperator, Expr, Expr)
-    case compare(Comparator, Expr, Expr)
+    case compare(ComparisonOperator, Expr, Expr)
     case between(Expr, Expr, Expr)
     case and(Expr, Expr)
     case or(Expr, Expr)
     case function(BuiltinFunction, [Expr])
+    /// `list | filter where …`: the right-hand sides are evaluated once, then each element is tested.
+    case filter(Expr, ConditionPlan)
+    /// `list | sort by …`: stable.
+    case sort(Expr, [SortPlan])
+    /// `list | limit n`.
+    case limit(Expr, Expr)
+}
+
+/// A where-clause: comparisons of a candidate's property paths with values.
+public indirect enum ConditionPlan: Sendable {
+    /// `path <op> value`; for `between` the value is a list of the two ends.
+    case compare(path: [PropertyAccess], ComparisonOperator, Expr)
+    case and(ConditionPlan, ConditionPlan)
+    case or(ConditionPlan, ConditionPlan)
+    case not(ConditionPlan)
+}
+
+/// One key of a sort: a property path of the element.
+public struct SortPlan: Sendable {
+    public let path: [PropertyAccess]
+    public let descending: Bool
+    public init(path: [PropertyAccess], descending: Bool) {
+        self.path = path
+        self.descending = descending
+    }
 }
 
 public enum InterpolationPart: Sendable {
@@ -31,10 +56,6 @@ public enum ArithmeticOperator: String, Sendable {
     case add = "+", subtract = "-", multiply = "*", divide = "/", remainder = "%"
 }
 
-public enum Comparator: String, Sendable {
-    case equal = "==", notEqual = "!=", less = "<", lessEqual = "<=", greater = ">", greaterEqual = ">="
-    case contains, startsWith = "starts with", endsWith = "ends with", isIn = "in"
-}
 
 /// How a `.name` is read, decided by the checker from the type on its left.
 public indirect enum PropertyAccess: Sendable, CustomStringConvertible {

@@ -120,11 +120,11 @@ public enum Operations {
         }
     }
 
-    public static func compare(_ op: Comparator, _ a: Value, _ b: Value) throws(EvaluationError) -> Bool {
+    public static func compare(_ op: ComparisonOperator, _ a: Value, _ b: Value) throws(EvaluationError) -> Bool {
         switch op {
         case .equal: return equal(a, b)
         case .notEqual: return !equal(a, b)
-        case .less, .lessEqual, .greater, .greaterEqual:
+        case .less, .lessOrEqual, .greater, .greaterOrEqual:
             // Comparing with nil is false, as in SQL: a book not read yet is neither before nor after a date.
             if a.isNull || b.isNull { return false }
             guard let order = order(a, b) else {
@@ -132,7 +132,7 @@ public enum Operations {
             }
             switch op {
             case .less: return order == .orderedAscending
-            case .lessEqual: return order != .orderedDescending
+            case .lessOrEqual: return order != .orderedDescending
             case .greater: return order == .orderedDescending
             default: return order != .orderedAscending
             }
@@ -151,8 +151,12 @@ public enum Operations {
             }
             let options: String.CompareOptions = op == .startsWith ? [.caseInsensitive, .anchored] : [.caseInsensitive, .anchored, .backwards]
             return y.isEmpty || x.range(of: y, options: options) != nil
-        case .isIn:
+        case .oneOf:
             return try compare(.contains, b, a)
+        case .between:
+            guard case .list(let ends) = b, ends.count == 2 else { throw EvaluationError("'between' needs two ends") }
+            guard try compare(.greaterOrEqual, a, ends[0]) else { return false }
+            return try compare(.lessOrEqual, a, ends[1])
         }
     }
 

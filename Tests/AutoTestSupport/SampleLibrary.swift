@@ -16,6 +16,9 @@ public enum SampleLibrary {
         try registry.register(Greet.self)
         try registry.register(AddNumbers.self)
         try registry.register(FailingIntent.self)
+        registry.register(query: BookQuery())
+        registry.register(query: AuthorQuery())
+        registry.register(query: NoteQuery())
         return registry
     }
 
@@ -163,5 +166,97 @@ struct FailingIntent: AppIntent {
 
     func perform(_ context: IntentContext) async throws -> IntentResult<NoValue> {
         throw IntentError("it failed: \(reason)")
+    }
+}
+
+/// Books: a property query (as a database would answer) that can also list everything and search text.
+/// Its predicates are plain closures; a real host maps them to SQL.
+public struct BookQuery: EntityPropertyQuery, EnumerableEntityQuery, EntityStringQuery {
+    public typealias Predicate = @Sendable (Book) -> Bool
+    public init() {}
+
+    public var properties: [QueryProperty<Book, Predicate>] {
+        [
+            .init("author", [
+                .equal { (author: String) in { $0.author == author } },
+                .contains { text in { $0.author.range(of: text, options: .caseInsensitive) != nil } },
+            ]),
+            .init("published", [
+                .less { (date: Date) in { $0.published < date } },
+                .greater { (date: Date) in { $0.published > date } },
+            ]),
+            .init("rating", [.greaterOrEqual { (rating: Int) in { $0.rating >= rating } }]),
+        ]
+    }
+    public var sortableProperties: [String] { ["published", "title"] }
+
+    public func entities(for identifiers: [Int]) async throws -> [Book] {
+        SampleLibrary.books.filter { identifiers.contains($0.id) }
+    }
+
+    public func allEntities() async throws -> [Book] { SampleLibrary.books }
+
+    public func entities(matching text: String) async throws -> [Book] {
+        SampleLibrary.books.filter { $0.title.range(of: text, options: .caseInsensitive) != nil }
+    }
+
+    public func entities(matching predicates: [Predicate], mode: ComparatorMode, sortedBy: [QuerySort], limit: Int?) async throws -> [Book] {
+        var books = SampleLibrary.books.filter { book in
+            mode == .and ? predicates.allSatisfy { $0(book) } : predicates.contains { $0(book) }
+        }
+        for key in sortedBy.reversed() {
+            books.sort { a, b in
+                let ascending = key.property == "title" ? a.title < b.title : a.published < b.published
+                let descending = key.property == "title" ? b.title < a.title : b.published < a.published
+                return key.descending ? descending : ascending
+            }
+        }
+        return limit.map { Array(books.prefix($0)) } ?? books
+    }
+}
+
+/// Authors: the engine lists them all and filters, sorts and limits itself.
+public struct Author: AppEntity {
+    public static let entityType = EntityType<Author>(singular: "author", properties: [
+        .init("name", \.name), .init("born", \.born), .init("books", \.books),
+    ])
+    public var id: String { name }
+    public var name: String
+    public var born: Int
+    public var books: Int
+    public var displayRepresentation: DisplayRepresentation { .init(title: name) }
+}
+
+public struct AuthorQuery: EnumerableEntityQuery {
+    public init() {}
+    public func entities(for identifiers: [String]) async throws -> [Author] {
+        try await allEntities().filter { identifiers.contains($0.name) }
+    }
+    public func allEntities() async throws -> [Author] {
+        [Author(name: "Jane Austen", born: 1775, books: 6), Author(name: "Delia Owens", born: 1949, books: 1),
+         Author(name: "Madeline Miller", born: 1978, books: 3)]
+    }
+}
+
+/// Notes: a query that only filters by title and can't list everything, to show planning errors.
+public struct Note: AppEntity {
+    public static let entityType = EntityType<Note>(singular: "note", properties: [.init("title", \.title), .init("words", \.words)])
+    public var id: Int
+    public var title: String
+    public var words: Int
+    public var displayRepresentation: DisplayRepresentation { .init(title: title) }
+}
+
+public struct NoteQuery: EntityPropertyQuery {
+    public typealias Predicate = String
+    public init() {}
+    static let notes = [Note(id: 1, title: "groceries", words: 12), Note(id: 2, title: "ideas", words: 140)]
+    public var properties: [QueryProperty<Note, String>] { [.init("title", [.equal { (title: String) in title }])] }
+    public var sortableProperties: [String] { [] }
+    public func entities(for identifiers: [Int]) async throws -> [Note] { Self.notes.filter { identifiers.contains($0.id) } }
+    public func suggestedEntities() async throws -> [Note] { Self.notes }
+    public func entities(matching predicates: [String], mode: ComparatorMode, sortedBy: [QuerySort], limit: Int?) async throws -> [Note] {
+        let found = Self.notes.filter { note in predicates.allSatisfy { $0 == note.title } }
+        return limit.map { Array(found.prefix($0)) } ?? found
     }
 }

@@ -1,0 +1,208 @@
+/// A where-clause with its right-hand sides evaluated, ready to test entities.
+public indirect enum EntityCondition: Sendable {
+    /// `property <op> value` on one property of the entity: compiled to a typed test where it can be.
+    case test(property: Int, ComparisonOperator, Value)
+    /// Anything else (a path such as `published.year`), tested on the entity as an engine value.
+    case valueTest(@Sendable (Value) -> Bool)
+    case and(EntityCondition, EntityCondition)
+    case or(EntityCondition, EntityCondition)
+    case not(EntityCondition)
+}
+
+/// One key of an engine-side sort.
+public enum EntitySortKey: Sendable {
+    case property(Int, descending: Bool)
+    /// A path beyond one property, read from the entity as an engine value.
+    case value(@Sendable (Value) -> Value, descending: Bool)
+}
+
+/// What the host's query is asked for, and what the engine does with its answer.
+public struct FindRequest: Sendable {
+    public enum Source: Sendable {
+        /// Every entity (an enumerable query).
+        case all
+        /// The query's suggestions.
+        case suggested
+        /// A text search (a string query).
+        case matching(String)
+        /// A property query with the comparisons, sort and limit pushed down to it.
+        case pushed([PushedComparison], ComparatorMode, [QuerySort], limit: Int?)
+    }
+    public var source: Source
+    /// Evaluated by the engine on what the source returned.
+    public var condition: EntityCondition?
+    public var sort: [EntitySortKey]
+    public var limit: Int?
+    /// The engine's own comparison and order of values, for what can't be compared typed.
+    public var compare: @Sendable (ComparisonOperator, Value, Value) -> Bool
+    public var order: @Sendable (Value, Value) -> Int
+
+    public init(source: Source, condition: EntityCondition? = nil, sort: [EntitySortKey] = [], limit: Int? = nil,
+                compare: @escaping @Sendable (ComparisonOperator, Value, Value) -> Bool,
+                order: @escaping @Sendable (Value, Value) -> Int) {
+        self.source = source
+        self.condition = condition
+        self.sort = sort
+        self.limit = limit
+        self.compare = compare
+        self.order = order
+    }
+}
+
+public struct PushedComparison: Sendable {
+    public let property: String
+    public let op: ComparisonOperator
+    public let value: Value
+    public init(property: String, op: ComparisonOperator, value: Value) {
+        self.property = property
+        self.op = op
+        self.value = value
+    }
+}
+
+/// Filtering, sorting and limiting typed entities in the engine. Inlinable, so that it is specialised for
+/// each host's entity type in the host's module, where the scan runs on concrete Swift values.
+public enum EngineQuery {
+    @inlinable
+    public static func run<E: AppEntity>(_ entities: [E], _ type: EntityType<E>, _ request: FindRequest) -> [E] {
+        let test = request.condition.map { compile($0, type, request) }
+        let limit = request.limit ?? Int.max
+        if limit <= 0 { return [] }
+        guard !request.sort.isEmpty else {
+            var result: [E] = []
+            for entity in entities where test?(entity) ?? true {
+                result.append(entity)
+                if result.count == limit { break }
+            }
+            return result
+        }
+        let before = ordering(request.sort, type, request)
+        if limit < entities.count / 2 {
+            var heap = BoundedHeap<E>(capacity: limit, before: before)
+            for (index, entity) in entities.enumerated() where test?(entity) ?? true {
+                heap.insert(entity, index)
+            }
+            return heap.sorted()
+        }
+        var matching: [(E, Int)] = []
+        for (index, entity) in entities.enumerated() where test?(entity) ?? true { matching.append((entity, index)) }
+        matching.sort { before($0.0, $0.1, $1.0, $1.1) }
+        return matching.prefix(limit).map(\.0)
+    }
+
+    @inlinable
+    static func compile<E: AppEntity>(_ condition: EntityCondition, _ type: EntityType<E>, _ request: FindRequest) -> @Sendable (E) -> Bool {
+        switch condition {
+        case .test(let index, let op, let value):
+            let property = type.typedProperties[index]
+            if let typed = property.makeTest(op, value) { return typed }
+            let get = property.get, compare = request.compare
+            return { compare(op, get($0), value) }
+        case .valueTest(let test):
+            return { test($0.autoValue) }
+        case .and(let a, let b):
+            let (x, y) = (compile(a, type, request), compile(b, type, request))
+            return { x($0) && y($0) }
+        case .or(let a, let b):
+            let (x, y) = (compile(a, type, request), compile(b, type, request))
+            return { x($0) || y($0) }
+        case .not(let a):
+            let x = compile(a, type, request)
+            return { !x($0) }
+        }
+    }
+
+    @inlinable
+    static func comparison<E: AppEntity>(for key: EntitySortKey, _ type: EntityType<E>, _ request: FindRequest) -> @Sendable (E, E) -> Int {
+        let compare: @Sendable (E, E) -> Int
+        let descending: Bool
+        switch key {
+        case .property(let index, let isDescending):
+            descending = isDescending
+            let property = type.typedProperties[index]
+            if let typed = property.makeOrder?() {
+                compare = typed
+            } else {
+                let get = property.get, order = request.order
+                compare = { a, b in order(get(a), get(b)) }
+            }
+        case .value(let read, let isDescending):
+            descending = isDescending
+            let order = request.order
+            compare = { a, b in order(read(a.autoValue), read(b.autoValue)) }
+        }
+        if descending { return { a, b in compare(b, a) } }
+        return compare
+    }
+
+    /// "a comes before b", by the sort keys and then by the original position, so sorting is stable.
+    @inlinable
+    static func ordering<E: AppEntity>(_ keys: [EntitySortKey], _ type: EntityType<E>, _ request: FindRequest) -> @Sendable (E, Int, E, Int) -> Bool {
+        let comparisons = keys.map { comparison(for: $0, type, request) }
+        if comparisons.count == 1 {
+            let only = comparisons[0]
+            return { a, i, b, j in
+                let c = only(a, b)
+                return c != 0 ? c < 0 : i < j
+            }
+        }
+        return { a, i, b, j in
+            for compare in comparisons {
+                let c = compare(a, b)
+                if c != 0 { return c < 0 }
+            }
+            return i < j
+        }
+    }
+}
+
+/// The best `capacity` elements seen so far, by `before`: a max-heap whose root is the worst kept one,
+/// so `sort by … limit n` over N entities costs N log n, not a full sort.
+public struct BoundedHeap<E> {
+    @usableFromInline var items: [(E, Int)] = []
+    @usableFromInline let capacity: Int
+    @usableFromInline let before: (E, Int, E, Int) -> Bool
+
+    @inlinable
+    public init(capacity: Int, before: @escaping (E, Int, E, Int) -> Bool) {
+        self.capacity = capacity
+        self.before = before
+        items.reserveCapacity(capacity)
+    }
+
+    @inlinable
+    func worse(_ a: Int, _ b: Int) -> Bool { before(items[b].0, items[b].1, items[a].0, items[a].1) }
+
+    @inlinable
+    public mutating func insert(_ element: E, _ position: Int) {
+        if items.count < capacity {
+            items.append((element, position))
+            var child = items.count - 1
+            while child > 0 {
+                let parent = (child - 1) / 2
+                guard worse(child, parent) else { break }
+                items.swapAt(child, parent)
+                child = parent
+            }
+            return
+        }
+        // Only an element that comes before the worst kept one gets in.
+        guard before(element, position, items[0].0, items[0].1) else { return }
+        items[0] = (element, position)
+        var parent = 0
+        while true {
+            let left = 2 * parent + 1, right = left + 1
+            var worst = parent
+            if left < items.count, worse(left, worst) { worst = left }
+            if right < items.count, worse(right, worst) { worst = right }
+            if worst == parent { return }
+            items.swapAt(parent, worst)
+            parent = worst
+        }
+    }
+
+    @inlinable
+    public func sorted() -> [E] {
+        items.sorted { before($0.0, $0.1, $1.0, $1.1) }.map(\.0)
+    }
+}

@@ -1,0 +1,112 @@
+/// What the engine knows of a registered query, without its Swift types: what it can do, and closures
+/// that run it (built, typed, where the host registered it).
+public final class QueryDescriptor: Sendable {
+    public let entityType: AnyEntityType
+    public let canEnumerate: Bool
+    public let canSearchText: Bool
+    public let isPropertyQuery: Bool
+    /// Property name (lower case) → the comparators the host answers for it.
+    public let comparators: [String: Set<ComparisonOperator>]
+    /// Lower-case names of the properties the host sorts by.
+    public let sortableProperties: Set<String>
+    @usableFromInline let find: @Sendable (FindRequest) async throws -> [Value]
+    @usableFromInline let lookup: @Sendable ([String]) async throws -> [Value]
+
+    @usableFromInline
+    init(entityType: AnyEntityType, canEnumerate: Bool, canSearchText: Bool, isPropertyQuery: Bool,
+         comparators: [String: Set<ComparisonOperator>], sortableProperties: Set<String>,
+         find: @escaping @Sendable (FindRequest) async throws -> [Value],
+         lookup: @escaping @Sendable ([String]) async throws -> [Value]) {
+        self.entityType = entityType
+        self.canEnumerate = canEnumerate
+        self.canSearchText = canSearchText
+        self.isPropertyQuery = isPropertyQuery
+        self.comparators = comparators
+        self.sortableProperties = sortableProperties
+        self.find = find
+        self.lookup = lookup
+    }
+
+    /// Runs a find: asks the host for the source, then filters, sorts and limits what the engine must.
+    public func run(_ request: FindRequest) async throws -> [Value] { try await find(request) }
+
+    /// Entities by identifier, in the order asked; unknown ones are left out.
+    public func entities(withIdentifiers identifiers: [String]) async throws -> [Value] { try await lookup(identifiers) }
+
+    public func supports(_ property: String, _ op: ComparisonOperator) -> Bool {
+        comparators[property.lowercased()]?.contains(op) ?? false
+    }
+}
+
+extension Registry {
+    /// Registers how entities of `Q.Entity` are found. What the query conforms to (property, enumerable,
+    /// string query) decides what `find` can push down and what the engine does itself.
+    @inlinable
+    public mutating func register<Q: EntityQuery>(query: Q) {
+        let type = Q.Entity.entityType
+        let support = (query as? any EntityPropertyQuery<Q.Entity>).map { Self.propertySupport($0) }
+        let comparators = support?.comparators ?? [:], sortable = support?.sortable ?? []
+        let pushed = support?.run
+        let enumerable = query as? any EnumerableEntityQuery<Q.Entity>
+        let searchable = query as? any EntityStringQuery<Q.Entity>
+        let descriptor = QueryDescriptor(
+            entityType: type, canEnumerate: enumerable != nil, canSearchText: searchable != nil,
+            isPropertyQuery: pushed != nil, comparators: comparators, sortableProperties: sortable,
+            find: { request in
+                let source: [Q.Entity]
+                switch request.source {
+                case .all:
+                    guard let enumerable else { throw IntentError("\(type.plural) can't be listed all at once") }
+                    source = try await enumerable.allEntities()
+                case .suggested:
+                    source = try await query.suggestedEntities()
+                case .matching(let text):
+                    guard let searchable else { throw IntentError("\(type.plural) can't be searched by text") }
+                    source = try await searchable.entities(matching: text)
+                case .pushed(let comparisons, let mode, let sorts, let limit):
+                    guard let pushed else { throw IntentError("\(type.plural) can't be filtered by the host") }
+                    source = try await pushed(comparisons, mode, sorts, limit)
+                }
+                if request.condition == nil && request.sort.isEmpty && request.limit == nil {
+                    return source.map(\.autoValue)
+                }
+                return EngineQuery.run(source, type, request).map(\.autoValue)
+            },
+            lookup: { identifiers in
+                let ids = identifiers.compactMap { Q.Entity.ID($0) }
+                let found = try await query.entities(for: ids)
+                // In the order asked, whatever order the host answered in.
+                var byID: [String: Q.Entity] = [:]
+                for entity in found { byID[String(describing: entity.id)] = entity }
+                return identifiers.compactMap { byID[$0]?.autoValue }
+            })
+        add(query: descriptor)
+    }
+
+    @inlinable
+    static func propertySupport<P: EntityPropertyQuery>(_ query: P) -> (
+        comparators: [String: Set<ComparisonOperator>], sortable: Set<String>,
+        run: @Sendable ([PushedComparison], ComparatorMode, [QuerySort], Int?) async throws -> [P.Entity]
+    ) {
+        var comparators: [String: Set<ComparisonOperator>] = [:]
+        var makers: [String: [ComparisonOperator: @Sendable (Value) -> P.Predicate?]] = [:]
+        for property in query.properties {
+            let name = property.name.lowercased()
+            for comparator in property.comparators {
+                comparators[name, default: []].insert(comparator.kind)
+                makers[name, default: [:]][comparator.kind] = comparator.makePredicate
+            }
+        }
+        let frozen = makers
+        return (comparators, Set(query.sortableProperties.map { $0.lowercased() }), { comparisons, mode, sorts, limit in
+            var predicates: [P.Predicate] = []
+            for comparison in comparisons {
+                guard let make = frozen[comparison.property.lowercased()]?[comparison.op], let predicate = make(comparison.value) else {
+                    throw IntentError("the host can't filter \(comparison.property) \(comparison.op.rawValue) \(comparison.value)")
+                }
+                predicates.append(predicate)
+            }
+            return try await query.entities(matching: predicates, mode: mode, sortedBy: sorts, limit: limit)
+        })
+    }
+}

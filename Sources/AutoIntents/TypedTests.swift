@@ -1,0 +1,79 @@
+import Foundation
+
+/// The comparisons of a where-clause, shared by the engine, the hosts' property queries and `auto graph`.
+public enum ComparisonOperator: String, Sendable, CaseIterable {
+    case equal = "=="
+    case notEqual = "!="
+    case less = "<"
+    case lessOrEqual = "<="
+    case greater = ">"
+    case greaterOrEqual = ">="
+    case contains
+    case startsWith = "starts with"
+    case endsWith = "ends with"
+    /// `in [a, b]`: the value is a list.
+    case oneOf = "in"
+    /// `between a and b`: the value is a list of the two ends, both included.
+    case between
+}
+
+/// Typed comparisons for entity properties, built once per query from the script's value, so that scanning
+/// a million entities compares Swift values directly. Nil means "can't be typed": the engine then falls
+/// back to comparing engine values, with the same results.
+public enum TypedTests {
+    @inlinable
+    public static func order<T: Comparable>(_ a: T, _ b: T) -> Int {
+        a < b ? -1 : (b < a ? 1 : 0)
+    }
+
+    @inlinable
+    public static func test<E, T: IntentValue & Comparable>(_ op: ComparisonOperator, _ value: Value,
+                                                             _ get: @escaping @Sendable (E) -> T) -> (@Sendable (E) -> Bool)? {
+        switch op {
+        case .oneOf:
+            guard case .list(let items) = value else { return nil }
+            let wanted = items.compactMap(T.init(autoValue:))
+            guard wanted.count == items.count else { return nil }
+            return { entity in wanted.contains(get(entity)) }
+        case .between:
+            guard case .list(let ends) = value, ends.count == 2, let low = T(autoValue: ends[0]), let high = T(autoValue: ends[1]) else { return nil }
+            return { entity in let v = get(entity); return low <= v && v <= high }
+        case .contains, .startsWith, .endsWith:
+            return nil
+        default:
+            guard let x = T(autoValue: value) else { return nil }
+            switch op {
+            case .equal: return { get($0) == x }
+            case .notEqual: return { get($0) != x }
+            case .less: return { get($0) < x }
+            case .lessOrEqual: return { get($0) <= x }
+            case .greater: return { get($0) > x }
+            default: return { get($0) >= x }
+            }
+        }
+    }
+
+    /// Like `test`, for a property that may be missing: a missing value equals nothing, differs from
+    /// everything and is neither before nor after anything.
+    @inlinable
+    public static func optionalTest<E, T: IntentValue & Comparable>(_ op: ComparisonOperator, _ value: Value,
+                                                                     _ get: @escaping @Sendable (E) -> T?) -> (@Sendable (E) -> Bool)? {
+        guard let test = test(op, value, { (present: T) in present }) else { return nil }
+        let missing = op == .notEqual
+        return { entity in get(entity).map(test) ?? missing }
+    }
+
+    @inlinable
+    public static func textTest<E>(_ op: ComparisonOperator, _ value: Value, _ get: @escaping @Sendable (E) -> String) -> (@Sendable (E) -> Bool)? {
+        switch op {
+        case .contains, .startsWith, .endsWith:
+            guard case .text(let needle) = value else { return nil }
+            if needle.isEmpty { return { _ in true } }
+            let options: String.CompareOptions = op == .contains ? [.caseInsensitive]
+                : op == .startsWith ? [.caseInsensitive, .anchored] : [.caseInsensitive, .anchored, .backwards]
+            return { get($0).range(of: needle, options: options) != nil }
+        default:
+            return test(op, value, get)
+        }
+    }
+}

@@ -1,0 +1,73 @@
+import Foundation
+import AutoIntents
+
+/// Where-clauses, sorts and limits evaluated on engine values: the list stages `filter where`, `sort by`
+/// and `limit`, and the part of a `find` that stays in the engine.
+enum ListQueries {
+    /// The condition with its right-hand sides evaluated, as a test of one candidate.
+    static func test(_ plan: ConditionPlan, _ evaluate: (Expr) throws(EvaluationError) -> Value) throws(EvaluationError) -> @Sendable (Value) -> Bool {
+        switch plan {
+        case .compare(let path, let op, let right):
+            let value = try evaluate(right)
+            return { candidate in
+                guard let left = try? read(path, candidate) else { return false }
+                return (try? Operations.compare(op, left, value)) ?? false
+            }
+        case .and(let a, let b):
+            let (x, y) = (try test(a, evaluate), try test(b, evaluate))
+            return { x($0) && y($0) }
+        case .or(let a, let b):
+            let (x, y) = (try test(a, evaluate), try test(b, evaluate))
+            return { x($0) || y($0) }
+        case .not(let a):
+            let x = try test(a, evaluate)
+            return { !x($0) }
+        }
+    }
+
+    static func read(_ path: [PropertyAccess], _ value: Value) throws(EvaluationError) -> Value {
+        var current = value
+        for access in path { current = try Properties.read(access, of: current) }
+        return current
+    }
+
+    /// Three-way order of engine values: nil first, then by `Operations.order`; values that can't be
+    /// ordered keep their places.
+    static func order(_ a: Value, _ b: Value) -> Int {
+        switch (a.isNull, b.isNull) {
+        case (true, true): return 0
+        case (true, false): return -1
+        case (false, true): return 1
+        default:
+            switch Operations.order(a, b) {
+            case .orderedAscending?: return -1
+            case .orderedDescending?: return 1
+            default: return 0
+            }
+        }
+    }
+
+    static func filter(_ items: [Value], _ plan: ConditionPlan, _ evaluate: (Expr) throws(EvaluationError) -> Value) throws(EvaluationError) -> [Value] {
+        let keep = try test(plan, evaluate)
+        return items.filter(keep)
+    }
+
+    static func sort(_ items: [Value], _ keys: [SortPlan]) -> [Value] {
+        let keyed = items.enumerated().map { index, item in
+            (item, index, keys.map { (try? read($0.path, item)) ?? .null })
+        }
+        return keyed.sorted { a, b in
+            for (index, key) in keys.enumerated() {
+                let c = order(a.2[index], b.2[index])
+                if c != 0 { return key.descending ? c > 0 : c < 0 }
+            }
+            return a.1 < b.1
+        }.map(\.0)
+    }
+
+    static func limit(_ value: Value) throws(EvaluationError) -> Int {
+        guard case .int(let count) = value else { throw EvaluationError("'limit' needs a whole number, not \(value.type)") }
+        guard count >= 0 else { throw EvaluationError("'limit' can't be negative (\(count))") }
+        return count
+    }
+}
