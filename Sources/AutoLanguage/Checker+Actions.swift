@@ -209,6 +209,13 @@ extension Checker {
             }
         }
         if isError(value) { return value }
+        // A text names an entity through its type's text search: `open book "Emma"`.
+        if value.type == .text || (allowMapping && value.type == .list(.text)), case .entity(let type) = parameter.type {
+            if registry.query(for: type)?.canSearchText == true { return value }
+            error("'\(intent.name)' expects a \(type.typeName) for '\(parameter.name)'; \(type.plural) can't be named by text here", value.span,
+                  hint: "find one first: 'find \(type.plural) where … | \(intent.name)'")
+            return value
+        }
         let fits = value.type.isAssignable(to: parameter.type) || (allowMapping && mapsOver(value.type, parameter.type))
             || (value.type == .null && !parameter.isRequired)
         if !fits {

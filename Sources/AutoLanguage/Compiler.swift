@@ -6,6 +6,7 @@ import AutoRuntime
 /// pipe's value or `it` becomes an edge from the node that wrote it.
 struct Compiler {
     let file: SourceFile
+    let registry: Registry
     var slotNames: [String]
     var nextID = 0
     var edges: [Edge] = []
@@ -18,13 +19,14 @@ struct Compiler {
     /// What each temporary slot carries, for edge labels.
     var temporaryLabels: [Int: String] = [:]
 
-    init(body: BoundBody) {
+    init(body: BoundBody, registry: Registry) {
+        self.registry = registry
         file = body.file
         slotNames = body.slotNames
     }
 
-    static func compile(_ body: BoundBody) -> ActionGraph {
-        var compiler = Compiler(body: body)
+    static func compile(_ body: BoundBody, registry: Registry) -> ActionGraph {
+        var compiler = Compiler(body: body, registry: registry)
         let nodes = compiler.lowerBlock(body.statements)
         var endsWithValue = false
         switch body.statements.last?.kind {
@@ -215,8 +217,13 @@ struct Compiler {
             }
         }
         let locations = action.arguments.map { $0.map { location($0.span) } }
+        let lookups = zip(action.intent.parameters, action.arguments).map { parameter, argument -> QueryDescriptor? in
+            guard case .entity(let type) = parameter.type, let argument,
+                  [.text, .any, .list(.text), .list(.any)].contains(argument.type) else { return nil }
+            return registry.query(for: type)
+        }
         let made = node(.action(ActionCall(intent: action.intent, arguments: arguments, argumentLocations: locations,
-                                           resultSlots: resultSlots, summary: summary(action))),
+                                           textLookups: lookups, resultSlots: resultSlots, summary: summary(action))),
                         action.span, label: summary(action), updatesIt: updatesIt, writes: resultSlots)
         return made
     }

@@ -51,11 +51,11 @@ public enum ScriptCompiler {
         }
         var shortcuts: [(name: String, graph: ActionGraph)] = []
         for (shortcut, body) in shortcutBodies {
-            let graph = Compiler.compile(body)
+            let graph = Compiler.compile(body, registry: checker.registry)
             if case .script(let box) = shortcut.descriptor.implementation { box.graph = graph }
             shortcuts.append((shortcut.descriptor.name, graph))
         }
-        return .success(CompiledScript(graph: Compiler.compile(main), registry: checker.registry, shortcuts: shortcuts))
+        return .success(CompiledScript(graph: Compiler.compile(main, registry: checker.registry), registry: checker.registry, shortcuts: shortcuts))
     }
 
 }

@@ -97,13 +97,17 @@ public struct ActionCall: Sendable {
     public let resultSlots: [Int]
     /// Where each argument is written, so an error while evaluating one points at it.
     public let argumentLocations: [ScriptLocation?]
+    /// For an entity parameter that may be given as text (`open book "Emma"`): the query that finds it.
+    public let textLookups: [QueryDescriptor?]
     /// The parameter summary with the script's arguments filled in, for graphs and traces.
     public let summary: String
 
-    public init(intent: IntentDescriptor, arguments: [Expr?], argumentLocations: [ScriptLocation?], resultSlots: [Int], summary: String) {
+    public init(intent: IntentDescriptor, arguments: [Expr?], argumentLocations: [ScriptLocation?], textLookups: [QueryDescriptor?],
+                resultSlots: [Int], summary: String) {
         self.intent = intent
         self.arguments = arguments
         self.argumentLocations = argumentLocations
+        self.textLookups = textLookups
         self.resultSlots = resultSlots
         self.summary = summary
     }

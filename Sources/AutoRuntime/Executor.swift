@@ -228,6 +228,10 @@ public final class Executor: @unchecked Sendable {
             return .list(try await call.query.run(request))
         } catch let error as IntentError {
             throw RuntimeError("finding \(call.query.entityType.plural): \(error.message)", at: node.location)
+        } catch let error as RunCancelled {
+            throw error
+        } catch {
+            throw RuntimeError("finding \(call.query.entityType.plural): \(error)", at: node.location)
         }
     }
 
@@ -305,11 +309,11 @@ public final class Executor: @unchecked Sendable {
             for item in items {
                 try countStep(node)
                 arguments[0] = item
-                results.append(try await invoke(call.intent, arguments, node, call.argumentLocations))
+                results.append(try await invoke(call.intent, arguments, node, call.argumentLocations, call.textLookups))
             }
             return .list(results)
         }
-        return try await invoke(call.intent, arguments, node, call.argumentLocations)
+        return try await invoke(call.intent, arguments, node, call.argumentLocations, call.textLookups)
     }
 
     package static func takesOneValue(_ type: ValueType) -> Bool {
@@ -319,7 +323,8 @@ public final class Executor: @unchecked Sendable {
         }
     }
 
-    func invoke(_ intent: IntentDescriptor, _ given: [Value?], _ node: Node, _ locations: [ScriptLocation?]) async throws -> Value {
+    func invoke(_ intent: IntentDescriptor, _ given: [Value?], _ node: Node, _ locations: [ScriptLocation?],
+                _ lookups: [QueryDescriptor?]) async throws -> Value {
         var arguments = given
         for (index, parameter) in intent.parameters.enumerated() {
             if arguments[index] == nil {
@@ -328,6 +333,9 @@ public final class Executor: @unchecked Sendable {
                 } else if parameter.isRequired {
                     arguments[index] = try await ask(for: parameter, of: intent, node)
                 }
+            }
+            if case .text(let text)? = arguments[index], let query = lookups[index] {
+                arguments[index] = try await entity(named: text, in: query, for: parameter, of: intent, at: locations[index] ?? node.location)
             }
             if let value = arguments[index] {
                 arguments[index] = try coerce(value, to: parameter, of: intent, at: locations[index] ?? node.location)
@@ -367,7 +375,33 @@ public final class Executor: @unchecked Sendable {
             throw RuntimeError("\(intent.name): \(error.message)", at: node.location)
         } catch let error as NoAnswerError {
             throw RuntimeError("\(intent.name): \(error)", at: node.location)
+        } catch let error as RuntimeError {
+            throw error
+        } catch let error as RunCancelled {
+            throw error
+        } catch {
+            // A host's own error (a database's, a file system's): still reported with the action's location.
+            throw RuntimeError("\(intent.name): \(error)", at: node.location)
         }
+    }
+
+    /// The entity a text names, found with the type's text search: one match is taken, an exact title
+    /// among several is taken, otherwise the error lists what matched.
+    func entity(named text: String, in query: QueryDescriptor, for parameter: ParameterInfo, of intent: IntentDescriptor,
+                at location: ScriptLocation) async throws -> Value {
+        let type = query.entityType
+        let found: [Value]
+        do {
+            found = try await query.run(FindRequest(source: .matching(text), compare: { _, _, _ in false }, order: { _, _ in 0 }))
+        } catch let error as IntentError {
+            throw RuntimeError("finding the \(type.singular) '\(text)': \(error.message)", at: location)
+        }
+        if found.count == 1 { return found[0] }
+        let exact = found.filter { if case .entity(let e) = $0 { e.display.title.lowercased() == text.lowercased() } else { false } }
+        if exact.count == 1 { return exact[0] }
+        if found.isEmpty { throw RuntimeError("no \(type.singular) matches '\(text)' for '\(parameter.name)' of '\(intent.name)'", at: location) }
+        let names = found.prefix(5).map(ValueFormatter.inline).joined(separator: ", ")
+        throw RuntimeError("several \(type.plural) match '\(text)': \(names)\(found.count > 5 ? ", …" : ""); write more of the title", at: location)
     }
 
     func ask(for parameter: ParameterInfo, of intent: IntentDescriptor, _ node: Node) async throws -> Value {
