@@ -53,6 +53,7 @@ extension Registry {
             entityType: type, canEnumerate: enumerable != nil, canSearchText: searchable != nil,
             isPropertyQuery: pushed != nil, comparators: comparators, sortableProperties: sortable,
             find: { request in
+                var request = request
                 let source: [Q.Entity]
                 switch request.source {
                 case .all:
@@ -65,7 +66,8 @@ extension Registry {
                     source = try await searchable.entities(matching: text)
                 case .pushed(let comparisons, let mode, let sorts, let limit):
                     guard let pushed else { throw IntentError("\(type.plural) can't be filtered by the host") }
-                    source = try await pushed(comparisons, mode, sorts, limit)
+                    source = try await Self.runPushed(comparisons, mode, sorts, limit, pushed: pushed, support: support,
+                                                      enumerable: enumerable, type: type, request: &request)
                 }
                 if request.condition == nil && request.sort.isEmpty && request.limit == nil {
                     return source.map(\.autoValue)
@@ -83,9 +85,52 @@ extension Registry {
         add(query: descriptor)
     }
 
+    /// Runs the pushed part of a find. A comparison the host can't express for this value (a `nil`, a
+    /// decimal for a whole-number column) moves to the engine: with `and`, the host's answer is then a
+    /// superset the engine narrows, so the sort and limit move to the engine too; with `or`, the engine
+    /// evaluates everything over all entities.
+    @inlinable
+    static func runPushed<E: AppEntity>(
+        _ comparisons: [PushedComparison], _ mode: ComparatorMode, _ sorts: [QuerySort], _ limit: Int?,
+        pushed: @Sendable ([PushedComparison], ComparatorMode, [QuerySort], Int?) async throws -> [E],
+        support: (comparators: [String: Set<ComparisonOperator>], sortable: Set<String>, canExpress: @Sendable (PushedComparison) -> Bool,
+                  run: @Sendable ([PushedComparison], ComparatorMode, [QuerySort], Int?) async throws -> [E])?,
+        enumerable: (any EnumerableEntityQuery<E>)?, type: EntityType<E>, request: inout FindRequest
+    ) async throws -> [E] {
+        let refused = comparisons.filter { !(support?.canExpress($0) ?? false) }
+        if refused.isEmpty { return try await pushed(comparisons, mode, sorts, limit) }
+        func condition(_ comparison: PushedComparison) -> EntityCondition {
+            .test(property: type.propertyIndex[comparison.property.lowercased()] ?? 0, comparison.op, comparison.value)
+        }
+        let sortKeys = sorts.map { EntitySortKey.property(type.propertyIndex[$0.property.lowercased()] ?? 0, descending: $0.descending) }
+        if mode == .or {
+            guard let enumerable else {
+                throw IntentError("the host can't filter \(type.plural) by \(refused[0].property) \(refused[0].op.rawValue) \(refused[0].value)")
+            }
+            let anyOf = combine(comparisons.map(condition), or: true)
+            request.condition = combine([anyOf, request.condition].compactMap { $0 }, or: false)
+            if !sorts.isEmpty { request.sort = sortKeys }
+            if let limit { request.limit = limit }
+            return try await enumerable.allEntities()
+        }
+        let kept = comparisons.filter { support?.canExpress($0) ?? false }
+        request.condition = combine(refused.map(condition) + [request.condition].compactMap { $0 }, or: false)
+        if !sorts.isEmpty { request.sort = sortKeys }
+        if let limit { request.limit = limit }
+        return try await pushed(kept, .and, [], nil)
+    }
+
+    @inlinable
+    static func combine(_ conditions: [EntityCondition], or: Bool) -> EntityCondition? {
+        guard var result = conditions.first else { return nil }
+        for next in conditions.dropFirst() { result = or ? .or(result, next) : .and(result, next) }
+        return result
+    }
+
     @inlinable
     static func propertySupport<P: EntityPropertyQuery>(_ query: P) -> (
         comparators: [String: Set<ComparisonOperator>], sortable: Set<String>,
+        canExpress: @Sendable (PushedComparison) -> Bool,
         run: @Sendable ([PushedComparison], ComparatorMode, [QuerySort], Int?) async throws -> [P.Entity]
     ) {
         var comparators: [String: Set<ComparisonOperator>] = [:]
@@ -98,7 +143,9 @@ extension Registry {
             }
         }
         let frozen = makers
-        return (comparators, Set(query.sortableProperties.map { $0.lowercased() }), { comparisons, mode, sorts, limit in
+        return (comparators, Set(query.sortableProperties.map { $0.lowercased() }), { comparison in
+            frozen[comparison.property.lowercased()]?[comparison.op]?(comparison.value) != nil
+        }, { comparisons, mode, sorts, limit in
             var predicates: [P.Predicate] = []
             for comparison in comparisons {
                 guard let make = frozen[comparison.property.lowercased()]?[comparison.op], let predicate = make(comparison.value) else {
