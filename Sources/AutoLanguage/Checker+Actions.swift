@@ -144,6 +144,12 @@ extension Checker {
         let span = words[0].span.to(words[words.count - 1].span)
         let names = registry.intents.map(\.name)
         var hint = NearestNames.hint(for: phrase, in: names, listing: "actions")
+        if allWords.count == 1, hasArguments, let variable = lookupName(allWords[0], expected: nil) {
+            _ = variable
+            error("'\(allWords[0].name)' is a variable, not an action", allWords[0].span,
+                  hint: "to subtract, put spaces on both sides: '\(allWords[0].name) - 1'")
+            return
+        }
         if allWords.count == 1 && !hasArguments {
             let near = NearestNames.suggest(phrase, from: names + scope.names)
             hint = near.isEmpty ? "no variable or action has this name; 'auto intents' lists the actions"

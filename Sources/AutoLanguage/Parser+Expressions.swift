@@ -178,6 +178,7 @@ extension Parser {
         enter(.notExpression)
         if current.isWord("not") {
             let start = advance().span
+            skipNewlines()
             let operand = try nested { try $0.parseNot(allowBraces) }
             return Expression(kind: .unary(.not, operand), span: start.to(operand.span))
         }
@@ -190,8 +191,10 @@ extension Parser {
         enter(.comparison)
         let left = try parseAdditive(allowBraces)
         if acceptWord("between") {
+            skipNewlines()
             let low = try parseAdditive(allowBraces)
             try expectWord("and", "between the two ends of 'between'")
+            skipNewlines()
             let high = try parseAdditive(allowBraces)
             return Expression(kind: .between(left, low: low, high: high), span: left.span.to(high.span))
         }

@@ -41,14 +41,16 @@ extension Parser {
     // sort_key = identifier { "." identifier } [ "asc" | "desc" ] ;
     mutating func parseSortKeys() throws -> [SortKey] {
         var keys: [SortKey] = []
-        repeat {
+        while true {
             enter(.sortKey)
             var path = [try expectIdentifier("to sort by")]
             while accept(.dot) { path.append(try expectIdentifier("after '.'")) }
             var descending = false
             if acceptWord("desc") { descending = true } else { _ = acceptWord("asc") }
             keys.append(SortKey(path: path, descending: descending))
-        } while accept(.comma)
+            guard accept(.comma) else { break }
+            skipNewlines()
+        }
         return keys
     }
 
