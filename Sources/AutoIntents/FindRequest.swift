@@ -79,8 +79,14 @@ public enum EngineQuery {
         let before = ordering(request.sort, type, request)
         if limit < entities.count / 2 {
             var heap = BoundedHeap<E>(capacity: limit, before: before)
-            for (index, entity) in entities.enumerated() where test?(entity) ?? true {
-                heap.insert(entity, index)
+            // Elements are read in place from the buffer: a `for entity in` loop would copy (and retain)
+            // every entity of the scan, not only the few that are kept.
+            entities.withUnsafeBufferPointer { buffer in
+                if let test {
+                    for index in buffer.indices where test(buffer[index]) { heap.insert(buffer[index], index) }
+                } else {
+                    for index in buffer.indices { heap.insert(buffer[index], index) }
+                }
             }
             return heap.sorted()
         }
