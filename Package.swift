@@ -3,10 +3,15 @@ import Foundation
 import PackageDescription
 
 // Every stdlib/*.auto file ships as a resource of AutoPrelude. SwiftPM caches this manifest by its text:
-// after adding a stdlib file, edit this comment (any change) so the new file is seen. (stdlib: dates numbers text)
+// after adding a stdlib file, edit this comment (any change) so the new file is seen. (stdlib: dates numbers text; library scripts: 5)
 let preludeFiles = ((try? FileManager.default.contentsOfDirectory(
     atPath: Context.packageDirectory + "/stdlib")) ?? [])
     .filter { $0.hasSuffix(".auto") }.sorted()
+
+// The Library example keeps its scripts beside its sources; they are not sources of its target.
+let libraryScripts = ((try? FileManager.default.contentsOfDirectory(
+    atPath: Context.packageDirectory + "/examples/library")) ?? [])
+    .filter { $0.hasSuffix(".auto") || $0.hasSuffix(".md") }.sorted()
 
 let package = Package(
     name: "auto",
@@ -17,9 +22,11 @@ let package = Package(
         .library(name: "AutoRuntime", targets: ["AutoRuntime"]),
         .library(name: "AutoCLI", targets: ["AutoCLI"]),
         .executable(name: "auto", targets: ["auto"]),
+        .executable(name: "library", targets: ["library"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     ],
     targets: [
         // The embedding API: what a host writes to register intents, entities and enums.
@@ -44,6 +51,24 @@ let package = Package(
         ),
         .executableTarget(name: "auto", dependencies: ["AutoCLI"]),
 
+        // The Library example host: books in SQLite (GRDB), its intents and queries, seeded from books.csv.
+        .target(
+            name: "LibraryHost",
+            dependencies: ["AutoIntents", "AutoCLI", .product(name: "GRDB", package: "GRDB.swift")],
+            path: "examples/library",
+            exclude: ["Sources/library"] + libraryScripts,
+            sources: ["Sources/LibraryHost"],
+            resources: [.copy("books.csv")]
+        ),
+        .executableTarget(name: "library", dependencies: ["LibraryHost", "AutoCLI"], path: "examples/library/Sources/library"),
+
+        // `swift run -c release auto-bench`: the workloads of DESIGN.md §5 next to their anchors.
+        .executableTarget(
+            name: "auto-bench",
+            dependencies: ["AutoIntents", "AutoLanguage", "AutoRuntime", .product(name: "GRDB", package: "GRDB.swift")],
+            path: "Benchmarks"
+        ),
+
         // What the tests share: a small host registered as a real host would, and scripted interaction.
         .target(name: "AutoTestSupport", dependencies: ["AutoIntents", "AutoRuntime", "AutoLanguage", "AutoCLI"],
                 path: "Tests/AutoTestSupport"),
@@ -51,6 +76,7 @@ let package = Package(
         .testTarget(name: "AutoRuntimeTests", dependencies: ["AutoRuntime", "AutoIntents", "AutoLanguage", "AutoTestSupport"]),
         // Depends on the `auto` executable so that `swift test` builds the binary its tests run.
         .testTarget(name: "AutoCLITests", dependencies: ["auto", "AutoCLI", "AutoLanguage", "AutoRuntime", "AutoIntents", "AutoTestSupport"]),
+        .testTarget(name: "LibraryHostTests", dependencies: ["library", "LibraryHost", "AutoCLI", "AutoLanguage", "AutoRuntime", "AutoIntents", "AutoTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -53,7 +53,8 @@ public struct ScriptRunner: Sendable {
             let result = try await executor.run(compiled.graph, arguments: [.list(options.arguments.map(Value.text))])
             if options.json {
                 console.writeOut(ValueFormatter.json(result) + "\n")
-            } else if compiled.graph.endsWithValue, !result.isNull {
+            } else if compiled.graph.endsWithValue, !result.isNull, !executor.lastStatementShowedDialog {
+                // An action that answered with a dialog has said what it did; its value is there for --json.
                 console.writeOut(ValueFormatter.display(result) + "\n")
             }
             return ExitCode.success

@@ -11,6 +11,12 @@ public final class Executor: @unchecked Sendable {
     var steps = 0
     var callDepth = 0
     var deadline: ContinuousClock.Instant?
+    /// Dialogs intents have shown, and how many there were when the current top-level statement began.
+    var dialogs = 0
+    var dialogsBeforeStatement = 0
+    var scriptFrame: Frame?
+    /// Whether the script's last statement showed a dialog: then the CLI doesn't print its result too.
+    public private(set) var lastStatementShowedDialog = false
 
     public init(interaction: any Interaction, cancellation: CancellationFlag = CancellationFlag(), limits: RunLimits = RunLimits()) {
         self.interaction = interaction
@@ -25,11 +31,16 @@ public final class Executor: @unchecked Sendable {
         steps = 0
         callDepth = 0
         deadline = limits.maxDuration.map { ContinuousClock.now + $0 }
-        return try await call(graph, arguments: arguments)
+        dialogs = 0
+        scriptFrame = nil
+        let result = try await call(graph, arguments: arguments, isScript: true)
+        lastStatementShowedDialog = dialogs > dialogsBeforeStatement
+        return result
     }
 
-    func call(_ graph: ActionGraph, arguments: [Value]) async throws -> Value {
+    func call(_ graph: ActionGraph, arguments: [Value], isScript: Bool = false) async throws -> Value {
         let frame = Frame(slotCount: graph.slotNames.count)
+        if isScript { scriptFrame = frame }
         for (index, argument) in arguments.enumerated() where index < frame.slots.count { frame.slots[index] = argument }
         switch try await execute(graph.body, frame) {
         case .normal, .stop: return frame.it
@@ -46,6 +57,7 @@ public final class Executor: @unchecked Sendable {
     func execute(_ nodes: [Node], _ frame: Frame) async throws -> Flow {
         for node in nodes {
             try countStep(node)
+            if frame === scriptFrame, node.updatesIt { dialogsBeforeStatement = dialogs }
             switch node.kind {
             case .assign(let slot, let expression):
                 let value = try evaluate(expression, frame, node)
@@ -354,10 +366,10 @@ public final class Executor: @unchecked Sendable {
             switch intent.implementation {
             case .native(let perform):
                 var output = try await perform(arguments, context)
-                if let dialog = output.dialog { await interaction.show(dialog) }
+                if let dialog = output.dialog { await showDialog(dialog) }
                 while let next = output.next {
                     output = try await next.run(context)
-                    if let dialog = output.dialog { await interaction.show(dialog) }
+                    if let dialog = output.dialog { await showDialog(dialog) }
                 }
                 return output.value
             case .script(let body):
@@ -402,6 +414,11 @@ public final class Executor: @unchecked Sendable {
         if found.isEmpty { throw RuntimeError("no \(type.singular) matches '\(text)' for '\(parameter.name)' of '\(intent.name)'", at: location) }
         let names = found.prefix(5).map(ValueFormatter.inline).joined(separator: ", ")
         throw RuntimeError("several \(type.plural) match '\(text)': \(names)\(found.count > 5 ? ", …" : ""); write more of the title", at: location)
+    }
+
+    func showDialog(_ text: String) async {
+        dialogs += 1
+        await interaction.show(text)
     }
 
     func ask(for parameter: ParameterInfo, of intent: IntentDescriptor, _ node: Node) async throws -> Value {

@@ -96,7 +96,7 @@ struct CancelTrip: AppIntent {
             plan trip "Oslo" transport: "Bicycle" note: "pack warm" | describe
             """, host: try Self.host())
         #expect(outcome.exitCode == 0, "\(outcome.standardError)")
-        #expect(outcome.output == ["Plane", "6", "true", "Describing Porto", "Porto by Train", "Porto by Train", "Describing Oslo", "Oslo by Bicycle"])
+        #expect(outcome.output == ["Plane", "6", "true", "Describing Porto", "Porto by Train", "Porto by Train", "Describing Oslo"], "a dialog says what the last action did; its value is not printed again")
     }
 
     @Test func aMissingRequiredParameterIsAskedWithItsQuestion() async throws {

@@ -1,0 +1,120 @@
+import AutoIntents
+import Foundation
+import GRDB
+
+/// The library's intents. Each reaches the database through `Library.database`, set once at start-up.
+struct OpenBook: AppIntent {
+    static let title = "Open book"
+    static let description = IntentDescription("Opens a book to read it.", category: "Books", searchKeywords: ["read", "show"], resultName: "book")
+    static let parameters: [IntentParameter<OpenBook>] = [.init(\.$book)]
+    static let parameterSummary: ParameterSummary? = "Open {book}"
+    @Parameter("book", question: "Which book?") var book: Book
+
+    func perform(_ context: IntentContext) async throws -> IntentResult<Book> {
+        .result(value: book, dialog: "Opening \(book.title) by \(book.author)")
+    }
+}
+
+struct OpenShelf: AppIntent {
+    static let title = "Open shelf"
+    static let description = IntentDescription("Lists the books on a shelf.", category: "Books", resultName: "books")
+    static let parameters: [IntentParameter<OpenShelf>] = [.init(\.$shelf)]
+    static let parameterSummary: ParameterSummary? = "Open the {shelf} shelf"
+    @Parameter("shelf", question: "Which shelf?") var shelf: Shelf
+
+    func perform(_ context: IntentContext) async throws -> IntentResult<[Book]> {
+        let shelf = self.shelf
+        let books = try await Library.database().read { db in
+            try BookRecord.filter(Column("shelf") == shelf.rawValue).order(Column("title"), Column("id")).fetchAll(db).map(\.book)
+        }
+        return .result(value: books)
+    }
+}
+
+struct AddBook: AppIntent {
+    static let title = "Add book"
+    static let description = IntentDescription("Adds a book to the library, on the want-to-read shelf.", category: "Books", resultName: "newBook")
+    static let sideEffect = SideEffect.changes
+    static let parameters: [IntentParameter<AddBook>] = [
+        .init(\.$title), .init(\.$author), .init(\.$recommendedBy), .init(\.$published), .init(\.$pages), .init(\.$genre),
+    ]
+    static let parameterSummary: ParameterSummary? = "Add {title} by {author}"
+    @Parameter("title", question: "What is the book's title?") var title: String
+    @Parameter("author") var author: String?
+    @Parameter("recommendedBy", title: "Recommended by") var recommendedBy: String?
+    @Parameter("published") var published: Date?
+    @Parameter("pages", default: 0, range: 0...100_000) var pages: Int
+    @Parameter("genre", default: "Unknown") var genre: String
+
+    func perform(_ context: IntentContext) async throws -> IntentResult<Book> {
+        let title = self.title.trimmingCharacters(in: .whitespaces)
+        guard !title.isEmpty else { throw IntentError("a book needs a title") }
+        let author = self.author?.trimmingCharacters(in: .whitespaces).nilIfEmpty ?? "Unknown"
+        let book = Book(id: 0, title: title, author: author, published: published ?? Date(), pages: pages, genre: genre,
+                        rating: nil, readDate: nil, shelf: .wantToRead, recommendedBy: recommendedBy)
+        let added = try await Library.database().write { db -> Book? in
+            let duplicate = try BookRecord.filter(SQL("lower(title) = lower(\(title)) AND lower(author) = lower(\(author))").sqlExpression).fetchOne(db)
+            if duplicate != nil { return nil }
+            var record = BookRecord(book)
+            try record.insert(db)
+            return record.book
+        }
+        guard let added else { throw IntentError("'\(title)' by \(author) is already in the library") }
+        return .result(value: added, dialog: "Added \(added.title) by \(added.author)")
+    }
+}
+
+struct MarkAsRead: AppIntent {
+    static let title = "Mark as read"
+    static let description = IntentDescription("Moves a book to the read shelf, with the day it was finished.", category: "Books")
+    static let sideEffect = SideEffect.changes
+    static let parameters: [IntentParameter<MarkAsRead>] = [.init(\.$book), .init(\.$on)]
+    static let parameterSummary: ParameterSummary? = "Mark {book} as read on {on}"
+    @Parameter("book", question: "Which book did you finish?") var book: Book
+    @Parameter("on", title: "Date read") var on: Date?
+
+    func perform(_ context: IntentContext) async throws -> IntentResult<Book> {
+        var updated = book
+        updated.readDate = on ?? Calendar.current.startOfDay(for: Date())
+        updated.shelf = .read
+        try await Library.save(updated)
+        return .result(value: updated, dialog: "Marked \(book.title) as read")
+    }
+}
+
+struct RateBook: AppIntent {
+    static let title = "Rate book"
+    static let description = IntentDescription("Gives a book 1 to 5 stars.", category: "Books")
+    static let sideEffect = SideEffect.changes
+    static let parameters: [IntentParameter<RateBook>] = [.init(\.$book), .init(\.$rating)]
+    static let parameterSummary: ParameterSummary? = "Rate {book} {rating} stars"
+    @Parameter("book", question: "Which book?") var book: Book
+    @Parameter("rating", question: "How many stars, from 1 to 5?", range: 1...5) var rating: Int
+
+    func perform(_ context: IntentContext) async throws -> IntentResult<Book> {
+        var updated = book
+        updated.rating = rating
+        try await Library.save(updated)
+        return .result(value: updated, dialog: "Rated \(book.title) \(rating) of 5")
+    }
+}
+
+struct DeleteBook: AppIntent {
+    static let title = "Delete book"
+    static let description = IntentDescription("Removes a book from the library for good.", category: "Books")
+    static let sideEffect = SideEffect.destructive
+    static let parameters: [IntentParameter<DeleteBook>] = [.init(\.$book)]
+    static let parameterSummary: ParameterSummary? = "Delete {book}"
+    @Parameter("book", question: "Which book?") var book: Book
+
+    func perform(_ context: IntentContext) async throws -> IntentResult<NoValue> {
+        let id = book.id
+        let deleted = try await Library.database().write { db in try BookRecord.deleteOne(db, key: id) }
+        guard deleted else { throw IntentError("'\(book.title)' is not in the library any more") }
+        return .result(dialog: "Deleted \(book.title)")
+    }
+}
+
+extension String {
+    var nilIfEmpty: String? { isEmpty ? nil : self }
+}
