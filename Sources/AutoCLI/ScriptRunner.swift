@@ -48,7 +48,8 @@ public struct ScriptRunner: Sendable {
         let interaction = interaction ?? TerminalInteraction(
             console: console, showsOnStandardError: options.json,
             canAsk: !options.noInput && isatty(0) == 1, approvesConfirmations: options.approveConfirmations)
-        let executor = Executor(interaction: interaction, cancellation: cancellation, limits: options.limits)
+        let executor = Executor(interaction: interaction, cancellation: cancellation, limits: options.limits,
+                                dependency: compiled.registry.dependency)
         do {
             let result = try await executor.run(compiled.graph, arguments: [.list(options.arguments.map(Value.text))])
             if options.json {

@@ -20,10 +20,20 @@ public struct NoAnswerError: Error, Sendable, CustomStringConvertible {
 public final class IntentContext: Sendable {
     public let interaction: any Interaction
     let cancellation: CancellationFlag
+    /// What the host registered for its intents to use (`Registry.dependency`): a database, a client.
+    let dependency: (any Sendable)?
 
-    public init(interaction: any Interaction, cancellation: CancellationFlag) {
+    public init(interaction: any Interaction, cancellation: CancellationFlag, dependency: (any Sendable)? = nil) {
         self.interaction = interaction
         self.cancellation = cancellation
+        self.dependency = dependency
+    }
+
+    /// The host's dependency of type `T`, as registered with `Registry.dependency`. Intents are created by
+    /// the engine, so this is how they reach the host's state without globals.
+    public func dependency<T>(_ type: T.Type = T.self) throws -> T {
+        guard let value = dependency as? T else { throw IntentError("this intent needs a \(T.self), and the host registered none") }
+        return value
     }
 
     public var isCancelled: Bool { cancellation.isCancelled }

@@ -5,6 +5,9 @@ public struct Registry: Sendable {
     public private(set) var entityTypes: [AnyEntityType] = []
     public private(set) var enumTypes: [AnyEnumType] = []
     public private(set) var queries: [QueryDescriptor] = []
+    /// Handed to every intent's `perform` through `IntentContext.dependency(_:)`: the host's database,
+    /// client or store.
+    public var dependency: (any Sendable)?
 
     public init() {}
 

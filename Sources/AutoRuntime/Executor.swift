@@ -18,11 +18,13 @@ public final class Executor: @unchecked Sendable {
     /// Whether the script's last statement showed a dialog: then the CLI doesn't print its result too.
     public private(set) var lastStatementShowedDialog = false
 
-    public init(interaction: any Interaction, cancellation: CancellationFlag = CancellationFlag(), limits: RunLimits = RunLimits()) {
+    /// `dependency` reaches intents through `IntentContext.dependency(_:)`; pass the registry's.
+    public init(interaction: any Interaction, cancellation: CancellationFlag = CancellationFlag(), limits: RunLimits = RunLimits(),
+                dependency: (any Sendable)? = nil) {
         self.interaction = interaction
         self.cancellation = cancellation
         self.limits = limits
-        self.context = IntentContext(interaction: interaction, cancellation: cancellation)
+        self.context = IntentContext(interaction: interaction, cancellation: cancellation, dependency: dependency)
     }
 
     /// Runs a script graph. `arguments` fill its first slots (a script's `args`, a shortcut's parameters).

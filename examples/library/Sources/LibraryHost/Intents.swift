@@ -2,7 +2,7 @@ import AutoIntents
 import Foundation
 import GRDB
 
-/// The library's intents. Each reaches the database through `Library.database`, set once at start-up.
+/// The library's intents. Each reaches the database through its context: `context.dependency(LibraryDatabase.self)`.
 struct OpenBook: AppIntent {
     static let title = "Open book"
     static let description = IntentDescription("Opens a book to read it.", category: "Books", searchKeywords: ["read", "show"], resultName: "book")
@@ -24,7 +24,7 @@ struct OpenShelf: AppIntent {
 
     func perform(_ context: IntentContext) async throws -> IntentResult<[Book]> {
         let shelf = self.shelf
-        let books = try await Library.database().read { db in
+        let books = try await context.dependency(LibraryDatabase.self).read { db in
             try BookRecord.filter(Column("shelf") == shelf.rawValue).order(Column("title"), Column("id")).fetchAll(db).map(\.book)
         }
         return .result(value: books)
@@ -52,7 +52,7 @@ struct AddBook: AppIntent {
         let author = self.author?.trimmingCharacters(in: .whitespaces).nilIfEmpty ?? "Unknown"
         let book = Book(id: 0, title: title, author: author, published: published ?? Date(), pages: pages, genre: genre,
                         rating: nil, readDate: nil, shelf: .wantToRead, recommendedBy: recommendedBy)
-        let added = try await Library.database().write { db -> Book? in
+        let added = try await context.dependency(LibraryDatabase.self).write { db -> Book? in
             let duplicate = try BookRecord.filter(SQL("lower(title) = lower(\(title)) AND lower(author) = lower(\(author))").sqlExpression).fetchOne(db)
             if duplicate != nil { return nil }
             var record = BookRecord(book)
@@ -74,10 +74,9 @@ struct MarkAsRead: AppIntent {
     @Parameter("on", title: "Date read") var on: Date?
 
     func perform(_ context: IntentContext) async throws -> IntentResult<Book> {
-        var updated = book
-        updated.readDate = on ?? Calendar.current.startOfDay(for: Date())
-        updated.shelf = .read
-        try await Library.save(updated)
+        let day = on ?? Calendar.current.startOfDay(for: Date())
+        let updated = try await Library.update(book, ["readDate": day.databaseValue, "shelf": Shelf.read.rawValue.databaseValue],
+                                               in: context.dependency())
         return .result(value: updated, dialog: "Marked \(book.title) as read")
     }
 }
@@ -92,9 +91,7 @@ struct RateBook: AppIntent {
     @Parameter("rating", question: "How many stars, from 1 to 5?", range: 1...5) var rating: Int
 
     func perform(_ context: IntentContext) async throws -> IntentResult<Book> {
-        var updated = book
-        updated.rating = rating
-        try await Library.save(updated)
+        let updated = try await Library.update(book, ["rating": rating.databaseValue], in: context.dependency())
         return .result(value: updated, dialog: "Rated \(book.title) \(rating) of 5")
     }
 }
@@ -109,7 +106,7 @@ struct DeleteBook: AppIntent {
 
     func perform(_ context: IntentContext) async throws -> IntentResult<NoValue> {
         let id = book.id
-        let deleted = try await Library.database().write { db in try BookRecord.deleteOne(db, key: id) }
+        let deleted = try await context.dependency(LibraryDatabase.self).write { db in try BookRecord.deleteOne(db, key: id) }
         guard deleted else { throw IntentError("'\(book.title)' is not in the library any more") }
         return .result(dialog: "Deleted \(book.title)")
     }

@@ -2,31 +2,27 @@ import AutoCLI
 import AutoIntents
 import Foundation
 import GRDB
-import Synchronization
 
 /// The Library example host: books in SQLite, found with SQL pushdown, driven by .auto scripts.
 public enum Library {
-    /// The open database, for the intents (which the engine creates itself and can't be handed one).
-    private static let current = Mutex<LibraryDatabase?>(nil)
-
-    static func database() throws -> LibraryDatabase {
-        guard let database = current.withLock({ $0 }) else { throw IntentError("the library's database is not open") }
-        return database
-    }
-
-    static func save(_ book: Book) async throws {
-        let record = BookRecord(book)
-        do {
-            try await database().write { db in try record.update(db) }
-        } catch RecordError.recordNotFound {
-            throw IntentError("'\(book.title)' is not in the library any more")
+    /// Changes only the given columns of a book, so a script holding an older copy of it can't undo
+    /// another change (`rate book b` then `mark as read b` keeps both), and returns the book as stored now.
+    static func update(_ book: Book, _ changes: [String: DatabaseValue], in database: LibraryDatabase) async throws -> Book {
+        let id = book.id
+        let updated = try await database.write { db -> Book? in
+            let assignments = changes.map { Column($0.key).set(to: $0.value) }
+            guard try BookRecord.filter(key: id).updateAll(db, assignments) == 1 else { return nil }
+            return try BookRecord.fetchOne(db, key: id)?.book
         }
+        guard let updated else { throw IntentError("'\(book.title)' is not in the library any more") }
+        return updated
     }
 
     /// The registry of the library: the built-ins, its intents, and its queries over `database`.
     public static func registry(database: LibraryDatabase) throws -> Registry {
-        current.withLock { $0 = database }
         var registry = Registry.standard
+        // The intents reach the database through their context.
+        registry.dependency = database
         try registry.register(OpenBook.self)
         try registry.register(OpenShelf.self)
         try registry.register(AddBook.self)
