@@ -97,7 +97,7 @@ public struct ActionCall: Sendable {
     public let resultSlots: [Int]
     /// Where each argument is written, so an error while evaluating one points at it.
     public let argumentLocations: [ScriptLocation?]
-    /// For an entity parameter that may be given as text (`open book "Emma"`): the query that finds it.
+    /// For an entity parameter that may be given as text (`open book "Emma"`) or asked for: the query that finds it.
     public let textLookups: [QueryDescriptor?]
     /// The parameter summary with the script's arguments filled in, for graphs and traces.
     public let summary: String

@@ -345,7 +345,8 @@ public final class Executor: @unchecked Sendable {
                 if let defaultValue = parameter.defaultValue {
                     arguments[index] = defaultValue
                 } else if parameter.isRequired {
-                    arguments[index] = try await ask(for: parameter, of: intent, node)
+                    // An entity is asked for by name and found with its type's text search.
+                    arguments[index] = try await ask(for: parameter, as: lookups[index] == nil ? parameter.type : .text, of: intent, node)
                 }
             }
             if case .text(let text)? = arguments[index], let query = lookups[index] {
@@ -423,10 +424,10 @@ public final class Executor: @unchecked Sendable {
         await interaction.show(text)
     }
 
-    func ask(for parameter: ParameterInfo, of intent: IntentDescriptor, _ node: Node) async throws -> Value {
+    func ask(for parameter: ParameterInfo, as type: ValueType, of intent: IntentDescriptor, _ node: Node) async throws -> Value {
         let question = parameter.question ?? "\(parameter.title) for '\(intent.name)'?"
         do {
-            return try await interaction.requestValue(question, type: parameter.type)
+            return try await interaction.requestValue(question, type: type)
         } catch is NoAnswerError {
             throw RuntimeError("'\(intent.name)' needs '\(parameter.name)' (\(parameter.type)) and nobody can answer; give it as '\(parameter.name): …'", at: node.location)
         }
