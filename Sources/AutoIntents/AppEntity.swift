@@ -86,17 +86,8 @@ public struct EntityProperty<E: AppEntity>: Sendable {
         self.title = title ?? name
         self.type = T.valueType
         self.get = { get($0)?.autoValue ?? .null }
-        self.makeTest = { op, value in TypedTests.optionalTest(op, value, get) }
-        self.makeOrder = {
-            { a, b in
-                switch (get(a), get(b)) {
-                case (nil, nil): return 0
-                case (nil, _): return -1
-                case (_, nil): return 1
-                case (let x?, let y?): return TypedTests.order(x, y)
-                }
-            }
-        }
+        self.makeTest = { op, value in TypedTests.whenPresent(op, TypedTests.test(op, value, { (present: T) in present }), get) }
+        self.makeOrder = { { a, b in TypedTests.optionalOrder(get(a), get(b)) } }
     }
 
     /// Texts compare exactly with `==` and `<`, and ignore case with `contains`, `starts with`, `ends with`.
@@ -116,25 +107,8 @@ public struct EntityProperty<E: AppEntity>: Sendable {
         self.title = title ?? name
         self.type = .text
         self.get = { get($0).map(Value.text) ?? .null }
-        self.makeTest = { op, value in
-            guard let test = TypedTests.textTest(op, value, { (text: String) in text }) else { return nil }
-            switch op {
-            case .equal, .notEqual:
-                return { entity in get(entity).map(test) ?? (op == .notEqual) }
-            default:
-                return { entity in get(entity).map(test) ?? false }
-            }
-        }
-        self.makeOrder = {
-            { a, b in
-                switch (get(a), get(b)) {
-                case (nil, nil): return 0
-                case (nil, _): return -1
-                case (_, nil): return 1
-                case (let x?, let y?): return TypedTests.order(x, y)
-                }
-            }
-        }
+        self.makeTest = { op, value in TypedTests.whenPresent(op, TypedTests.textTest(op, value, { (text: String) in text }), get) }
+        self.makeOrder = { { a, b in TypedTests.optionalOrder(get(a), get(b)) } }
     }
 }
 

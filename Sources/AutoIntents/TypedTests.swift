@@ -53,14 +53,25 @@ public enum TypedTests {
         }
     }
 
-    /// Like `test`, for a property that may be missing: a missing value equals nothing, differs from
-    /// everything and is neither before nor after anything.
+    /// A test of a property that may be missing, from the test of a present value: a missing value equals
+    /// nothing, differs from everything and is neither before nor after anything.
     @inlinable
-    public static func optionalTest<E, T: IntentValue & Comparable>(_ op: ComparisonOperator, _ value: Value,
-                                                                     _ get: @escaping @Sendable (E) -> T?) -> (@Sendable (E) -> Bool)? {
-        guard let test = test(op, value, { (present: T) in present }) else { return nil }
+    public static func whenPresent<E, T>(_ op: ComparisonOperator, _ test: (@Sendable (T) -> Bool)?,
+                                         _ get: @escaping @Sendable (E) -> T?) -> (@Sendable (E) -> Bool)? {
+        guard let test else { return nil }
         let missing = op == .notEqual
         return { entity in get(entity).map(test) ?? missing }
+    }
+
+    /// Order with a missing value first.
+    @inlinable
+    public static func optionalOrder<T: Comparable>(_ a: T?, _ b: T?) -> Int {
+        switch (a, b) {
+        case (nil, nil): return 0
+        case (nil, _): return -1
+        case (_, nil): return 1
+        case (let x?, let y?): return order(x, y)
+        }
     }
 
     @inlinable
