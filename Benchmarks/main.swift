@@ -69,9 +69,11 @@ let findScript = #"find books where author == "Author 42" sort by published desc
 let compiled = try ScriptCompiler.compile(SourceFile(name: "bench.auto", text: findScript), registry: registry).get()
 
 struct Silent: Interaction {
-    func show(_ text: String) async {}
-    func requestValue(_ prompt: String, type: ValueType) async throws -> Value { throw NoAnswerError(question: prompt) }
-    func confirm(_ prompt: String) async throws -> Bool { false }
+    func show(_ dialog: Dialog) async {}
+    func requestValue(_ request: ValueRequest) async throws -> Value { throw NoAnswerError(question: request.prompt) }
+    func choose(_ request: ChoiceRequest) async throws -> Int { throw NoAnswerError(question: request.prompt) }
+    func confirm(_ request: ConfirmationRequest) async throws -> Bool { false }
+    func progress(_ event: ProgressEvent) async {}
 }
 
 let executor = Executor(interaction: Silent())

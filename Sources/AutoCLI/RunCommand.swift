@@ -16,8 +16,11 @@ struct RunCommand: AsyncParsableCommand {
     @Flag(name: .long, help: "Never ask: a question is an error that names the intent and the line.")
     var noInput = false
 
-    @Flag(name: .long, help: "Approve confirmations without asking.")
+    @Flag(name: .long, help: "Approve confirmations without asking (questions still need answers).")
     var yes = false
+
+    @Flag(name: .long, help: "Run up to the first intent that changes anything and say what it would do instead.")
+    var whatIf = false
 
     @Option(name: .long, help: "Stop a run after this many steps.")
     var maxSteps: Int = RunLimits().maxSteps
@@ -40,6 +43,7 @@ struct RunCommand: AsyncParsableCommand {
         options.json = json
         options.noInput = noInput
         options.approveConfirmations = yes
+        options.whatIf = whatIf
         options.limits.maxSteps = maxSteps
         guard maxDepth > 0, maxDepth <= 10_000 else { throw ValidationError("--max-depth must be from 1 to 10000") }
         options.parseLimits.maxDepth = maxDepth

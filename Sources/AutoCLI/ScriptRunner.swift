@@ -10,6 +10,8 @@ public struct RunOptions: Sendable {
     public var noInput = false
     /// Confirmations are approved without asking.
     public var approveConfirmations = false
+    /// Stop before the first intent that changes anything, saying what it would do.
+    public var whatIf = false
     public var limits = RunLimits()
     public var parseLimits = Parser.Limits()
     /// The script's `args`.
@@ -50,6 +52,7 @@ public struct ScriptRunner: Sendable {
             canAsk: !options.noInput && isatty(0) == 1, approvesConfirmations: options.approveConfirmations)
         let executor = Executor(interaction: interaction, cancellation: cancellation, limits: options.limits,
                                 dependency: compiled.registry.dependency)
+        executor.whatIf = options.whatIf
         do {
             let result = try await executor.run(compiled.graph, arguments: [.list(options.arguments.map(Value.text))])
             if options.json {

@@ -1,49 +1,102 @@
 import AutoIntents
 import AutoRuntime
 import Foundation
+import Synchronization
 
-/// Talks to the person at the terminal: `show` writes a line, questions are asked on standard error and
-/// answered on standard input. Where nobody can answer (`--no-input`, input that is not a terminal),
-/// every question fails with an error that says so.
-public final class TerminalInteraction: Interaction, @unchecked Sendable {
+/// Talks to the person at the terminal: `show` writes a line; questions, choices and `y/N` confirmations
+/// are asked on standard error and answered on standard input; progress is a bar redrawn in place on a
+/// terminal and plain periodic lines elsewhere. Where nobody can answer (`--no-input`, input that is not a
+/// terminal), every question fails with `NoAnswerError`, which the engine reports with the intent and line.
+public final class TerminalInteraction: Interaction, Sendable {
     let console: Console
     /// With `--json`, standard output carries only the result.
     let showsOnStandardError: Bool
     let canAsk: Bool
     let approvesConfirmations: Bool
+    /// Standard error is a terminal: progress is drawn in place there.
+    let drawsInPlace: Bool
+    let readAnswer: @Sendable () -> String?
+    let clock: @Sendable () -> ContinuousClock.Instant
+    let state = Mutex(ProgressState())
 
-    public init(console: Console, showsOnStandardError: Bool, canAsk: Bool, approvesConfirmations: Bool) {
+    public init(console: Console, showsOnStandardError: Bool, canAsk: Bool, approvesConfirmations: Bool,
+                drawsInPlace: Bool = isatty(2) == 1,
+                readAnswer: @escaping @Sendable () -> String? = { readLine() },
+                clock: @escaping @Sendable () -> ContinuousClock.Instant = { .now }) {
         self.console = console
         self.showsOnStandardError = showsOnStandardError
         self.canAsk = canAsk
         self.approvesConfirmations = approvesConfirmations
+        self.drawsInPlace = drawsInPlace
+        self.readAnswer = readAnswer
+        self.clock = clock
     }
 
-    public func show(_ text: String) async {
-        if showsOnStandardError { console.writeError(text + "\n") } else { console.writeOut(text + "\n") }
+    // MARK: Output
+
+    public func show(_ dialog: Dialog) async {
+        writeAboveProgress(dialog.full + "\n", toError: showsOnStandardError)
     }
 
-    public func requestValue(_ prompt: String, type: ValueType) async throws -> Value {
-        guard canAsk else { throw NoAnswerError(question: prompt) }
-        for _ in 0..<3 {
-            console.writeError(prompt + " ")
-            guard let line = readLine() else { throw NoAnswerError(question: prompt) }
-            if let value = Self.parse(line, as: type) { return value }
-            console.writeError("That is not a \(type). ")
+    /// Writes a line without garbling the progress bar: the bar is cleared, the text written, the bar redrawn.
+    func writeAboveProgress(_ text: String, toError: Bool) {
+        state.withLock { state in
+            if state.barVisible {
+                console.writeError("\r\u{1B}[2K")
+                state.barVisible = false
+            }
+            if toError { console.writeError(text) } else { console.writeOut(text) }
+            if drawsInPlace, !state.tasks.isEmpty { draw(&state, force: true) }
         }
-        throw IntentError("no valid answer to '\(prompt)'")
     }
 
-    public func confirm(_ prompt: String) async throws -> Bool {
+    func prompt(_ text: String) {
+        let colour = console.colourError
+        writeAboveProgress((colour ? "\u{1B}[1;36m?\u{1B}[0m " : "? ") + text, toError: true)
+    }
+
+    // MARK: Questions
+
+    public func requestValue(_ request: ValueRequest) async throws -> Value {
+        guard canAsk else { throw NoAnswerError(question: request.prompt) }
+        for _ in 0..<3 {
+            prompt(request.prompt + " ")
+            guard let line = readAnswer() else { throw NoAnswerError(question: request.prompt) }
+            if let value = Self.parse(line, as: request.type) { return value }
+            writeAboveProgress("That is not \(Self.article(request.type)) \(request.type)\(Self.example(request.type)).\n", toError: true)
+        }
+        throw IntentError("no valid answer to '\(request.prompt)'")
+    }
+
+    public func choose(_ request: ChoiceRequest) async throws -> Int {
+        guard canAsk else { throw NoAnswerError(question: request.prompt) }
+        var list = ""
+        for (index, option) in request.options.enumerated() {
+            list += String(format: "%3d) ", index + 1) + option.title + (option.subtitle.map { " — \($0)" } ?? "") + "\n"
+        }
+        prompt(request.prompt + "\n")
+        writeAboveProgress(list, toError: true)
+        for _ in 0..<3 {
+            prompt("Choose 1–\(request.options.count): ")
+            guard let line = readAnswer()?.trimmingCharacters(in: .whitespaces) else { throw NoAnswerError(question: request.prompt) }
+            if let number = Int(line), (1...request.options.count).contains(number) { return number - 1 }
+            if let index = request.options.firstIndex(where: { $0.title.caseInsensitiveCompare(line) == .orderedSame }) { return index }
+            writeAboveProgress("Type a number from 1 to \(request.options.count).\n", toError: true)
+        }
+        throw IntentError("no valid choice for '\(request.prompt)'")
+    }
+
+    public func confirm(_ request: ConfirmationRequest) async throws -> Bool {
         if approvesConfirmations { return true }
-        guard canAsk else { throw NoAnswerError(question: prompt) }
-        console.writeError(prompt + " [y/N] ")
-        guard let line = readLine() else { throw NoAnswerError(question: prompt) }
+        guard canAsk else { throw NoAnswerError(question: request.prompt) }
+        let warning = request.isDestructive && console.colourError ? "\u{1B}[1;31m" : ""
+        prompt("\(warning)\(request.prompt)\(warning.isEmpty ? "" : "\u{1B}[0m") [y/N] ")
+        guard let line = readAnswer() else { throw NoAnswerError(question: request.prompt) }
         return ["y", "yes"].contains(line.trimmingCharacters(in: .whitespaces).lowercased())
     }
 
     /// An answer typed at a prompt, read as the type asked for.
-    static func parse(_ line: String, as type: ValueType) -> Value? {
+    public static func parse(_ line: String, as type: ValueType) -> Value? {
         let text = line.trimmingCharacters(in: .whitespaces)
         switch type {
         case .int: return Int(text.replacingOccurrences(of: "_", with: "")).map(Value.int)
@@ -56,8 +109,143 @@ public final class TerminalInteraction: Interaction, @unchecked Sendable {
         case .file: return text.isEmpty ? nil : .file(FileRef(path: text))
         case .enumeration(let enumeration):
             return enumeration.caseIndex(named: text).map { .enumCase(EnumCaseValue(type: enumeration, index: $0)) }
-        case .text, .any: return text.isEmpty ? nil : .text(line)
+        case .text, .any: return text.isEmpty ? nil : .text(text)
         default: return nil
         }
+    }
+
+    static func article(_ type: ValueType) -> String {
+        "aeiouAEIOU".contains(type.description.first ?? "x") ? "an" : "a"
+    }
+
+    static func example(_ type: ValueType) -> String {
+        switch type {
+        case .int: return " (a whole number, e.g. 3)"
+        case .date: return " (e.g. 2024-05-01 or 2024-05-01 07:30)"
+        case .bool: return " (yes or no)"
+        case .enumeration(let enumeration): return " (one of: " + enumeration.cases.map(\.displayName).joined(separator: ", ") + ")"
+        default: return ""
+        }
+    }
+
+    // MARK: Progress
+
+    struct Task {
+        let label: String
+        let total: Int?
+        let parent: Int?
+        let started: ContinuousClock.Instant
+        var completed = 0
+        /// When a plain (not in-place) line was last written for it, and at which tenth.
+        var lastLine: ContinuousClock.Instant
+        var lastTenth = -1
+    }
+
+    struct ProgressState {
+        var tasks: [Int: Task] = [:]
+        var order: [Int] = []
+        var barVisible = false
+        var lastDraw: ContinuousClock.Instant?
+    }
+
+    public func progress(_ event: ProgressEvent) async {
+        let now = clock()
+        state.withLock { state in
+            switch event {
+            case .started(let id, let parent, let label, let total):
+                state.tasks[id] = Task(label: label, total: total, parent: parent, started: now, lastLine: now)
+                state.order.append(id)
+                if drawsInPlace { draw(&state, force: true) } else { console.writeError("\(label)…\n") }
+            case .advanced(let id, let completed):
+                guard var task = state.tasks[id] else { return }
+                task.completed = completed
+                if !drawsInPlace { plainLine(&task, now: now) }
+                state.tasks[id] = task
+                if drawsInPlace { draw(&state, force: false) }
+            case .finished(let id):
+                guard let task = state.tasks.removeValue(forKey: id) else { return }
+                state.order.removeAll { $0 == id }
+                let elapsed = Self.clockText(now - task.started)
+                if drawsInPlace {
+                    if state.barVisible { console.writeError("\r\u{1B}[2K") }
+                    state.barVisible = false
+                    if task.parent == nil { console.writeError("\(task.label): done, \(Self.countText(task)) in \(elapsed)\n") }
+                    if !state.tasks.isEmpty { draw(&state, force: true) }
+                } else {
+                    console.writeError("\(task.label): done, \(Self.countText(task)) in \(elapsed)\n")
+                }
+            }
+        }
+    }
+
+    /// Without a terminal: a line a second at most, or at each tenth of the way.
+    func plainLine(_ task: inout Task, now: ContinuousClock.Instant) {
+        let tenth = task.total.map { $0 > 0 ? task.completed * 10 / $0 : 10 } ?? -1
+        guard now - task.lastLine >= .seconds(1) || tenth > task.lastTenth else { return }
+        task.lastLine = now
+        task.lastTenth = tenth
+        console.writeError("\(task.label): \(Self.countText(task))\(Self.percentText(task))\n")
+    }
+
+    /// The innermost running task, with its parents' labels, drawn over the current line of standard error.
+    func draw(_ state: inout ProgressState, force: Bool) {
+        let now = clock()
+        if !force, let last = state.lastDraw, now - last < .milliseconds(80) { return }
+        guard let id = state.order.last, let task = state.tasks[id] else { return }
+        state.lastDraw = now
+        var labels = [task.label]
+        var parent = task.parent
+        while let next = parent, let outer = state.tasks[next] {
+            labels.insert(outer.label, at: 0)
+            parent = outer.parent
+        }
+        let line = Self.barLine(labels: labels, task: task, elapsed: now - task.started, width: Self.terminalWidth())
+        console.writeError("\r\u{1B}[2K" + line)
+        state.barVisible = true
+    }
+
+    /// `Importing › books.csv [#########-----------]  45%  450/1000  0:03, about 0:04 left`
+    static func barLine(labels: [String], task: Task, elapsed: Duration, width: Int) -> String {
+        var tail = "  " + clockText(elapsed)
+        var bar = ""
+        if let total = task.total, total > 0 {
+            let fraction = min(1, Double(task.completed) / Double(total))
+            tail = String(format: " %3d%%  %d/%d", Int(fraction * 100), task.completed, total) + tail
+            if task.completed > 0, fraction < 1 {
+                let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+                tail += ", about " + clockText(.seconds(seconds / fraction * (1 - fraction))) + " left"
+            }
+            let cells = 20
+            let filled = Int(fraction * Double(cells))
+            bar = " [" + String(repeating: "#", count: filled) + String(repeating: "-", count: cells - filled) + "]"
+        } else {
+            let frames = ["|", "/", "-", "\\"]
+            bar = " " + frames[Int(elapsed.components.seconds) % frames.count] + (task.completed > 0 ? " \(task.completed)" : "")
+        }
+        var label = labels.joined(separator: " › ")
+        let room = max(10, width - bar.count - tail.count - 1)
+        if label.count > room { label = String(label.prefix(room - 1)) + "…" }
+        return label + bar + tail
+    }
+
+    static func countText(_ task: Task) -> String {
+        task.total.map { "\(task.completed)/\($0)" } ?? "\(task.completed)"
+    }
+
+    static func percentText(_ task: Task) -> String {
+        guard let total = task.total, total > 0 else { return "" }
+        return " (\(task.completed * 100 / total)%)"
+    }
+
+    static func clockText(_ duration: Duration) -> String {
+        let seconds = max(0, Int(duration.components.seconds))
+        return seconds >= 3600 ? String(format: "%d:%02d:%02d", seconds / 3600, seconds / 60 % 60, seconds % 60)
+            : String(format: "%d:%02d", seconds / 60, seconds % 60)
+    }
+
+    static func terminalWidth() -> Int {
+        var size = winsize()
+        if ioctl(2, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 { return Int(size.ws_col) }
+        return 80
     }
 }

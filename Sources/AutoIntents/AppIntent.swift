@@ -231,15 +231,15 @@ public struct ParameterSummary: Sendable, ExpressibleByStringLiteral, CustomStri
 /// What `perform` returns: a value, a dialog for people, and optionally an intent to run next.
 public struct IntentResult<Output: IntentValue>: Sendable {
     public var value: Output?
-    public var dialog: String?
+    public var dialog: Dialog?
     public var next: NextIntent?
 
-    public static func result(value: Output? = nil, dialog: String? = nil) -> IntentResult {
+    public static func result(value: Output? = nil, dialog: Dialog? = nil) -> IntentResult {
         IntentResult(value: value, dialog: dialog, next: nil)
     }
 
     /// Runs `intent` after this one; its result becomes the result of the action.
-    public static func result<Next: AppIntent>(value: Output? = nil, dialog: String? = nil, opensIntent intent: Next) -> IntentResult {
+    public static func result<Next: AppIntent>(value: Output? = nil, dialog: Dialog? = nil, opensIntent intent: Next) -> IntentResult {
         IntentResult(value: value, dialog: dialog, next: NextIntent(intent))
     }
 }

@@ -1,9 +1,9 @@
 /// What `perform` produced, in engine terms.
 public struct IntentOutput: Sendable {
     public var value: Value
-    public var dialog: String?
+    public var dialog: Dialog?
     public var next: NextIntent?
-    public init(value: Value, dialog: String? = nil, next: NextIntent? = nil) {
+    public init(value: Value, dialog: Dialog? = nil, next: NextIntent? = nil) {
         self.value = value
         self.dialog = dialog
         self.next = next
@@ -37,6 +37,17 @@ public final class IntentDescriptor: @unchecked Sendable {
     public let isDiscoverable: Bool
     /// For a shortcut, set by the checker once its body is checked (a call may be checked before that).
     public package(set) var outputType: ValueType
+    /// How the checker types the result when it depends on the arguments (the built-ins `ask` and `choose`).
+    public let resultRule: ResultRule
+
+    public enum ResultRule: Sendable, Equatable {
+        /// Always `outputType`.
+        case fixed
+        /// The element type of the list given to this parameter (`choose … from books` is a Book).
+        case elementOf(parameter: Int)
+        /// The type named by this parameter (`ask "How many?" as Int` is an Int); the argument is a type name.
+        case typeNamedBy(parameter: Int)
+    }
     public let implementation: Implementation
     /// Sentences that call a shortcut (`summarize my {list} list`).
     public let phrases: [String]
@@ -45,7 +56,9 @@ public final class IntentDescriptor: @unchecked Sendable {
 
     public init(title: String, description: IntentDescription = "", parameters: [ParameterInfo],
                 summary: ParameterSummary? = nil, sideEffect: SideEffect = .none, isDiscoverable: Bool = true,
-                outputType: ValueType, implementation: Implementation, phrases: [String] = [], origin: String? = nil) {
+                outputType: ValueType, resultRule: ResultRule = .fixed, implementation: Implementation, phrases: [String] = [],
+                origin: String? = nil) {
+        self.resultRule = resultRule
         self.title = title
         self.name = title.lowercased().split(whereSeparator: \.isWhitespace).joined(separator: " ")
         self.words = name.split(separator: " ")
@@ -78,7 +91,7 @@ public final class IntentDescriptor: @unchecked Sendable {
     }
 
     /// Builds the descriptor of a native intent type, checking its metadata.
-    public convenience init<I: AppIntent>(_ type: I.Type) throws(RegistrationError) {
+    public convenience init<I: AppIntent>(_ type: I.Type, resultRule: ResultRule = .fixed) throws(RegistrationError) {
         let parameters = I.parameters
         var seen: Set<String> = []
         for parameter in parameters {
@@ -95,7 +108,7 @@ public final class IntentDescriptor: @unchecked Sendable {
         let infos = parameters.map(\.info)
         self.init(
             title: I.title, description: I.description, parameters: infos, summary: I.parameterSummary,
-            sideEffect: I.sideEffect, isDiscoverable: I.isDiscoverable, outputType: I.Output.valueType,
+            sideEffect: I.sideEffect, isDiscoverable: I.isDiscoverable, outputType: I.Output.valueType, resultRule: resultRule,
             implementation: .native { arguments, context in
                 var intent = I()
                 for index in 0..<assigners.count {

@@ -1,58 +1,103 @@
-/// How the engine talks to people. Each front end implements it: the terminal, a test's script of answers,
-/// an automation where nobody answers.
+/// How the engine talks to people (App Intents' dialogs, requestValue, requestDisambiguation,
+/// requestConfirmation and progress). Each front end implements it: the terminal, a test's script of
+/// answers, an automation where nobody answers (every question throws `NoAnswerError`).
 public protocol Interaction: Sendable {
     /// Text for people: `show`, an intent's dialog.
-    func show(_ text: String) async
-    /// Asks for a value of `type`; throws when nobody can answer.
-    func requestValue(_ prompt: String, type: ValueType) async throws -> Value
-    /// Asks yes or no; throws when nobody can answer.
-    func confirm(_ prompt: String) async throws -> Bool
+    func show(_ dialog: Dialog) async
+    /// Asks for a value of `request.type`.
+    func requestValue(_ request: ValueRequest) async throws -> Value
+    /// Asks to pick one of the options; returns its index.
+    func choose(_ request: ChoiceRequest) async throws -> Int
+    /// Asks yes or no.
+    func confirm(_ request: ConfirmationRequest) async throws -> Bool
+    /// Progress of long work: determinate (a total) or not, nested under a parent.
+    func progress(_ event: ProgressEvent) async
 }
 
-/// A question nobody could answer: a script run without a terminal, an automation.
+/// What an intent says: the full text, and a short one for narrow places (a notification, a status line).
+public struct Dialog: Sendable, ExpressibleByStringInterpolation, CustomStringConvertible {
+    public var full: String
+    public var short: String?
+    public init(_ full: String, short: String? = nil) {
+        self.full = full
+        self.short = short
+    }
+    public init(stringLiteral value: String) { self.init(value) }
+    public var description: String { full }
+}
+
+public struct ValueRequest: Sendable {
+    public let prompt: String
+    public let type: ValueType
+    /// The intent and parameter asking, for messages when nobody can answer.
+    public let intent: String?
+    public let parameter: String?
+    public init(prompt: String, type: ValueType, intent: String? = nil, parameter: String? = nil) {
+        self.prompt = prompt
+        self.type = type
+        self.intent = intent
+        self.parameter = parameter
+    }
+}
+
+/// One option of a choice, as people see it.
+public struct Choice: Sendable, Equatable {
+    public let title: String
+    public let subtitle: String?
+    public init(title: String, subtitle: String? = nil) {
+        self.title = title
+        self.subtitle = subtitle
+    }
+}
+
+public struct ChoiceRequest: Sendable {
+    public let prompt: String
+    public let options: [Choice]
+    public let intent: String?
+    public let parameter: String?
+    public init(prompt: String, options: [Choice], intent: String? = nil, parameter: String? = nil) {
+        self.prompt = prompt
+        self.options = options
+        self.intent = intent
+        self.parameter = parameter
+    }
+}
+
+public struct ConfirmationRequest: Sendable {
+    public let prompt: String
+    /// The verb of the action being confirmed ("Delete"), for buttons and messages.
+    public let actionName: String?
+    public let isDestructive: Bool
+    public let intent: String?
+    public init(prompt: String, actionName: String? = nil, isDestructive: Bool = false, intent: String? = nil) {
+        self.prompt = prompt
+        self.actionName = actionName
+        self.isDestructive = isDestructive
+        self.intent = intent
+    }
+}
+
+public enum ProgressEvent: Sendable, Equatable {
+    /// A task starts; `total` nil means indeterminate; `parent` nests it under another task.
+    case started(id: Int, parent: Int?, label: String, total: Int?)
+    case advanced(id: Int, completed: Int)
+    case finished(id: Int)
+}
+
+/// A question nobody could answer: a script run with `--no-input` or without a terminal, an automation.
 public struct NoAnswerError: Error, Sendable, CustomStringConvertible {
     public let question: String
     public init(question: String) { self.question = question }
     public var description: String { "nobody can answer '\(question)' (the run is not interactive)" }
 }
 
-/// What `perform` receives: the way to talk to people and to notice cancellation.
-public final class IntentContext: Sendable {
-    public let interaction: any Interaction
-    let cancellation: CancellationFlag
-    /// What the host registered for its intents to use (`Registry.dependency`): a database, a client.
-    let dependency: (any Sendable)?
-
-    public init(interaction: any Interaction, cancellation: CancellationFlag, dependency: (any Sendable)? = nil) {
-        self.interaction = interaction
-        self.cancellation = cancellation
-        self.dependency = dependency
-    }
-
-    /// The host's dependency of type `T`, as registered with `Registry.dependency`. Intents are created by
-    /// the engine, so this is how they reach the host's state without globals.
-    public func dependency<T>(_ type: T.Type = T.self) throws -> T {
-        guard let value = dependency as? T else { throw IntentError("this intent needs a \(T.self), and the host registered none") }
-        return value
-    }
-
-    public var isCancelled: Bool { cancellation.isCancelled }
-
-    /// Throws `RunCancelled` once the run was cancelled; long intents call it between steps.
-    public func checkCancellation() throws {
-        if cancellation.isCancelled { throw RunCancelled() }
-    }
-
-    public func show(_ text: String) async { await interaction.show(text) }
-
-    public func requestValue<T: IntentValue>(_ prompt: String, as type: T.Type = T.self) async throws -> T {
-        let value = try await interaction.requestValue(prompt, type: T.valueType)
-        guard let typed = T(autoValue: value) else { throw IntentError("expected \(T.valueType), got \(value.type)") }
-        return typed
-    }
-
-    /// Stops the run as cancelled when the person declines.
-    public func requestConfirmation(_ prompt: String) async throws {
-        guard try await interaction.confirm(prompt) else { throw RunCancelled("declined: \(prompt)") }
+/// Thrown from `perform` when a parameter is missing or unusable: the engine asks for it with the
+/// parameter's question and runs `perform` again from the start with the answer.
+public struct NeedsValueError: Error, Sendable {
+    public let parameter: String
+    public let reason: String?
+    public init(parameter: String, reason: String? = nil) {
+        self.parameter = parameter
+        self.reason = reason
     }
 }

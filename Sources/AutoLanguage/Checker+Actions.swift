@@ -90,10 +90,19 @@ extension Checker {
                 error("'\(intent.parameters[index].name)' is given twice", label.span)
                 continue
             }
+            if case .typeNamedBy(index) = intent.resultRule {
+                bound[index] = bindTypeName(argument.value)
+                continue
+            }
             let value = bind(argument.value, expected: intent.parameters[index].type)
             bound[index] = checkArgument(value, for: intent.parameters[index], of: intent, allowMapping: false)
         }
         var type = intent.outputType
+        switch intent.resultRule {
+        case .fixed: break
+        case .elementOf(let index): type = bound[index]?.type.elementType ?? .any
+        case .typeNamedBy(let index): type = bound[index].map { askedType($0) } ?? .text
+        }
         if let input = bound.first ?? nil, let parameter = intent.input, mapsOver(input.type, parameter.type) {
             type = .list(type)
         }
@@ -195,6 +204,33 @@ extension Checker {
                   hint: "write the whole name, or give an input whose type picks one")
         }
         return nil
+    }
+
+    /// `as Int`, `as Shelf`: a type name, encoded as a value the runtime reads back (a builtin type's name,
+    /// or a case of the enum type).
+    mutating func bindTypeName(_ expression: Expression) -> BoundExpression {
+        guard case .name(let name) = expression.kind else {
+            error("'as' is followed by a type's name, e.g. 'as Int'", expression.span)
+            return .error(expression.span)
+        }
+        let type = resolveType(.named(name)).base
+        switch type {
+        case .enumeration(let enumeration):
+            return BoundExpression(kind: .constant(.enumCase(EnumCaseValue(type: enumeration, index: 0))), type: type, span: expression.span)
+        case .entity(let entity):
+            error("'ask' can't ask for a \(entity.typeName)", name.span,
+                  hint: "let people pick one: 'choose \"Which?\" from (find \(entity.plural) …)'")
+            return .error(expression.span)
+        case .list, .record, .recordOf:
+            error("'ask' asks for a single value, not a \(type)", name.span)
+            return .error(expression.span)
+        default:
+            return BoundExpression(kind: .constant(.text(type.description)), type: type, span: expression.span)
+        }
+    }
+
+    func askedType(_ bound: BoundExpression) -> ValueType {
+        isError(bound) ? .any : bound.type
     }
 
     /// Whether a list of `given` fills a single-value parameter of type `parameter` one element at a time.

@@ -10,7 +10,82 @@ struct ShowIntent: AppIntent {
     @Parameter("value", question: "What should be shown?") var value: AnyValue
 
     func perform(_ context: IntentContext) async throws -> IntentResult<NoValue> {
-        await context.show(ValueFormatter.display(value.value))
+        await context.show(Dialog(ValueFormatter.display(value.value)))
+        return .result()
+    }
+}
+
+/// `ask "How many?" as Int -> n`: asks for a value of a type (Text unless `as` says otherwise).
+struct AskIntent: AppIntent {
+    static let title = "Ask"
+    static let description = IntentDescription("Asks for a value: a text, or the type named after 'as'.", category: "Interaction", resultName: "answer")
+    static let parameters: [IntentParameter<AskIntent>] = [.init(\.$prompt), .init(\.$type)]
+    static let parameterSummary: ParameterSummary? = "Ask {prompt}"
+
+    @Parameter("prompt", question: "What should be asked?") var prompt: String
+    /// Filled by the checker from `as Type`: a type's name, or a case of the enum type asked for.
+    @Parameter("as", title: "Type") var type: AnyValue?
+
+    func perform(_ context: IntentContext) async throws -> IntentResult<AnyValue> {
+        let asked = Self.type(of: type?.value)
+        let value = try await context.interaction.requestValue(ValueRequest(prompt: prompt, type: asked, intent: "ask"))
+        return .result(value: AnyValue(value))
+    }
+
+    /// The type `as` named, as the checker encoded it.
+    static func type(of encoded: Value?) -> ValueType {
+        switch encoded {
+        case .enumCase(let sample)?: return .enumeration(sample.type)
+        case .text(let name)?: return builtinTypes[name.lowercased()] ?? .text
+        default: return .text
+        }
+    }
+
+    static let builtinTypes: [String: ValueType] = [
+        "int": .int, "decimal": .decimal, "number": .decimal, "text": .text, "bool": .bool, "date": .date,
+        "duration": .duration, "size": .size, "file": .file, "any": .text,
+    ]
+}
+
+/// `choose "Open which?" from books -> b`: lets people pick one value of a list.
+struct ChooseIntent: AppIntent {
+    static let title = "Choose"
+    static let description = IntentDescription("Lets people pick one of a list's values.", category: "Interaction", resultName: "choice")
+    static let parameters: [IntentParameter<ChooseIntent>] = [.init(\.$prompt), .init(\.$from)]
+    static let parameterSummary: ParameterSummary? = "Choose {prompt} from {from}"
+
+    @Parameter("prompt", question: "What should be asked?") var prompt: String
+    @Parameter("from", question: "Choose from what?") var from: AnyValue
+
+    func perform(_ context: IntentContext) async throws -> IntentResult<AnyValue> {
+        guard case .list(let options) = from.value else { throw IntentError("'choose' picks from a list, not \(from.value.type)") }
+        guard !options.isEmpty else { throw IntentError("there is nothing to choose from for '\(prompt)'") }
+        if options.count == 1 { return .result(value: AnyValue(options[0])) }
+        let request = ChoiceRequest(prompt: prompt, options: options.map(Self.choice), intent: "choose", parameter: "from")
+        let index = try await context.interaction.choose(request)
+        guard options.indices.contains(index) else { throw IntentError("there is no option \(index + 1)") }
+        return .result(value: AnyValue(options[index]))
+    }
+
+    static func choice(_ value: Value) -> Choice {
+        switch value {
+        case .entity, .enumCase, .text: return IntentContext.choice(for: value)
+        default: return Choice(title: ValueFormatter.inline(value))
+        }
+    }
+}
+
+/// `confirm "Delete 3 files?"`: goes on when people agree; stops the run as cancelled when they don't.
+struct ConfirmIntent: AppIntent {
+    static let title = "Confirm"
+    static let description = IntentDescription("Asks yes or no; 'no' stops the run as cancelled.", category: "Interaction")
+    static let parameters: [IntentParameter<ConfirmIntent>] = [.init(\.$prompt)]
+    static let parameterSummary: ParameterSummary? = "Confirm {prompt}"
+
+    @Parameter("prompt", question: "What should be confirmed?") var prompt: String
+
+    func perform(_ context: IntentContext) async throws -> IntentResult<NoValue> {
+        try await context.requestConfirmation(prompt)
         return .result()
     }
 }
@@ -21,6 +96,9 @@ extension Registry {
         var registry = Registry()
         // The built-ins are fixed and valid; registration only throws for a host's faulty metadata.
         try? registry.register(ShowIntent.self)
+        try? registry.add(IntentDescriptor(AskIntent.self, resultRule: .typeNamedBy(parameter: 1)))
+        try? registry.add(IntentDescriptor(ChooseIntent.self, resultRule: .elementOf(parameter: 1)))
+        try? registry.register(ConfirmIntent.self)
         return registry
     }
 }

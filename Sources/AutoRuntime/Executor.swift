@@ -19,6 +19,11 @@ public final class Executor: @unchecked Sendable {
     public private(set) var lastStatementShowedDialog = false
 
     /// `dependency` reaches intents through `IntentContext.dependency(_:)`; pass the registry's.
+    /// `--what-if`: the run stops before the first intent that changes anything, saying what it would do.
+    public var whatIf = false
+
+    struct WhatIfStop: Error {}
+
     public init(interaction: any Interaction, cancellation: CancellationFlag = CancellationFlag(), limits: RunLimits = RunLimits(),
                 dependency: (any Sendable)? = nil) {
         self.interaction = interaction
@@ -35,9 +40,14 @@ public final class Executor: @unchecked Sendable {
         deadline = limits.maxDuration.map { ContinuousClock.now + $0 }
         dialogs = 0
         scriptFrame = nil
-        let result = try await call(graph, arguments: arguments, isScript: true)
-        lastStatementShowedDialog = dialogs > dialogsBeforeStatement
-        return result
+        do {
+            let result = try await call(graph, arguments: arguments, isScript: true)
+            lastStatementShowedDialog = dialogs > dialogsBeforeStatement
+            return result
+        } catch is WhatIfStop {
+            lastStatementShowedDialog = true
+            return .null
+        }
     }
 
     func call(_ graph: ActionGraph, arguments: [Value], isScript: Bool = false) async throws -> Value {
@@ -318,6 +328,14 @@ public final class Executor: @unchecked Sendable {
         }
         // A list piped into a parameter that takes one value runs the action once per element.
         if let input = call.intent.parameters.first, case .list(let items)? = arguments[0], Self.takesOneValue(input.type) {
+            if whatIf, call.intent.sideEffect != .none {
+                // Every action the list would run, said instead of done.
+                for item in items {
+                    arguments[0] = item
+                    await interaction.show(Dialog("What if: \(Self.describe(call.intent, arguments))"))
+                }
+                throw WhatIfStop()
+            }
             var results: [Value] = []
             results.reserveCapacity(items.count)
             for item in items {
@@ -356,11 +374,16 @@ public final class Executor: @unchecked Sendable {
                 arguments[index] = try coerce(value, to: parameter, of: intent, at: locations[index] ?? node.location)
             }
         }
+        if whatIf, intent.sideEffect != .none {
+            await interaction.show(Dialog("What if: \(Self.describe(intent, arguments))"))
+            throw WhatIfStop()
+        }
         if intent.sideEffect == .destructive {
-            let prompt = "\(intent.title)? This can't be undone."
+            let request = ConfirmationRequest(prompt: "\(Self.describe(intent, arguments))? This can't be undone.",
+                                              actionName: intent.title, isDestructive: true, intent: intent.name)
             let approved: Bool
-            do { approved = try await interaction.confirm(prompt) } catch let error as NoAnswerError {
-                throw RuntimeError("'\(intent.name)' needs a confirmation and \(error)", at: node.location)
+            do { approved = try await interaction.confirm(request) } catch let error as NoAnswerError {
+                throw RuntimeError("'\(intent.name)' needs a confirmation and \(error); run with --yes to approve it", at: node.location)
             }
             if !approved { throw RunCancelled("'\(intent.name)' was not confirmed") }
         }
@@ -368,7 +391,26 @@ public final class Executor: @unchecked Sendable {
         do {
             switch intent.implementation {
             case .native(let perform):
-                var output = try await perform(arguments, context)
+                var output: IntentOutput
+                var asked: Set<Int> = []
+                while true {
+                    do {
+                        output = try await perform(arguments, context)
+                        break
+                    } catch let needed as NeedsValueError {
+                        // Ask for the parameter and run `perform` again from the start, once per parameter.
+                        guard let index = intent.parameterIndex(named: needed.parameter), asked.insert(index).inserted else {
+                            throw RuntimeError("\(intent.name): needs a value for '\(needed.parameter)'\(needed.reason.map { ": \($0)" } ?? "")", at: node.location)
+                        }
+                        let parameter = intent.parameters[index]
+                        let answer = try await ask(for: parameter, as: lookups[index] == nil ? parameter.type : .text, of: intent, node)
+                        if case .text(let text) = answer, let query = lookups[index] {
+                            arguments[index] = try await entity(named: text, in: query, for: parameter, of: intent, at: node.location)
+                        } else {
+                            arguments[index] = try coerce(answer, to: parameter, of: intent, at: node.location)
+                        }
+                    }
+                }
                 if let dialog = output.dialog { await showDialog(dialog) }
                 while let next = output.next {
                     output = try await next.run(context)
@@ -394,6 +436,8 @@ public final class Executor: @unchecked Sendable {
             throw error
         } catch let error as RunCancelled {
             throw error
+        } catch let stop as WhatIfStop {
+            throw stop
         } catch {
             // A host's own error (a database's, a file system's): still reported with the action's location.
             throw RuntimeError("\(intent.name): \(error)", at: node.location)
@@ -419,17 +463,30 @@ public final class Executor: @unchecked Sendable {
         throw RuntimeError("several \(type.plural) match '\(text)': \(names)\(found.count > 5 ? ", …" : ""); write more of the title", at: location)
     }
 
-    func showDialog(_ text: String) async {
+    func showDialog(_ dialog: Dialog) async {
         dialogs += 1
-        await interaction.show(text)
+        await interaction.show(dialog)
+    }
+
+    /// The intent's summary with the values it is about to run with: `Delete "Emma" — Jane Austen`.
+    static func describe(_ intent: IntentDescriptor, _ arguments: [Value?]) -> String {
+        intent.summary.parts.map { part in
+            switch part {
+            case .text(let text): return text
+            case .parameter(let name):
+                guard let index = intent.parameterIndex(named: name), let value = arguments[index] else { return "…" }
+                if case .entity(let entity) = value { return "'\(entity.display.title)'" }
+                return ValueFormatter.inline(value)
+            }
+        }.joined()
     }
 
     func ask(for parameter: ParameterInfo, as type: ValueType, of intent: IntentDescriptor, _ node: Node) async throws -> Value {
         let question = parameter.question ?? "\(parameter.title) for '\(intent.name)'?"
         do {
-            return try await interaction.requestValue(question, type: type)
+            return try await interaction.requestValue(ValueRequest(prompt: question, type: type, intent: intent.name, parameter: parameter.name))
         } catch is NoAnswerError {
-            throw RuntimeError("'\(intent.name)' needs '\(parameter.name)' (\(parameter.type)) and nobody can answer; give it as '\(parameter.name): …'", at: node.location)
+            throw RuntimeError("'\(intent.name)' needs '\(parameter.name)' (\(parameter.type)) and nobody can answer '\(question)'; give it as '\(parameter.name): …'", at: node.location)
         }
     }
 

@@ -12,7 +12,7 @@ import Testing
     @Test(arguments: fixtures)
     func fixture(_ fixture: Fixture) async {
         let outcome = await ScriptHarness.run(fixture.text, name: fixture.path, host: ScriptHarness.sampleHost,
-                                              answers: fixture.answers, confirmations: fixture.confirmations,
+                                              answers: fixture.answers, choices: fixture.choices, confirmations: fixture.confirmations,
                                               arguments: fixture.arguments)
         if !fixture.errors.isEmpty {
             let found = outcome.diagnostics.map { d in "\(d.location.line):\(d.location.column) \(d.message)" }

@@ -7,7 +7,8 @@ import Foundation
 /// `# expect: <line of output>`, `# expect error: <line>:<col> <message part>`,
 /// `# expect runtime error: <message part>`, `# expect hint: <line>:<col> <hint part>` (the hint of the error
 /// there), `# expect exit: <code>` (130 for a cancelled run), `# answer: <text>` (the next answer to a question),
-/// `# confirm: yes|no` (the next answer to a confirmation), `# args: a b c`.
+/// `# confirm: yes|no` (the next answer to a confirmation), `# choose: <n>` (the n-th option, from 1),
+/// `# args: a b c`.
 public struct Fixture: Sendable, CustomStringConvertible {
     public struct ExpectedError: Sendable, Equatable {
         public let line: Int
@@ -24,6 +25,7 @@ public struct Fixture: Sendable, CustomStringConvertible {
     public var exitCode: Int32?
     public var answers: [String] = []
     public var confirmations: [Bool] = []
+    public var choices: [Int] = []
     public var arguments: [String] = []
 
     public var description: String { path }
@@ -48,6 +50,8 @@ public struct Fixture: Sendable, CustomStringConvertible {
                 output.append("")
             } else if let rest = comment.dropPrefix("answer: ") {
                 answers.append(String(rest))
+            } else if let rest = comment.dropPrefix("choose: ") {
+                choices.append((Int(rest.trimmingCharacters(in: .whitespaces)) ?? 1) - 1)
             } else if let rest = comment.dropPrefix("confirm: ") {
                 confirmations.append(rest == "yes")
             } else if let rest = comment.dropPrefix("args: ") {
@@ -100,16 +104,17 @@ public struct ScriptOutcome: Sendable {
 
 /// Runs scripts in-process the way the CLI does, against a host, with scripted answers.
 public enum ScriptHarness {
-    public static func run(_ text: String, name: String = "test.auto", host: AutoHost, answers: [String] = [],
-                           confirmations: [Bool] = [], arguments: [String] = [], json: Bool = false) async -> ScriptOutcome {
+    public static func run(_ text: String, name: String = "test.auto", host: AutoHost, answers: [String] = [], choices: [Int] = [],
+                           confirmations: [Bool] = [], arguments: [String] = [], json: Bool = false, whatIf: Bool = false) async -> ScriptOutcome {
         let capture = OutputCapture()
         let console = capture.console
-        let interaction = ScriptedInteraction(answers: answers, confirmations: confirmations) { line in
+        let interaction = ScriptedInteraction(answers: answers, choices: choices, confirmations: confirmations) { line in
             if json { console.writeError(line + "\n") } else { console.writeOut(line + "\n") }
         }
         var options = RunOptions()
         options.arguments = arguments
         options.json = json
+        options.whatIf = whatIf
         let source = SourceFile(name: name, text: text)
         var diagnostics: [Diagnostic] = []
         if case .failure(let failure) = host.compile(source) { diagnostics = failure.diagnostics }

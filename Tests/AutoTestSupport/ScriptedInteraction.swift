@@ -1,52 +1,67 @@
+import AutoCLI
 import AutoIntents
 import AutoRuntime
 import Synchronization
 
-/// An Interaction for tests: what is shown is collected, questions take the next scripted answer and
-/// fail as "nobody can answer" when there is none.
+/// An Interaction for tests: what is shown and every progress event are collected; questions take the
+/// next scripted answer, choice or confirmation, and fail as "nobody can answer" when there is none.
 public final class ScriptedInteraction: Interaction, Sendable {
     struct State {
         var shown: [String] = []
         var questions: [String] = []
+        var progress: [ProgressEvent] = []
         var answers: [String]
+        var choices: [Int]
         var confirmations: [Bool]
     }
     private let state: Mutex<State>
     private let onShow: @Sendable (String) -> Void
 
-    public init(answers: [String] = [], confirmations: [Bool] = [], onShow: @escaping @Sendable (String) -> Void = { _ in }) {
-        state = Mutex(State(answers: answers, confirmations: confirmations))
+    public init(answers: [String] = [], choices: [Int] = [], confirmations: [Bool] = [],
+                onShow: @escaping @Sendable (String) -> Void = { _ in }) {
+        state = Mutex(State(answers: answers, choices: choices, confirmations: confirmations))
         self.onShow = onShow
     }
 
     public var shown: [String] { state.withLock { $0.shown } }
     public var questions: [String] { state.withLock { $0.questions } }
+    public var progressEvents: [ProgressEvent] { state.withLock { $0.progress } }
 
-    public func show(_ text: String) async {
-        state.withLock { $0.shown.append(text) }
-        onShow(text)
+    public func show(_ dialog: Dialog) async {
+        state.withLock { $0.shown.append(dialog.full) }
+        onShow(dialog.full)
     }
 
-    public func requestValue(_ prompt: String, type: ValueType) async throws -> Value {
+    public func requestValue(_ request: ValueRequest) async throws -> Value {
         let answer: String? = state.withLock { state in
-            state.questions.append(prompt)
+            state.questions.append(request.prompt)
             return state.answers.isEmpty ? nil : state.answers.removeFirst()
         }
-        guard let answer else { throw NoAnswerError(question: prompt) }
-        switch type {
-        case .int: return Int(answer).map(Value.int) ?? .text(answer)
-        case .decimal: return Double(answer).map(Value.decimal) ?? .text(answer)
-        default: return .text(answer)
-        }
+        guard let answer else { throw NoAnswerError(question: request.prompt) }
+        // Answers are read as the terminal reads them.
+        return TerminalInteraction.parse(answer, as: request.type) ?? .text(answer)
     }
 
-    public func confirm(_ prompt: String) async throws -> Bool {
+    public func choose(_ request: ChoiceRequest) async throws -> Int {
+        let choice: Int? = state.withLock { state in
+            state.questions.append(request.prompt + " " + request.options.map(\.title).joined(separator: " | "))
+            return state.choices.isEmpty ? nil : state.choices.removeFirst()
+        }
+        guard let choice else { throw NoAnswerError(question: request.prompt) }
+        return choice
+    }
+
+    public func confirm(_ request: ConfirmationRequest) async throws -> Bool {
         let answer: Bool? = state.withLock { state in
-            state.questions.append(prompt)
+            state.questions.append(request.prompt)
             return state.confirmations.isEmpty ? nil : state.confirmations.removeFirst()
         }
-        guard let answer else { throw NoAnswerError(question: prompt) }
+        guard let answer else { throw NoAnswerError(question: request.prompt) }
         return answer
+    }
+
+    public func progress(_ event: ProgressEvent) async {
+        state.withLock { $0.progress.append(event) }
     }
 }
 
@@ -59,8 +74,6 @@ public final class OutputCapture: Sendable {
     public var standardOutput: String { out.withLock { $0 } }
     public var standardError: String { error.withLock { $0 } }
 }
-
-import AutoCLI
 
 extension OutputCapture {
     public var console: Console {

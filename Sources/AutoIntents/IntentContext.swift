@@ -1,0 +1,118 @@
+import Synchronization
+
+/// What `perform` receives: the way to talk to people, to report progress and to notice cancellation.
+public final class IntentContext: Sendable {
+    public let interaction: any Interaction
+    let cancellation: CancellationFlag
+    /// What the host registered for its intents to use (`Registry.dependency`): a database, a client.
+    let dependency: (any Sendable)?
+    let progressIDs = Atomic<Int>(0)
+
+    public init(interaction: any Interaction, cancellation: CancellationFlag, dependency: (any Sendable)? = nil) {
+        self.interaction = interaction
+        self.cancellation = cancellation
+        self.dependency = dependency
+    }
+
+    /// The host's dependency of type `T`, as registered with `Registry.dependency`. Intents are created by
+    /// the engine, so this is how they reach the host's state without globals.
+    public func dependency<T>(_ type: T.Type = T.self) throws -> T {
+        guard let value = dependency as? T else { throw IntentError("this intent needs a \(T.self), and the host registered none") }
+        return value
+    }
+
+    public var isCancelled: Bool { cancellation.isCancelled }
+
+    /// Throws `RunCancelled` once the run was cancelled (Ctrl-C); long intents call it between steps.
+    public func checkCancellation() throws {
+        if cancellation.isCancelled { throw RunCancelled() }
+    }
+
+    public func show(_ dialog: Dialog) async { await interaction.show(dialog) }
+
+    /// Asks for a value and goes on with the answer.
+    public func requestValue<T: IntentValue>(_ prompt: String, as type: T.Type = T.self) async throws -> T {
+        let value = try await interaction.requestValue(ValueRequest(prompt: prompt, type: T.valueType))
+        guard let typed = T(autoValue: value) else { throw IntentError("expected \(T.valueType), got \(value.type)") }
+        return typed
+    }
+
+    /// Asks the engine to ask for `parameter` (with its question) and run `perform` again.
+    public func needsValue(_ parameter: String, reason: String? = nil) -> NeedsValueError {
+        NeedsValueError(parameter: parameter, reason: reason)
+    }
+
+    /// Lets people pick one of `options`, shown with their display representations.
+    public func choose<T: IntentValue>(_ prompt: String, from options: [T]) async throws -> T {
+        guard !options.isEmpty else { throw IntentError("there is nothing to choose from for '\(prompt)'") }
+        if options.count == 1 { return options[0] }
+        let index = try await interaction.choose(ChoiceRequest(prompt: prompt, options: options.map { Self.choice(for: $0.autoValue) }))
+        guard options.indices.contains(index) else { throw IntentError("no option \(index + 1) for '\(prompt)'") }
+        return options[index]
+    }
+
+    /// How a value reads in a list of choices: an entity by its title and subtitle, an enum case by name.
+    public static func choice(for value: Value) -> Choice {
+        switch value {
+        case .entity(let entity): return Choice(title: entity.display.title, subtitle: entity.display.subtitle)
+        case .enumCase(let value): return Choice(title: value.displayName)
+        case .text(let text): return Choice(title: text)
+        default: return Choice(title: "\(value)")
+        }
+    }
+
+    /// Confirms the whole action; declining stops the run as cancelled, not failed.
+    public func requestConfirmation(_ prompt: String, actionName: String? = nil, destructive: Bool = false) async throws {
+        let request = ConfirmationRequest(prompt: prompt, actionName: actionName, isDestructive: destructive)
+        guard try await interaction.confirm(request) else { throw RunCancelled("declined: \(prompt)") }
+    }
+
+    /// Confirms one parameter's value ("Use 'Emma' for book?"); declining cancels the run.
+    public func confirm<T: IntentValue>(_ value: T, for parameter: String) async throws {
+        let shown = Self.choice(for: value.autoValue).title
+        try await requestConfirmation("Use '\(shown)' for \(parameter)?")
+    }
+
+    /// Starts reporting progress: `total` steps, or indeterminate when nil. Tasks nest with `child`.
+    public func progress(_ label: String, total: Int?) async -> ProgressReporter {
+        await ProgressReporter.start(label: label, total: total, parent: nil, context: self)
+    }
+
+    func nextProgressID() -> Int { progressIDs.add(1, ordering: .relaxed).newValue }
+}
+
+/// Reports one task's progress. Advance it as work is done, and finish it (also on errors: `defer`).
+public final class ProgressReporter: Sendable {
+    public let id: Int
+    public let total: Int?
+    let context: IntentContext
+    let completed = Atomic<Int>(0)
+
+    init(id: Int, total: Int?, context: IntentContext) {
+        self.id = id
+        self.total = total
+        self.context = context
+    }
+
+    static func start(label: String, total: Int?, parent: Int?, context: IntentContext) async -> ProgressReporter {
+        let reporter = ProgressReporter(id: context.nextProgressID(), total: total, context: context)
+        await context.interaction.progress(.started(id: reporter.id, parent: parent, label: label, total: total))
+        return reporter
+    }
+
+    /// `by` more steps are done; also checks for cancellation, so a loop that reports progress stops on Ctrl-C.
+    public func advance(by steps: Int = 1) async throws {
+        let now = completed.add(steps, ordering: .relaxed).newValue
+        await context.interaction.progress(.advanced(id: id, completed: now))
+        try context.checkCancellation()
+    }
+
+    public func finish() async {
+        await context.interaction.progress(.finished(id: id))
+    }
+
+    /// A task nested under this one.
+    public func child(_ label: String, total: Int?) async -> ProgressReporter {
+        await ProgressReporter.start(label: label, total: total, parent: id, context: context)
+    }
+}
