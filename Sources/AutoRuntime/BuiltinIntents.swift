@@ -55,10 +55,10 @@ struct ChooseIntent: AppIntent {
     static let parameterSummary: ParameterSummary? = "Choose {prompt} from {from}"
 
     @Parameter("prompt", question: "What should be asked?") var prompt: String
-    @Parameter("from", question: "Choose from what?") var from: AnyValue
+    @Parameter("from", question: "Choose from what?") var from: [AnyValue]
 
     func perform(_ context: IntentContext) async throws -> IntentResult<AnyValue> {
-        guard case .list(let options) = from.value else { throw IntentError("'choose' picks from a list, not \(from.value.type)") }
+        let options = from.map(\.value)
         guard !options.isEmpty else { throw IntentError("there is nothing to choose from for '\(prompt)'") }
         if options.count == 1 { return .result(value: AnyValue(options[0])) }
         let request = ChoiceRequest(prompt: prompt, options: options.map(Self.choice), intent: "choose", parameter: "from")
