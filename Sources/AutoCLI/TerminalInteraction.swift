@@ -38,21 +38,22 @@ public final class TerminalInteraction: Interaction, Sendable {
         writeAboveProgress(dialog.full + "\n", toError: showsOnStandardError)
     }
 
-    /// Writes a line without garbling the progress bar: the bar is cleared, the text written, the bar redrawn.
-    func writeAboveProgress(_ text: String, toError: Bool) {
+    /// Writes without garbling the progress bar: the bar is cleared, the text written, and the bar redrawn
+    /// under it, except while a question waits for its answer (the next progress event redraws it then).
+    func writeAboveProgress(_ text: String, toError: Bool, redraw: Bool = true) {
         state.withLock { state in
             if state.barVisible {
                 console.writeError("\r\u{1B}[2K")
                 state.barVisible = false
             }
             if toError { console.writeError(text) } else { console.writeOut(text) }
-            if drawsInPlace, !state.tasks.isEmpty { draw(&state, force: true) }
+            if redraw, drawsInPlace, !state.tasks.isEmpty { draw(&state, force: true) }
         }
     }
 
     func prompt(_ text: String) {
         let colour = console.colourError
-        writeAboveProgress((colour ? "\u{1B}[1;36m?\u{1B}[0m " : "? ") + text, toError: true)
+        writeAboveProgress((colour ? "\u{1B}[1;36m?\u{1B}[0m " : "? ") + text, toError: true, redraw: false)
     }
 
     // MARK: Questions
@@ -63,7 +64,7 @@ public final class TerminalInteraction: Interaction, Sendable {
             prompt(request.prompt + " ")
             guard let line = readAnswer() else { throw NoAnswerError(question: request.prompt) }
             if let value = Self.parse(line, as: request.type) { return value }
-            writeAboveProgress("That is not \(Self.article(request.type)) \(request.type)\(Self.example(request.type)).\n", toError: true)
+            writeAboveProgress("That is not \(Self.article(request.type)) \(request.type)\(Self.example(request.type)).\n", toError: true, redraw: false)
         }
         throw IntentError("no valid answer to '\(request.prompt)'")
     }
@@ -75,13 +76,13 @@ public final class TerminalInteraction: Interaction, Sendable {
             list += String(format: "%3d) ", index + 1) + option.title + (option.subtitle.map { " — \($0)" } ?? "") + "\n"
         }
         prompt(request.prompt + "\n")
-        writeAboveProgress(list, toError: true)
+        writeAboveProgress(list, toError: true, redraw: false)
         for _ in 0..<3 {
             prompt("Choose 1–\(request.options.count): ")
             guard let line = readAnswer()?.trimmingCharacters(in: .whitespaces) else { throw NoAnswerError(question: request.prompt) }
             if let number = Int(line), (1...request.options.count).contains(number) { return number - 1 }
             if let index = request.options.firstIndex(where: { $0.title.caseInsensitiveCompare(line) == .orderedSame }) { return index }
-            writeAboveProgress("Type a number from 1 to \(request.options.count).\n", toError: true)
+            writeAboveProgress("Type a number from 1 to \(request.options.count).\n", toError: true, redraw: false)
         }
         throw IntentError("no valid choice for '\(request.prompt)'")
     }

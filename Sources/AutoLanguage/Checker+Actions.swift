@@ -37,6 +37,10 @@ extension Checker {
             input = inner
             positional = []
             labeled = []
+        } else if used < words.count, !positional.isEmpty, lookupName(words[used], expected: nil) == nil,
+                  candidates.contains(where: { $0.intent.parameterIndex(named: words[used].name) != nil }) {
+            // A parameter's name before a value labels it, as in a sentence: `import books from "more.csv"`.
+            labeled.insert(ActionArgument(label: words[used], value: positional.removeFirst()), at: 0)
         } else if used < words.count {
             // A word after the intent's name is its input: `open book b`, `open shelf currentlyReading`.
             let word = words[used]

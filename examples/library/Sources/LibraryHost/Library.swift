@@ -29,6 +29,7 @@ public enum Library {
         try registry.register(MarkAsRead.self)
         try registry.register(RateBook.self)
         try registry.register(DeleteBook.self)
+        try registry.register(ImportBooks.self)
         registry.register(query: BookQuery(database: database))
         registry.register(query: AuthorQuery(database: database))
         return registry
