@@ -131,7 +131,7 @@ public final class TerminalInteraction: Interaction, Sendable {
 
     // MARK: Progress
 
-    struct Task {
+    struct Task: Sendable {
         let label: String
         let total: Int?
         let parent: Int?
@@ -208,13 +208,14 @@ public final class TerminalInteraction: Interaction, Sendable {
     /// `Importing › books.csv [#########-----------]  45%  450/1000  0:03, about 0:04 left`
     static func barLine(labels: [String], task: Task, elapsed: Duration, width: Int) -> String {
         var tail = "  " + clockText(elapsed)
+        var estimate = ""
         var bar = ""
         if let total = task.total, total > 0 {
             let fraction = min(1, Double(task.completed) / Double(total))
             tail = String(format: " %3d%%  %d/%d", Int(fraction * 100), task.completed, total) + tail
             if task.completed > 0, fraction < 1 {
                 let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-                tail += ", about " + clockText(.seconds(seconds / fraction * (1 - fraction))) + " left"
+                estimate = ", about " + clockText(.seconds(seconds / fraction * (1 - fraction))) + " left"
             }
             let cells = 20
             let filled = Int(fraction * Double(cells))
@@ -223,10 +224,14 @@ public final class TerminalInteraction: Interaction, Sendable {
             let frames = ["|", "/", "-", "\\"]
             bar = " " + frames[Int(elapsed.components.seconds) % frames.count] + (task.completed > 0 ? " \(task.completed)" : "")
         }
+        // On a narrow terminal the estimate goes first, then the bar; the line never wraps.
+        if 10 + bar.count + tail.count + estimate.count > width { estimate = "" }
+        if 10 + bar.count + tail.count > width { bar = "" }
+        tail += estimate
         var label = labels.joined(separator: " › ")
-        let room = max(10, width - bar.count - tail.count - 1)
-        if label.count > room { label = String(label.prefix(room - 1)) + "…" }
-        return label + bar + tail
+        let room = max(1, width - bar.count - tail.count - 1)
+        if label.count > room { label = String(label.prefix(max(0, room - 1))) + "…" }
+        return String((label + bar + tail).prefix(max(1, width - 1)))
     }
 
     static func countText(_ task: Task) -> String {

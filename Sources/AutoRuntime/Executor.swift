@@ -392,16 +392,17 @@ public final class Executor: @unchecked Sendable {
             switch intent.implementation {
             case .native(let perform):
                 var output: IntentOutput
-                var asked: Set<Int> = []
+                var asked: [Int: Int] = [:]
                 while true {
                     do {
                         output = try await perform(arguments, context)
                         break
                     } catch let needed as NeedsValueError {
-                        // Ask for the parameter and run `perform` again from the start, once per parameter.
-                        guard let index = intent.parameterIndex(named: needed.parameter), asked.insert(index).inserted else {
+                        // Ask for the parameter and run `perform` again from the start, three times at most.
+                        guard let index = intent.parameterIndex(named: needed.parameter), asked[index, default: 0] < 3 else {
                             throw RuntimeError("\(intent.name): needs a value for '\(needed.parameter)'\(needed.reason.map { ": \($0)" } ?? "")", at: node.location)
                         }
+                        asked[index, default: 0] += 1
                         let parameter = intent.parameters[index]
                         let answer = try await ask(for: parameter, as: lookups[index] == nil ? parameter.type : .text, of: intent, node)
                         if case .text(let text) = answer, let query = lookups[index] {

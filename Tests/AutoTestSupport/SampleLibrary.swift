@@ -16,6 +16,9 @@ public enum SampleLibrary {
         try registry.register(Greet.self)
         try registry.register(AddNumbers.self)
         try registry.register(FailingIntent.self)
+        try registry.register(PickEven.self)
+        try registry.register(CountTo.self)
+        try registry.register(PickFavourite.self)
         registry.register(query: BookQuery())
         registry.register(query: AuthorQuery())
         registry.register(query: NoteQuery())
@@ -166,6 +169,46 @@ struct FailingIntent: AppIntent {
 
     func perform(_ context: IntentContext) async throws -> IntentResult<NoValue> {
         throw IntentError("it failed: \(reason)")
+    }
+}
+
+/// Asks again, through `needsValue`, until it is given an even number.
+struct PickEven: AppIntent {
+    static let title = "Pick even"
+    static let parameters: [IntentParameter<PickEven>] = [.init(\.$number)]
+    @Parameter("number", question: "Which even number?") var number: Int
+
+    func perform(_ context: IntentContext) async throws -> IntentResult<Int> {
+        if number % 2 != 0 { throw context.needsValue("number", reason: "\(number) is odd") }
+        return .result(value: number)
+    }
+}
+
+/// Counts with nested progress: `count to 3` reports three steps, each with a child task.
+struct CountTo: AppIntent {
+    static let title = "Count to"
+    static let parameters: [IntentParameter<CountTo>] = [.init(\.$limit)]
+    @Parameter("limit", range: 0...1000) var limit: Int
+
+    func perform(_ context: IntentContext) async throws -> IntentResult<Int> {
+        let progress = await context.progress("Counting", total: limit)
+        for _ in 0..<limit {
+            let step = await progress.child("One step", total: nil)
+            await step.finish()
+            try await progress.advance()
+        }
+        await progress.finish()
+        return .result(value: limit)
+    }
+}
+
+/// Lets people choose among the books, then confirms the choice as a parameter's value.
+struct PickFavourite: AppIntent {
+    static let title = "Pick favourite"
+    func perform(_ context: IntentContext) async throws -> IntentResult<Book> {
+        let book = try await context.choose("Which is your favourite?", from: SampleLibrary.books)
+        try await context.confirm(book, for: "favourite")
+        return .result(value: book, dialog: "\(book.title) it is")
     }
 }
 
