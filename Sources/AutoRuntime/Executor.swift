@@ -460,6 +460,10 @@ public final class Executor: @unchecked Sendable {
         let exact = found.filter { if case .entity(let e) = $0 { e.display.title.lowercased() == text.lowercased() } else { false } }
         if exact.count == 1 { return exact[0] }
         if found.isEmpty { throw RuntimeError("no \(type.singular) matches '\(text)' for '\(parameter.name)' of '\(intent.name)'", at: location) }
+        // Several match: people choose, where someone can answer.
+        let request = ChoiceRequest(prompt: "Which \(type.singular) for '\(intent.name)'? Several match '\(text)':",
+                                    options: found.map(IntentContext.choice(for:)), intent: intent.name, parameter: parameter.name)
+        if let index = try? await interaction.choose(request), found.indices.contains(index) { return found[index] }
         let names = found.prefix(5).map(ValueFormatter.inline).joined(separator: ", ")
         throw RuntimeError("several \(type.plural) match '\(text)': \(names)\(found.count > 5 ? ", …" : ""); write more of the title", at: location)
     }
