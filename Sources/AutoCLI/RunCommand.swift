@@ -62,7 +62,7 @@ struct RunCommand: AsyncParsableCommand {
 }
 
 /// Ctrl-C cancels the running script (the current intent sees it and the run stops at the next step);
-/// a second Ctrl-C exits at once.
+/// a second Ctrl-C exits at once, and so does one while a question waits for its answer.
 final class InterruptHandler: @unchecked Sendable {
     let source: any DispatchSourceSignal
 
@@ -70,7 +70,10 @@ final class InterruptHandler: @unchecked Sendable {
         signal(SIGINT, SIG_IGN)
         source = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
         source.setEventHandler {
-            if cancellation.isCancelled { exit(ExitCode.cancelled) }
+            if cancellation.isCancelled || TerminalInteraction.readingAnswer.load(ordering: .sequentiallyConsistent) {
+                FileHandle.standardError.write(Data("\ncancelled: interrupted\n".utf8))
+                exit(ExitCode.cancelled)
+            }
             cancellation.cancel()
         }
         source.resume()

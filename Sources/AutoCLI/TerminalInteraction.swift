@@ -18,6 +18,9 @@ public final class TerminalInteraction: Interaction, Sendable {
     let readAnswer: @Sendable () -> String?
     let clock: @Sendable () -> ContinuousClock.Instant
     let state = Mutex(ProgressState())
+    /// Whether a question is waiting for its answer: Ctrl-C then ends the run at once, since the read
+    /// can't see the cancellation flag.
+    static let readingAnswer = Atomic<Bool>(false)
 
     public init(console: Console, showsOnStandardError: Bool, canAsk: Bool, approvesConfirmations: Bool,
                 drawsInPlace: Bool = isatty(2) == 1,
@@ -28,7 +31,11 @@ public final class TerminalInteraction: Interaction, Sendable {
         self.canAsk = canAsk
         self.approvesConfirmations = approvesConfirmations
         self.drawsInPlace = drawsInPlace
-        self.readAnswer = readAnswer
+        self.readAnswer = {
+            Self.readingAnswer.store(true, ordering: .sequentiallyConsistent)
+            defer { Self.readingAnswer.store(false, ordering: .sequentiallyConsistent) }
+            return readAnswer()
+        }
         self.clock = clock
     }
 

@@ -9,6 +9,7 @@ public struct IntentError: Error, Sendable, CustomStringConvertible {
 /// The run was stopped on purpose: a declined confirmation, Ctrl-C. Exit code 130, not a failure.
 public struct RunCancelled: Error, Sendable, CustomStringConvertible {
     public let reason: String
-    public init(_ reason: String = "cancelled") { self.reason = reason }
+    /// Without a reason, the run was interrupted (Ctrl-C sets the cancellation flag).
+    public init(_ reason: String = "interrupted") { self.reason = reason }
     public var description: String { reason }
 }
