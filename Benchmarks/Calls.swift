@@ -1,0 +1,94 @@
+import AutoIntents
+import AutoLanguage
+import AutoRuntime
+import Foundation
+
+// Workloads 2 and 3: the interpreter's own speed. 1M calls of a native intent with two named parameters,
+// and 1M iterations of `set x = x + 1`, against the same loops in Lua 5.4 and Python 3.
+
+/// The trivial intent of workload 2: two Int parameters, returns their sum.
+struct AddNumbers: AppIntent {
+    static let title = "Add numbers"
+    static let parameters: [IntentParameter<AddNumbers>] = [.init(\.$a), .init(\.$b)]
+    @Parameter("a") var a: Int
+    @Parameter("b") var b: Int
+
+    func perform(_ context: IntentContext) async throws -> IntentResult<Int> {
+        .result(value: a + b)
+    }
+}
+
+/// The standard registry with `add numbers`.
+func benchRegistry() throws -> Registry {
+    var registry = Registry.standard
+    try registry.register(AddNumbers.self)
+    return registry
+}
+
+/// Compiles a script or stops the benchmark with its diagnostics.
+func compileOrExit(_ text: String, name: String, registry: Registry) -> CompiledScript {
+    switch ScriptCompiler.compile(SourceFile(name: name, text: text), registry: registry) {
+    case .success(let compiled): return compiled
+    case .failure(let failure):
+        print("auto-bench: \(name) does not compile:")
+        for diagnostic in failure.diagnostics.prefix(10) { print("  \(diagnostic)") }
+        exit(1)
+    }
+}
+
+@Sendable func callsWorkload(_ options: Options, _ anchors: Anchors, _ notes: Notes) async throws -> [ResultRow] {
+    let n = options.iterations
+    let registry = try benchRegistry()
+    let executor = Executor(interaction: Silent())
+
+    // The intent itself answers correctly before it is timed.
+    let check = compileOrExit("add numbers a: 40 b: 2", name: "check.auto", registry: registry)
+    let answer = try await executor.run(check.graph)
+    if ValueFormatter.inline(answer) != "42" { notes.mismatch("calls: add numbers a: 40 b: 2 gave \(ValueFormatter.inline(answer)), not 42") }
+
+    let graph = compileOrExit("repeat \(n) times { add numbers a: 1 b: 2 }", name: "calls.auto", registry: registry).graph
+    let engine = try await measure(options.slowRepetitions) { _ = try await executor.run(graph) }
+
+    let (lua, _) = anchors.lua(luaPrelude + """
+        local function add(t) return t.a + t.b end
+        local result
+        print(bench(function() for i = 1, \(n) do result = add({a = 1, b = 2}) end end, \(options.slowRepetitions)))
+        """)
+    let (python, _) = anchors.python(pythonPrelude + """
+        class Numbers:
+            def add(self, a, b): return a + b
+        def calls():
+            numbers = Numbers()
+            for _ in range(\(n)): numbers.add(a=1, b=2)
+        print(bench(calls, \(options.slowRepetitions)))
+        """)
+    notes.add("calls: `repeat \(n) times { add numbers a: 1 b: 2 }` with a native AppIntent (two Int @Parameters), compiled once, "
+        + "run \(options.slowRepetitions) times; Lua calls `add({a = 1, b = 2})` (a fresh table per call), timed with os.clock; "
+        + "Python calls `numbers.add(a=1, b=2)` on an object, timed with time.perf_counter.")
+    return [ResultRow(workload: "\(n.formatted()) calls of an intent with 2 named parameters", engine: .milliseconds(engine),
+                      anchors: [("Lua 5.4 (function taking a table)", lua), ("Python 3 (method, keyword arguments)", python)],
+                      goal: .atMost(150, "≤ 150 ms"), scaled: n != 1_000_000)]
+}
+
+@Sendable func loopWorkload(_ options: Options, _ anchors: Anchors, _ notes: Notes) async throws -> [ResultRow] {
+    let n = options.iterations
+    let registry = try benchRegistry()
+    let executor = Executor(interaction: Silent())
+    let graph = compileOrExit("set x = 0\nrepeat \(n) times { set x = x + 1 }\nshow x", name: "loop.auto", registry: registry).graph
+    let engine = try await measure(options.slowRepetitions) { _ = try await executor.run(graph) }
+
+    let (lua, _) = anchors.lua(luaPrelude + """
+        print(bench(function() local x = 0; for i = 1, \(n) do x = x + 1 end end, \(options.slowRepetitions)))
+        """)
+    let (python, _) = anchors.python(pythonPrelude + """
+        def loop():
+            x = 0
+            for _ in range(\(n)): x = x + 1
+        print(bench(loop, \(options.slowRepetitions)))
+        """)
+    notes.add("loop: `set x = 0; repeat \(n) times { set x = x + 1 }` against Lua's numeric for over a local and Python's "
+        + "for over range() in a function (local variables, the fast case for both).")
+    return [ResultRow(workload: "\(n.formatted()) iterations of set x = x + 1", engine: .milliseconds(engine),
+                      anchors: [("Lua 5.4 (numeric for, local)", lua), ("Python 3 (for in range, local)", python)],
+                      goal: .atMost(50, "≤ 50 ms"), scaled: n != 1_000_000)]
+}

@@ -1,0 +1,32 @@
+import Foundation
+
+// Workload 4: start a process, run `show 1`, exit. Wall time of posix_spawn to waitpid, output to /dev/null.
+
+@Sendable func startWorkload(_ options: Options, _ anchors: Anchors, _ notes: Notes) async throws -> [ResultRow] {
+    // The release `auto` binary sits next to this one in .build/release.
+    let here = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
+    let auto = here.appendingPathComponent("auto").path
+
+    /// One untimed start (to warm the page cache), then the median of `options.starts`.
+    func starts(_ executable: String?, _ arguments: [String], _ program: String) -> Timing {
+        guard let executable, FileManager.default.isExecutableFile(atPath: executable) else { return .notInstalled(program) }
+        guard spawnAndWait(executable, arguments) != nil else { return .failed("\(program) exited with an error") }
+        var samples: [Double] = []
+        for _ in 0..<options.starts {
+            guard let elapsed = spawnAndWait(executable, arguments) else { return .failed("\(program) exited with an error") }
+            samples.append(elapsed)
+        }
+        return .milliseconds(median(samples))
+    }
+
+    let engine = starts(auto, ["-e", "show 1"], "auto (build it with swift build -c release --product auto)")
+    let lua = starts(anchors.lua, ["-e", "print(1)"], "lua5.4")
+    let python = starts(anchors.python3, ["-c", "print(1)"], "python3")
+    let floor = starts("/bin/true", [], "/bin/true")
+    notes.add("start: median wall time of \(options.starts) runs each, from posix_spawn to waitpid, output to /dev/null, "
+        + "after one untimed run; `\(auto) -e 'show 1'`, `lua5.4 -e 'print(1)'`, `\(anchors.python3 ?? "python3") -c 'print(1)'` "
+        + "(python3 resolved past any pyenv shim). Starting /bin/true, the floor of any process here, takes \(floor.text).")
+    return [ResultRow(workload: "start, run show 1, exit", engine: engine,
+                      anchors: [("Lua 5.4 (lua5.4 -e)", lua), ("Python 3 (python3 -c)", python)],
+                      goal: .atMost(15, "≤ 15 ms"))]
+}
