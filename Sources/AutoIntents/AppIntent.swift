@@ -67,7 +67,8 @@ extension AppIntent {
 @propertyWrapper
 public struct Parameter<T: Sendable>: Sendable {
     public let name: String
-    public let title: String
+    /// Kept as given: every call makes a fresh intent, so deriving a title here would run on the hot path.
+    let explicitTitle: String?
     /// Asked when the parameter is missing and someone can answer.
     public let question: String?
     public let defaultValue: T?
@@ -94,7 +95,7 @@ public struct Parameter<T: Sendable>: Sendable {
     public init(_ name: String, title: String? = nil, question: String? = nil, default defaultValue: T? = nil,
                 range: ClosedRange<Double>? = nil) where T: IntentValue {
         self.name = name
-        self.title = title ?? Self.titleCase(name)
+        self.explicitTitle = title
         self.question = question
         self.defaultValue = defaultValue
         self.range = range
@@ -103,13 +104,16 @@ public struct Parameter<T: Sendable>: Sendable {
     public init<W: IntentValue>(_ name: String, title: String? = nil, question: String? = nil,
                                 range: ClosedRange<Double>? = nil) where T == W? {
         self.name = name
-        self.title = title ?? Self.titleCase(name)
+        self.explicitTitle = title
         self.question = question
         self.defaultValue = .some(nil)
         self.range = range
     }
 
     /// `recommendedBy` → "Recommended by".
+    /// The title people read: the one given, or the name as a sentence (read once, at registration).
+    public var title: String { explicitTitle ?? Self.titleCase(name) }
+
     static func titleCase(_ name: String) -> String {
         var words: [String] = []
         var current = ""
