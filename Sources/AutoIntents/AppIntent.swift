@@ -66,20 +66,24 @@ extension AppIntent {
 /// `var note: String?` is optional, and a default makes a parameter optional too.
 @propertyWrapper
 public struct Parameter<T: Sendable>: Sendable {
-    public let name: String
-    /// Kept as given: every call makes a fresh intent, so deriving a title here would run on the hot path.
-    let explicitTitle: String?
-    /// Asked when the parameter is missing and someone can answer.
-    public let question: String?
-    public let defaultValue: T?
-    /// For numbers: the allowed range, checked before `perform`.
-    public let range: ClosedRange<Double>?
-    var value: T?
+    /// What the host declared, shared by every copy: the engine copies an intent for each call, and one
+    /// reference is cheaper to copy than a name, a title, a question and a default.
+    @usableFromInline let declaration: ParameterDeclaration<T>
+    @usableFromInline var value: T?
 
+    public var name: String { declaration.name }
+    /// Asked when the parameter is missing and someone can answer.
+    public var question: String? { declaration.question }
+    public var defaultValue: T? { declaration.defaultValue }
+    /// For numbers: the allowed range, checked before `perform`.
+    public var range: ClosedRange<Double>? { declaration.range }
+
+    /// Inlinable, so that `perform` reads its parameters without generic code in between.
+    @inlinable
     public var wrappedValue: T {
         get {
             if let value { return value }
-            if let defaultValue { return defaultValue }
+            if let defaultValue = declaration.defaultValue { return defaultValue }
             // Only reachable when a host calls `perform` itself without setting a required parameter: the
             // engine asks for or rejects every missing required parameter before `perform`.
             preconditionFailure("parameter '\(name)' was read before it was set")
@@ -94,25 +98,17 @@ public struct Parameter<T: Sendable>: Sendable {
 
     public init(_ name: String, title: String? = nil, question: String? = nil, default defaultValue: T? = nil,
                 range: ClosedRange<Double>? = nil) where T: IntentValue {
-        self.name = name
-        self.explicitTitle = title
-        self.question = question
-        self.defaultValue = defaultValue
-        self.range = range
+        declaration = ParameterDeclaration(name: name, title: title, question: question, defaultValue: defaultValue, range: range)
     }
 
     public init<W: IntentValue>(_ name: String, title: String? = nil, question: String? = nil,
                                 range: ClosedRange<Double>? = nil) where T == W? {
-        self.name = name
-        self.explicitTitle = title
-        self.question = question
-        self.defaultValue = .some(nil)
-        self.range = range
+        declaration = ParameterDeclaration(name: name, title: title, question: question, defaultValue: .some(nil), range: range)
     }
 
     /// `recommendedBy` → "Recommended by".
     /// The title people read: the one given, or the name as a sentence (read once, at registration).
-    public var title: String { explicitTitle ?? Self.titleCase(name) }
+    public var title: String { declaration.title ?? Self.titleCase(name) }
 
     static func titleCase(_ name: String) -> String {
         var words: [String] = []
@@ -130,11 +126,32 @@ public struct Parameter<T: Sendable>: Sendable {
     }
 }
 
+/// The part of a `@Parameter` the host declares, made once with the intent's prototype.
+public final class ParameterDeclaration<T: Sendable>: Sendable {
+    let name: String
+    /// Kept as given; `Parameter.title` derives one from the name when it is nil.
+    let title: String?
+    let question: String?
+    @usableFromInline let defaultValue: T?
+    let range: ClosedRange<Double>?
+
+    init(name: String, title: String?, question: String?, defaultValue: T?, range: ClosedRange<Double>?) {
+        self.name = name
+        self.title = title
+        self.question = question
+        self.defaultValue = defaultValue
+        self.range = range
+    }
+}
+
 /// One entry of `AppIntent.parameters`: the metadata of a `@Parameter`, read once, and a typed setter.
+/// The initialisers are inlinable so that the setter is specialised in the host's module for the concrete
+/// intent and value type: a generic one would look up type metadata on every call.
 public struct IntentParameter<I: AppIntent>: Sendable {
     public let info: ParameterInfo
-    let assign: @Sendable (inout I, Value) -> Bool
+    @usableFromInline let assign: @Sendable (inout I, Value) -> Bool
 
+    @inlinable
     public init<T: IntentValue>(_ keyPath: WritableKeyPath<I, Parameter<T>> & Sendable) {
         let parameter = I()[keyPath: keyPath]
         info = ParameterInfo(
@@ -149,6 +166,7 @@ public struct IntentParameter<I: AppIntent>: Sendable {
         }
     }
 
+    @inlinable
     public init<T: IntentValue>(_ keyPath: WritableKeyPath<I, Parameter<T?>> & Sendable) {
         let parameter = I()[keyPath: keyPath]
         info = ParameterInfo(
@@ -167,8 +185,9 @@ public struct IntentParameter<I: AppIntent>: Sendable {
     }
 }
 
-/// What the engine knows of one parameter, for native intents and shortcuts alike.
-public struct ParameterInfo: Sendable {
+/// What the engine knows of one parameter, for native intents and shortcuts alike. A class, because every
+/// call reads it: one reference is cheaper to pass around than its texts, type and default.
+public final class ParameterInfo: Sendable {
     public let name: String
     public let title: String
     public let type: ValueType
@@ -238,11 +257,21 @@ public struct IntentResult<Output: IntentValue>: Sendable {
     public var dialog: Dialog?
     public var next: NextIntent?
 
+    @usableFromInline
+    init(value: Output?, dialog: Dialog?, next: NextIntent?) {
+        self.value = value
+        self.dialog = dialog
+        self.next = next
+    }
+
+    /// Inlinable, as is everything on the way of a call, so that the host's `perform` runs specialised code.
+    @inlinable
     public static func result(value: Output? = nil, dialog: Dialog? = nil) -> IntentResult {
         IntentResult(value: value, dialog: dialog, next: nil)
     }
 
     /// Runs `intent` after this one; its result becomes the result of the action.
+    @inlinable
     public static func result<Next: AppIntent>(value: Output? = nil, dialog: Dialog? = nil, opensIntent intent: Next) -> IntentResult {
         IntentResult(value: value, dialog: dialog, next: NextIntent(intent))
     }
@@ -253,6 +282,7 @@ public struct NextIntent: Sendable {
     public let title: String
     public let run: @Sendable (IntentContext) async throws -> IntentOutput
 
+    @inlinable
     init<I: AppIntent>(_ intent: I) {
         title = I.title
         run = { context in try await IntentDescriptor.perform(intent, context) }

@@ -90,37 +90,56 @@ public final class IntentDescriptor: @unchecked Sendable {
         return ParameterSummary(parts: parts)
     }
 
-    /// Builds the descriptor of a native intent type, checking its metadata.
+    /// Builds the descriptor of a native intent type, checking its metadata. Inlinable, so that the code
+    /// that runs on every call is specialised for `I` in the host's module.
+    @inlinable
     public convenience init<I: AppIntent>(_ type: I.Type, resultRule: ResultRule = .fixed) throws(RegistrationError) {
         let parameters = I.parameters
-        var seen: Set<String> = []
-        for parameter in parameters {
-            guard seen.insert(parameter.info.name.lowercased()).inserted else {
-                throw RegistrationError("intent '\(I.title)' declares parameter '\(parameter.info.name)' twice")
-            }
-        }
-        if let summary = I.parameterSummary {
-            for case .parameter(let name) in summary.parts where !seen.contains(name.lowercased()) {
-                throw RegistrationError("the summary of '\(I.title)' names '{\(name)}', which is not one of its parameters")
-            }
-        }
-        let assigners = parameters.map(\.assign)
         let infos = parameters.map(\.info)
+        try Self.check(title: I.title, parameters: infos, summary: I.parameterSummary)
         self.init(
             title: I.title, description: I.description, parameters: infos, summary: I.parameterSummary,
             sideEffect: I.sideEffect, isDiscoverable: I.isDiscoverable, outputType: I.Output.valueType, resultRule: resultRule,
-            implementation: .native { arguments, context in
-                var intent = I()
-                for index in 0..<assigners.count {
-                    guard let argument = arguments[index] else { continue }
-                    guard assigners[index](&intent, argument) else {
-                        throw IntentError("'\(infos[index].name)' expects \(infos[index].type), got \(argument.type)")
-                    }
-                }
-                return try await Self.perform(intent, context)
-            })
+            implementation: Self.native(I.self, parameters))
     }
 
+    /// Parameter names are unique, and the summary names only parameters.
+    @usableFromInline
+    static func check(title: String, parameters: [ParameterInfo], summary: ParameterSummary?) throws(RegistrationError) {
+        var seen: Set<String> = []
+        for parameter in parameters {
+            guard seen.insert(parameter.name.lowercased()).inserted else {
+                throw RegistrationError("intent '\(title)' declares parameter '\(parameter.name)' twice")
+            }
+        }
+        if let summary {
+            for case .parameter(let name) in summary.parts where !seen.contains(name.lowercased()) {
+                throw RegistrationError("the summary of '\(title)' names '{\(name)}', which is not one of its parameters")
+            }
+        }
+    }
+
+    /// A call: a copy of one prototype intent, its parameters set by index, then `perform`.
+    @inlinable
+    static func native<I: AppIntent>(_ type: I.Type, _ parameters: [IntentParameter<I>]) -> Implementation {
+        let assigners = parameters.map(\.assign)
+        let infos = parameters.map(\.info)
+        // Every call starts from a copy of one intent made here: `I()` would run every @Parameter's
+        // initialiser (names, questions, defaults) again on each call.
+        let prototype = I()
+        return .native { arguments, context in
+            var intent = prototype
+            for index in 0..<assigners.count {
+                guard let argument = arguments[index] else { continue }
+                guard assigners[index](&intent, argument) else {
+                    throw IntentError("'\(infos[index].name)' expects \(infos[index].type), got \(argument.type)")
+                }
+            }
+            return try await perform(intent, context)
+        }
+    }
+
+    @inlinable
     static func perform<I: AppIntent>(_ intent: I, _ context: IntentContext) async throws -> IntentOutput {
         let result = try await intent.perform(context)
         return IntentOutput(value: result.value?.autoValue ?? .null, dialog: result.dialog, next: result.next)

@@ -12,6 +12,7 @@ public struct Registry: Sendable {
     public init() {}
 
     /// Registers a native intent, and the entity and enum types its parameters and result use.
+    @inlinable
     public mutating func register<I: AppIntent>(_ type: I.Type) throws(RegistrationError) {
         try add(IntentDescriptor(type))
     }

@@ -26,6 +26,24 @@ public enum Value: Sendable {
         return false
     }
 
+    /// Whether this is a Bool, Int, Decimal, Text, Date, Duration, Size or File of exactly `type`: the common
+    /// case of an argument, checked without building the value's type.
+    @inlinable
+    public func hasScalarType(_ type: ValueType) -> Bool {
+        switch self {
+        case .bool: if case .bool = type { return true }
+        case .int: if case .int = type { return true }
+        case .decimal: if case .decimal = type { return true }
+        case .text: if case .text = type { return true }
+        case .date: if case .date = type { return true }
+        case .duration: if case .duration = type { return true }
+        case .size: if case .size = type { return true }
+        case .file: if case .file = type { return true }
+        default: break
+        }
+        return false
+    }
+
     /// The dynamic type of this value, as precise as the value itself tells.
     public var type: ValueType {
         switch self {

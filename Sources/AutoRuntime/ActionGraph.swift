@@ -70,6 +70,10 @@ public final class Node: @unchecked Sendable {
     public let updatesIt: Bool
     /// What the node does in the script's own words, for graphs and traces: "Open Emma", "set x = x + 1".
     public let label: String
+    /// Whether running this node may await: it calls an intent or a query, or holds a block that does.
+    /// The executor runs every other node synchronously, so a loop of pure arithmetic pays no async call
+    /// (a task frame and an executor check) per iteration.
+    public let canSuspend: Bool
 
     public init(id: Int, kind: Kind, location: ScriptLocation, updatesIt: Bool, label: String) {
         self.id = id
@@ -77,9 +81,15 @@ public final class Node: @unchecked Sendable {
         self.location = location
         self.updatesIt = updatesIt
         self.label = label
+        switch kind {
+        case .action, .find: canSuspend = true
+        default: canSuspend = Self.blocks(of: kind).contains { $0.contains(where: \.canSuspend) }
+        }
     }
 
-    public var blocks: [[Node]] {
+    public var blocks: [[Node]] { Self.blocks(of: kind) }
+
+    static func blocks(of kind: Kind) -> [[Node]] {
         switch kind {
         case .branch(let branches, let otherwise): return branches.map(\.body) + (otherwise.map { [$0] } ?? [])
         case .forEach(_, _, let body), .repeatTimes(_, let body): return [body]
@@ -88,8 +98,9 @@ public final class Node: @unchecked Sendable {
     }
 }
 
-/// One call of an intent with its arguments bound to parameters by index.
-public struct ActionCall: Sendable {
+/// One call of an intent with its arguments bound to parameters by index. A class, as is `FindCall`: the
+/// executor reads it on every run of its node, and one reference is cheaper to copy than its six fields.
+public final class ActionCall: Sendable {
     public let intent: IntentDescriptor
     /// One entry per parameter of `intent`; nil where the script gave none.
     public let arguments: [Expr?]
@@ -114,7 +125,7 @@ public struct ActionCall: Sendable {
 }
 
 /// `find books …`, planned: what the host's query is asked for and what the engine does with the answer.
-public struct FindCall: Sendable {
+public final class FindCall: Sendable {
     public enum Source: Sendable {
         case all
         case suggested

@@ -8,7 +8,8 @@ public final class Executor: @unchecked Sendable {
     public let cancellation: CancellationFlag
     public let limits: RunLimits
     let context: IntentContext
-    var steps = 0
+    /// Counted on every step; unchecked, because only the task running the script touches it.
+    @exclusivity(unchecked) var steps = 0
     var callDepth = 0
     var deadline: ContinuousClock.Instant?
     /// Dialogs intents have shown, and how many there were when the current top-level statement began.
@@ -68,66 +69,128 @@ public final class Executor: @unchecked Sendable {
 
     func execute(_ nodes: [Node], _ frame: Frame) async throws -> Flow {
         for node in nodes {
-            try countStep(node)
-            if frame === scriptFrame, node.updatesIt { dialogsBeforeStatement = dialogs }
-            switch node.kind {
-            case .assign(let slot, let expression):
-                let value = try evaluate(expression, frame, node)
-                frame.slots[slot] = value
-                if node.updatesIt { frame.it = value }
-            case .evaluate(let expression):
-                let value = try evaluate(expression, frame, node)
-                if node.updatesIt { frame.it = value }
-            case .action(let call):
-                let value = try await perform(call, frame, node)
-                for slot in call.resultSlots { frame.slots[slot] = value }
-                if node.updatesIt { frame.it = value }
-            case .find(let call):
-                let value = try await find(call, frame, node)
-                for slot in call.resultSlots { frame.slots[slot] = value }
-                if node.updatesIt { frame.it = value }
-            case .branch(let branches, let otherwise):
-                var chosen = otherwise
-                for branch in branches where try truth(branch.condition, frame, node, "the condition of 'if'") {
-                    chosen = branch.body
-                    break
-                }
-                if let chosen {
-                    let flow = try await execute(chosen, frame)
-                    if case .normal = flow {} else { return flow }
-                }
-            case .forEach(let slot, let sequence, let body):
-                let items: [Value]
-                switch try evaluate(sequence, frame, node) {
-                case .list(let list): items = list
-                case .null: items = []
-                case let other:
-                    throw RuntimeError("'for' goes through a list, not \(other.type)", at: node.location)
-                }
-                for item in items {
-                    try countStep(node)
-                    frame.slots[slot] = item
-                    let flow = try await execute(body, frame)
-                    if case .normal = flow {} else { return flow }
-                }
-            case .repeatTimes(let countExpression, let body):
-                guard case .int(let count) = try evaluate(countExpression, frame, node) else {
-                    throw RuntimeError("'repeat' needs a whole number of times", at: node.location)
-                }
-                var done = 0
-                while done < count {
-                    try countStep(node)
-                    let flow = try await execute(body, frame)
-                    if case .normal = flow {} else { return flow }
-                    done += 1
-                }
-            case .stop:
-                return .stop
-            case .returnValue(let expression):
-                return .returned(try expression.map { try evaluate($0, frame, node) } ?? .null)
-            }
+            try enter(node, frame)
+            let flow = node.canSuspend ? try await runSuspending(node, frame) : try run(node, frame)
+            if case .normal = flow {} else { return flow }
         }
         return .normal
+    }
+
+    /// The synchronous twin of `execute`, for blocks in which nothing awaits.
+    func executeSync(_ nodes: [Node], _ frame: Frame) throws -> Flow {
+        for node in nodes {
+            try enter(node, frame)
+            let flow = try run(node, frame)
+            if case .normal = flow {} else { return flow }
+        }
+        return .normal
+    }
+
+    @inline(__always)
+    func enter(_ node: Node, _ frame: Frame) throws {
+        try countStep(node)
+        if node.updatesIt, frame === scriptFrame { dialogsBeforeStatement = dialogs }
+    }
+
+    /// A node that calls an intent or a query, or holds a block that does.
+    func runSuspending(_ node: Node, _ frame: Frame) async throws -> Flow {
+        switch node.kind {
+        case .action(let call):
+            // `perform` inlined by hand: one async frame fewer for every call of an intent.
+            let arguments = try evaluateArguments(call, frame, node)
+            let value: Value
+            if case .list(let items)? = arguments.first, let input = call.intent.parameters.first, Self.takesOneValue(input.type) {
+                value = try await performForEach(items, call, arguments, node)
+            } else {
+                value = try await invoke(call.intent, arguments, node, call.argumentLocations, call.textLookups)
+            }
+            for slot in call.resultSlots { frame.slots[slot] = value }
+            if node.updatesIt { frame.it = value }
+        case .find(let call):
+            let value = try await find(call, frame, node)
+            for slot in call.resultSlots { frame.slots[slot] = value }
+            if node.updatesIt { frame.it = value }
+        case .branch(let branches, let otherwise):
+            if let chosen = try chosenBlock(branches, otherwise, frame, node) { return try await execute(chosen, frame) }
+        case .forEach(let slot, let sequence, let body):
+            for item in try listToIterate(sequence, frame, node) {
+                try countStep(node)
+                frame.slots[slot] = item
+                let flow = try await execute(body, frame)
+                if case .normal = flow {} else { return flow }
+            }
+        case .repeatTimes(let countExpression, let body):
+            let count = try repeatCount(countExpression, frame, node)
+            var done = 0
+            while done < count {
+                try countStep(node)
+                let flow = try await execute(body, frame)
+                if case .normal = flow {} else { return flow }
+                done += 1
+            }
+        case .assign, .evaluate, .stop, .returnValue:
+            return try run(node, frame)
+        }
+        return .normal
+    }
+
+    /// A node in which nothing awaits: expressions, and control whose blocks hold no action.
+    func run(_ node: Node, _ frame: Frame) throws -> Flow {
+        switch node.kind {
+        case .assign(let slot, let expression):
+            let value = try evaluate(expression, frame, node)
+            frame.slots[slot] = value
+            if node.updatesIt { frame.it = value }
+        case .evaluate(let expression):
+            let value = try evaluate(expression, frame, node)
+            if node.updatesIt { frame.it = value }
+        case .branch(let branches, let otherwise):
+            if let chosen = try chosenBlock(branches, otherwise, frame, node) { return try executeSync(chosen, frame) }
+        case .forEach(let slot, let sequence, let body):
+            for item in try listToIterate(sequence, frame, node) {
+                try countStep(node)
+                frame.slots[slot] = item
+                let flow = try executeSync(body, frame)
+                if case .normal = flow {} else { return flow }
+            }
+        case .repeatTimes(let countExpression, let body):
+            let count = try repeatCount(countExpression, frame, node)
+            var done = 0
+            while done < count {
+                try countStep(node)
+                let flow = try executeSync(body, frame)
+                if case .normal = flow {} else { return flow }
+                done += 1
+            }
+        case .stop:
+            return .stop
+        case .returnValue(let expression):
+            return .returned(try expression.map { try evaluate($0, frame, node) } ?? .null)
+        case .action, .find:
+            // `canSuspend` is true for these, so `execute` never hands them here.
+            throw RuntimeError("internal error: '\(node.label)' was run without awaiting it", at: node.location)
+        }
+        return .normal
+    }
+
+    func chosenBlock(_ branches: [(condition: Expr, body: [Node])], _ otherwise: [Node]?, _ frame: Frame, _ node: Node) throws -> [Node]? {
+        for branch in branches where try truth(branch.condition, frame, node, "the condition of 'if'") { return branch.body }
+        return otherwise
+    }
+
+    func listToIterate(_ sequence: Expr, _ frame: Frame, _ node: Node) throws -> [Value] {
+        switch try evaluate(sequence, frame, node) {
+        case .list(let list): return list
+        case .null: return []
+        case let other: throw RuntimeError("'for' goes through a list, not \(other.type)", at: node.location)
+        }
+    }
+
+    func repeatCount(_ count: Expr, _ frame: Frame, _ node: Node) throws -> Int {
+        guard case .int(let count) = try evaluate(count, frame, node) else {
+            throw RuntimeError("'repeat' needs a whole number of times", at: node.location)
+        }
+        return count
     }
 
     @inline(__always)
@@ -315,7 +378,7 @@ public final class Executor: @unchecked Sendable {
 
     // MARK: Actions
 
-    func perform(_ call: ActionCall, _ frame: Frame, _ node: Node) async throws -> Value {
+    func evaluateArguments(_ call: ActionCall, _ frame: Frame, _ node: Node) throws -> [Value?] {
         var arguments = [Value?](repeating: nil, count: call.arguments.count)
         for index in 0..<call.arguments.count {
             if let expression = call.arguments[index] {
@@ -326,26 +389,27 @@ public final class Executor: @unchecked Sendable {
                 }
             }
         }
-        // A list piped into a parameter that takes one value runs the action once per element.
-        if let input = call.intent.parameters.first, case .list(let items)? = arguments[0], Self.takesOneValue(input.type) {
-            if whatIf, call.intent.sideEffect != .none {
-                // Every action the list would run, said instead of done.
-                for item in items {
-                    arguments[0] = item
-                    await interaction.show(Dialog("What if: \(Self.describe(call.intent, arguments))"))
-                }
-                throw WhatIfStop()
-            }
-            var results: [Value] = []
-            results.reserveCapacity(items.count)
+        return arguments
+    }
+
+    func performForEach(_ items: [Value], _ call: ActionCall, _ given: [Value?], _ node: Node) async throws -> Value {
+        var arguments = given
+        if whatIf, call.intent.sideEffect != .none {
+            // Every action the list would run, said instead of done.
             for item in items {
-                try countStep(node)
                 arguments[0] = item
-                results.append(try await invoke(call.intent, arguments, node, call.argumentLocations, call.textLookups))
+                await interaction.show(Dialog("What if: \(Self.describe(call.intent, arguments))"))
             }
-            return .list(results)
+            throw WhatIfStop()
         }
-        return try await invoke(call.intent, arguments, node, call.argumentLocations, call.textLookups)
+        var results: [Value] = []
+        results.reserveCapacity(items.count)
+        for item in items {
+            try countStep(node)
+            arguments[0] = item
+            results.append(try await invoke(call.intent, arguments, node, call.argumentLocations, call.textLookups))
+        }
+        return .list(results)
     }
 
     package static func takesOneValue(_ type: ValueType) -> Bool {
@@ -355,9 +419,9 @@ public final class Executor: @unchecked Sendable {
         }
     }
 
-    func invoke(_ intent: IntentDescriptor, _ given: [Value?], _ node: Node, _ locations: [ScriptLocation?],
+    /// `arguments` is consumed: the single-call path hands over its buffer instead of copying it.
+    func invoke(_ intent: IntentDescriptor, _ arguments: consuming [Value?], _ node: Node, _ locations: [ScriptLocation?],
                 _ lookups: [QueryDescriptor?]) async throws -> Value {
-        var arguments = given
         for (index, parameter) in intent.parameters.enumerated() {
             if arguments[index] == nil {
                 if let defaultValue = parameter.defaultValue {
@@ -498,6 +562,7 @@ public final class Executor: @unchecked Sendable {
     /// Brings an argument to its parameter's type where the language allows it (Int to Decimal, a text
     /// naming an enum case) and checks ranges; anything else is a type error naming the parameter.
     func coerce(_ value: Value, to parameter: ParameterInfo, of intent: IntentDescriptor, at location: ScriptLocation) throws -> Value {
+        if parameter.range == nil, value.hasScalarType(parameter.type) { return value }
         var result = value
         switch (parameter.type, value) {
         case (_, .null):
