@@ -48,6 +48,9 @@ public struct EntityProperty<E: AppEntity>: Sendable {
     @usableFromInline let makeTest: @Sendable (ComparisonOperator, Value) -> (@Sendable (E) -> Bool)?
     /// A typed three-way comparison for sorting; nil for properties that have no order.
     @usableFromInline let makeOrder: (@Sendable () -> @Sendable (E, E) -> Int)?
+    /// For a stored property declared by key path: a scan of a whole array for `property <op> value` that
+    /// reads the property in place. Nil for the other properties, and when the value's type differs.
+    @usableFromInline var makeScan: @Sendable (ComparisonOperator, Value) -> TypedScans.Scan<E>? = { _, _ in nil }
 
     @inlinable
     public init<T: IntentValue>(_ name: String, _ get: @escaping @Sendable (E) -> T, title: String? = nil) {
@@ -109,6 +112,43 @@ public struct EntityProperty<E: AppEntity>: Sendable {
         self.get = { get($0).map(Value.text) ?? .null }
         self.makeTest = { op, value in TypedTests.whenPresent(op, TypedTests.textTest(op, value, { (text: String) in text }), get) }
         self.makeOrder = { { a, b in TypedTests.optionalOrder(get(a), get(b)) } }
+    }
+}
+
+extension EntityProperty {
+    // The same properties declared by key path (`.init("author", \.author)`, which Swift prefers to the
+    // closure forms): a stored property then also gets in-place scans.
+
+    @inlinable
+    public init<T: IntentValue & Comparable>(_ name: String, _ path: KeyPath<E, T> & Sendable, title: String? = nil) {
+        self.init(name, { $0[keyPath: path] }, title: title)
+        if let offset = MemoryLayout<E>.offset(of: path) {
+            makeScan = { op, value in TypedScans.scan(offset, op, value, TypedTests.test(op, value, { (v: T) in v })) }
+        }
+    }
+
+    @inlinable
+    public init<T: IntentValue & Comparable>(_ name: String, _ path: KeyPath<E, T?> & Sendable, title: String? = nil) {
+        self.init(name, { $0[keyPath: path] }, title: title)
+        if let offset = MemoryLayout<E>.offset(of: path) {
+            makeScan = { op, value in TypedScans.scanOptional(offset, op, TypedTests.test(op, value, { (v: T) in v })) }
+        }
+    }
+
+    @inlinable
+    public init(_ name: String, _ path: KeyPath<E, String> & Sendable, title: String? = nil) {
+        self.init(name, { $0[keyPath: path] }, title: title)
+        if let offset = MemoryLayout<E>.offset(of: path) {
+            makeScan = { op, value in TypedScans.scan(offset, op, value, TypedTests.textTest(op, value, { (v: String) in v })) }
+        }
+    }
+
+    @inlinable
+    public init(_ name: String, _ path: KeyPath<E, String?> & Sendable, title: String? = nil) {
+        self.init(name, { $0[keyPath: path] }, title: title)
+        if let offset = MemoryLayout<E>.offset(of: path) {
+            makeScan = { op, value in TypedScans.scanOptional(offset, op, TypedTests.textTest(op, value, { (v: String) in v })) }
+        }
     }
 }
 

@@ -65,35 +65,68 @@ public struct PushedComparison: Sendable {
 public enum EngineQuery {
     @inlinable
     public static func run<E: AppEntity>(_ entities: [E], _ type: EntityType<E>, _ request: FindRequest) -> [E] {
-        let test = request.condition.map { compile($0, type, request) }
         let limit = request.limit ?? Int.max
         if limit <= 0 { return [] }
-        guard !request.sort.isEmpty else {
-            var result: [E] = []
-            for entity in entities where test?(entity) ?? true {
-                result.append(entity)
-                if result.count == limit { break }
+        // Elements are read in place from the buffer: a `for entity in` loop would copy (and retain) every
+        // entity of the scan, not only the few that are kept.
+        return entities.withUnsafeBufferPointer { buffer in
+            let test = request.condition.map { compile($0, type, request) }
+            // Where the condition starts with a comparison of a stored property, one typed scan finds the
+            // candidates and the rest of the condition (if any) tests only those.
+            let candidates = request.condition.flatMap { scan($0, type, request) }?(buffer)
+            guard !request.sort.isEmpty else {
+                var result: [E] = []
+                if let candidates {
+                    for index in candidates.prefix(limit) { result.append(buffer[index]) }
+                    return result
+                }
+                for index in buffer.indices where test?(buffer[index]) ?? true {
+                    result.append(buffer[index])
+                    if result.count == limit { break }
+                }
+                return result
             }
-            return result
-        }
-        let before = ordering(request.sort, type, request)
-        if limit < entities.count / 2 {
-            var heap = BoundedHeap<E>(capacity: limit, before: before)
-            // Elements are read in place from the buffer: a `for entity in` loop would copy (and retain)
-            // every entity of the scan, not only the few that are kept.
-            entities.withUnsafeBufferPointer { buffer in
-                if let test {
+            let before = ordering(request.sort, type, request)
+            if limit < buffer.count / 2 {
+                var heap = BoundedHeap<E>(capacity: limit, before: before)
+                if let candidates {
+                    for index in candidates { heap.insert(buffer[index], index) }
+                } else if let test {
                     for index in buffer.indices where test(buffer[index]) { heap.insert(buffer[index], index) }
                 } else {
                     for index in buffer.indices { heap.insert(buffer[index], index) }
                 }
+                return heap.sorted()
             }
-            return heap.sorted()
+            var matching: [(E, Int)] = []
+            if let candidates {
+                for index in candidates { matching.append((buffer[index], index)) }
+            } else {
+                for index in buffer.indices where test?(buffer[index]) ?? true { matching.append((buffer[index], index)) }
+            }
+            matching.sort { before($0.0, $0.1, $1.0, $1.1) }
+            return matching.prefix(limit).map(\.0)
         }
-        var matching: [(E, Int)] = []
-        for (index, entity) in entities.enumerated() where test?(entity) ?? true { matching.append((entity, index)) }
-        matching.sort { before($0.0, $0.1, $1.0, $1.1) }
-        return matching.prefix(limit).map(\.0)
+    }
+
+    /// The positions of the entities that pass `condition`, when it is (or, under `and`, includes) a
+    /// comparison that a stored property can scan in place; nil otherwise, and the caller tests each entity.
+    @inlinable
+    static func scan<E: AppEntity>(_ condition: EntityCondition, _ type: EntityType<E>, _ request: FindRequest) -> TypedScans.Scan<E>? {
+        switch condition {
+        case .test(let index, let op, let value):
+            return type.typedProperties[index].makeScan(op, value)
+        case .and(let a, let b):
+            // Tests have no effects, so which side narrows first doesn't change the result.
+            for (first, rest) in [(a, b), (b, a)] {
+                guard let narrow = scan(first, type, request) else { continue }
+                let test = compile(rest, type, request)
+                return { buffer in narrow(buffer).filter { test(buffer[$0]) } }
+            }
+            return nil
+        default:
+            return nil
+        }
     }
 
     @inlinable

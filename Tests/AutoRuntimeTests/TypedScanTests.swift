@@ -1,0 +1,102 @@
+import AutoRuntime
+import Foundation
+import Testing
+@testable import AutoIntents
+
+// Engine-side `find` scans stored properties in place (TypedScans). These tests hold every comparator of the
+// scan against the engine's own comparison of values, property by property, on entities whose texts and
+// missing values make the rules visible.
+
+/// An entity with every kind of property a scan treats differently: stored texts and numbers, optional
+/// ones, a date, and a computed property (declared by key path too, but with no offset to scan).
+struct Gauge: AppEntity {
+    static let entityType = EntityType<Gauge>(singular: "gauge", properties: [
+        .init("name", \.name), .init("label", \.label), .init("reading", \.reading), .init("limit", \.limit),
+        .init("taken", \.taken), .init("twice", \.twice),
+    ])
+    var id: Int
+    var name: String
+    var label: String?
+    var reading: Int
+    var limit: Double?
+    var taken: Date
+    var twice: Int { reading * 2 }
+    var displayRepresentation: DisplayRepresentation { .init(title: name) }
+}
+
+@Suite struct TypedScanTests {
+    static let names = ["Kelvin", "kelvin", "\u{212A}elvin", "café", "cafe\u{301}", "Circe", "", "A long name that is not a small string"]
+
+    static let gauges: [Gauge] = (0..<40).map { i in
+        Gauge(id: i, name: names[i % names.count], label: i % 3 == 0 ? nil : names[(i * 7) % names.count],
+              reading: (i * 37) % 11 - 5, limit: i % 4 == 0 ? nil : Double(i % 5) / 2,
+              taken: Date(timeIntervalSince1970: Double((i * 13) % 9) * 86_400))
+    }
+
+    /// Values of every type on the right-hand side, the property's own and others.
+    static let values: [Value] = [
+        .text("Kelvin"), .text("kel"), .text("VIN"), .text("café"), .text(""), .text("Circe"),
+        .int(0), .int(-3), .int(4), .decimal(1), .decimal(0.5), .null,
+        .date(Date(timeIntervalSince1970: 4 * 86_400)),
+        .list([.text("Circe"), .text("kelvin")]), .list([.int(-5), .int(0)]), .list([.decimal(0.5), .decimal(1.5)]),
+        .list([.date(Date(timeIntervalSince1970: 86_400)), .date(Date(timeIntervalSince1970: 5 * 86_400))]),
+    ]
+
+    static func request(_ condition: EntityCondition, sort: [EntitySortKey] = [], limit: Int? = nil) -> FindRequest {
+        FindRequest(source: .all, condition: condition, sort: sort, limit: limit,
+                    compare: { op, a, b in (try? Operations.compare(op, a, b)) ?? false },
+                    order: { a, b in
+                        switch Operations.order(a, b) {
+                        case .orderedAscending?: return -1
+                        case .orderedDescending?: return 1
+                        default: return 0
+                        }
+                    })
+    }
+
+    /// The same comparison on the entity as an engine value: the path a script's `published.year` takes.
+    static func byValue(_ property: Int, _ op: ComparisonOperator, _ value: Value) -> EntityCondition {
+        .valueTest { candidate in
+            guard case .entity(let entity) = candidate else { return false }
+            let left = entity.type.properties[property].get(entity.payload)
+            return (try? Operations.compare(op, left, value)) ?? false
+        }
+    }
+
+    @Test func storedPropertiesDeclaredByKeyPathScanInPlace() {
+        let type = Gauge.entityType
+        let stored = ["name", "label", "reading", "limit", "taken"]
+        for (index, property) in type.typedProperties.enumerated() {
+            let sample: Value = property.type == .text ? .text("x") : property.type == .date ? .date(Date()) : .int(1)
+            let scans = property.makeScan(.equal, sample) != nil
+            #expect(scans == stored.contains(property.name), "\(property.name) (\(index))")
+        }
+    }
+
+    @Test(arguments: ComparisonOperator.allCases)
+    func scanAgreesWithValueComparison(_ op: ComparisonOperator) {
+        let type = Gauge.entityType
+        for property in type.typedProperties.indices {
+            for value in Self.values {
+                let scanned = EngineQuery.run(Self.gauges, type, Self.request(.test(property: property, op, value))).map(\.id)
+                let expected = EngineQuery.run(Self.gauges, type, Self.request(Self.byValue(property, op, value))).map(\.id)
+                #expect(scanned == expected, "\(type.typedProperties[property].name) \(op.rawValue) \(value)")
+            }
+        }
+    }
+
+    @Test func scanNarrowsBeforeTheRestOfTheConditionSortAndLimit() {
+        let type = Gauge.entityType
+        let name = type.propertyIndex["name"]!, twice = type.propertyIndex["twice"]!, reading = type.propertyIndex["reading"]!
+        // `name starts with "k" and twice > -4`: the scan finds the names, the computed property tests only those.
+        let scanned = EntityCondition.and(.test(property: twice, .greater, .int(-4)), .test(property: name, .startsWith, .text("k")))
+        let byValue = EntityCondition.and(Self.byValue(twice, .greater, .int(-4)), Self.byValue(name, .startsWith, .text("k")))
+        for (sort, limit) in [([EntitySortKey](), nil), ([], 2), ([.property(reading, descending: true)], 3),
+                              ([.property(reading, descending: false)], 30), ([.property(reading, descending: true)], nil)] as [([EntitySortKey], Int?)] {
+            let fast = EngineQuery.run(Self.gauges, type, Self.request(scanned, sort: sort, limit: limit)).map(\.id)
+            let slow = EngineQuery.run(Self.gauges, type, Self.request(byValue, sort: sort, limit: limit)).map(\.id)
+            #expect(fast == slow, "sort \(sort.count) limit \(String(describing: limit))")
+            #expect(!fast.isEmpty)
+        }
+    }
+}
