@@ -49,7 +49,7 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        .executableTarget(name: "auto", dependencies: ["AutoCLI"], linkerSettings: [.unsafeFlags(["-static-stdlib", "-Xlinker", "--start-group", "-lFoundation", "-lFoundationEssentials", "-lFoundationInternationalization", "-lCoreFoundation", "-l_FoundationICU", "-l_FoundationCShims", "-l_FoundationCollections", "-Xlinker", "--end-group"])]),
+        .executableTarget(name: "auto", dependencies: ["AutoCLI"]),
 
         // The Library example host: books in SQLite (GRDB), its intents and queries, seeded from books.csv.
         .target(

@@ -18,7 +18,9 @@ public enum Value: Sendable {
     case file(FileRef)
     case list([Value])
     case record(Record)
-    case entity(EntityValue)
+    /// Boxed: an entity (a type and an existential payload) is three times the size of any other case,
+    /// and every copy of a value would otherwise move that much.
+    indirect case entity(EntityValue)
     case enumCase(EnumCaseValue)
 
     public var isNull: Bool {

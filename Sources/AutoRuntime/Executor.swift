@@ -10,12 +10,12 @@ public final class Executor: @unchecked Sendable {
     let context: IntentContext
     /// Counted on every step; unchecked, because only the task running the script touches it.
     @exclusivity(unchecked) var steps = 0
-    var callDepth = 0
+    @exclusivity(unchecked) var callDepth = 0
     var deadline: ContinuousClock.Instant?
     /// Dialogs intents have shown, and how many there were when the current top-level statement began.
-    var dialogs = 0
-    var dialogsBeforeStatement = 0
-    var scriptFrame: Frame?
+    @exclusivity(unchecked) var dialogs = 0
+    @exclusivity(unchecked) var dialogsBeforeStatement = 0
+    @exclusivity(unchecked) var scriptFrame: Frame?
     /// Whether the script's last statement showed a dialog: then the CLI doesn't print its result too.
     public private(set) var lastStatementShowedDialog = false
 
@@ -57,14 +57,15 @@ public final class Executor: @unchecked Sendable {
         for (index, argument) in arguments.enumerated() where index < frame.slots.count { frame.slots[index] = argument }
         switch try await execute(graph.body, frame) {
         case .normal, .stop: return frame.it
-        case .returned(let value): return value
+        case .returned: return frame.returned
         }
     }
 
     enum Flow {
         case normal
         case stop
-        case returned(Value)
+        /// `return`: the value waits in the frame's `returned`, so that a flow is copied as a plain number.
+        case returned
     }
 
     func execute(_ nodes: [Node], _ frame: Frame) async throws -> Flow {
@@ -165,7 +166,8 @@ public final class Executor: @unchecked Sendable {
         case .stop:
             return .stop
         case .returnValue(let expression):
-            return .returned(try expression.map { try evaluate($0, frame, node) } ?? .null)
+            frame.returned = try expression.map { try evaluate($0, frame, node) } ?? .null
+            return .returned
         case .action, .find:
             // `canSuspend` is true for these, so `execute` never hands them here.
             throw RuntimeError("internal error: '\(node.label)' was run without awaiting it", at: node.location)

@@ -2,30 +2,32 @@ import AutoIntents
 
 /// A resolved, pure expression: names are slots, properties are indices, operators are chosen. Actions
 /// never appear inside one; the compiler hoists them into graph nodes that run before it.
-public indirect enum Expr: Sendable {
+/// Only the cases that hold other expressions are boxed: constants and variables, the leaves read most
+/// often, are evaluated without following a pointer or counting a reference.
+public enum Expr: Sendable {
     case constant(Value)
     /// A variable of the current frame.
     case local(Int)
     /// The result of the previous statement.
     case it
-    case list([Expr])
-    case record(keys: [String], values: [Expr])
-    case interpolation([InterpolationPart])
-    case property(Expr, PropertyAccess)
-    case negate(Expr)
-    case not(Expr)
-    case arithmetic(ArithmeticOperator, Expr, Expr)
-    case compare(ComparisonOperator, Expr, Expr)
-    case between(Expr, Expr, Expr)
-    case and(Expr, Expr)
-    case or(Expr, Expr)
-    case function(BuiltinFunction, [Expr])
+    indirect case list([Expr])
+    indirect case record(keys: [String], values: [Expr])
+    indirect case interpolation([InterpolationPart])
+    indirect case property(Expr, PropertyAccess)
+    indirect case negate(Expr)
+    indirect case not(Expr)
+    indirect case arithmetic(ArithmeticOperator, Expr, Expr)
+    indirect case compare(ComparisonOperator, Expr, Expr)
+    indirect case between(Expr, Expr, Expr)
+    indirect case and(Expr, Expr)
+    indirect case or(Expr, Expr)
+    indirect case function(BuiltinFunction, [Expr])
     /// `list | filter where …`: the right-hand sides are evaluated once, then each element is tested.
-    case filter(Expr, ConditionPlan)
+    indirect case filter(Expr, ConditionPlan)
     /// `list | sort by …`: stable.
-    case sort(Expr, [SortPlan])
+    indirect case sort(Expr, [SortPlan])
     /// `list | limit n`.
-    case limit(Expr, Expr)
+    indirect case limit(Expr, Expr)
 }
 
 /// A where-clause: comparisons of a candidate's property paths with values.

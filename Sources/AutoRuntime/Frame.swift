@@ -5,7 +5,10 @@ import AutoIntents
 /// exclusivity checks on each access. Only the executor's task touches a frame.
 final class Frame {
     let slots: UnsafeMutableBufferPointer<Value>
-    var it: Value = .null
+    /// Unchecked for the same reason: only the executor's task reads or writes these.
+    @exclusivity(unchecked) var it: Value = .null
+    /// What `return` gave, until the call that runs this frame hands it back.
+    @exclusivity(unchecked) var returned: Value = .null
 
     init(slotCount: Int) {
         slots = .allocate(capacity: max(slotCount, 1))

@@ -27,10 +27,13 @@ struct Gauge: AppEntity {
 @Suite struct TypedScanTests {
     static let names = ["Kelvin", "kelvin", "\u{212A}elvin", "café", "cafe\u{301}", "Circe", "", "A long name that is not a small string"]
 
-    static let gauges: [Gauge] = (0..<40).map { i in
-        Gauge(id: i, name: names[i % names.count], label: i % 3 == 0 ? nil : names[(i * 7) % names.count],
-              reading: (i * 37) % 11 - 5, limit: i % 4 == 0 ? nil : Double(i % 5) / 2,
-              taken: Date(timeIntervalSince1970: Double((i * 13) % 9) * 86_400))
+    static let gauges: [Gauge] = (0..<40).map(gauge)
+
+    static func gauge(_ i: Int) -> Gauge {
+        let label: String? = i % 3 == 0 ? nil : names[(i * 7) % names.count]
+        let limit: Double? = i % 4 == 0 ? nil : Double(i % 5) / 2
+        let taken = Date(timeIntervalSince1970: Double((i * 13) % 9) * 86_400)
+        return Gauge(id: i, name: names[i % names.count], label: label, reading: (i * 37) % 11 - 5, limit: limit, taken: taken)
     }
 
     /// Values of every type on the right-hand side, the property's own and others.
