@@ -51,7 +51,7 @@ public final class Executor: @unchecked Sendable {
         }
     }
 
-    func call(_ graph: ActionGraph, arguments: [Value], isScript: Bool = false) async throws -> Value {
+    nonisolated(nonsending) func call(_ graph: ActionGraph, arguments: [Value], isScript: Bool = false) async throws -> Value {
         let frame = Frame(slotCount: graph.slotNames.count)
         if isScript { scriptFrame = frame }
         for (index, argument) in arguments.enumerated() where index < frame.slots.count { frame.slots[index] = argument }
@@ -68,7 +68,7 @@ public final class Executor: @unchecked Sendable {
         case returned
     }
 
-    func execute(_ nodes: [Node], _ frame: Frame) async throws -> Flow {
+    nonisolated(nonsending) func execute(_ nodes: [Node], _ frame: Frame) async throws -> Flow {
         for node in nodes {
             try enter(node, frame)
             let flow = node.canSuspend ? try await runSuspending(node, frame) : try run(node, frame)
@@ -94,17 +94,20 @@ public final class Executor: @unchecked Sendable {
     }
 
     /// A node that calls an intent or a query, or holds a block that does.
-    func runSuspending(_ node: Node, _ frame: Frame) async throws -> Flow {
+    nonisolated(nonsending) func runSuspending(_ node: Node, _ frame: Frame) async throws -> Flow {
         switch node.kind {
         case .action(let call):
-            // `perform` inlined by hand: one async frame fewer for every call of an intent.
-            let arguments = try evaluateArguments(call, frame, node)
+            // The frame's argument buffer is taken for the call and given back after it, so that a call in a
+            // loop allocates no array. (A shortcut called from here runs in a frame of its own.)
+            var arguments = frame.takeArguments()
+            try evaluateArguments(call, frame, node, into: &arguments)
             let value: Value
             if case .list(let items)? = arguments.first, let input = call.intent.parameters.first, Self.takesOneValue(input.type) {
                 value = try await performForEach(items, call, arguments, node)
             } else {
-                value = try await invoke(call.intent, arguments, node, call.argumentLocations, call.textLookups)
+                value = try await invoke(call.intent, &arguments, node, call.argumentLocations, call.textLookups)
             }
+            frame.giveBack(arguments)
             for slot in call.resultSlots { frame.slots[slot] = value }
             if node.updatesIt { frame.it = value }
         case .find(let call):
@@ -305,7 +308,7 @@ public final class Executor: @unchecked Sendable {
 
     // MARK: Find
 
-    func find(_ call: FindCall, _ frame: Frame, _ node: Node) async throws -> Value {
+    nonisolated(nonsending) func find(_ call: FindCall, _ frame: Frame, _ node: Node) async throws -> Value {
         let request: FindRequest
         do {
             request = try findRequest(call, frame)
@@ -380,21 +383,24 @@ public final class Executor: @unchecked Sendable {
 
     // MARK: Actions
 
-    func evaluateArguments(_ call: ActionCall, _ frame: Frame, _ node: Node) throws -> [Value?] {
-        var arguments = [Value?](repeating: nil, count: call.arguments.count)
+    /// The arguments of `call` by parameter index (nil where none is written), into `arguments`, whose
+    /// storage is reused from call to call.
+    func evaluateArguments(_ call: ActionCall, _ frame: Frame, _ node: Node, into arguments: inout [Value?]) throws {
+        arguments.removeAll(keepingCapacity: true)
         for index in 0..<call.arguments.count {
-            if let expression = call.arguments[index] {
-                do {
-                    arguments[index] = try eval(expression, frame)
-                } catch {
-                    throw RuntimeError(error.message, at: call.argumentLocations[index] ?? node.location)
-                }
+            guard let expression = call.arguments[index] else {
+                arguments.append(nil)
+                continue
+            }
+            do {
+                arguments.append(try eval(expression, frame))
+            } catch {
+                throw RuntimeError(error.message, at: call.argumentLocations[index] ?? node.location)
             }
         }
-        return arguments
     }
 
-    func performForEach(_ items: [Value], _ call: ActionCall, _ given: [Value?], _ node: Node) async throws -> Value {
+    nonisolated(nonsending) func performForEach(_ items: [Value], _ call: ActionCall, _ given: [Value?], _ node: Node) async throws -> Value {
         var arguments = given
         if whatIf, call.intent.sideEffect != .none {
             // Every action the list would run, said instead of done.
@@ -408,8 +414,10 @@ public final class Executor: @unchecked Sendable {
         results.reserveCapacity(items.count)
         for item in items {
             try countStep(node)
-            arguments[0] = item
-            results.append(try await invoke(call.intent, arguments, node, call.argumentLocations, call.textLookups))
+            // Each element starts from the arguments as written: what `invoke` filled in is not carried over.
+            var each = given
+            each[0] = item
+            results.append(try await invoke(call.intent, &each, node, call.argumentLocations, call.textLookups))
         }
         return .list(results)
     }
@@ -421,9 +429,25 @@ public final class Executor: @unchecked Sendable {
         }
     }
 
-    /// `arguments` is consumed: the single-call path hands over its buffer instead of copying it.
-    func invoke(_ intent: IntentDescriptor, _ arguments: consuming [Value?], _ node: Node, _ locations: [ScriptLocation?],
-                _ lookups: [QueryDescriptor?]) async throws -> Value {
+    /// Whether every argument is already what its parameter takes: given (or optional with no default), of
+    /// exactly its scalar type, with no range to check and no text to look up. Then nothing needs preparing,
+    /// the common case of a call in a loop.
+    static func isReady(_ intent: IntentDescriptor, _ arguments: [Value?], _ lookups: [QueryDescriptor?]) -> Bool {
+        for index in intent.parameters.indices {
+            let parameter = intent.parameters[index]
+            guard let value = arguments[index] else {
+                if parameter.isRequired || parameter.defaultValue != nil { return false }
+                continue
+            }
+            guard parameter.range == nil, lookups[index] == nil, value.hasScalarType(parameter.type) else { return false }
+        }
+        return true
+    }
+
+    /// Fills in defaults, asks for what is missing, finds entities named by text, and brings every argument to
+    /// its parameter's type.
+    func prepare(_ intent: IntentDescriptor, _ arguments: inout [Value?], _ node: Node, _ locations: [ScriptLocation?],
+                 _ lookups: [QueryDescriptor?]) async throws {
         for (index, parameter) in intent.parameters.enumerated() {
             if arguments[index] == nil {
                 if let defaultValue = parameter.defaultValue {
@@ -439,6 +463,14 @@ public final class Executor: @unchecked Sendable {
             if let value = arguments[index] {
                 arguments[index] = try coerce(value, to: parameter, of: intent, at: locations[index] ?? node.location)
             }
+        }
+    }
+
+    /// `arguments` is the caller's buffer: it comes back with the values `perform` was given.
+    nonisolated(nonsending) func invoke(_ intent: IntentDescriptor, _ arguments: inout [Value?], _ node: Node, _ locations: [ScriptLocation?],
+                _ lookups: [QueryDescriptor?]) async throws -> Value {
+        if !Self.isReady(intent, arguments, lookups) {
+            try await prepare(intent, &arguments, node, locations, lookups)
         }
         if whatIf, intent.sideEffect != .none {
             await interaction.show(Dialog("What if: \(Self.describe(intent, arguments))"))

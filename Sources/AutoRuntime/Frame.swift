@@ -10,6 +10,9 @@ final class Frame {
     /// What `return` gave, until the call that runs this frame hands it back.
     @exclusivity(unchecked) var returned: Value = .null
 
+    /// Storage for the arguments of the action running in this frame, reused from call to call.
+    @exclusivity(unchecked) private var argumentBuffer: [Value?] = []
+
     init(slotCount: Int) {
         slots = .allocate(capacity: max(slotCount, 1))
         slots.initialize(repeating: .null)
@@ -18,5 +21,18 @@ final class Frame {
     deinit {
         slots.deinitialize()
         slots.deallocate()
+    }
+
+    /// The argument buffer, moved out (not copied) so that the caller holds its only reference.
+    func takeArguments() -> [Value?] {
+        var taken: [Value?] = []
+        swap(&taken, &argumentBuffer)
+        return taken
+    }
+
+    /// Emptied, so that the frame doesn't keep the last call's values alive.
+    func giveBack(_ arguments: consuming [Value?]) {
+        arguments.removeAll(keepingCapacity: true)
+        argumentBuffer = arguments
     }
 }
