@@ -93,7 +93,8 @@ public final class Executor: @unchecked Sendable {
         if node.updatesIt, frame === scriptFrame { dialogsBeforeStatement = dialogs }
     }
 
-    /// A node that calls an intent or a query, or holds a block that does.
+    /// A node that calls an intent or a query, or holds a block that does. Inlined into `execute`: each
+    /// async call costs a task frame, and a call of an intent in a loop would otherwise pay for this one too.
     nonisolated(nonsending) func runSuspending(_ node: Node, _ frame: Frame) async throws -> Flow {
         switch node.kind {
         case .action(let call):
@@ -105,7 +106,7 @@ public final class Executor: @unchecked Sendable {
             if case .list(let items)? = arguments.first, let input = call.intent.parameters.first, Self.takesOneValue(input.type) {
                 value = try await performForEach(items, call, arguments, node)
             } else {
-                value = try await invoke(call.intent, &arguments, node, call.argumentLocations, call.textLookups)
+                value = try await invoke(call, &arguments, node)
             }
             frame.giveBack(arguments)
             for slot in call.resultSlots { frame.slots[slot] = value }
@@ -417,7 +418,7 @@ public final class Executor: @unchecked Sendable {
             // Each element starts from the arguments as written: what `invoke` filled in is not carried over.
             var each = given
             each[0] = item
-            results.append(try await invoke(call.intent, &each, node, call.argumentLocations, call.textLookups))
+            results.append(try await invoke(call, &each, node))
         }
         return .list(results)
     }
@@ -432,22 +433,23 @@ public final class Executor: @unchecked Sendable {
     /// Whether every argument is already what its parameter takes: given (or optional with no default), of
     /// exactly its scalar type, with no range to check and no text to look up. Then nothing needs preparing,
     /// the common case of a call in a loop.
-    static func isReady(_ intent: IntentDescriptor, _ arguments: [Value?], _ lookups: [QueryDescriptor?]) -> Bool {
+    static func isReady(_ call: ActionCall, _ arguments: [Value?]) -> Bool {
+        let intent = call.intent
         for index in intent.parameters.indices {
             let parameter = intent.parameters[index]
             guard let value = arguments[index] else {
                 if parameter.isRequired || parameter.defaultValue != nil { return false }
                 continue
             }
-            guard parameter.range == nil, lookups[index] == nil, value.hasScalarType(parameter.type) else { return false }
+            guard parameter.range == nil, call.textLookups[index] == nil, value.hasScalarType(parameter.type) else { return false }
         }
         return true
     }
 
     /// Fills in defaults, asks for what is missing, finds entities named by text, and brings every argument to
     /// its parameter's type.
-    func prepare(_ intent: IntentDescriptor, _ arguments: inout [Value?], _ node: Node, _ locations: [ScriptLocation?],
-                 _ lookups: [QueryDescriptor?]) async throws {
+    func prepare(_ call: ActionCall, _ arguments: inout [Value?], _ node: Node) async throws {
+        let intent = call.intent, lookups = call.textLookups, locations = call.argumentLocations
         for (index, parameter) in intent.parameters.enumerated() {
             if arguments[index] == nil {
                 if let defaultValue = parameter.defaultValue {
@@ -466,11 +468,12 @@ public final class Executor: @unchecked Sendable {
         }
     }
 
-    /// `arguments` is the caller's buffer: it comes back with the values `perform` was given.
-    nonisolated(nonsending) func invoke(_ intent: IntentDescriptor, _ arguments: inout [Value?], _ node: Node, _ locations: [ScriptLocation?],
-                _ lookups: [QueryDescriptor?]) async throws -> Value {
-        if !Self.isReady(intent, arguments, lookups) {
-            try await prepare(intent, &arguments, node, locations, lookups)
+    /// `arguments` is the caller's buffer: it comes back with the values `perform` was given. Inlined into
+    /// its two callers, for the same reason as `runSuspending`.
+    nonisolated(nonsending) func invoke(_ call: ActionCall, _ arguments: inout [Value?], _ node: Node) async throws -> Value {
+        let intent = call.intent
+        if !Self.isReady(call, arguments) {
+            try await prepare(call, &arguments, node)
         }
         if whatIf, intent.sideEffect != .none {
             await interaction.show(Dialog("What if: \(Self.describe(intent, arguments))"))
@@ -502,8 +505,8 @@ public final class Executor: @unchecked Sendable {
                         }
                         asked[index, default: 0] += 1
                         let parameter = intent.parameters[index]
-                        let answer = try await ask(for: parameter, as: lookups[index] == nil ? parameter.type : .text, of: intent, node)
-                        if case .text(let text) = answer, let query = lookups[index] {
+                        let answer = try await ask(for: parameter, as: call.textLookups[index] == nil ? parameter.type : .text, of: intent, node)
+                        if case .text(let text) = answer, let query = call.textLookups[index] {
                             arguments[index] = try await entity(named: text, in: query, for: parameter, of: intent, at: node.location)
                         } else {
                             arguments[index] = try coerce(answer, to: parameter, of: intent, at: node.location)
@@ -525,7 +528,7 @@ public final class Executor: @unchecked Sendable {
                 if callDepth > limits.maxCallDepth {
                     throw RuntimeError("shortcuts call each other more than \(limits.maxCallDepth) deep; is there a recursion without an end?", at: node.location)
                 }
-                return try await call(graph, arguments: arguments.map { $0 ?? .null })
+                return try await self.call(graph, arguments: arguments.map { $0 ?? .null })
             }
         } catch let error as IntentError {
             throw RuntimeError("\(intent.name): \(error.message)", at: node.location)
