@@ -24,6 +24,36 @@ struct Gauge: AppEntity {
     var displayRepresentation: DisplayRepresentation { .init(title: name) }
 }
 
+/// The same kind of properties on a class: its instances are references, so no property has an offset to
+/// scan and every comparison takes the per-entity path. And a nested stored property (`\.size.width`).
+final class Panel: AppEntity {
+    static let entityType = EntityType<Panel>(singular: "panel", properties: [
+        .init("name", \.name), .init("width", \.size.width),
+    ])
+    let id: Int
+    let name: String
+    let size: Size
+    init(id: Int, name: String, size: Size) {
+        self.id = id
+        self.name = name
+        self.size = size
+    }
+    var displayRepresentation: DisplayRepresentation { .init(title: name) }
+
+    struct Size: Sendable {
+        var height: Int
+        var width: Int
+    }
+}
+
+/// A struct entity with the nested property, which does have an offset.
+struct Window: AppEntity {
+    static let entityType = EntityType<Window>(singular: "window", properties: [.init("width", \.size.width)])
+    var id: Int
+    var size: Panel.Size
+    var displayRepresentation: DisplayRepresentation { .init(title: "\(id)") }
+}
+
 @Suite struct TypedScanTests {
     static let names = ["Kelvin", "kelvin", "\u{212A}elvin", "café", "cafe\u{301}", "Circe", "", "A long name that is not a small string"]
 
@@ -100,6 +130,25 @@ struct Gauge: AppEntity {
             let slow = EngineQuery.run(Self.gauges, type, Self.request(byValue, sort: sort, limit: limit)).map(\.id)
             #expect(fast == slow, "sort \(sort.count) limit \(String(describing: limit))")
             #expect(!fast.isEmpty)
+        }
+    }
+
+    @Test func classEntitiesAndNestedPathsGiveTheSameResults() {
+        let panels = (0..<12).map { Panel(id: $0, name: Self.names[$0 % Self.names.count], size: .init(height: $0, width: ($0 * 5) % 7)) }
+        let windows = (0..<12).map { Window(id: $0, size: .init(height: $0, width: ($0 * 5) % 7)) }
+        #expect(Panel.entityType.typedProperties.allSatisfy { $0.makeScan(.equal, .int(1)) == nil && $0.makeScan(.equal, .text("x")) == nil })
+        #expect(Window.entityType.typedProperties[0].makeScan(.equal, .int(1)) != nil)
+        for op in ComparisonOperator.allCases {
+            for value in Self.values {
+                let panelWidth = EngineQuery.run(panels, Panel.entityType, Self.request(.test(property: 1, op, value))).map(\.id)
+                let windowWidth = EngineQuery.run(windows, Window.entityType, Self.request(.test(property: 0, op, value))).map(\.id)
+                let expected = EngineQuery.run(windows, Window.entityType, Self.request(Self.byValue(0, op, value))).map(\.id)
+                #expect(windowWidth == expected, "window width \(op.rawValue) \(value)")
+                #expect(panelWidth == expected, "panel width \(op.rawValue) \(value)")
+                let panelName = EngineQuery.run(panels, Panel.entityType, Self.request(.test(property: 0, op, value))).map(\.id)
+                let panelNameByValue = EngineQuery.run(panels, Panel.entityType, Self.request(Self.byValue(0, op, value))).map(\.id)
+                #expect(panelName == panelNameByValue, "panel name \(op.rawValue) \(value)")
+            }
         }
     }
 }
