@@ -31,11 +31,7 @@ public final class TerminalInteraction: Interaction, Sendable {
         self.canAsk = canAsk
         self.approvesConfirmations = approvesConfirmations
         self.drawsInPlace = drawsInPlace
-        self.readAnswer = {
-            Self.readingAnswer.store(true, ordering: .sequentiallyConsistent)
-            defer { Self.readingAnswer.store(false, ordering: .sequentiallyConsistent) }
-            return readAnswer()
-        }
+        self.readAnswer = readAnswer
         self.clock = clock
     }
 
@@ -63,13 +59,22 @@ public final class TerminalInteraction: Interaction, Sendable {
         writeAboveProgress((colour ? "\u{1B}[1;36m?\u{1B}[0m " : "? ") + text, toError: true, redraw: false)
     }
 
+    /// Draws the prompt and reads the answer. The question counts as waiting from before its prompt is drawn:
+    /// a Ctrl-C pressed once the prompt can be seen then always ends the run at once, instead of only
+    /// cancelling it while the read goes on waiting.
+    func answer(after text: String) -> String? {
+        Self.readingAnswer.store(true, ordering: .sequentiallyConsistent)
+        defer { Self.readingAnswer.store(false, ordering: .sequentiallyConsistent) }
+        prompt(text)
+        return readAnswer()
+    }
+
     // MARK: Questions
 
     public func requestValue(_ request: ValueRequest) async throws -> Value {
         guard canAsk else { throw NoAnswerError(question: request.prompt) }
         for _ in 0..<3 {
-            prompt(request.prompt + " ")
-            guard let line = readAnswer() else { throw NoAnswerError(question: request.prompt) }
+            guard let line = answer(after: request.prompt + " ") else { throw NoAnswerError(question: request.prompt) }
             if let value = Self.parse(line, as: request.type) { return value }
             writeAboveProgress("That is not \(Self.article(request.type)) \(request.type)\(Self.example(request.type)).\n", toError: true, redraw: false)
         }
@@ -85,8 +90,7 @@ public final class TerminalInteraction: Interaction, Sendable {
         prompt(request.prompt + "\n")
         writeAboveProgress(list, toError: true, redraw: false)
         for _ in 0..<3 {
-            prompt("Choose 1–\(request.options.count): ")
-            guard let line = readAnswer()?.trimmingCharacters(in: .whitespaces) else { throw NoAnswerError(question: request.prompt) }
+            guard let line = answer(after: "Choose 1–\(request.options.count): ")?.trimmingCharacters(in: .whitespaces) else { throw NoAnswerError(question: request.prompt) }
             if let number = Int(line), (1...request.options.count).contains(number) { return number - 1 }
             if let index = request.options.firstIndex(where: { $0.title.caseInsensitiveCompare(line) == .orderedSame }) { return index }
             writeAboveProgress("Type a number from 1 to \(request.options.count).\n", toError: true, redraw: false)
@@ -98,8 +102,7 @@ public final class TerminalInteraction: Interaction, Sendable {
         if approvesConfirmations { return true }
         guard canAsk else { throw NoAnswerError(question: request.prompt) }
         let warning = request.isDestructive && console.colourError ? "\u{1B}[1;31m" : ""
-        prompt("\(warning)\(request.prompt)\(warning.isEmpty ? "" : "\u{1B}[0m") [y/N] ")
-        guard let line = readAnswer() else { throw NoAnswerError(question: request.prompt) }
+        guard let line = answer(after: "\(warning)\(request.prompt)\(warning.isEmpty ? "" : "\u{1B}[0m") [y/N] ") else { throw NoAnswerError(question: request.prompt) }
         return ["y", "yes"].contains(line.trimmingCharacters(in: .whitespaces).lowercased())
     }
 
