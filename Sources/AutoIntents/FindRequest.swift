@@ -70,43 +70,30 @@ public enum EngineQuery {
         // Elements are read in place from the buffer: a `for entity in` loop would copy (and retain) every
         // entity of the scan, not only the few that are kept.
         return entities.withUnsafeBufferPointer { buffer in
-            let test = request.condition.map { compile($0, type, request) }
             // Where the condition starts with a comparison of a stored property, one typed scan finds the
-            // candidates and the rest of the condition (if any) tests only those.
-            let candidates = request.condition.flatMap { scan($0, type, request) }?(buffer)
-            guard !request.sort.isEmpty else {
-                var result: [E] = []
-                if let candidates {
-                    for index in candidates.prefix(limit) { result.append(buffer[index]) }
-                    return result
-                }
-                for index in buffer.indices where test?(buffer[index]) ?? true {
-                    result.append(buffer[index])
-                    if result.count == limit { break }
-                }
-                return result
+            // candidates (and the rest of the condition, if any, tests only those); otherwise each entity is tested.
+            if let candidates = request.condition.flatMap({ scan($0, type, request) })?(buffer) {
+                return select(candidates, buffer, type, request, limit: limit)
             }
-            let before = ordering(request.sort, type, request)
-            if limit < buffer.count / 2 {
-                var heap = BoundedHeap<E>(capacity: limit, before: before)
-                if let candidates {
-                    for index in candidates { heap.insert(buffer[index], index) }
-                } else if let test {
-                    for index in buffer.indices where test(buffer[index]) { heap.insert(buffer[index], index) }
-                } else {
-                    for index in buffer.indices { heap.insert(buffer[index], index) }
-                }
-                return heap.sorted()
-            }
-            var matching: [(E, Int)] = []
-            if let candidates {
-                for index in candidates { matching.append((buffer[index], index)) }
-            } else {
-                for index in buffer.indices where test?(buffer[index]) ?? true { matching.append((buffer[index], index)) }
-            }
-            matching.sort { before($0.0, $0.1, $1.0, $1.1) }
-            return matching.prefix(limit).map(\.0)
+            let test = request.condition.map { compile($0, type, request) }
+            return select(buffer.indices.lazy.filter { test?(buffer[$0]) ?? true }, buffer, type, request, limit: limit)
         }
+    }
+
+    /// The entities at `positions` (the ones that matched, in order), sorted and limited as asked.
+    @inlinable
+    static func select<E: AppEntity, Positions: Sequence<Int>>(_ positions: Positions, _ buffer: UnsafeBufferPointer<E>,
+                                                               _ type: EntityType<E>, _ request: FindRequest, limit: Int) -> [E] {
+        guard !request.sort.isEmpty else { return positions.prefix(limit).map { buffer[$0] } }
+        let before = ordering(request.sort, type, request)
+        if limit < buffer.count / 2 {
+            var heap = BoundedHeap<E>(capacity: limit, before: before)
+            for index in positions { heap.insert(buffer[index], index) }
+            return heap.sorted()
+        }
+        var matching = positions.map { (buffer[$0], $0) }
+        matching.sort { before($0.0, $0.1, $1.0, $1.1) }
+        return matching.prefix(limit).map(\.0)
     }
 
     /// The positions of the entities that pass `condition`, when it is (or, under `and`, includes) a

@@ -93,8 +93,7 @@ public final class Executor: @unchecked Sendable {
         if node.updatesIt, frame === scriptFrame { dialogsBeforeStatement = dialogs }
     }
 
-    /// A node that calls an intent or a query, or holds a block that does. Inlined into `execute`: each
-    /// async call costs a task frame, and a call of an intent in a loop would otherwise pay for this one too.
+    /// A node that calls an intent or a query, or holds a block that does.
     nonisolated(nonsending) func runSuspending(_ node: Node, _ frame: Frame) async throws -> Flow {
         switch node.kind {
         case .action(let call):
@@ -441,7 +440,7 @@ public final class Executor: @unchecked Sendable {
                 if parameter.isRequired || parameter.defaultValue != nil { return false }
                 continue
             }
-            guard parameter.range == nil, call.textLookups[index] == nil, value.hasScalarType(parameter.type) else { return false }
+            guard call.textLookups[index] == nil, Self.needsNoCoercion(value, parameter) else { return false }
         }
         return true
     }
@@ -468,8 +467,7 @@ public final class Executor: @unchecked Sendable {
         }
     }
 
-    /// `arguments` is the caller's buffer: it comes back with the values `perform` was given. Inlined into
-    /// its two callers, for the same reason as `runSuspending`.
+    /// `arguments` is the caller's buffer: it comes back with the values `perform` was given.
     nonisolated(nonsending) func invoke(_ call: ActionCall, _ arguments: inout [Value?], _ node: Node) async throws -> Value {
         let intent = call.intent
         if !Self.isReady(call, arguments) {
@@ -596,10 +594,15 @@ public final class Executor: @unchecked Sendable {
         }
     }
 
+    /// A value of exactly its parameter's scalar type, with no range to check: `coerce` would return it as is.
+    static func needsNoCoercion(_ value: Value, _ parameter: ParameterInfo) -> Bool {
+        parameter.range == nil && value.hasScalarType(parameter.type)
+    }
+
     /// Brings an argument to its parameter's type where the language allows it (Int to Decimal, a text
     /// naming an enum case) and checks ranges; anything else is a type error naming the parameter.
     func coerce(_ value: Value, to parameter: ParameterInfo, of intent: IntentDescriptor, at location: ScriptLocation) throws -> Value {
-        if parameter.range == nil, value.hasScalarType(parameter.type) { return value }
+        if Self.needsNoCoercion(value, parameter) { return value }
         var result = value
         switch (parameter.type, value) {
         case (_, .null):
