@@ -6,14 +6,15 @@ import Foundation
 // Workloads 2 and 3: the interpreter's own speed. 1M calls of a native intent with two named parameters,
 // and 1M iterations of `set x = x + 1`, against the same loops in Lua 5.4 and Python 3.
 
-/// The trivial intent of workload 2: two Int parameters, returns their sum.
-struct AddNumbers: AppIntent {
+/// The trivial intent of workload 2: two Int parameters, returns their sum. Immediate, as an intent that only
+/// computes should be: it never awaits.
+struct AddNumbers: ImmediateIntent {
     static let title = "Add numbers"
     static let parameters: [IntentParameter<AddNumbers>] = [.init(\.$a), .init(\.$b)]
     @Parameter("a") var a: Int
     @Parameter("b") var b: Int
 
-    func perform(_ context: IntentContext) async throws -> IntentResult<Int> {
+    func performNow(_ context: IntentContext) throws -> IntentResult<Int> {
         .result(value: a + b)
     }
 }

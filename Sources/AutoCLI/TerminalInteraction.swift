@@ -38,7 +38,13 @@ public final class TerminalInteraction: Interaction, Sendable {
     // MARK: Output
 
     public func show(_ dialog: Dialog) async {
+        _ = showNow(dialog)
+    }
+
+    /// Writing a line never waits for anyone.
+    public func showNow(_ dialog: Dialog) -> Bool {
         writeAboveProgress(dialog.full + "\n", toError: showsOnStandardError)
+        return true
     }
 
     /// Writes without garbling the progress bar: the bar is cleared, the text written, and the bar redrawn

@@ -52,6 +52,10 @@ public protocol AppIntent: Sendable {
 
     init()
     func perform(_ context: IntentContext) async throws -> IntentResult<Output>
+
+    /// How the engine runs the intent without awaiting: `performNow` for an `ImmediateIntent`, nil for every
+    /// other intent. Provided by the protocols; an intent doesn't implement it.
+    static var immediatePerform: (@Sendable (Self, IntentContext) throws -> IntentResult<Output>)? { get }
 }
 
 extension AppIntent {
@@ -60,6 +64,47 @@ extension AppIntent {
     public static var parameterSummary: ParameterSummary? { nil }
     public static var sideEffect: SideEffect { .none }
     public static var isDiscoverable: Bool { true }
+    @inlinable
+    public static var immediatePerform: (@Sendable (Self, IntentContext) throws -> IntentResult<Output>)? { nil }
+}
+
+/// An intent whose work never waits: it computes, or reads and writes the host's memory, and returns. It
+/// implements `performNow` instead of `perform`, and the engine calls it without an `await`: a loop of such
+/// calls runs like a loop of plain statements (a few hundred nanoseconds less per call).
+///
+/// What it gives up, because each of these waits for something:
+/// - asking: it can't call `context.requestValue`, `choose` or `requestConfirmation`, and `needsValue` thrown
+///   from `performNow` is reported as an error. Missing arguments are still asked for before it runs.
+/// - opening an intent that awaits: `.result(opensIntent:)` may only open another `ImmediateIntent`.
+/// - reporting progress. Its dialog, `.result(dialog:)`, is shown as usual.
+/// A destructive immediate intent is still confirmed before it runs.
+///
+/// ```swift
+/// struct AddNumbers: ImmediateIntent {
+///     static let title = "Add numbers"
+///     static let parameters: [IntentParameter<AddNumbers>] = [.init(\.$a), .init(\.$b)]
+///     @Parameter("a") var a: Int
+///     @Parameter("b") var b: Int
+///     func performNow(_ context: IntentContext) throws -> IntentResult<Int> { .result(value: a + b) }
+/// }
+/// ```
+public protocol ImmediateIntent: AppIntent {
+    /// Restated without AppIntent's default, so that Swift infers it from `performNow`.
+    associatedtype Output
+    func performNow(_ context: IntentContext) throws -> IntentResult<Output>
+}
+
+extension ImmediateIntent {
+    /// Where the engine has to await anyway (a host calling `perform` itself), `performNow` runs as is.
+    @inlinable
+    public func perform(_ context: IntentContext) async throws -> IntentResult<Output> {
+        try performNow(context)
+    }
+
+    @inlinable
+    public static var immediatePerform: (@Sendable (Self, IntentContext) throws -> IntentResult<Output>)? {
+        { intent, context in try intent.performNow(context) }
+    }
 }
 
 /// A parameter of an intent. Whether it is required follows Swift: `var book: Book` is required,
@@ -68,13 +113,14 @@ extension AppIntent {
 public struct Parameter<T: Sendable>: Sendable {
     /// What the host declared, shared by every copy: the engine copies an intent for each call, and one
     /// reference is cheaper to copy than a name, a title, a question and a default.
-    @usableFromInline let declaration: ParameterDeclaration<T>
+    @usableFromInline let declaration: ParameterDeclaration
     @usableFromInline var value: T?
 
     public var name: String { declaration.name }
     /// Asked when the parameter is missing and someone can answer.
     public var question: String? { declaration.question }
-    public var defaultValue: T? { declaration.defaultValue }
+    @inlinable
+    public var defaultValue: T? { unsafeDowncast(declaration, to: TypedParameterDeclaration<T>.self).defaultValue }
     /// For numbers: the allowed range, checked before `perform`.
     public var range: ClosedRange<Double>? { declaration.range }
 
@@ -83,7 +129,7 @@ public struct Parameter<T: Sendable>: Sendable {
     public var wrappedValue: T {
         get {
             if let value { return value }
-            if let defaultValue = declaration.defaultValue { return defaultValue }
+            if let defaultValue { return defaultValue }
             // Only reachable when a host calls `perform` itself without setting a required parameter: the
             // engine asks for or rejects every missing required parameter before `perform`.
             preconditionFailure("parameter '\(name)' was read before it was set")
@@ -98,12 +144,12 @@ public struct Parameter<T: Sendable>: Sendable {
 
     public init(_ name: String, title: String? = nil, question: String? = nil, default defaultValue: T? = nil,
                 range: ClosedRange<Double>? = nil) where T: IntentValue {
-        declaration = ParameterDeclaration(name: name, title: title, question: question, defaultValue: defaultValue, range: range)
+        declaration = TypedParameterDeclaration(name: name, title: title, question: question, defaultValue: defaultValue, range: range)
     }
 
     public init<W: IntentValue>(_ name: String, title: String? = nil, question: String? = nil,
                                 range: ClosedRange<Double>? = nil) where T == W? {
-        declaration = ParameterDeclaration(name: name, title: title, question: question, defaultValue: .some(nil), range: range)
+        declaration = TypedParameterDeclaration<T>(name: name, title: title, question: question, defaultValue: .some(nil), range: range)
     }
 
     /// `recommendedBy` → "Recommended by".
@@ -126,21 +172,33 @@ public struct Parameter<T: Sendable>: Sendable {
     }
 }
 
-/// The part of a `@Parameter` the host declares, made once with the intent's prototype.
-public final class ParameterDeclaration<T: Sendable>: Sendable {
+/// The part of a `@Parameter` the host declares, made once with the intent's prototype. `Parameter` holds it
+/// by this class, which is not generic: a struct with a field of a generic class type is copied through
+/// the runtime's value witnesses in every other module (seen in profiles as most of the cost of copying an
+/// intent for a call), where a plain class reference is copied with one retain.
+public class ParameterDeclaration: @unchecked Sendable {
     let name: String
     /// Kept as given; `Parameter.title` derives one from the name when it is nil.
     let title: String?
     let question: String?
-    @usableFromInline let defaultValue: T?
     let range: ClosedRange<Double>?
 
-    init(name: String, title: String?, question: String?, defaultValue: T?, range: ClosedRange<Double>?) {
+    init(name: String, title: String?, question: String?, range: ClosedRange<Double>?) {
         self.name = name
         self.title = title
         self.question = question
-        self.defaultValue = defaultValue
         self.range = range
+    }
+}
+
+/// A declaration with its typed default. Immutable, hence sendable.
+@usableFromInline
+final class TypedParameterDeclaration<T: Sendable>: ParameterDeclaration, @unchecked Sendable {
+    @usableFromInline let defaultValue: T?
+
+    init(name: String, title: String?, question: String?, defaultValue: T?, range: ClosedRange<Double>?) {
+        self.defaultValue = defaultValue
+        super.init(name: name, title: title, question: question, range: range)
     }
 }
 
@@ -159,11 +217,7 @@ public struct IntentParameter<I: AppIntent>: Sendable {
             isRequired: parameter.defaultValue == nil,
             defaultValue: parameter.defaultValue?.autoValue,
             question: parameter.question, range: parameter.range)
-        assign = { intent, value in
-            guard let typed = T(autoValue: value) else { return false }
-            intent[keyPath: keyPath].value = typed
-            return true
-        }
+        assign = Self.setter(keyPath) { value in T(autoValue: value) }
     }
 
     @inlinable
@@ -173,13 +227,31 @@ public struct IntentParameter<I: AppIntent>: Sendable {
             name: parameter.name, title: parameter.title, type: T.valueType,
             isRequired: false, defaultValue: nil,
             question: parameter.question, range: parameter.range)
-        assign = { intent, value in
-            if value.isNull {
-                intent[keyPath: keyPath].value = .some(nil)
+        // A nil argument sets the parameter to nil, which differs from not setting it (its default).
+        assign = Self.setter(keyPath) { value in value.isNull ? .some(nil) : T(autoValue: value).map { $0 } }
+    }
+
+    /// Sets the parameter at `keyPath` to `convert(value)`; false when the value doesn't convert. A struct's
+    /// parameter is written in place through its byte offset (`MemoryLayout.offset(of:)`), as the typed
+    /// scans read entities: applying a key path goes through the runtime and copies the `Parameter` with
+    /// generic value witnesses, on every argument of every call. A class intent has no offsets and keeps the
+    /// key path.
+    @inlinable
+    static func setter<T>(_ keyPath: WritableKeyPath<I, Parameter<T>> & Sendable,
+                          _ convert: @escaping @Sendable (Value) -> T?) -> @Sendable (inout I, Value) -> Bool {
+        guard let offset = MemoryLayout<I>.offset(of: keyPath) else {
+            return { intent, value in
+                guard let typed = convert(value) else { return false }
+                intent[keyPath: keyPath].value = typed
                 return true
             }
-            guard let typed = T(autoValue: value) else { return false }
-            intent[keyPath: keyPath].value = typed
+        }
+        return { intent, value in
+            guard let typed = convert(value) else { return false }
+            // The memory of a struct's stored property is bound to the property's type.
+            withUnsafeMutablePointer(to: &intent) { pointer in
+                (UnsafeMutableRawPointer(pointer) + offset).assumingMemoryBound(to: Parameter<T>.self).pointee.value = typed
+            }
             return true
         }
     }
@@ -254,14 +326,22 @@ public struct ParameterSummary: Sendable, ExpressibleByStringLiteral, CustomStri
 /// What `perform` returns: a value, a dialog for people, and optionally an intent to run next.
 public struct IntentResult<Output: IntentValue>: Sendable {
     public var value: Output?
-    public var dialog: Dialog?
-    public var next: NextIntent?
+    /// The dialog and the next intent, nil when there are neither (see `IntentExtras`).
+    @usableFromInline var extras: IntentExtras?
 
-    @usableFromInline
+    public var dialog: Dialog? {
+        get { extras?.dialog }
+        set { extras = IntentExtras.make(dialog: newValue, next: next) }
+    }
+    public var next: NextIntent? {
+        get { extras?.next }
+        set { extras = IntentExtras.make(dialog: dialog, next: newValue) }
+    }
+
+    @inlinable
     init(value: Output?, dialog: Dialog?, next: NextIntent?) {
         self.value = value
-        self.dialog = dialog
-        self.next = next
+        self.extras = IntentExtras.make(dialog: dialog, next: next)
     }
 
     /// Inlinable, as is everything on the way of a call, so that the host's `perform` runs specialised code.
@@ -277,14 +357,40 @@ public struct IntentResult<Output: IntentValue>: Sendable {
     }
 }
 
+/// The rarer parts of a result, a dialog and an intent to open next, in one reference that is nil when there
+/// are neither: a result is made and copied on every call, and a nil reference is free to copy where a
+/// dialog's two texts and a next intent's title and closures are not.
+public final class IntentExtras: Sendable {
+    public let dialog: Dialog?
+    public let next: NextIntent?
+
+    @usableFromInline
+    init(dialog: Dialog?, next: NextIntent?) {
+        self.dialog = dialog
+        self.next = next
+    }
+
+    @inlinable
+    static func make(dialog: Dialog?, next: NextIntent?) -> IntentExtras? {
+        dialog == nil && next == nil ? nil : IntentExtras(dialog: dialog, next: next)
+    }
+}
+
 /// An intent, already filled in, that the engine runs after the current one.
 public struct NextIntent: Sendable {
     public let title: String
     public let run: @Sendable (IntentContext) async throws -> IntentOutput
+    /// For an `ImmediateIntent`: the same run without awaiting, so that an immediate intent can open it.
+    public let runNow: (@Sendable (IntentContext) throws -> IntentOutput)?
 
     @inlinable
     init<I: AppIntent>(_ intent: I) {
         title = I.title
         run = { context in try await IntentDescriptor.perform(intent, context) }
+        if let performNow = I.immediatePerform {
+            runNow = { context in IntentDescriptor.output(try performNow(intent, context)) }
+        } else {
+            runNow = nil
+        }
     }
 }

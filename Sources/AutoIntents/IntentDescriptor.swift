@@ -1,13 +1,22 @@
 /// What `perform` produced, in engine terms.
 public struct IntentOutput: Sendable {
     public var value: Value
-    public var dialog: Dialog?
-    public var next: NextIntent?
+    /// The dialog and the next intent, nil when there are neither.
+    public var extras: IntentExtras?
+
     public init(value: Value, dialog: Dialog? = nil, next: NextIntent? = nil) {
         self.value = value
-        self.dialog = dialog
-        self.next = next
+        self.extras = IntentExtras.make(dialog: dialog, next: next)
     }
+
+    @inlinable
+    public init(value: Value, extras: IntentExtras?) {
+        self.value = value
+        self.extras = extras
+    }
+
+    public var dialog: Dialog? { extras?.dialog }
+    public var next: NextIntent? { extras?.next }
 }
 
 /// The body of a shortcut: the runtime stores its compiled graph here once the compiler made it.
@@ -23,6 +32,8 @@ public final class IntentDescriptor: @unchecked Sendable {
     public enum Implementation: Sendable {
         /// Arguments arrive by parameter index; `nil` means not given.
         case native(@Sendable ([Value?], IntentContext) async throws -> IntentOutput)
+        /// An `ImmediateIntent`: the same, run without awaiting.
+        case immediate(@Sendable ([Value?], IntentContext) throws -> IntentOutput)
         case script(ScriptBody)
     }
 
@@ -119,30 +130,53 @@ public final class IntentDescriptor: @unchecked Sendable {
         }
     }
 
-    /// A call: a copy of one prototype intent, its parameters set by index, then `perform`.
+    /// A call: a copy of one prototype intent, its parameters set by index, then `perform` (or `performNow`).
     @inlinable
     static func native<I: AppIntent>(_ type: I.Type, _ parameters: [IntentParameter<I>]) -> Implementation {
-        let assigners = parameters.map(\.assign)
-        let infos = parameters.map(\.info)
+        let fill = filler(parameters)
         // Every call starts from a copy of one intent made here: `I()` would run every @Parameter's
         // initialiser (names, questions, defaults) again on each call.
         let prototype = I()
+        if let performNow = I.immediatePerform {
+            return .immediate { arguments, context in
+                var intent = prototype
+                try fill(&intent, arguments)
+                return output(try performNow(intent, context))
+            }
+        }
         return .native { arguments, context in
             var intent = prototype
-            for index in 0..<assigners.count {
-                guard let argument = arguments[index] else { continue }
-                guard assigners[index](&intent, argument) else {
-                    throw IntentError("'\(infos[index].name)' expects \(infos[index].type), got \(argument.type)")
-                }
-            }
+            try fill(&intent, arguments)
             return try await perform(intent, context)
         }
     }
 
+    /// Sets every given argument on an intent. Built as a chain of closures, one per parameter, each holding
+    /// its parameter's setter and the rest of the chain: calling a closure held by the calling closure
+    /// borrows it, where calling one taken from an array retains and releases it, on every argument.
+    @inlinable
+    static func filler<I: AppIntent>(_ parameters: [IntentParameter<I>]) -> @Sendable (inout I, [Value?]) throws -> Void {
+        var fill: @Sendable (inout I, [Value?]) throws -> Void = { _, _ in }
+        for index in parameters.indices.reversed() {
+            let assign = parameters[index].assign, info = parameters[index].info, rest = fill
+            fill = { intent, arguments in
+                if let argument = arguments[index], !assign(&intent, argument) {
+                    throw IntentError("'\(info.name)' expects \(info.type), got \(argument.type)")
+                }
+                try rest(&intent, arguments)
+            }
+        }
+        return fill
+    }
+
     @inlinable
     static func perform<I: AppIntent>(_ intent: I, _ context: IntentContext) async throws -> IntentOutput {
-        let result = try await intent.perform(context)
-        return IntentOutput(value: result.value?.autoValue ?? .null, dialog: result.dialog, next: result.next)
+        output(try await intent.perform(context))
+    }
+
+    @inlinable
+    static func output<Output>(_ result: IntentResult<Output>) -> IntentOutput {
+        IntentOutput(value: result.value?.autoValue ?? .null, extras: result.extras)
     }
 }
 

@@ -4,6 +4,10 @@
 public protocol Interaction: Sendable {
     /// Text for people: `show`, an intent's dialog.
     func show(_ dialog: Dialog) async
+    /// The same without awaiting, for the dialog of an immediate intent running in work that never awaits.
+    /// Returns false where showing has to await (the default): the engine then keeps the dialog and shows it
+    /// with `show`, in order, as soon as the run awaits or ends.
+    func showNow(_ dialog: Dialog) -> Bool
     /// Asks for a value of `request.type`.
     func requestValue(_ request: ValueRequest) async throws -> Value
     /// Asks to pick one of the options; returns its index.
@@ -12,6 +16,10 @@ public protocol Interaction: Sendable {
     func confirm(_ request: ConfirmationRequest) async throws -> Bool
     /// Progress of long work: determinate (a total) or not, nested under a parent.
     func progress(_ event: ProgressEvent) async
+}
+
+extension Interaction {
+    public func showNow(_ dialog: Dialog) -> Bool { false }
 }
 
 /// What an intent says: the full text, and a short one for narrow places (a notification, a status line).

@@ -82,7 +82,8 @@ public final class Node: @unchecked Sendable {
         self.updatesIt = updatesIt
         self.label = label
         switch kind {
-        case .action, .find: canSuspend = true
+        case .action(let call): canSuspend = !call.runsImmediately
+        case .find: canSuspend = true
         default: canSuspend = Self.blocks(of: kind).contains { $0.contains(where: \.canSuspend) }
         }
     }
@@ -112,6 +113,10 @@ public final class ActionCall: Sendable {
     public let textLookups: [QueryDescriptor?]
     /// The parameter summary with the script's arguments filled in, for graphs and traces.
     public let summary: String
+    /// Whether the call runs without awaiting: the intent is an `ImmediateIntent`, and nothing before it
+    /// awaits either (no question for a missing argument, no search for an entity named by text, no
+    /// confirmation). Then its node runs in the synchronous executor, a loop of such calls included.
+    public let runsImmediately: Bool
 
     public init(intent: IntentDescriptor, arguments: [Expr?], argumentLocations: [ScriptLocation?], textLookups: [QueryDescriptor?],
                 resultSlots: [Int], summary: String) {
@@ -121,6 +126,15 @@ public final class ActionCall: Sendable {
         self.textLookups = textLookups
         self.resultSlots = resultSlots
         self.summary = summary
+        guard case .immediate = intent.implementation, intent.sideEffect != .destructive else {
+            runsImmediately = false
+            return
+        }
+        runsImmediately = intent.parameters.indices.allSatisfy { index in
+            let parameter = intent.parameters[index]
+            let asked = arguments[index] == nil && parameter.isRequired && parameter.defaultValue == nil
+            return !asked && textLookups[index] == nil
+        }
     }
 }
 

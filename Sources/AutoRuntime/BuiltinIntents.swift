@@ -1,7 +1,7 @@
 import AutoIntents
 
 /// `show value`: writes a value for people. Available to every script.
-struct ShowIntent: AppIntent {
+struct ShowIntent: ImmediateIntent {
     static let title = "Show"
     static let description = IntentDescription("Shows a value: a text, a number, a list, an entity.", category: "Interaction")
     static let parameters: [IntentParameter<ShowIntent>] = [.init(\.$value)]
@@ -9,9 +9,9 @@ struct ShowIntent: AppIntent {
 
     @Parameter("value", question: "What should be shown?") var value: AnyValue
 
-    func perform(_ context: IntentContext) async throws -> IntentResult<NoValue> {
-        await context.show(Dialog(ValueFormatter.display(value.value)))
-        return .result()
+    /// Immediate, so that `show` in a loop doesn't make the loop await.
+    func performNow(_ context: IntentContext) throws -> IntentResult<NoValue> {
+        .result(dialog: Dialog(ValueFormatter.display(value.value)))
     }
 }
 

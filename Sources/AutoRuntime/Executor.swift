@@ -16,12 +16,15 @@ public final class Executor: @unchecked Sendable {
     @exclusivity(unchecked) var dialogs = 0
     @exclusivity(unchecked) var dialogsBeforeStatement = 0
     @exclusivity(unchecked) var scriptFrame: Frame?
+    /// Dialogs of immediate intents that the interaction could only show by awaiting: shown, in order, once
+    /// the node that made them is done.
+    @exclusivity(unchecked) var pendingDialogs: [Dialog] = []
     /// Whether the script's last statement showed a dialog: then the CLI doesn't print its result too.
     public private(set) var lastStatementShowedDialog = false
 
     /// `dependency` reaches intents through `IntentContext.dependency(_:)`; pass the registry's.
     /// `--what-if`: the run stops before the first intent that changes anything, saying what it would do.
-    public var whatIf = false
+    @exclusivity(unchecked) public var whatIf = false
 
     struct WhatIfStop: Error {}
 
@@ -41,13 +44,19 @@ public final class Executor: @unchecked Sendable {
         deadline = limits.maxDuration.map { ContinuousClock.now + $0 }
         dialogs = 0
         scriptFrame = nil
+        pendingDialogs = []
         do {
             let result = try await call(graph, arguments: arguments, isScript: true)
             lastStatementShowedDialog = dialogs > dialogsBeforeStatement
             return result
         } catch is WhatIfStop {
+            await showPendingDialogs()
             lastStatementShowedDialog = true
             return .null
+        } catch {
+            // What a loop showed before it failed is still shown, before the error.
+            await showPendingDialogs()
+            throw error
         }
     }
 
@@ -72,6 +81,7 @@ public final class Executor: @unchecked Sendable {
         for node in nodes {
             try enter(node, frame)
             let flow = node.canSuspend ? try await runSuspending(node, frame) : try run(node, frame)
+            if !pendingDialogs.isEmpty { await showPendingDialogs() }
             if case .normal = flow {} else { return flow }
         }
         return .normal
@@ -107,7 +117,7 @@ public final class Executor: @unchecked Sendable {
             } else {
                 value = try await invoke(call, &arguments, node)
             }
-            frame.giveBack(arguments)
+            frame.giveBack(consume arguments)
             for slot in call.resultSlots { frame.slots[slot] = value }
             if node.updatesIt { frame.it = value }
         case .find(let call):
@@ -138,9 +148,22 @@ public final class Executor: @unchecked Sendable {
         return .normal
     }
 
-    /// A node in which nothing awaits: expressions, and control whose blocks hold no action.
+    /// A node in which nothing awaits: expressions, immediate calls, and control whose blocks hold nothing else.
     func run(_ node: Node, _ frame: Frame) throws -> Flow {
         switch node.kind {
+        case .action(let call):
+            // `canSuspend` is false, so the call runs immediately.
+            var arguments = frame.takeArguments()
+            try evaluateArguments(call, frame, node, into: &arguments)
+            let value: Value
+            if case .list(let items)? = arguments.first, let input = call.intent.parameters.first, Self.takesOneValue(input.type) {
+                value = try performForEachNow(items, call, arguments, node)
+            } else {
+                value = try invokeNow(call, &arguments, node)
+            }
+            frame.giveBack(consume arguments)
+            for slot in call.resultSlots { frame.slots[slot] = value }
+            if node.updatesIt { frame.it = value }
         case .assign(let slot, let expression):
             let value = try evaluate(expression, frame, node)
             frame.slots[slot] = value
@@ -171,8 +194,8 @@ public final class Executor: @unchecked Sendable {
         case .returnValue(let expression):
             frame.returned = try expression.map { try evaluate($0, frame, node) } ?? .null
             return .returned
-        case .action, .find:
-            // `canSuspend` is true for these, so `execute` never hands them here.
+        case .find:
+            // `canSuspend` is true for a find, so `execute` never hands it here.
             throw RuntimeError("internal error: '\(node.label)' was run without awaiting it", at: node.location)
         }
         return .normal
@@ -386,14 +409,18 @@ public final class Executor: @unchecked Sendable {
     /// The arguments of `call` by parameter index (nil where none is written), into `arguments`, whose
     /// storage is reused from call to call.
     func evaluateArguments(_ call: ActionCall, _ frame: Frame, _ node: Node, into arguments: inout [Value?]) throws {
-        arguments.removeAll(keepingCapacity: true)
-        for index in 0..<call.arguments.count {
+        let count = call.arguments.count
+        if arguments.count != count {
+            arguments.removeAll(keepingCapacity: true)
+            arguments.append(contentsOf: repeatElement(nil, count: count))
+        }
+        for index in 0..<count {
             guard let expression = call.arguments[index] else {
-                arguments.append(nil)
+                arguments[index] = nil
                 continue
             }
             do {
-                arguments.append(try eval(expression, frame))
+                arguments[index] = try eval(expression, frame)
             } catch {
                 throw RuntimeError(error.message, at: call.argumentLocations[index] ?? node.location)
             }
@@ -499,7 +526,7 @@ public final class Executor: @unchecked Sendable {
                     } catch let needed as NeedsValueError {
                         // Ask for the parameter and run `perform` again from the start, three times at most.
                         guard let index = intent.parameterIndex(named: needed.parameter), asked[index, default: 0] < 3 else {
-                            throw RuntimeError("\(intent.name): needs a value for '\(needed.parameter)'\(needed.reason.map { ": \($0)" } ?? "")", at: node.location)
+                            throw Self.unansweredNeed(needed, of: intent, node)
                         }
                         asked[index, default: 0] += 1
                         let parameter = intent.parameters[index]
@@ -517,6 +544,12 @@ public final class Executor: @unchecked Sendable {
                     if let dialog = output.dialog { await showDialog(dialog) }
                 }
                 return output.value
+            case .immediate(let performNow):
+                // Here because something before it awaited (a question, a confirmation); it runs as it would
+                // in a loop, so it behaves the same wherever it is called.
+                let value = try perform(performNow, arguments, of: intent, node)
+                await showPendingDialogs()
+                return value
             case .script(let body):
                 guard let graph = body.graph as? ActionGraph else {
                     throw RuntimeError("the shortcut '\(intent.name)' was not compiled", at: node.location)
@@ -528,20 +561,24 @@ public final class Executor: @unchecked Sendable {
                 }
                 return try await self.call(graph, arguments: arguments.map { $0 ?? .null })
             }
-        } catch let error as IntentError {
-            throw RuntimeError("\(intent.name): \(error.message)", at: node.location)
-        } catch let error as NoAnswerError {
-            throw RuntimeError("\(intent.name): \(error)", at: node.location)
-        } catch let error as RuntimeError {
-            throw error
-        } catch let error as RunCancelled {
-            throw error
-        } catch let stop as WhatIfStop {
-            throw stop
         } catch {
-            // A host's own error (a database's, a file system's): still reported with the action's location.
-            throw RuntimeError("\(intent.name): \(error)", at: node.location)
+            throw Self.reported(error, of: intent, node)
         }
+    }
+
+    /// An error from an intent as the script's error: with the intent's name and the action's location.
+    static func reported(_ error: any Error, of intent: IntentDescriptor, _ node: Node) -> any Error {
+        switch error {
+        case let error as IntentError: return RuntimeError("\(intent.name): \(error.message)", at: node.location)
+        case is RuntimeError, is RunCancelled, is WhatIfStop: return error
+        // A NoAnswerError, or a host's own error (a database's, a file system's).
+        default: return RuntimeError("\(intent.name): \(error)", at: node.location)
+        }
+    }
+
+    /// The message for a `needsValue` that no answer can satisfy.
+    static func unansweredNeed(_ needed: NeedsValueError, of intent: IntentDescriptor, _ node: Node) -> RuntimeError {
+        RuntimeError("\(intent.name): needs a value for '\(needed.parameter)'\(needed.reason.map { ": \($0)" } ?? "")", at: node.location)
     }
 
     /// The entity a text names, found with the type's text search: one match is taken, an exact title
@@ -568,6 +605,7 @@ public final class Executor: @unchecked Sendable {
     }
 
     func showDialog(_ dialog: Dialog) async {
+        await showPendingDialogs()
         dialogs += 1
         await interaction.show(dialog)
     }

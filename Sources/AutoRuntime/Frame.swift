@@ -30,9 +30,10 @@ final class Frame {
         return taken
     }
 
-    /// Emptied, so that the frame doesn't keep the last call's values alive.
+    /// Cleared, so that the frame doesn't keep the last call's values alive. Its length stays: the next call
+    /// of the same intent writes its arguments in place.
     func giveBack(_ arguments: consuming [Value?]) {
-        arguments.removeAll(keepingCapacity: true)
+        for index in arguments.indices { arguments[index] = nil }
         argumentBuffer = arguments
     }
 }

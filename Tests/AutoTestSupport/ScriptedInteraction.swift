@@ -28,8 +28,13 @@ public final class ScriptedInteraction: Interaction, Sendable {
     public var progressEvents: [ProgressEvent] { state.withLock { $0.progress } }
 
     public func show(_ dialog: Dialog) async {
+        _ = showNow(dialog)
+    }
+
+    public func showNow(_ dialog: Dialog) -> Bool {
         state.withLock { $0.shown.append(dialog.full) }
         onShow(dialog.full)
+        return true
     }
 
     public func requestValue(_ request: ValueRequest) async throws -> Value {
