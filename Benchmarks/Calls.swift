@@ -19,10 +19,23 @@ struct AddNumbers: ImmediateIntent {
     }
 }
 
-/// The standard registry with `add numbers`.
+/// The same intent written with an async `perform`, as an intent that may wait is: each call then awaits.
+struct AddNumbersLater: AppIntent {
+    static let title = "Add numbers later"
+    static let parameters: [IntentParameter<AddNumbersLater>] = [.init(\.$a), .init(\.$b)]
+    @Parameter("a") var a: Int
+    @Parameter("b") var b: Int
+
+    func perform(_ context: IntentContext) async throws -> IntentResult<Int> {
+        .result(value: a + b)
+    }
+}
+
+/// The standard registry with `add numbers` and `add numbers later`.
 func benchRegistry() throws -> Registry {
     var registry = Registry.standard
     try registry.register(AddNumbers.self)
+    try registry.register(AddNumbersLater.self)
     return registry
 }
 
@@ -42,13 +55,17 @@ func compileOrExit(_ text: String, name: String, registry: Registry) -> Compiled
     let registry = try benchRegistry()
     let executor = Executor(interaction: Silent())
 
-    // The intent itself answers correctly before it is timed.
-    let check = compileOrExit("add numbers a: 40 b: 2", name: "check.auto", registry: registry)
-    let answer = try await executor.run(check.graph)
-    if ValueFormatter.inline(answer) != "42" { notes.mismatch("calls: add numbers a: 40 b: 2 gave \(ValueFormatter.inline(answer)), not 42") }
+    // Each intent answers correctly before it is timed.
+    for intent in ["add numbers", "add numbers later"] {
+        let check = compileOrExit("\(intent) a: 40 b: 2", name: "check.auto", registry: registry)
+        let answer = try await executor.run(check.graph)
+        if ValueFormatter.inline(answer) != "42" { notes.mismatch("calls: \(intent) a: 40 b: 2 gave \(ValueFormatter.inline(answer)), not 42") }
+    }
 
     let graph = compileOrExit("repeat \(n) times { add numbers a: 1 b: 2 }", name: "calls.auto", registry: registry).graph
     let engine = try await measure(options.slowRepetitions) { _ = try await executor.run(graph) }
+    let awaiting = compileOrExit("repeat \(n) times { add numbers later a: 1 b: 2 }", name: "calls-async.auto", registry: registry).graph
+    let engineAwaiting = try await measure(options.slowRepetitions) { _ = try await executor.run(awaiting) }
 
     let (lua, _) = anchors.lua(luaPrelude + """
         local function add(t) return t.a + t.b end
@@ -63,12 +80,17 @@ func compileOrExit(_ text: String, name: String, registry: Registry) -> Compiled
             for _ in range(\(n)): numbers.add(a=1, b=2)
         print(bench(calls, \(options.slowRepetitions)))
         """)
-    notes.add("calls: `repeat \(n) times { add numbers a: 1 b: 2 }` with a native AppIntent (two Int @Parameters), compiled once, "
-        + "run \(options.slowRepetitions) times; Lua calls `add({a = 1, b = 2})` (a fresh table per call), timed with os.clock; "
+    notes.add("calls: `repeat \(n) times { add numbers a: 1 b: 2 }` with a native ImmediateIntent (two Int @Parameters, "
+        + "`performNow`), compiled once, run \(options.slowRepetitions) times; the row below it is the same intent with an async "
+        + "`perform` (an AppIntent that may wait). Lua calls `add({a = 1, b = 2})` (a fresh table per call), timed with os.clock; "
         + "Python calls `numbers.add(a=1, b=2)` on an object, timed with time.perf_counter.")
-    return [ResultRow(workload: "\(n.formatted()) calls of an intent with 2 named parameters", engine: .milliseconds(engine),
-                      anchors: [("Lua 5.4 (function taking a table)", lua), ("Python 3 (method, keyword arguments)", python)],
-                      goal: .atMost(150, "≤ 150 ms"), scaled: n != 1_000_000)]
+    let anchorsOfCalls: [(name: String, timing: Timing)] = [("Lua 5.4 (function taking a table)", lua), ("Python 3 (method, keyword arguments)", python)]
+    return [
+        ResultRow(workload: "\(n.formatted()) calls of an intent with 2 named parameters", engine: .milliseconds(engine),
+                  anchors: anchorsOfCalls, goal: .atMost(150, "≤ 150 ms"), scaled: n != 1_000_000),
+        ResultRow(workload: "\(n.formatted()) calls, the same intent with an async perform", engine: .milliseconds(engineAwaiting),
+                  anchors: anchorsOfCalls, goal: Goal(text: "none (each call awaits)", limit: nil)),
+    ]
 }
 
 @Sendable func loopWorkload(_ options: Options, _ anchors: Anchors, _ notes: Notes) async throws -> [ResultRow] {

@@ -113,14 +113,13 @@ extension ImmediateIntent {
 public struct Parameter<T: Sendable>: Sendable {
     /// What the host declared, shared by every copy: the engine copies an intent for each call, and one
     /// reference is cheaper to copy than a name, a title, a question and a default.
-    @usableFromInline let declaration: ParameterDeclaration
+    @usableFromInline let declaration: ParameterDeclaration<T>
     @usableFromInline var value: T?
 
     public var name: String { declaration.name }
     /// Asked when the parameter is missing and someone can answer.
     public var question: String? { declaration.question }
-    @inlinable
-    public var defaultValue: T? { unsafeDowncast(declaration, to: TypedParameterDeclaration<T>.self).defaultValue }
+    public var defaultValue: T? { declaration.defaultValue }
     /// For numbers: the allowed range, checked before `perform`.
     public var range: ClosedRange<Double>? { declaration.range }
 
@@ -129,7 +128,7 @@ public struct Parameter<T: Sendable>: Sendable {
     public var wrappedValue: T {
         get {
             if let value { return value }
-            if let defaultValue { return defaultValue }
+            if let defaultValue = declaration.defaultValue { return defaultValue }
             // Only reachable when a host calls `perform` itself without setting a required parameter: the
             // engine asks for or rejects every missing required parameter before `perform`.
             preconditionFailure("parameter '\(name)' was read before it was set")
@@ -144,12 +143,12 @@ public struct Parameter<T: Sendable>: Sendable {
 
     public init(_ name: String, title: String? = nil, question: String? = nil, default defaultValue: T? = nil,
                 range: ClosedRange<Double>? = nil) where T: IntentValue {
-        declaration = TypedParameterDeclaration(name: name, title: title, question: question, defaultValue: defaultValue, range: range)
+        declaration = ParameterDeclaration(name: name, title: title, question: question, defaultValue: defaultValue, range: range)
     }
 
     public init<W: IntentValue>(_ name: String, title: String? = nil, question: String? = nil,
                                 range: ClosedRange<Double>? = nil) where T == W? {
-        declaration = TypedParameterDeclaration<T>(name: name, title: title, question: question, defaultValue: .some(nil), range: range)
+        declaration = ParameterDeclaration(name: name, title: title, question: question, defaultValue: .some(nil), range: range)
     }
 
     /// `recommendedBy` → "Recommended by".
@@ -172,33 +171,21 @@ public struct Parameter<T: Sendable>: Sendable {
     }
 }
 
-/// The part of a `@Parameter` the host declares, made once with the intent's prototype. `Parameter` holds it
-/// by this class, which is not generic: a struct with a field of a generic class type is copied through
-/// the runtime's value witnesses in every other module (seen in profiles as most of the cost of copying an
-/// intent for a call), where a plain class reference is copied with one retain.
-public class ParameterDeclaration: @unchecked Sendable {
+/// The part of a `@Parameter` the host declares, made once with the intent's prototype.
+public final class ParameterDeclaration<T: Sendable>: Sendable {
     let name: String
     /// Kept as given; `Parameter.title` derives one from the name when it is nil.
     let title: String?
     let question: String?
+    @usableFromInline let defaultValue: T?
     let range: ClosedRange<Double>?
 
-    init(name: String, title: String?, question: String?, range: ClosedRange<Double>?) {
+    init(name: String, title: String?, question: String?, defaultValue: T?, range: ClosedRange<Double>?) {
         self.name = name
         self.title = title
         self.question = question
-        self.range = range
-    }
-}
-
-/// A declaration with its typed default. Immutable, hence sendable.
-@usableFromInline
-final class TypedParameterDeclaration<T: Sendable>: ParameterDeclaration, @unchecked Sendable {
-    @usableFromInline let defaultValue: T?
-
-    init(name: String, title: String?, question: String?, defaultValue: T?, range: ClosedRange<Double>?) {
         self.defaultValue = defaultValue
-        super.init(name: name, title: title, question: question, range: range)
+        self.range = range
     }
 }
 
@@ -217,7 +204,11 @@ public struct IntentParameter<I: AppIntent>: Sendable {
             isRequired: parameter.defaultValue == nil,
             defaultValue: parameter.defaultValue?.autoValue,
             question: parameter.question, range: parameter.range)
-        assign = Self.setter(keyPath) { value in T(autoValue: value) }
+        assign = { intent, value in
+            guard let typed = T(autoValue: value) else { return false }
+            intent[keyPath: keyPath].value = typed
+            return true
+        }
     }
 
     @inlinable
@@ -227,31 +218,13 @@ public struct IntentParameter<I: AppIntent>: Sendable {
             name: parameter.name, title: parameter.title, type: T.valueType,
             isRequired: false, defaultValue: nil,
             question: parameter.question, range: parameter.range)
-        // A nil argument sets the parameter to nil, which differs from not setting it (its default).
-        assign = Self.setter(keyPath) { value in value.isNull ? .some(nil) : T(autoValue: value).map { $0 } }
-    }
-
-    /// Sets the parameter at `keyPath` to `convert(value)`; false when the value doesn't convert. A struct's
-    /// parameter is written in place through its byte offset (`MemoryLayout.offset(of:)`), as the typed
-    /// scans read entities: applying a key path goes through the runtime and copies the `Parameter` with
-    /// generic value witnesses, on every argument of every call. A class intent has no offsets and keeps the
-    /// key path.
-    @inlinable
-    static func setter<T>(_ keyPath: WritableKeyPath<I, Parameter<T>> & Sendable,
-                          _ convert: @escaping @Sendable (Value) -> T?) -> @Sendable (inout I, Value) -> Bool {
-        guard let offset = MemoryLayout<I>.offset(of: keyPath) else {
-            return { intent, value in
-                guard let typed = convert(value) else { return false }
-                intent[keyPath: keyPath].value = typed
+        assign = { intent, value in
+            if value.isNull {
+                intent[keyPath: keyPath].value = .some(nil)
                 return true
             }
-        }
-        return { intent, value in
-            guard let typed = convert(value) else { return false }
-            // The memory of a struct's stored property is bound to the property's type.
-            withUnsafeMutablePointer(to: &intent) { pointer in
-                (UnsafeMutableRawPointer(pointer) + offset).assumingMemoryBound(to: Parameter<T>.self).pointee.value = typed
-            }
+            guard let typed = T(autoValue: value) else { return false }
+            intent[keyPath: keyPath].value = typed
             return true
         }
     }

@@ -105,6 +105,10 @@ public final class IntentDescriptor: @unchecked Sendable {
     /// that runs on every call is specialised for `I` in the host's module.
     @inlinable
     public convenience init<I: AppIntent>(_ type: I.Type, resultRule: ResultRule = .fixed) throws(RegistrationError) {
+        // Each call fills in a copy of one prototype intent: copies of a class would all be the prototype.
+        guard !(I.self is AnyObject.Type) else {
+            throw RegistrationError("intent '\(I.title)' is a class; intents are structs, so that every call has its own parameters")
+        }
         let parameters = I.parameters
         let infos = parameters.map(\.info)
         try Self.check(title: I.title, parameters: infos, summary: I.parameterSummary)
