@@ -9,6 +9,8 @@ public final class ScriptedInteraction: Interaction, Sendable {
     struct State {
         var shown: [String] = []
         var questions: [String] = []
+        /// What was shown and asked, in the order it happened.
+        var events: [String] = []
         var progress: [ProgressEvent] = []
         var answers: [String]
         var choices: [Int]
@@ -16,30 +18,43 @@ public final class ScriptedInteraction: Interaction, Sendable {
     }
     private let state: Mutex<State>
     private let onShow: @Sendable (String) -> Void
+    /// Like a front end that can only show by awaiting (one on the main actor): `showNow` declines.
+    private let showsOnlyByAwaiting: Bool
 
-    public init(answers: [String] = [], choices: [Int] = [], confirmations: [Bool] = [],
+    public init(answers: [String] = [], choices: [Int] = [], confirmations: [Bool] = [], showsOnlyByAwaiting: Bool = false,
                 onShow: @escaping @Sendable (String) -> Void = { _ in }) {
         state = Mutex(State(answers: answers, choices: choices, confirmations: confirmations))
+        self.showsOnlyByAwaiting = showsOnlyByAwaiting
         self.onShow = onShow
     }
 
     public var shown: [String] { state.withLock { $0.shown } }
     public var questions: [String] { state.withLock { $0.questions } }
+    public var events: [String] { state.withLock { $0.events } }
     public var progressEvents: [ProgressEvent] { state.withLock { $0.progress } }
 
     public func show(_ dialog: Dialog) async {
-        _ = showNow(dialog)
+        record(dialog)
     }
 
     public func showNow(_ dialog: Dialog) -> Bool {
-        state.withLock { $0.shown.append(dialog.full) }
-        onShow(dialog.full)
+        if showsOnlyByAwaiting { return false }
+        record(dialog)
         return true
+    }
+
+    private func record(_ dialog: Dialog) {
+        state.withLock {
+            $0.shown.append(dialog.full)
+            $0.events.append("show: " + dialog.full)
+        }
+        onShow(dialog.full)
     }
 
     public func requestValue(_ request: ValueRequest) async throws -> Value {
         let answer: String? = state.withLock { state in
             state.questions.append(request.prompt)
+            state.events.append("ask: " + request.prompt)
             return state.answers.isEmpty ? nil : state.answers.removeFirst()
         }
         guard let answer else { throw NoAnswerError(question: request.prompt) }
@@ -59,6 +74,7 @@ public final class ScriptedInteraction: Interaction, Sendable {
     public func confirm(_ request: ConfirmationRequest) async throws -> Bool {
         let answer: Bool? = state.withLock { state in
             state.questions.append(request.prompt)
+            state.events.append("confirm: " + request.prompt)
             return state.confirmations.isEmpty ? nil : state.confirmations.removeFirst()
         }
         guard let answer else { throw NoAnswerError(question: request.prompt) }

@@ -1,0 +1,245 @@
+import AutoCLI
+import AutoIntents
+import AutoLanguage
+import AutoRuntime
+import AutoTestSupport
+import Foundation
+import Testing
+
+// Intents that run without awaiting (`ImmediateIntent`), each beside an awaiting twin where the two must agree.
+
+/// Multiplies a number: a decimal parameter (so an Int argument is converted), a default with a range, and an
+/// optional text.
+struct Scale: ImmediateIntent {
+    static let title = "Scale"
+    static let parameters: [IntentParameter<Scale>] = [.init(\.$value), .init(\.$by), .init(\.$label)]
+    @Parameter("value", question: "Scale what?") var value: Double
+    @Parameter("by", default: 2, range: 0...100) var by: Int
+    @Parameter("label") var label: String?
+
+    func performNow(_ context: IntentContext) throws -> IntentResult<String> {
+        .result(value: "\(label ?? "x") = \(value * Double(by))")
+    }
+}
+
+/// `Scale` with an async `perform` that really suspends.
+struct ScaleLater: AppIntent {
+    static let title = "Scale later"
+    static let parameters: [IntentParameter<ScaleLater>] = [.init(\.$value), .init(\.$by), .init(\.$label)]
+    @Parameter("value", question: "Scale what?") var value: Double
+    @Parameter("by", default: 2, range: 0...100) var by: Int
+    @Parameter("label") var label: String?
+
+    func perform(_ context: IntentContext) async throws -> IntentResult<String> {
+        await Task.yield()
+        return .result(value: "\(label ?? "x") = \(value * Double(by))")
+    }
+}
+
+/// Says its number; refuses negative ones.
+struct Tick: ImmediateIntent {
+    static let title = "Tick"
+    static let parameters: [IntentParameter<Tick>] = [.init(\.$n)]
+    @Parameter("n") var n: Int
+
+    func performNow(_ context: IntentContext) throws -> IntentResult<Int> {
+        guard n >= 0 else { throw IntentError("can't tick \(n)") }
+        return .result(value: n, dialog: "tick \(n)")
+    }
+}
+
+/// Says its number after awaiting.
+struct Tock: AppIntent {
+    static let title = "Tock"
+    static let parameters: [IntentParameter<Tock>] = [.init(\.$n)]
+    @Parameter("n") var n: Int
+
+    func perform(_ context: IntentContext) async throws -> IntentResult<Int> {
+        await Task.yield()
+        return .result(value: n, dialog: "tock \(n)")
+    }
+}
+
+/// Destructive, so confirmed before it runs, immediate or not.
+struct Shred: ImmediateIntent {
+    static let title = "Shred"
+    static let sideEffect = SideEffect.destructive
+    static let parameters: [IntentParameter<Shred>] = [.init(\.$n)]
+    @Parameter("n") var n: Int
+    func performNow(_ context: IntentContext) throws -> IntentResult<NoValue> { .result(dialog: "shredded \(n)") }
+}
+
+/// Changes something: `--what-if` stops before it.
+struct Bump: ImmediateIntent {
+    static let title = "Bump"
+    static let sideEffect = SideEffect.changes
+    static let parameters: [IntentParameter<Bump>] = [.init(\.$n)]
+    @Parameter("n") var n: Int
+    func performNow(_ context: IntentContext) throws -> IntentResult<Int> { .result(value: n + 1, dialog: "bumped") }
+}
+
+/// Asks for another value through `needsValue`, which an immediate intent can't wait for.
+struct Needy: ImmediateIntent {
+    static let title = "Needy"
+    static let parameters: [IntentParameter<Needy>] = [.init(\.$n)]
+    @Parameter("n") var n: Int
+    func performNow(_ context: IntentContext) throws -> IntentResult<Int> {
+        guard n.isMultiple(of: 2) else { throw context.needsValue("n", reason: "it must be even") }
+        return .result(value: n)
+    }
+}
+
+/// Opens an immediate intent: its result and dialog follow this one's.
+struct Hop: ImmediateIntent {
+    static let title = "Hop"
+    static let parameters: [IntentParameter<Hop>] = [.init(\.$n)]
+    @Parameter("n") var n: Int
+    func performNow(_ context: IntentContext) throws -> IntentResult<Int> {
+        var next = Tick()
+        next.n = n
+        return .result(dialog: "hopping", opensIntent: next)
+    }
+}
+
+/// Opens an intent that awaits, which an immediate intent can't run.
+struct Leap: ImmediateIntent {
+    static let title = "Leap"
+    static let parameters: [IntentParameter<Leap>] = [.init(\.$n)]
+    @Parameter("n") var n: Int
+    func performNow(_ context: IntentContext) throws -> IntentResult<Int> {
+        var next = Tock()
+        next.n = n
+        return .result(opensIntent: next)
+    }
+}
+
+@Suite struct ImmediateIntentTests {
+    static let host: AutoHost = {
+        var registry = Registry.standard
+        do {
+            for intent in [Scale.self, ScaleLater.self, Tick.self, Tock.self, Shred.self, Bump.self, Needy.self, Hop.self,
+                           Leap.self] as [any AppIntent.Type] {
+                try registry.register(intent)
+            }
+        } catch {
+            Issue.record("registration failed: \(error)")
+        }
+        return AutoHost(name: "immediate", registry: registry)
+    }()
+
+    func graph(_ text: String) throws -> ActionGraph {
+        try ScriptCompiler.compile(SourceFile(name: "t.auto", text: text), registry: Self.host.registry).get().graph
+    }
+
+    @Test func immediateAndAwaitingIntentsGiveTheSameResults() async throws {
+        let script = """
+            for i in [1, 2, 3] {
+              scale i
+              scale i by: i + 1 label: "n"
+              repeat 2 times { scale 0.5 label: "half" }
+            }
+            [4, 5] | scale -> scaled
+            show scaled
+            scale 1.5 label: nil
+            """
+        let immediate = await ScriptHarness.run(script, host: Self.host)
+        let awaiting = await ScriptHarness.run(script.replacingOccurrences(of: "scale ", with: "scale later "), host: Self.host)
+        #expect(immediate.exitCode == 0, "\(immediate.standardError)")
+        #expect(immediate.output == awaiting.output)
+        #expect(immediate.output.last == "x = 3.0")
+        #expect(immediate.output.dropLast().last == "[\"x = 8.0\", \"x = 10.0\"]")
+    }
+
+    @Test func onlyCallsThatNeverWaitRunWithoutAwaiting() throws {
+        #expect(try graph("repeat 3 times { scale 2 }").body[0].canSuspend == false)
+        #expect(try graph("for i in [1, 2] { if i > 1 { tick i } else { show i } }").body[0].canSuspend == false)
+        #expect(try graph("repeat 3 times { scale later 2 }").body[0].canSuspend == true)
+        #expect(try graph("repeat 3 times { scale 2\ntock 1 }").body[0].canSuspend == true)
+        // A missing argument is asked for and a destructive intent is confirmed: both wait for an answer.
+        #expect(try graph("scale").body[0].canSuspend == true)
+        #expect(try graph("shred 1").body[0].canSuspend == true)
+    }
+
+    @Test func aMissingArgumentIsStillAskedForBeforeTheIntentRuns() async throws {
+        let outcome = await ScriptHarness.run("scale label: \"asked\"", host: Self.host, answers: ["4"])
+        #expect(outcome.questions == ["Scale what?"])
+        #expect(outcome.output == ["asked = 8.0"])
+    }
+
+    @Test(arguments: [false, true])
+    func dialogsKeepTheirOrderAroundAwaitingWork(showsOnlyByAwaiting: Bool) async throws {
+        let interaction = ScriptedInteraction(confirmations: [true], showsOnlyByAwaiting: showsOnlyByAwaiting)
+        let executor = Executor(interaction: interaction)
+        _ = try await executor.run(try graph("for i in [1, 2] { tick i }\ntock 3\nrepeat 1 times { tick 4 }\nshred 5\ntick 6"))
+        #expect(interaction.events == ["show: tick 1", "show: tick 2", "show: tock 3", "show: tick 4",
+                                       "confirm: Shred 5? This can't be undone.", "show: shredded 5", "show: tick 6"])
+    }
+
+    @Test(arguments: [false, true])
+    func whatALoopShowedBeforeItFailedIsShownAndTheErrorHasItsLocation(showsOnlyByAwaiting: Bool) async throws {
+        let interaction = ScriptedInteraction(showsOnlyByAwaiting: showsOnlyByAwaiting)
+        let executor = Executor(interaction: interaction)
+        do {
+            _ = try await executor.run(try graph("show 0\nfor i in [1, 2, -1, 3] { tick i }"))
+            Issue.record("expected tick to fail on -1")
+        } catch let error as RuntimeError {
+            #expect(error.message == "tick: can't tick -1")
+            #expect(error.location?.line == 2)
+        }
+        #expect(interaction.shown == ["0", "tick 1", "tick 2"])
+    }
+
+    @Test func needsValueFromAnImmediateIntentIsAnErrorNotAQuestion() async throws {
+        let outcome = await ScriptHarness.run("needy 2\nneedy 3", host: Self.host, answers: ["4"])
+        #expect(outcome.exitCode == 1)
+        #expect(outcome.questions.isEmpty)
+        #expect(outcome.standardError.contains("test.auto:2:1: error: needy: needs a value for 'n': it must be even"), "\(outcome.standardError)")
+    }
+
+    @Test func anImmediateIntentOpensImmediateIntentsOnly() async throws {
+        let hop = await ScriptHarness.run("hop 7 -> landed\nshow landed + 1", host: Self.host)
+        #expect(hop.exitCode == 0, "\(hop.standardError)")
+        #expect(hop.output == ["hopping", "tick 7", "8"])
+        let leap = await ScriptHarness.run("show 1\nleap 7", host: Self.host)
+        #expect(leap.exitCode == 1)
+        #expect(leap.output == ["1"])
+        #expect(leap.standardError.contains("test.auto:2:1: error: leap: can't open 'Tock', which awaits, from an intent that runs immediately"),
+                "\(leap.standardError)")
+    }
+
+    @Test func whatIfStopsBeforeAnImmediateChange() async throws {
+        let outcome = await ScriptHarness.run("tick 1\nrepeat 3 times { bump 1 }", host: Self.host, whatIf: true)
+        #expect(outcome.output == ["tick 1", "What if: Bump 1"])
+    }
+
+    @Test func aListPipedIntoAnImmediateIntentRunsItForEachElement() async throws {
+        let outcome = await ScriptHarness.run("[1, 2, 3] | tick -> ticks\nfor t in ticks { show t * 10 }", host: Self.host)
+        #expect(outcome.output == ["tick 1", "tick 2", "tick 3", "10", "20", "30"])
+    }
+
+    @Test func argumentsAreConvertedAndCheckedWithTheirLocation() async throws {
+        let outcome = await ScriptHarness.run("scale 3 by: 1 -> s\nshow s\nset d = 200\nrepeat 2 times { scale 1 by: d }", host: Self.host)
+        #expect(outcome.output == ["x = 3.0"])
+        #expect(outcome.standardError.contains("test.auto:4:30: error: 'by' of 'scale' must be between 0 and 100, got 200"), "\(outcome.standardError)")
+    }
+
+    @Test func cancellationStopsALoopOfImmediateCalls() async throws {
+        let flag = CancellationFlag()
+        let executor = Executor(interaction: ScriptedInteraction(), cancellation: flag)
+        let loop = try graph("repeat 1_000_000_000 times { scale 1 }")
+        let run = Task { try await executor.run(loop) }
+        try await Task.sleep(for: .milliseconds(50))
+        flag.cancel()
+        await #expect(throws: RunCancelled.self) { try await run.value }
+    }
+
+    @Test func aClassIntentIsRefused() {
+        final class Shared: AppIntent, @unchecked Sendable {
+            static let title = "Shared"
+            init() {}
+            func perform(_ context: IntentContext) async throws -> IntentResult<NoValue> { .result() }
+        }
+        var registry = Registry.standard
+        #expect(throws: RegistrationError.self) { try registry.register(Shared.self) }
+    }
+}
