@@ -43,6 +43,10 @@ extension Executor {
 
     /// `performForEach` without awaiting: a list piped into an immediate call's one-value input.
     func performForEachNow(_ items: [Value], _ call: ActionCall, _ given: [Value?], _ node: Node) throws -> Value {
+        if whatIf, call.intent.sideEffect != .none {
+            for dialog in Self.whatIfDialogs(items, call, given) { showNow(dialog) }
+            throw WhatIfStop()
+        }
         var results: [Value] = []
         results.reserveCapacity(items.count)
         for item in items {

@@ -428,13 +428,8 @@ public final class Executor: @unchecked Sendable {
     }
 
     nonisolated(nonsending) func performForEach(_ items: [Value], _ call: ActionCall, _ given: [Value?], _ node: Node) async throws -> Value {
-        var arguments = given
         if whatIf, call.intent.sideEffect != .none {
-            // Every action the list would run, said instead of done.
-            for item in items {
-                arguments[0] = item
-                await interaction.show(Dialog("What if: \(Self.describe(call.intent, arguments))"))
-            }
+            for dialog in Self.whatIfDialogs(items, call, given) { await interaction.show(dialog) }
             throw WhatIfStop()
         }
         var results: [Value] = []
@@ -447,6 +442,15 @@ public final class Executor: @unchecked Sendable {
             results.append(try await invoke(call, &each, node))
         }
         return .list(results)
+    }
+
+    /// Every action a list piped into a changing intent would run, said instead of done (`--what-if`).
+    static func whatIfDialogs(_ items: [Value], _ call: ActionCall, _ given: [Value?]) -> [Dialog] {
+        var arguments = given
+        return items.map { item in
+            arguments[0] = item
+            return Dialog("What if: \(describe(call.intent, arguments))")
+        }
     }
 
     package static func takesOneValue(_ type: ValueType) -> Bool {

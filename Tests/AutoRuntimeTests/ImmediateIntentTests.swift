@@ -210,6 +210,9 @@ struct Leap: ImmediateIntent {
     @Test func whatIfStopsBeforeAnImmediateChange() async throws {
         let outcome = await ScriptHarness.run("tick 1\nrepeat 3 times { bump 1 }", host: Self.host, whatIf: true)
         #expect(outcome.output == ["tick 1", "What if: Bump 1"])
+        // A list says every action it would run, as it does for an intent that awaits.
+        let list = await ScriptHarness.run("[1, 2] | bump", host: Self.host, whatIf: true)
+        #expect(list.output == ["What if: Bump 1", "What if: Bump 2"])
     }
 
     @Test func aListPipedIntoAnImmediateIntentRunsItForEachElement() async throws {
