@@ -11,7 +11,7 @@ public final class Executor: @unchecked Sendable {
     /// Counted on every step; unchecked, because only the task running the script touches it.
     @exclusivity(unchecked) var steps = 0
     @exclusivity(unchecked) var callDepth = 0
-    var deadline: ContinuousClock.Instant?
+    @exclusivity(unchecked) var deadline: ContinuousClock.Instant?
     /// Dialogs intents have shown, and how many there were when the current top-level statement began.
     @exclusivity(unchecked) var dialogs = 0
     @exclusivity(unchecked) var dialogsBeforeStatement = 0
