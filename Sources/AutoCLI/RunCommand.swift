@@ -53,7 +53,7 @@ struct RunCommand: AsyncParsableCommand {
         }
         options.arguments = (source.expression != nil ? (file.map { [$0] } ?? []) : []) + arguments
         let cancellation = CancellationFlag()
-        let interrupts = InterruptHandler(cancellation: cancellation)
+        let interrupts = await InterruptHandler.install(cancellation: cancellation)
         let code = await ScriptRunner(host: AutoCommandLine.host, console: .standard)
             .run(script, options: options, cancellation: cancellation)
         withExtendedLifetime(interrupts) {}
@@ -66,7 +66,7 @@ struct RunCommand: AsyncParsableCommand {
 final class InterruptHandler: @unchecked Sendable {
     let source: any DispatchSourceSignal
 
-    init(cancellation: CancellationFlag) {
+    private init(cancellation: CancellationFlag) {
         signal(SIGINT, SIG_IGN)
         source = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
         source.setEventHandler {
@@ -76,6 +76,17 @@ final class InterruptHandler: @unchecked Sendable {
             }
             cancellation.cancel()
         }
-        source.resume()
+    }
+
+    /// Returns once the handler is in place. libdispatch registers a signal source later, on its manager
+    /// thread, and until then SIGINT is ignored: a Ctrl-C pressed at a prompt drawn in the first
+    /// milliseconds of a run was lost on a busy machine (seen as a flaky terminal test).
+    static func install(cancellation: CancellationFlag) async -> InterruptHandler {
+        let handler = InterruptHandler(cancellation: cancellation)
+        await withCheckedContinuation { (registered: CheckedContinuation<Void, Never>) in
+            handler.source.setRegistrationHandler { registered.resume() }
+            handler.source.resume()
+        }
+        return handler
     }
 }
