@@ -112,18 +112,15 @@ public final class Executor: @unchecked Sendable {
             var arguments = frame.takeArguments()
             try evaluateArguments(call, frame, node, into: &arguments)
             let value: Value
-            if case .list(let items)? = arguments.first, let input = call.intent.parameters.first, Self.takesOneValue(input.type) {
+            if let items = Self.pipedList(call, arguments) {
                 value = try await performForEach(items, call, arguments, node)
             } else {
                 value = try await invoke(call, &arguments, node)
             }
             frame.giveBack(consume arguments)
-            for slot in call.resultSlots { frame.slots[slot] = value }
-            if node.updatesIt { frame.it = value }
+            store(value, in: call.resultSlots, of: node, frame)
         case .find(let call):
-            let value = try await find(call, frame, node)
-            for slot in call.resultSlots { frame.slots[slot] = value }
-            if node.updatesIt { frame.it = value }
+            store(try await find(call, frame, node), in: call.resultSlots, of: node, frame)
         case .branch(let branches, let otherwise):
             if let chosen = try chosenBlock(branches, otherwise, frame, node) { return try await execute(chosen, frame) }
         case .forEach(let slot, let sequence, let body):
@@ -148,6 +145,13 @@ public final class Executor: @unchecked Sendable {
         return .normal
     }
 
+    /// A call's or a find's result, into the slots that receive it and, where the node sets it, into `it`.
+    @inline(__always)
+    func store(_ value: Value, in slots: [Int], of node: Node, _ frame: Frame) {
+        for slot in slots { frame.slots[slot] = value }
+        if node.updatesIt { frame.it = value }
+    }
+
     /// A node in which nothing awaits: expressions, immediate calls, and control whose blocks hold nothing else.
     func run(_ node: Node, _ frame: Frame) throws -> Flow {
         switch node.kind {
@@ -156,14 +160,13 @@ public final class Executor: @unchecked Sendable {
             var arguments = frame.takeArguments()
             try evaluateArguments(call, frame, node, into: &arguments)
             let value: Value
-            if case .list(let items)? = arguments.first, let input = call.intent.parameters.first, Self.takesOneValue(input.type) {
+            if let items = Self.pipedList(call, arguments) {
                 value = try performForEachNow(items, call, arguments, node)
             } else {
                 value = try invokeNow(call, &arguments, node)
             }
             frame.giveBack(consume arguments)
-            for slot in call.resultSlots { frame.slots[slot] = value }
-            if node.updatesIt { frame.it = value }
+            store(value, in: call.resultSlots, of: node, frame)
         case .assign(let slot, let expression):
             let value = try evaluate(expression, frame, node)
             frame.slots[slot] = value
@@ -451,6 +454,13 @@ public final class Executor: @unchecked Sendable {
             arguments[0] = item
             return Dialog("What if: \(describe(call.intent, arguments))")
         }
+    }
+
+    /// A list piped into a call whose input takes one value: the call then runs once per element.
+    @inline(__always)
+    static func pipedList(_ call: ActionCall, _ arguments: [Value?]) -> [Value]? {
+        guard case .list(let items)? = arguments.first, let input = call.intent.parameters.first, takesOneValue(input.type) else { return nil }
+        return items
     }
 
     package static func takesOneValue(_ type: ValueType) -> Bool {
