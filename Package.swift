@@ -1,17 +1,5 @@
 // swift-tools-version: 6.1
-import Foundation
 import PackageDescription
-
-// Every stdlib/*.auto file ships as a resource of AutoPrelude. SwiftPM caches this manifest by its text:
-// after adding a stdlib file, edit this comment (any change) so the new file is seen. (stdlib: dates numbers text; library scripts: 5)
-let preludeFiles = ((try? FileManager.default.contentsOfDirectory(
-    atPath: Context.packageDirectory + "/stdlib")) ?? [])
-    .filter { $0.hasSuffix(".auto") }.sorted()
-
-// The Library example keeps its scripts beside its sources; they are not sources of its target.
-let libraryScripts = ((try? FileManager.default.contentsOfDirectory(
-    atPath: Context.packageDirectory + "/examples/library")) ?? [])
-    .filter { $0.hasSuffix(".auto") || $0.hasSuffix(".md") }.sorted()
 
 let package = Package(
     name: "auto",
@@ -36,11 +24,8 @@ let package = Package(
         // Lexer, parser, checker and compiler: .auto text to an ActionGraph.
         .target(name: "AutoLanguage", dependencies: ["AutoIntents", "AutoRuntime"]),
         // The shortcuts of stdlib/*.auto, shipped as resources and loaded as the prelude.
-        .target(
-            name: "AutoPrelude",
-            path: "stdlib",
-            resources: preludeFiles.map { Resource.copy($0) }
-        ),
+        // Embedded in the code (EmbedFiles), so that an installed binary needs nothing beside it.
+        .target(name: "AutoPrelude", path: "stdlib", plugins: ["EmbedFiles"]),
         // The `auto` command line, reusable by any host through `AutoCommandLine.main(registry:)`.
         .target(
             name: "AutoCLI",
@@ -55,12 +40,14 @@ let package = Package(
         .target(
             name: "LibraryHost",
             dependencies: ["AutoIntents", "AutoCLI", .product(name: "GRDB", package: "GRDB.swift")],
-            path: "examples/library",
-            exclude: ["Sources/library"] + libraryScripts,
-            sources: ["Sources/LibraryHost"],
-            resources: [.copy("books.csv")]
+            path: "examples/library/Sources/LibraryHost",
+            plugins: ["EmbedFiles"]
         ),
         .executableTarget(name: "library", dependencies: ["LibraryHost", "AutoCLI"], path: "examples/library/Sources/library"),
+
+        // Embeds a target's .auto and .csv files in its code as `EmbeddedFiles.all`.
+        .plugin(name: "EmbedFiles", capability: .buildTool(), dependencies: ["embed-files"]),
+        .executableTarget(name: "embed-files"),
 
         // `swift run -c release auto-bench`: the workloads of DESIGN.md §5 next to their anchors.
         .executableTarget(

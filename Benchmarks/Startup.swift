@@ -24,7 +24,7 @@ import Foundation
     let python = starts(anchors.python3, ["-c", "print(1)"], "python3")
     let floor = starts("/bin/true", [], "/bin/true")
     notes.add("start: median wall time of \(options.starts) runs each, from posix_spawn to waitpid, output to /dev/null, "
-        + "after one untimed run; `\(auto) -e 'show 1'`, `lua5.4 -e 'print(1)'`, `\(anchors.python3 ?? "python3") -c 'print(1)'` "
+        + "after one untimed run; `auto -e 'show 1'` (the release build), `lua5.4 -e 'print(1)'`, `python3 -c 'print(1)'` "
         + "(python3 resolved past any pyenv shim). Starting /bin/true, the floor of any process here, takes \(floor.text).")
     return [ResultRow(workload: "start, run show 1, exit", engine: engine,
                       anchors: [("Lua 5.4 (lua5.4 -e)", lua), ("Python 3 (python3 -c)", python)],

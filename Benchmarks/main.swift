@@ -35,7 +35,9 @@ print("""
 print(renderTable(rows, quick: options.quick))
 print("")
 for line in notes.lines { print("- " + line) }
-print("- anchors: sqlite3 \(anchors.sqlite3 ?? "not installed"), lua5.4 \(anchors.lua ?? "not installed"), python3 \(anchors.python3 ?? "not installed"); "
+// By name, not path: the run is pasted into docs/PERFORMANCE.md, which names no path of a machine.
+func anchor(_ name: String, _ path: String?) -> String { path == nil ? "\(name) not installed" : name }
+print("- anchors: \(anchor("sqlite3", anchors.sqlite3)), \(anchor("lua5.4", anchors.lua)), \(anchor("python3", anchors.python3)); "
     + String(format: "whole run %.1f s", milliseconds(ContinuousClock.now - started) / 1000))
 if !notes.mismatches.isEmpty {
     for mismatch in notes.mismatches { print("MISMATCH: " + mismatch) }

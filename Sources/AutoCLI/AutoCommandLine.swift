@@ -59,6 +59,7 @@ struct AutoCommand: AsyncParsableCommand {
                 \(AutoCommandLine.host.name) graph script.auto | dot -Tsvg > g.svg
                 \(AutoCommandLine.host.name) intents [describe NAME]
                 """,
+            version: AutoCommandLine.host.version,
             subcommands: [RunCommand.self, CheckCommand.self, GraphCommand.self, IntentsCommand.self],
             defaultSubcommand: RunCommand.self)
     }

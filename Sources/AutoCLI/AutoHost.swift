@@ -8,10 +8,16 @@ public struct AutoHost: Sendable {
     public let name: String
     public let registry: Registry
     public let prelude: [SourceFile]
+    /// What `--version` prints: the host's own version, or the engine's.
+    public let version: String
+
+    /// The engine's version (semantic versioning); hosts that don't give one of their own report it.
+    public static let engineVersion = "0.5.0"
 
     /// `registry` should start from `Registry.standard`, which holds the built-in intents.
-    public init(name: String = "auto", registry: Registry = .standard, prelude: [SourceFile]? = nil) {
+    public init(name: String = "auto", version: String? = nil, registry: Registry = .standard, prelude: [SourceFile]? = nil) {
         self.name = name
+        self.version = version ?? "\(name) \(Self.engineVersion)"
         self.registry = registry
         self.prelude = prelude ?? Prelude.sources.map { SourceFile(name: $0.name, text: $0.text) }
     }

@@ -95,3 +95,13 @@ import Testing
         #expect(unwritable.standardError.hasPrefix("library: can't open the library at /proc/no/such/place.sqlite"))
     }
 }
+
+/// `library` as `scripts/install` leaves it: alone in a folder, seeding a new database from the books it carries.
+@Suite struct InstalledLibraryTests {
+    @Test func anInstalledLibrarySeedsItsDatabase() throws {
+        let library = try InstalledBinary(copying: "library")
+        let result = try library.run(["-e", "show count(find books)"])
+        #expect(result.exitCode == 0, "\(result.standardError)")
+        #expect(result.standardOutput == "680\n")
+    }
+}

@@ -16,7 +16,7 @@ public final class LibraryDatabase: Sendable {
     }
 
     /// Opens (creating and seeding if needed) the database at `path`.
-    public init(path: String = LibraryDatabase.defaultPath, seed: URL? = LibraryDatabase.bundledSeed) throws {
+    public init(path: String = LibraryDatabase.defaultPath, seed: String? = LibraryDatabase.bundledSeed) throws {
         self.path = path
         let folder = (path as NSString).deletingLastPathComponent
         if !folder.isEmpty { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) }
@@ -37,10 +37,10 @@ public final class LibraryDatabase: Sendable {
         try migrate(seed: seed)
     }
 
-    /// books.csv, shipped with the host.
-    public static var bundledSeed: URL? { Bundle.module.url(forResource: "books", withExtension: "csv") }
+    /// The text of books.csv, embedded in the host's code.
+    public static var bundledSeed: String? { EmbeddedFiles.all.first { $0.path == "books.csv" }?.text }
 
-    func migrate(seed: URL?) throws {
+    func migrate(seed: String?) throws {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("books") { db in
             try db.create(table: "book") { table in
@@ -120,8 +120,8 @@ enum BooksCSV {
         var description: String { "books.csv:\(line): \(reason)" }
     }
 
-    static func read(_ url: URL) throws -> [Book] {
-        let rows = parse(try String(contentsOf: url, encoding: .utf8))
+    static func read(_ text: String) throws -> [Book] {
+        let rows = parse(text)
         guard let header = rows.first, header == ["title", "author", "published", "pages", "genre", "rating", "read_date", "shelf", "recommended_by"] else {
             throw FormatError(line: 1, reason: "unexpected header")
         }

@@ -1,0 +1,41 @@
+import Foundation
+
+/// A built binary copied to an empty folder, as `scripts/install` leaves it, and run with the build folder out
+/// of its reach: under a private mount namespace whose build folder is an empty tmpfs, where the machine allows
+/// one (`unshare`), so that nothing compiled into the binary can reach back into it.
+public struct InstalledBinary {
+    public let folder: URL
+    public let path: String
+
+    public init(copying product: String) throws {
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("installed-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("bin"), withIntermediateDirectories: true)
+        path = folder.appendingPathComponent("bin/\(product)").path
+        try FileManager.default.copyItem(atPath: BinaryRunner.productsFolder.appendingPathComponent(product).path, toPath: path)
+    }
+
+    /// The build folder, `.build` at the repository's top.
+    public static var buildFolder: String { Fixture.repositoryRoot + "/.build" }
+
+    /// Whether this machine lets an unprivileged process hide a folder in a mount namespace of its own.
+    public static let canHideBuildFolder: Bool = {
+        guard let unshare = ["/usr/bin/unshare", "/bin/unshare"].first(where: FileManager.default.isExecutableFile(atPath:)),
+              let result = try? BinaryRunner.run(["--mount", "--map-root-user", "true"], executable: unshare, directory: "/")
+        else { return false }
+        return result.exitCode == 0
+    }()
+
+    /// Runs the copy from its own folder, with HOME and the XDG folders inside it.
+    public func run(_ arguments: [String]) throws -> BinaryRunner.Result {
+        let home = folder.path
+        let environment = ["HOME": home, "XDG_DATA_HOME": home + "/data", "XDG_STATE_HOME": home + "/state",
+                           "PATH": folder.appendingPathComponent("bin").path + ":/usr/bin:/bin"]
+        guard Self.canHideBuildFolder else {
+            return try BinaryRunner.run(arguments, executable: path, environment: environment, directory: home)
+        }
+        let quoted = ([path] + arguments).map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }.joined(separator: " ")
+        return try BinaryRunner.run(
+            ["--mount", "--map-root-user", "sh", "-c", "mount -t tmpfs none '\(Self.buildFolder)' && exec \(quoted)"],
+            executable: "/usr/bin/unshare", environment: environment, directory: home)
+    }
+}
