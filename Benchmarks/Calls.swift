@@ -53,19 +53,19 @@ func compileOrExit(_ text: String, name: String, registry: Registry) -> Compiled
 @Sendable func callsWorkload(_ options: Options, _ anchors: Anchors, _ notes: Notes) async throws -> [ResultRow] {
     let n = options.iterations
     let registry = try benchRegistry()
-    let executor = Executor(interaction: Silent())
+    let executor = Engine(registry: registry)
 
     // Each intent answers correctly before it is timed.
     for intent in ["add numbers", "add numbers later"] {
         let check = compileOrExit("\(intent) a: 40 b: 2", name: "check.auto", registry: registry)
-        let answer = try await executor.run(check.graph)
+        let answer = try await executor.run(check.program, interaction: Silent()).value()
         if ValueFormatter.inline(answer) != "42" { notes.mismatch("calls: \(intent) a: 40 b: 2 gave \(ValueFormatter.inline(answer)), not 42") }
     }
 
-    let graph = compileOrExit("repeat \(n) times { add numbers a: 1 b: 2 }", name: "calls.auto", registry: registry).graph
-    let engine = try await measure(options.slowRepetitions) { _ = try await executor.run(graph) }
-    let awaiting = compileOrExit("repeat \(n) times { add numbers later a: 1 b: 2 }", name: "calls-async.auto", registry: registry).graph
-    let engineAwaiting = try await measure(options.slowRepetitions) { _ = try await executor.run(awaiting) }
+    let program = compileOrExit("repeat \(n) times { add numbers a: 1 b: 2 }", name: "calls.auto", registry: registry).program
+    let engine = try await measure(options.slowRepetitions) { _ = try await executor.run(program, interaction: Silent()).value() }
+    let awaiting = compileOrExit("repeat \(n) times { add numbers later a: 1 b: 2 }", name: "calls-async.auto", registry: registry).program
+    let engineAwaiting = try await measure(options.slowRepetitions) { _ = try await executor.run(awaiting, interaction: Silent()).value() }
 
     let (lua, _) = anchors.lua(luaPrelude + """
         local function add(t) return t.a + t.b end
@@ -96,9 +96,9 @@ func compileOrExit(_ text: String, name: String, registry: Registry) -> Compiled
 @Sendable func loopWorkload(_ options: Options, _ anchors: Anchors, _ notes: Notes) async throws -> [ResultRow] {
     let n = options.iterations
     let registry = try benchRegistry()
-    let executor = Executor(interaction: Silent())
-    let graph = compileOrExit("set x = 0\nrepeat \(n) times { set x = x + 1 }\nshow x", name: "loop.auto", registry: registry).graph
-    let engine = try await measure(options.slowRepetitions) { _ = try await executor.run(graph) }
+    let executor = Engine(registry: registry)
+    let program = compileOrExit("set x = 0\nrepeat \(n) times { set x = x + 1 }\nshow x", name: "loop.auto", registry: registry).program
+    let engine = try await measure(options.slowRepetitions) { _ = try await executor.run(program, interaction: Silent()).value() }
 
     let (lua, _) = anchors.lua(luaPrelude + """
         print(bench(function() local x = 0; for i = 1, \(n) do x = x + 1 end end, \(options.slowRepetitions)))

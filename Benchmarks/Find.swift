@@ -97,15 +97,15 @@ func titles(_ value: Value) -> [String] {
 
 @Sendable func findWorkload(_ options: Options, _ anchors: Anchors, _ notes: Notes) async throws -> [ResultRow] {
     let books = makeBooks(options.rows)
-    let executor = Executor(interaction: Silent())
+    let executor = Engine(registry: .standard)
     let size = options.rows.formatted()
     var expected: [String] = []
 
     // (a) Engine-side: the query hands over every book, the engine filters with typed closures and keeps a top-3 heap.
     var inMemory = Registry.standard
     inMemory.register(query: InMemoryBooks(books: books))
-    let engineGraph = try ScriptCompiler.compile(SourceFile(name: "find.auto", text: findScript), registry: inMemory).get().graph
-    let engine = try await measure(options.repetitions) { expected = titles(try await executor.run(engineGraph)) }
+    let engineGraph = try ScriptCompiler.compile(SourceFile(name: "find.auto", text: findScript), registry: inMemory).get().program
+    let engine = try await measure(options.repetitions) { expected = titles(try await executor.run(engineGraph, interaction: Silent()).value()) }
 
     // The database file the pushdown and the sqlite3 shell share: no index on author, so SQLite scans as the engine does.
     let path = FileManager.default.temporaryDirectory.appendingPathComponent("auto-bench-books-\(options.rows).sqlite").path
@@ -123,9 +123,9 @@ func titles(_ value: Value) -> [String] {
     // (b) Pushed down: the checker hands `author == …`, the sort and the limit to the property query, which runs SQL.
     var pushed = Registry.standard
     pushed.register(query: SQLiteBooks(database: database))
-    let pushedGraph = try ScriptCompiler.compile(SourceFile(name: "find.auto", text: findScript), registry: pushed).get().graph
+    let pushedGraph = try ScriptCompiler.compile(SourceFile(name: "find.auto", text: findScript), registry: pushed).get().program
     var pushedResult: [String] = []
-    let pushdown = try await measure(options.repetitions) { pushedResult = titles(try await executor.run(pushedGraph)) }
+    let pushdown = try await measure(options.repetitions) { pushedResult = titles(try await executor.run(pushedGraph, interaction: Silent()).value()) }
     if pushedResult != expected { notes.mismatch("find: pushed down to SQLite found \(pushedResult), the engine \(expected)") }
 
     // SQLite in this process, the SQL written by hand (no engine, no entity decoding beyond the title).

@@ -50,27 +50,27 @@ public struct ScriptRunner: Sendable {
         let interaction = interaction ?? TerminalInteraction(
             console: console, showsOnStandardError: options.json,
             canAsk: !options.noInput && isatty(0) == 1, approvesConfirmations: options.approveConfirmations)
-        let executor = Executor(interaction: interaction, cancellation: cancellation, limits: options.limits,
-                                dependency: compiled.registry.dependency)
-        executor.whatIf = options.whatIf
-        do {
-            let result = try await executor.run(compiled.graph, arguments: [.list(options.arguments.map(Value.text))])
+        let outcome = await Engine(registry: compiled.registry, limits: options.limits).run(
+            compiled.program, arguments: [.list(options.arguments.map(Value.text))], interaction: interaction,
+            cancellation: cancellation, whatIf: options.whatIf)
+        switch outcome.ending {
+        case .completed(let result):
             if options.json {
                 console.writeOut(ValueFormatter.json(result) + "\n")
-            } else if compiled.graph.endsWithValue, !result.isNull, !executor.lastStatementShowedDialog {
+            } else if compiled.graph.endsWithValue, !result.isNull, !outcome.lastStatementShowedDialog {
                 // An action that answered with a dialog has said what it did; its value is there for --json.
                 console.writeOut(ValueFormatter.display(result) + "\n")
             }
             return ExitCode.success
-        } catch let error as RuntimeError {
-            reportRuntimeError(error, source: source)
+        case .stoppedBeforeChange:
+            if options.json { console.writeOut("null\n") }
+            return ExitCode.success
+        case .failed(let error):
+            report(error, source: source)
             return ExitCode.runtimeError
-        } catch let error as RunCancelled {
-            console.writeError("cancelled: \(error.reason)\n")
+        case .cancelled(let reason):
+            console.writeError("cancelled: \(reason)\n")
             return ExitCode.cancelled
-        } catch {
-            console.writeError("error: \(error)\n")
-            return ExitCode.runtimeError
         }
     }
 
@@ -80,20 +80,23 @@ public struct ScriptRunner: Sendable {
         if errors > 1 { console.writeError("\(errors) errors\n") }
     }
 
-    /// `file:line:col: error: message`, the line and a caret, like a compile-time diagnostic.
-    func reportRuntimeError(_ error: RuntimeError, source: SourceFile) {
-        let colour = console.colourError
-        let red = colour ? "\u{1B}[1;31m" : "", bold = colour ? "\u{1B}[1m" : "", reset = colour ? "\u{1B}[0m" : ""
-        guard let location = error.location else {
-            console.writeError("\(red)error:\(reset) \(bold)\(error.message)\(reset)\n")
-            return
+    /// A runtime error as a diagnostic reads: the place, the source line with a caret, and what the command line
+    /// can do about it.
+    func report(_ error: RuntimeError, source: SourceFile) {
+        let files = [source] + host.prelude
+        let line = error.location.flatMap { location in files.first { $0.name == location.file }?.line(location.line) }
+        console.writeError(DiagnosticText.render("error", error.message, at: error.location, line: line,
+                                                 hint: Self.hint(for: error.kind), colour: console.colourError))
+    }
+
+    /// What the command line offers for an error of this kind: the option that raises a limit or approves.
+    static func hint(for kind: RuntimeError.Kind) -> String? {
+        switch kind {
+        case .stepLimit: return "raise the limit with --max-steps"
+        case .timeLimit: return "raise it with --timeout SECONDS"
+        case .unconfirmed: return "run with --yes to approve it"
+        case .unanswered: return "run it on a terminal without --no-input, or give the value in the script"
+        case .failed, .callDepth: return nil
         }
-        var text = "\(bold)\(location):\(reset) \(red)error:\(reset) \(bold)\(error.message)\(reset)\n"
-        if location.file == source.name {
-            let line = source.line(location.line)
-            let indent = String(line.prefix(location.column - 1).map { $0 == "\t" ? "\t" : " " })
-            text += "  \(line)\n  \(indent)^\n"
-        }
-        console.writeError(text)
     }
 }

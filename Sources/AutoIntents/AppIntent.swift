@@ -286,6 +286,17 @@ public struct ParameterSummary: Sendable, ExpressibleByStringLiteral, CustomStri
 
     public init(parts: [Part]) { self.parts = parts }
 
+    /// The sentence with each parameter replaced by `fill(name)`, or "…" where that gives nil: the compiler fills
+    /// in the script's text for graphs, the runtime the values an intent runs with.
+    public func filled(_ fill: (String) -> String?) -> String {
+        parts.map { part in
+            switch part {
+            case .text(let text): return text
+            case .parameter(let name): return fill(name) ?? "…"
+            }
+        }.joined()
+    }
+
     public var description: String {
         parts.map { part in
             switch part {
@@ -296,9 +307,11 @@ public struct ParameterSummary: Sendable, ExpressibleByStringLiteral, CustomStri
     }
 }
 
-/// What `perform` returns: a value, a dialog for people, and optionally an intent to run next.
+/// What `perform` returns: a value of the declared type (none for `NoValue`), a dialog for people, and optionally
+/// an intent to run next. The value is not optional, so that a result can't break its declared type: an intent that
+/// returns nothing declares `IntentResult<NoValue>` and returns `.result()` or `.result(dialog:)`.
 public struct IntentResult<Output: IntentValue>: Sendable {
-    public var value: Output?
+    public var value: Output
     /// The dialog and the next intent, nil when there are neither (see `IntentExtras`).
     @usableFromInline var extras: IntentExtras?
 
@@ -312,21 +325,35 @@ public struct IntentResult<Output: IntentValue>: Sendable {
     }
 
     @inlinable
-    init(value: Output?, dialog: Dialog?, next: NextIntent?) {
+    init(value: Output, dialog: Dialog?, next: NextIntent?) {
         self.value = value
         self.extras = IntentExtras.make(dialog: dialog, next: next)
     }
 
     /// Inlinable, as is everything on the way of a call, so that the host's `perform` runs specialised code.
     @inlinable
-    public static func result(value: Output? = nil, dialog: Dialog? = nil) -> IntentResult {
+    public static func result(value: Output, dialog: Dialog? = nil) -> IntentResult {
         IntentResult(value: value, dialog: dialog, next: nil)
     }
 
-    /// Runs `intent` after this one; its result becomes the result of the action.
+    /// Runs `intent` after this one. Its dialog (or its value, if it says nothing) is shown; the action's result stays
+    /// `value`, of this intent's declared type, as in App Intents.
     @inlinable
-    public static func result<Next: AppIntent>(value: Output? = nil, dialog: Dialog? = nil, opensIntent intent: Next) -> IntentResult {
+    public static func result<Next: AppIntent>(value: Output, dialog: Dialog? = nil, opensIntent intent: Next) -> IntentResult {
         IntentResult(value: value, dialog: dialog, next: NextIntent(intent))
+    }
+}
+
+extension IntentResult where Output == NoValue {
+    /// A result with nothing to return: a dialog, or nothing at all.
+    @inlinable
+    public static func result(dialog: Dialog? = nil) -> IntentResult {
+        IntentResult(value: NoValue(), dialog: dialog, next: nil)
+    }
+
+    @inlinable
+    public static func result<Next: AppIntent>(dialog: Dialog? = nil, opensIntent intent: Next) -> IntentResult {
+        IntentResult(value: NoValue(), dialog: dialog, next: NextIntent(intent))
     }
 }
 

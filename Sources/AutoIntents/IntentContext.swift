@@ -3,10 +3,12 @@ import Synchronization
 /// What `perform` receives: the way to talk to people, to report progress and to notice cancellation.
 public final class IntentContext: Sendable {
     public let interaction: any Interaction
-    let cancellation: CancellationFlag
+    package let cancellation: CancellationFlag
     /// What the host registered for its intents to use (`Registry.dependency`): a database, a client.
     let dependency: (any Sendable)?
     let progressIDs = Atomic<Int>(0)
+    /// Progress tasks started and not finished yet: the engine finishes those an intent leaves open when it ends.
+    let openProgress = Mutex<Set<Int>>([])
 
     public init(interaction: any Interaction, cancellation: CancellationFlag, dependency: (any Sendable)? = nil) {
         self.interaction = interaction
@@ -21,11 +23,13 @@ public final class IntentContext: Sendable {
         return value
     }
 
-    public var isCancelled: Bool { cancellation.isCancelled }
+    /// Whether the run was cancelled (Ctrl-C), or its time limit passed.
+    public var isCancelled: Bool { cancellation.isCancelled || Task.isCancelled }
 
-    /// Throws `RunCancelled` once the run was cancelled (Ctrl-C); long intents call it between steps.
+    /// Throws `RunCancelled` once the run was cancelled (Ctrl-C) or its time limit passed; long intents call it
+    /// between steps.
     public func checkCancellation() throws {
-        if cancellation.isCancelled { throw RunCancelled() }
+        if isCancelled { throw RunCancelled() }
     }
 
     public func show(_ dialog: Dialog) async { await interaction.show(dialog) }
@@ -79,9 +83,23 @@ public final class IntentContext: Sendable {
     }
 
     func nextProgressID() -> Int { progressIDs.add(1, ordering: .relaxed).newValue }
+
+    /// The last progress task started so far: `finishProgress(after:)` finishes the ones started since.
+    package func progressMark() -> Int { progressIDs.load(ordering: .relaxed) }
+
+    /// Finishes every progress task started after `mark` that is still open: an intent's, when it ends.
+    package func finishProgress(after mark: Int) async {
+        let open = openProgress.withLock { tasks in
+            let left = tasks.filter { $0 > mark }
+            tasks.subtract(left)
+            return left.sorted(by: >)
+        }
+        // Innermost first, as the intent would have finished them.
+        for id in open { await interaction.progress(.finished(id: id)) }
+    }
 }
 
-/// Reports one task's progress. Advance it as work is done, and finish it (also on errors: `defer`).
+/// Reports one task's progress. Advance it as work is done, and finish it when done.
 public final class ProgressReporter: Sendable {
     public let id: Int
     public let total: Int?
@@ -96,6 +114,7 @@ public final class ProgressReporter: Sendable {
 
     static func start(label: String, total: Int?, parent: Int?, context: IntentContext) async -> ProgressReporter {
         let reporter = ProgressReporter(id: context.nextProgressID(), total: total, context: context)
+        context.openProgress.withLock { _ = $0.insert(reporter.id) }
         await context.interaction.progress(.started(id: reporter.id, parent: parent, label: label, total: total))
         return reporter
     }
@@ -107,7 +126,10 @@ public final class ProgressReporter: Sendable {
         try context.checkCancellation()
     }
 
+    /// Ends the task. The engine finishes a task its intent left open when the intent ends, so an intent need
+    /// not finish one on every way out; finishing twice is harmless.
     public func finish() async {
+        guard context.openProgress.withLock({ $0.remove(id) }) != nil else { return }
         await context.interaction.progress(.finished(id: id))
     }
 

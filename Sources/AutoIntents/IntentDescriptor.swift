@@ -19,22 +19,16 @@ public struct IntentOutput: Sendable {
     public var next: NextIntent? { extras?.next }
 }
 
-/// The body of a shortcut: the runtime stores its compiled graph here once the compiler made it.
-/// A box, because a shortcut is registered (so calls to it type-check) before its body is compiled.
-public final class ScriptBody: @unchecked Sendable {
-    public var graph: AnyObject?
-    public init() {}
-}
-
 /// One registered intent, native or a shortcut, with everything the checker, the runtime and
 /// `auto intents` need. Built once at registration and never changed afterwards.
-public final class IntentDescriptor: @unchecked Sendable {
+public final class IntentDescriptor: Sendable {
     public enum Implementation: Sendable {
         /// Arguments arrive by parameter index; `nil` means not given.
         case native(@Sendable ([Value?], IntentContext) async throws -> IntentOutput)
         /// An `ImmediateIntent`: the same, run without awaiting.
         case immediate(@Sendable ([Value?], IntentContext) throws -> IntentOutput)
-        case script(ScriptBody)
+        /// A shortcut: the index of its graph in the compiled program that calls it.
+        case shortcut(Int)
     }
 
     /// The name scripts call it by: the title in lower case, e.g. `open book`.
@@ -46,8 +40,7 @@ public final class IntentDescriptor: @unchecked Sendable {
     public let summary: ParameterSummary
     public let sideEffect: SideEffect
     public let isDiscoverable: Bool
-    /// For a shortcut, set by the checker once its body is checked (a call may be checked before that).
-    public package(set) var outputType: ValueType
+    public let outputType: ValueType
     /// How the checker types the result when it depends on the arguments (the built-ins `ask` and `choose`).
     public let resultRule: ResultRule
 
@@ -85,6 +78,14 @@ public final class IntentDescriptor: @unchecked Sendable {
     }
 
     public var input: ParameterInfo? { parameters.first }
+
+    /// The same intent with its result type known: a shortcut's, once its body is checked. A new descriptor,
+    /// since a registered one never changes.
+    package func withOutputType(_ type: ValueType) -> IntentDescriptor {
+        IntentDescriptor(title: title, description: description, parameters: parameters, summary: summary, sideEffect: sideEffect,
+                         isDiscoverable: isDiscoverable, outputType: type, resultRule: resultRule, implementation: implementation,
+                         phrases: phrases, origin: origin)
+    }
 
     public func parameterIndex(named label: String) -> Int? {
         let wanted = label.lowercased()
@@ -180,7 +181,7 @@ public final class IntentDescriptor: @unchecked Sendable {
 
     @inlinable
     static func output<Output>(_ result: IntentResult<Output>) -> IntentOutput {
-        IntentOutput(value: result.value?.autoValue ?? .null, extras: result.extras)
+        IntentOutput(value: result.value.autoValue, extras: result.extras)
     }
 }
 

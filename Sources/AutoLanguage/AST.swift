@@ -6,7 +6,7 @@ public struct Identifier: Sendable, Hashable {
     public let span: Span
 }
 
-public struct Program: Sendable {
+public struct SyntaxTree: Sendable {
     public let file: SourceFile
     public let statements: [Statement]
 }

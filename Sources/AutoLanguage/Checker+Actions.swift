@@ -101,7 +101,7 @@ extension Checker {
             let value = bind(argument.value, expected: intent.parameters[index].type)
             bound[index] = checkArgument(value, for: intent.parameters[index], of: intent, allowMapping: false)
         }
-        var type = intent.outputType
+        var type = shortcutOutputTypes[ObjectIdentifier(intent)] ?? intent.outputType
         switch intent.resultRule {
         case .fixed: break
         case .elementOf(let index): type = bound[index]?.type.elementType ?? .any
@@ -239,7 +239,7 @@ extension Checker {
 
     /// Whether a list of `given` fills a single-value parameter of type `parameter` one element at a time.
     func mapsOver(_ given: ValueType, _ parameter: ValueType) -> Bool {
-        guard case .list(let element) = given, Executor.takesOneValue(parameter) else { return false }
+        guard case .list(let element) = given, parameter.takesOneValue else { return false }
         return element.isAssignable(to: parameter)
     }
 

@@ -12,6 +12,12 @@ struct Checker {
     /// The types `return` gave in the body being checked.
     var returnTypes: [ValueType] = []
     var inShortcut = false
+    /// The result types of the shortcuts whose bodies are checked, by descriptor: a call checked after the body
+    /// knows it; one checked before (a recursion) has Any. Descriptors never change; the compiler gets ones with
+    /// these types (`ScriptCompiler`).
+    var shortcutOutputTypes: [ObjectIdentifier: ValueType] = [:]
+    /// Shortcuts declared so far, across the prelude and the script: the next one's index in the program.
+    var shortcutCount = 0
 
     init(registry: Registry, file: SourceFile) {
         self.registry = registry
@@ -33,7 +39,7 @@ struct Checker {
     }
 
     /// Registers the shortcuts declared at the top level of `program`.
-    mutating func declareShortcuts(in program: Program) -> [PendingShortcut] {
+    mutating func declareShortcuts(in program: SyntaxTree) -> [PendingShortcut] {
         file = program.file
         var pending: [PendingShortcut] = []
         for statement in program.statements {
@@ -66,7 +72,7 @@ struct Checker {
             let location = file.location(of: declaration.nameSpan.start)
             let descriptor = IntentDescriptor(
                 title: declaration.name, description: IntentDescription("A shortcut from \(file.name).", category: "Shortcuts"),
-                parameters: parameters, outputType: .any, implementation: .script(ScriptBody()),
+                parameters: parameters, outputType: .any, implementation: .shortcut(shortcutCount),
                 phrases: declaration.phrases.compactMap { phrase in
                     if case .text(let segments) = phrase.kind {
                         return segments.map { if case .literal(let text) = $0 { text } else { "{…}" } }.joined()
@@ -76,6 +82,7 @@ struct Checker {
                 origin: "\(file.name):\(location.line)")
             do {
                 try registry.add(descriptor)
+                shortcutCount += 1
                 pending.append(PendingShortcut(declaration: declaration, file: file, descriptor: descriptor, parameterTypes: parameters.map(\.type)))
             } catch {
                 self.error(error.message, declaration.nameSpan, hint: "give the shortcut another name")
@@ -95,13 +102,13 @@ struct Checker {
         inShortcut = true
         let statements = bindBlock(shortcut.declaration.body.statements)
         inShortcut = false
-        shortcut.descriptor.outputType = returnTypes.dropFirst().reduce(returnTypes.first ?? .null) { $0.joined(with: $1) }
+        shortcutOutputTypes[ObjectIdentifier(shortcut.descriptor)] = returnTypes.dropFirst().reduce(returnTypes.first ?? .null) { $0.joined(with: $1) }
         return BoundBody(name: shortcut.descriptor.name, file: file, statements: statements, slotNames: scope.slotNames)
     }
 
     /// Checks the statements of a script (its shortcut declarations were checked on their own).
     /// `args` is the first slot.
-    mutating func checkScript(_ program: Program) -> BoundBody {
+    mutating func checkScript(_ program: SyntaxTree) -> BoundBody {
         file = program.file
         scope = Scope()
         _ = scope.assign("args", type: .list(.text))
@@ -167,22 +174,12 @@ struct Checker {
         }
     }
 
-    /// A constant text where an enum is expected becomes the case it names, checked now.
+    /// A constant converted where it is used as another type (a text naming an enum case), checked now.
     mutating func coerceConstant(_ value: Value, to type: ValueType, at span: Span) -> Value {
-        switch (value, type) {
-        case (.text(let text), .enumeration(let enumeration)):
-            guard let index = enumeration.caseIndex(named: text) else {
-                error("'\(text)' is not a \(enumeration.typeName)", span,
-                      hint: "choose one of: " + enumeration.cases.map(\.displayName).joined(separator: ", "))
-                return value
-            }
-            return .enumCase(EnumCaseValue(type: enumeration, index: index))
-        case (.int(let i), .decimal):
-            return .decimal(Double(i))
-        case (.text(let path), .file):
-            return .file(FileRef(path: path))
-        default:
+        if case .text(let text) = value, case .enumeration(let enumeration) = type, enumeration.caseIndex(named: text) == nil {
+            error("'\(text)' is not a \(enumeration.typeName)", span, hint: "choose one of: " + Coercion.caseNames(of: enumeration))
             return value
         }
+        return (try? Coercion.converted(value, to: type)) ?? value
     }
 }

@@ -7,6 +7,8 @@ import AutoRuntime
 struct Compiler {
     let file: SourceFile
     let registry: Registry
+    /// The final descriptors of the shortcuts, for the provisional ones the checker resolved calls to.
+    let shortcuts: [ObjectIdentifier: IntentDescriptor]
     var slotNames: [String]
     var nextID = 0
     var edges: [Edge] = []
@@ -19,14 +21,15 @@ struct Compiler {
     /// What each temporary slot carries, for edge labels.
     var temporaryLabels: [Int: String] = [:]
 
-    init(body: BoundBody, registry: Registry) {
+    init(body: BoundBody, registry: Registry, shortcuts: [ObjectIdentifier: IntentDescriptor]) {
         self.registry = registry
+        self.shortcuts = shortcuts
         file = body.file
         slotNames = body.slotNames
     }
 
-    static func compile(_ body: BoundBody, registry: Registry) -> ActionGraph {
-        var compiler = Compiler(body: body, registry: registry)
+    static func compile(_ body: BoundBody, registry: Registry, shortcuts: [ObjectIdentifier: IntentDescriptor] = [:]) -> ActionGraph {
+        var compiler = Compiler(body: body, registry: registry, shortcuts: shortcuts)
         let nodes = compiler.lowerBlock(body.statements)
         var endsWithValue = false
         switch body.statements.last?.kind {
@@ -37,9 +40,8 @@ struct Compiler {
         return ActionGraph(name: body.name, body: nodes, edges: compiler.edges, slotNames: compiler.slotNames, endsWithValue: endsWithValue)
     }
 
-    func location(_ span: Span) -> ScriptLocation {
-        let location = file.location(of: span.start)
-        return ScriptLocation(file: location.file, line: location.line, column: location.column)
+    func location(_ span: Span) -> SourceLocation {
+        file.location(of: span.start)
     }
 
     /// The script's own text for a span, shortened for labels.
@@ -87,6 +89,11 @@ struct Compiler {
                 return
             }
             let expression = lower(value, into: &nodes)
+            // `set x = x + more` on a list or a text adds in place: a loop that builds one stays linear.
+            if case .arithmetic(.add, .local(slot), let more) = expression, value.type == .text || value.type.elementType != nil {
+                nodes.append(node(.append(slot: slot, more), value.span, label: source(span), updatesIt: true, writes: [slot]))
+                return
+            }
             nodes.append(node(.assign(slot: slot, expression), value.span, label: source(span), updatesIt: true, writes: [slot]))
 
         case .ifElse(let branches, let otherwise):
@@ -223,7 +230,8 @@ struct Compiler {
             guard let argument else { return query }
             return [.text, .any, .list(.text), .list(.any)].contains(argument.type) ? query : nil
         }
-        let made = node(.action(ActionCall(intent: action.intent, arguments: arguments, argumentLocations: locations,
+        let intent = shortcuts[ObjectIdentifier(action.intent)] ?? action.intent
+        let made = node(.action(ActionCall(intent: intent, arguments: arguments, argumentLocations: locations,
                                            textLookups: lookups, resultSlots: resultSlots, summary: summary(action))),
                         action.span, label: summary(action), updatesIt: updatesIt, writes: resultSlots)
         return made
@@ -257,21 +265,15 @@ struct Compiler {
 
     /// The intent's summary sentence with the script's arguments in place of its parameters.
     func summary(_ action: BoundAction) -> String {
-        action.intent.summary.parts.map { part in
-            switch part {
-            case .text(let text):
-                return text
-            case .parameter(let name):
-                guard let index = action.intent.parameterIndex(named: name) else { return name }
-                if let argument = action.arguments[index] {
-                    if index == 0, action.piped { return "the piped value" }
-                    if case .constant(let value) = argument.kind { return ValueFormatter.inline(value) }
-                    return source(argument.span)
-                }
-                if let defaultValue = action.intent.parameters[index].defaultValue { return ValueFormatter.inline(defaultValue) }
-                return "…"
+        action.intent.summary.filled { name in
+            guard let index = action.intent.parameterIndex(named: name) else { return name }
+            if let argument = action.arguments[index] {
+                if index == 0, action.piped { return "the piped value" }
+                if case .constant(let value) = argument.kind { return ValueFormatter.inline(value) }
+                return source(argument.span)
             }
-        }.joined()
+            return action.intent.parameters[index].defaultValue.map(ValueFormatter.inline)
+        }
     }
 
     // MARK: Expressions

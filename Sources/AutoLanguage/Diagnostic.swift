@@ -1,3 +1,5 @@
+import AutoRuntime
+
 /// A problem found before running: where it is, what it is and, when we can tell, how to fix it.
 public struct Diagnostic: Sendable, Error, CustomStringConvertible {
     public enum Severity: String, Sendable {
@@ -27,15 +29,25 @@ public struct Diagnostic: Sendable, Error, CustomStringConvertible {
     /// The full report: the line, the source text, a caret under the span and the hint.
     public func rendered(colour: Bool = false) -> String {
         let location = self.location
+        let endLocation = file.location(of: max(span.start, span.end - 1))
+        let width = endLocation.line == location.line ? max(1, endLocation.column - location.column + 1) : 1
+        return DiagnosticText.render(severity.rawValue, message, at: location, line: file.line(location.line), width: width,
+                                     hint: hint, colour: colour)
+    }
+}
+
+/// How a problem reads for people, compile-time or runtime: `file:line:col: error: message`, the source line
+/// with a caret under the place, and a hint. The one place this layout and its colours are decided.
+public enum DiagnosticText {
+    public static func render(_ severity: String, _ message: String, at location: SourceLocation?, line: String?, width: Int = 1,
+                              hint: String? = nil, colour: Bool = false) -> String {
         let red = colour ? "\u{1B}[1;31m" : "", bold = colour ? "\u{1B}[1m" : ""
         let cyan = colour ? "\u{1B}[36m" : "", green = colour ? "\u{1B}[32m" : "", reset = colour ? "\u{1B}[0m" : ""
-        var out = "\(bold)\(location):\(reset) \(red)\(severity.rawValue):\(reset) \(bold)\(message)\(reset)\n"
-        let line = file.line(location.line)
-        if !line.isEmpty {
-            let endLocation = file.location(of: max(span.start, span.end - 1))
-            let width = endLocation.line == location.line ? max(1, endLocation.column - location.column + 1) : 1
+        var out = location.map { "\(bold)\($0):\(reset) " } ?? ""
+        out += "\(red)\(severity):\(reset) \(bold)\(message)\(reset)\n"
+        if let location, let line, !line.isEmpty {
             let indent = String(line.prefix(location.column - 1).map { $0 == "\t" ? "\t" : " " })
-            out += "  \(line)\n  \(indent)\(green)^\(String(repeating: "~", count: width - 1))\(reset)\n"
+            out += "  \(line)\n  \(indent)\(green)^\(String(repeating: "~", count: max(1, width) - 1))\(reset)\n"
         }
         if let hint { out += "  \(cyan)hint:\(reset) \(hint)\n" }
         return out

@@ -31,7 +31,7 @@ public struct Parser {
     }
 
     /// Parses a whole file.
-    public static func parse(_ file: SourceFile, limits: Limits = Limits()) -> (Program, [Diagnostic]) {
+    public static func parse(_ file: SourceFile, limits: Limits = Limits()) -> (SyntaxTree, [Diagnostic]) {
         var parser = Parser(file: file, limits: limits)
         let program = parser.parseProgram()
         return (program, parser.diagnostics)
@@ -206,15 +206,15 @@ public struct Parser {
         }
     }
 
-    // MARK: Program and statements
+    // MARK: SyntaxTree and statements
 
     // program = { statement_end } { statement statement_end } ;
-    public mutating func parseProgram() -> Program {
+    public mutating func parseProgram() -> SyntaxTree {
         enter(.program)
         var statements: [Statement] = []
         // Only blocks rethrow TooDeep; the top level catches it.
         try? parseStatements(into: &statements, until: nil)
-        return Program(file: file, statements: statements)
+        return SyntaxTree(file: file, statements: statements)
     }
 
     /// Statements up to `closer` (a block's `}`) or the end of input.

@@ -1,12 +1,15 @@
 import AutoIntents
 import AutoRuntime
 
-/// A script ready to run: its graph, and the registry with its shortcuts (and the prelude's) added.
+/// A script ready to run: its program, and the registry with its shortcuts (and the prelude's) added.
 public struct CompiledScript: Sendable {
-    public let graph: ActionGraph
+    /// What `Engine.run` runs: the script's graph and every shortcut's.
+    public let program: Program
     public let registry: Registry
-    /// The graphs of the shortcuts declared by the script and the prelude, by name.
+    /// The shortcuts declared by the script and the prelude, with their graphs, in declaration order.
     public let shortcuts: [(name: String, graph: ActionGraph)]
+
+    public var graph: ActionGraph { program.main }
 }
 
 /// What went wrong, located; `auto check` prints them all.
@@ -49,13 +52,22 @@ public enum ScriptCompiler {
             }
             return .failure(CompilationFailure(diagnostics: sorted))
         }
-        var shortcuts: [(name: String, graph: ActionGraph)] = []
-        for (shortcut, body) in shortcutBodies {
-            let graph = Compiler.compile(body, registry: checker.registry)
-            if case .script(let box) = shortcut.descriptor.implementation { box.graph = graph }
-            shortcuts.append((shortcut.descriptor.name, graph))
+        // Each shortcut's descriptor as it is registered for good: with the result type its body gave. Calls in the
+        // graphs name these, and the program holds the graphs in the order of the descriptors' indices.
+        var finalRegistry = registry
+        var finals: [ObjectIdentifier: IntentDescriptor] = [:]
+        for (shortcut, _) in shortcutBodies {
+            let type = checker.shortcutOutputTypes[ObjectIdentifier(shortcut.descriptor)] ?? .any
+            let final = shortcut.descriptor.withOutputType(type)
+            finals[ObjectIdentifier(shortcut.descriptor)] = final
+            // The checker registered the same names without a clash.
+            try? finalRegistry.add(final)
         }
-        return .success(CompiledScript(graph: Compiler.compile(main, registry: checker.registry), registry: checker.registry, shortcuts: shortcuts))
+        let shortcuts = shortcutBodies.map { shortcut, body in
+            (name: shortcut.descriptor.name, graph: Compiler.compile(body, registry: finalRegistry, shortcuts: finals))
+        }
+        let program = Program(main: Compiler.compile(main, registry: finalRegistry, shortcuts: finals), shortcuts: shortcuts.map(\.graph))
+        return .success(CompiledScript(program: program, registry: finalRegistry, shortcuts: shortcuts))
     }
 
 }

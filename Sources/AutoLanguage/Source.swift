@@ -1,3 +1,5 @@
+import AutoRuntime
+
 /// A piece of .auto text with a name for messages (`books.auto`, `-e`, `stdlib/text.auto`).
 public final class SourceFile: Sendable {
     public let name: String
@@ -52,17 +54,4 @@ public struct Span: Sendable, Hashable {
         self.end = max(start, end)
     }
     public func to(_ other: Span) -> Span { Span(min(start, other.start), max(end, other.end)) }
-}
-
-/// Where something is, as people count: file, line and column from 1.
-public struct SourceLocation: Sendable, Hashable, CustomStringConvertible {
-    public let file: String
-    public let line: Int
-    public let column: Int
-    public init(file: String, line: Int, column: Int) {
-        self.file = file
-        self.line = line
-        self.column = column
-    }
-    public var description: String { "\(file):\(line):\(column)" }
 }

@@ -26,7 +26,7 @@ extension ActionGraph {
             case .find: shape = "box, style=\"rounded,filled\", fillcolor=\"#e6f4ea\""
             case .branch, .forEach, .repeatTimes: shape = "diamond"
             case .stop, .returnValue: shape = "oval"
-            case .assign, .evaluate: shape = "box"
+            case .assign, .append, .evaluate: shape = "box"
             }
             lines.append("\(indent)\(prefix)\(node.id) [label=\"\(Self.escape(node.label))\\n\(node.location.line):\(node.location.column)\", shape=\(shape)];")
         }

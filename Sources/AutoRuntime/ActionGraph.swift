@@ -2,7 +2,7 @@ import AutoIntents
 
 /// A compiled script or shortcut: nodes are resolved intent calls and control steps, edges are the data
 /// that flows between them. The executor runs `body`; `auto graph` draws nodes and edges.
-public final class ActionGraph: @unchecked Sendable {
+public final class ActionGraph: Sendable {
     public let name: String
     /// The top-level steps, in order. Control nodes hold their own blocks.
     public let body: [Node]
@@ -35,25 +35,14 @@ public final class ActionGraph: @unchecked Sendable {
     }
 }
 
-/// A place in a script, kept with each node so runtime errors say where they happened.
-public struct ScriptLocation: Sendable, CustomStringConvertible {
-    public let file: String
-    public let line: Int
-    public let column: Int
-    public init(file: String, line: Int, column: Int) {
-        self.file = file
-        self.line = line
-        self.column = column
-    }
-    public var description: String { "\(file):\(line):\(column)" }
-}
-
-public final class Node: @unchecked Sendable {
+public final class Node: Sendable {
     public enum Kind: Sendable {
         case action(ActionCall)
         case find(FindCall)
         /// `set name = value`, or the value of an expression statement kept in a slot.
         case assign(slot: Int, Expr)
+        /// `set name = name + value` on a list or a text: added in place (`Run.append`).
+        case append(slot: Int, Expr)
         /// An expression statement: its value becomes `it`.
         case evaluate(Expr)
         case branch([(condition: Expr, body: [Node])], otherwise: [Node]?)
@@ -65,7 +54,7 @@ public final class Node: @unchecked Sendable {
 
     public let id: Int
     public let kind: Kind
-    public let location: ScriptLocation
+    public let location: SourceLocation
     /// Whether this node's value becomes `it`: the last node of each statement.
     public let updatesIt: Bool
     /// What the node does in the script's own words, for graphs and traces: "Open Emma", "set x = x + 1".
@@ -75,7 +64,7 @@ public final class Node: @unchecked Sendable {
     /// (a task frame and an executor check) per iteration.
     public let canSuspend: Bool
 
-    public init(id: Int, kind: Kind, location: ScriptLocation, updatesIt: Bool, label: String) {
+    public init(id: Int, kind: Kind, location: SourceLocation, updatesIt: Bool, label: String) {
         self.id = id
         self.kind = kind
         self.location = location
@@ -108,7 +97,7 @@ public final class ActionCall: Sendable {
     /// Slots that receive the result: a pipe's temporary, `-> name`, the variable of a `set`.
     public let resultSlots: [Int]
     /// Where each argument is written, so an error while evaluating one points at it.
-    public let argumentLocations: [ScriptLocation?]
+    public let argumentLocations: [SourceLocation?]
     /// For an entity parameter that may be given as text (`open book "Emma"`) or asked for: the query that finds it.
     public let textLookups: [QueryDescriptor?]
     /// The parameter summary with the script's arguments filled in, for graphs and traces.
@@ -118,7 +107,7 @@ public final class ActionCall: Sendable {
     /// confirmation). Then its node runs in the synchronous executor, a loop of such calls included.
     public let runsImmediately: Bool
 
-    public init(intent: IntentDescriptor, arguments: [Expr?], argumentLocations: [ScriptLocation?], textLookups: [QueryDescriptor?],
+    public init(intent: IntentDescriptor, arguments: [Expr?], argumentLocations: [SourceLocation?], textLookups: [QueryDescriptor?],
                 resultSlots: [Int], summary: String) {
         self.intent = intent
         self.arguments = arguments

@@ -12,7 +12,7 @@ import Testing
     @Test func progressIsReportedNestedAndFinished() async throws {
         let interaction = ScriptedInteraction()
         let compiled = try ScriptHarness.sampleHost.compile(.init(name: "p.auto", text: "count to 2")).get()
-        _ = try await Executor(interaction: interaction).run(compiled.graph)
+        _ = try await compiled.run(interaction: interaction)
         let events = interaction.progressEvents
         guard case .started(let outer, nil, "Counting", 2)? = events.first else {
             Issue.record("expected the outer task first: \(events)")

@@ -2,7 +2,7 @@
 import Testing
 
 @Suite struct ParserTests {
-    func parse(_ text: String) -> (Program, [Diagnostic]) {
+    func parse(_ text: String) -> (SyntaxTree, [Diagnostic]) {
         Parser.parse(SourceFile(name: "t.auto", text: text))
     }
 

@@ -163,19 +163,19 @@ struct CancelTrip: AppIntent {
 }
 
 @Suite struct ExecutorTests {
-    func graph(_ text: String) throws -> ActionGraph {
-        try ScriptCompiler.compile(SourceFile(name: "t.auto", text: text), registry: .standard).get().graph
+    func script(_ text: String) throws -> CompiledScript {
+        try ScriptCompiler.compile(SourceFile(name: "t.auto", text: text), registry: .standard).get()
     }
 
     @Test func stepLimitStopsARunawayLoop() async throws {
-        let executor = Executor(interaction: ScriptedInteraction(), limits: RunLimits(maxSteps: 10_000))
-        await #expect(throws: RuntimeError.self) { try await executor.run(try graph("repeat 1_000_000_000 times { }")) }
+        await #expect(throws: RuntimeError.self) {
+            try await script("repeat 1_000_000_000 times { }").run(limits: RunLimits(maxSteps: 10_000))
+        }
     }
 
     @Test func timeLimitStopsALongRun() async throws {
-        let executor = Executor(interaction: ScriptedInteraction(), limits: RunLimits(maxDuration: .milliseconds(50)))
         do {
-            _ = try await executor.run(try graph("set x = 0\nrepeat 1_000_000_000 times { set x = x + 1 }"))
+            _ = try await script("set x = 0\nrepeat 1_000_000_000 times { set x = x + 1 }").run(limits: RunLimits(maxDuration: .milliseconds(50)))
             Issue.record("expected the time limit")
         } catch let error as RuntimeError {
             #expect(error.message.contains("time limit"))
@@ -185,16 +185,12 @@ struct CancelTrip: AppIntent {
     @Test func cancellationStopsTheRun() async throws {
         let flag = CancellationFlag()
         flag.cancel()
-        let executor = Executor(interaction: ScriptedInteraction(), cancellation: flag)
-        await #expect(throws: RunCancelled.self) { try await executor.run(try graph("repeat 1_000_000 times { }")) }
+        await #expect(throws: RunCancelled.self) { try await script("repeat 1_000_000 times { }").run(cancellation: flag) }
     }
 
     @Test func runawayRecursionIsAnError() async throws {
-        let executor = Executor(interaction: ScriptedInteraction())
-        let compiled = try ScriptCompiler.compile(SourceFile(name: "t.auto", text: "shortcut \"forever\" (n: Int) { return forever n + 1 }\nforever 1"),
-                                                  registry: .standard).get()
         do {
-            _ = try await executor.run(compiled.graph)
+            _ = try await script("shortcut \"forever\" (n: Int) { return forever n + 1 }\nforever 1").run()
             Issue.record("expected the call depth limit")
         } catch let error as RuntimeError {
             #expect(error.message.contains("call each other more than"))
@@ -202,9 +198,8 @@ struct CancelTrip: AppIntent {
     }
 
     @Test func integerOverflowIsAnErrorNotATrap() async throws {
-        let executor = Executor(interaction: ScriptedInteraction())
         do {
-            _ = try await executor.run(try graph("set x = 9223372036854775807\nx + 1"))
+            _ = try await script("set x = 9223372036854775807\nx + 1").run()
             Issue.record("expected an overflow error")
         } catch let error as RuntimeError {
             #expect(error.message == "integer overflow: 9223372036854775807 + 1 does not fit in 64 bits")
@@ -213,8 +208,7 @@ struct CancelTrip: AppIntent {
     }
 
     @Test func theResultIsTheLastStatementsValue() async throws {
-        let executor = Executor(interaction: ScriptedInteraction())
-        let result = try await executor.run(try graph("set x = [1, 2]\nx + [3]"))
+        let result = try await script("set x = [1, 2]\nx + [3]").run()
         #expect(ValueFormatter.json(result) == "[1,2,3]")
     }
 }

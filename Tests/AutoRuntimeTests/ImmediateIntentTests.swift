@@ -97,7 +97,7 @@ struct Hop: ImmediateIntent {
     func performNow(_ context: IntentContext) throws -> IntentResult<Int> {
         var next = Tick()
         next.n = n
-        return .result(dialog: "hopping", opensIntent: next)
+        return .result(value: n, dialog: "hopping", opensIntent: next)
     }
 }
 
@@ -109,7 +109,7 @@ struct Leap: ImmediateIntent {
     func performNow(_ context: IntentContext) throws -> IntentResult<Int> {
         var next = Tock()
         next.n = n
-        return .result(opensIntent: next)
+        return .result(value: n, opensIntent: next)
     }
 }
 
@@ -127,8 +127,8 @@ struct Leap: ImmediateIntent {
         return AutoHost(name: "immediate", registry: registry)
     }()
 
-    func graph(_ text: String) throws -> ActionGraph {
-        try ScriptCompiler.compile(SourceFile(name: "t.auto", text: text), registry: Self.host.registry).get().graph
+    func script(_ text: String) throws -> CompiledScript {
+        try ScriptCompiler.compile(SourceFile(name: "t.auto", text: text), registry: Self.host.registry).get()
     }
 
     @Test func immediateAndAwaitingIntentsGiveTheSameResults() async throws {
@@ -151,13 +151,13 @@ struct Leap: ImmediateIntent {
     }
 
     @Test func onlyCallsThatNeverWaitRunWithoutAwaiting() throws {
-        #expect(try graph("repeat 3 times { scale 2 }").body[0].canSuspend == false)
-        #expect(try graph("for i in [1, 2] { if i > 1 { tick i } else { show i } }").body[0].canSuspend == false)
-        #expect(try graph("repeat 3 times { scale later 2 }").body[0].canSuspend == true)
-        #expect(try graph("repeat 3 times { scale 2\ntock 1 }").body[0].canSuspend == true)
+        #expect(try script("repeat 3 times { scale 2 }").graph.body[0].canSuspend == false)
+        #expect(try script("for i in [1, 2] { if i > 1 { tick i } else { show i } }").graph.body[0].canSuspend == false)
+        #expect(try script("repeat 3 times { scale later 2 }").graph.body[0].canSuspend == true)
+        #expect(try script("repeat 3 times { scale 2\ntock 1 }").graph.body[0].canSuspend == true)
         // A missing argument is asked for and a destructive intent is confirmed: both wait for an answer.
-        #expect(try graph("scale").body[0].canSuspend == true)
-        #expect(try graph("shred 1").body[0].canSuspend == true)
+        #expect(try script("scale").graph.body[0].canSuspend == true)
+        #expect(try script("shred 1").graph.body[0].canSuspend == true)
     }
 
     @Test func aMissingArgumentIsStillAskedForBeforeTheIntentRuns() async throws {
@@ -169,8 +169,7 @@ struct Leap: ImmediateIntent {
     @Test(arguments: [false, true])
     func dialogsKeepTheirOrderAroundAwaitingWork(showsOnlyByAwaiting: Bool) async throws {
         let interaction = ScriptedInteraction(confirmations: [true], showsOnlyByAwaiting: showsOnlyByAwaiting)
-        let executor = Executor(interaction: interaction)
-        _ = try await executor.run(try graph("for i in [1, 2] { tick i }\ntock 3\nrepeat 1 times { tick 4 }\nshred 5\ntick 6"))
+        _ = try await script("for i in [1, 2] { tick i }\ntock 3\nrepeat 1 times { tick 4 }\nshred 5\ntick 6").run(interaction: interaction)
         #expect(interaction.events == ["show: tick 1", "show: tick 2", "show: tock 3", "show: tick 4",
                                        "confirm: Shred 5? This can't be undone.", "show: shredded 5", "show: tick 6"])
     }
@@ -178,9 +177,8 @@ struct Leap: ImmediateIntent {
     @Test(arguments: [false, true])
     func whatALoopShowedBeforeItFailedIsShownAndTheErrorHasItsLocation(showsOnlyByAwaiting: Bool) async throws {
         let interaction = ScriptedInteraction(showsOnlyByAwaiting: showsOnlyByAwaiting)
-        let executor = Executor(interaction: interaction)
         do {
-            _ = try await executor.run(try graph("show 0\nfor i in [1, 2, -1, 3] { tick i }"))
+            _ = try await script("show 0\nfor i in [1, 2, -1, 3] { tick i }").run(interaction: interaction)
             Issue.record("expected tick to fail on -1")
         } catch let error as RuntimeError {
             #expect(error.message == "tick: can't tick -1")
@@ -228,9 +226,8 @@ struct Leap: ImmediateIntent {
 
     @Test func cancellationStopsALoopOfImmediateCalls() async throws {
         let flag = CancellationFlag()
-        let executor = Executor(interaction: ScriptedInteraction(), cancellation: flag)
-        let loop = try graph("repeat 1_000_000_000 times { scale 1 }")
-        let run = Task { try await executor.run(loop) }
+        let loop = try script("repeat 1_000_000_000 times { scale 1 }")
+        let run = Task { try await loop.run(cancellation: flag) }
         try await Task.sleep(for: .milliseconds(50))
         flag.cancel()
         await #expect(throws: RunCancelled.self) { try await run.value }

@@ -41,7 +41,7 @@ import Testing
             if case .find(let call) = node.kind { return call.summary }
             return nil
         }.joined()
-        let result = try await Executor(interaction: ScriptedInteraction()).run(compiled.graph)
+        let result = try await compiled.run()
         guard case .list(let items) = result else { return ([], summary) }
         return (items.compactMap { value in
             if case .entity(let entity) = value { return (entity.payload as? Book)?.id }

@@ -1,0 +1,61 @@
+import AutoIntents
+
+/// Where the language converts a value to the type it is used as, and checks what a parameter allows. One owner
+/// for the checker (constants, before the run) and the runtime (every other value, before `perform`).
+public enum Coercion {
+    /// `value` as a value of `type` where the language converts: an Int where a Decimal is expected, a text that
+    /// names an enum case, a text as a file path. Any other value is returned as it is; whether it fits is the
+    /// caller's check. A text that names no case of the enum is an error listing the cases.
+    public static func converted(_ value: Value, to type: ValueType) throws(EvaluationError) -> Value {
+        switch (type, value) {
+        case (.decimal, .int(let i)):
+            return .decimal(Double(i))
+        case (.enumeration(let enumeration), .text(let text)):
+            guard let index = enumeration.caseIndex(named: text) else { throw notACase(text, of: enumeration) }
+            return .enumCase(EnumCaseValue(type: enumeration, index: index))
+        case (.file, .text(let path)):
+            return .file(FileRef(path: path))
+        default:
+            return value
+        }
+    }
+
+    public static func notACase(_ text: String, of enumeration: AnyEnumType) -> EvaluationError {
+        EvaluationError("'\(text)' is not a \(enumeration.typeName); choose one of: \(caseNames(of: enumeration))")
+    }
+
+    /// "Want to Read, Currently Reading, Read": the cases as people read them.
+    public static func caseNames(of enumeration: AnyEnumType) -> String {
+        enumeration.cases.map(\.displayName).joined(separator: ", ")
+    }
+
+    /// A value of exactly its parameter's scalar type, with no range to check: `argument` would return it as is.
+    @inline(__always)
+    static func isReady(_ value: Value, for parameter: ParameterInfo) -> Bool {
+        parameter.range == nil && value.hasScalarType(parameter.type)
+    }
+
+    /// An argument brought to its parameter's type, with its range checked; anything else is a type error naming
+    /// the parameter.
+    static func argument(_ value: Value, for parameter: ParameterInfo, of intent: IntentDescriptor) throws(EvaluationError) -> Value {
+        if isReady(value, for: parameter) { return value }
+        if value.isNull {
+            guard parameter.isRequired, parameter.type != .any else { return value }
+            throw EvaluationError("'\(intent.name)' needs a value for '\(parameter.name)', got nil")
+        }
+        let result = try converted(value, to: parameter.type)
+        guard result.type.isAssignable(to: parameter.type) else {
+            throw EvaluationError("'\(intent.name)' expects \(parameter.type) for '\(parameter.name)', got \(value.type)")
+        }
+        if let problem = rangeProblem(result, for: parameter) {
+            throw EvaluationError("'\(parameter.name)' of '\(intent.name)' must be \(problem), got \(ValueFormatter.inline(result))")
+        }
+        return result
+    }
+
+    /// What a number is outside its parameter's range ("between 1 and 5"); nil when it is inside or has none.
+    public static func rangeProblem(_ value: Value, for parameter: ParameterInfo) -> String? {
+        guard let range = parameter.range, let number = Operations.number(value), !range.contains(number) else { return nil }
+        return parameter.rangeDescription ?? ""
+    }
+}

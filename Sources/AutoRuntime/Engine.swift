@@ -1,0 +1,85 @@
+import AutoIntents
+
+/// Runs compiled programs. An engine is configuration only — what the host registered for its intents, and the
+/// default limits — so one engine runs any number of programs at once, from any task: everything a run changes
+/// (its frames, `it`, its step count and deadline, the dialogs it holds back) lives in a `Run` of its own.
+public struct Engine: Sendable {
+    /// Handed to every intent's `perform` through `IntentContext.dependency(_:)`.
+    public let dependency: (any Sendable)?
+    /// The limits of a run that gives none of its own.
+    public var limits: RunLimits
+
+    public init(registry: Registry, limits: RunLimits = RunLimits()) {
+        self.dependency = registry.dependency
+        self.limits = limits
+    }
+
+    /// Runs `program`: `arguments` fill its first slots (a script's `args`). The outcome says how the run ended;
+    /// nothing is thrown.
+    /// - `interaction`: how the run talks to people (a terminal, a test's scripted answers, nobody).
+    /// - `cancellation`: set from outside (Ctrl-C) to stop the run; the intent running sees it.
+    /// - `whatIf`: stop before the first intent that changes anything, saying what it would do.
+    public func run(_ program: Program, arguments: [Value] = [], interaction: any Interaction,
+                    cancellation: CancellationFlag = CancellationFlag(), limits: RunLimits? = nil,
+                    whatIf: Bool = false) async -> RunOutcome {
+        let limits = limits ?? self.limits
+        let dependency = self.dependency
+        let start: @Sendable (ContinuousClock.Instant?) async -> RunOutcome = { deadline in
+            let context = IntentContext(interaction: interaction, cancellation: cancellation, dependency: dependency)
+            let run = Run(program: program, context: context, limits: limits, deadline: deadline, whatIf: whatIf)
+            return await run.start(arguments: arguments)
+        }
+        guard let maxDuration = limits.maxDuration else { return await start(nil) }
+        let deadline = ContinuousClock.now + maxDuration
+        // The run and a timer race: when the timer wins, the run's task is cancelled, so that an intent that is
+        // awaiting (a sleep, a request) stops too instead of running on past the limit; the run then ends with the
+        // time limit as its error.
+        return await withTaskGroup(of: RunOutcome?.self) { group in
+            group.addTask { await start(deadline) }
+            group.addTask {
+                try? await Task.sleep(until: deadline, clock: .continuous)
+                return nil
+            }
+            var outcome: RunOutcome?
+            while outcome == nil, let next = await group.next() {
+                outcome = next
+                group.cancelAll()
+            }
+            return outcome ?? RunOutcome(ending: .cancelled(reason: "interrupted"), lastStatementShowedDialog: false)
+        }
+    }
+}
+
+/// How a run ended.
+public struct RunOutcome: Sendable {
+    public enum Ending: Sendable {
+        /// The script ran to its end (or `stop`): its result, the value of its last statement or what `return` gave.
+        case completed(Value)
+        /// `whatIf`: the run stopped before the first intent that changes anything, having said what it would do.
+        case stoppedBeforeChange
+        case failed(RuntimeError)
+        /// Stopped on purpose: a declined confirmation, Ctrl-C.
+        case cancelled(reason: String)
+    }
+
+    public let ending: Ending
+    /// Whether the script's last statement showed a dialog: a front end that prints the result may leave it out,
+    /// since the statement already said what it did.
+    public let lastStatementShowedDialog: Bool
+
+    public init(ending: Ending, lastStatementShowedDialog: Bool) {
+        self.ending = ending
+        self.lastStatementShowedDialog = lastStatementShowedDialog
+    }
+
+    /// The result, or the run's error (`RuntimeError`, or `RunCancelled` for a cancelled run): for callers that
+    /// handle the ways a run ends as errors. A stop before a change gives nil.
+    public func value() throws -> Value {
+        switch ending {
+        case .completed(let value): return value
+        case .stoppedBeforeChange: return .null
+        case .failed(let error): throw error
+        case .cancelled(let reason): throw RunCancelled(reason)
+        }
+    }
+}

@@ -1,0 +1,150 @@
+import AutoIntents
+
+/// Arguments, before an intent runs: what is missing is asked for, entities named by text are found, defaults
+/// are filled in and every value is brought to its parameter's type. The awaiting path (`prepare`) does what
+/// waits first and then the same synchronous core as an immediate call (`prepareNow`).
+extension Run {
+    /// Whether every argument is already what its parameter takes: given (or optional with no default), of
+    /// exactly its scalar type, with no range to check and no text to look up. Then nothing needs preparing,
+    /// the common case of a call in a loop.
+    static func isReady(_ call: ActionCall, _ arguments: [Value?]) -> Bool {
+        let intent = call.intent
+        for index in intent.parameters.indices {
+            let parameter = intent.parameters[index]
+            guard let value = arguments[index] else {
+                if parameter.isRequired || parameter.defaultValue != nil { return false }
+                continue
+            }
+            guard call.textLookups[index] == nil, Coercion.isReady(value, for: parameter) else { return false }
+        }
+        return true
+    }
+
+    /// Asks for what is missing and finds the entities named by text, then fills in defaults and converts.
+    nonisolated(nonsending) func prepare(_ call: ActionCall, _ arguments: inout [Value?], _ node: Node) async throws {
+        let intent = call.intent
+        for (index, parameter) in intent.parameters.enumerated() {
+            if arguments[index] == nil, parameter.isRequired, parameter.defaultValue == nil {
+                arguments[index] = try await answer(for: index, of: call, reason: nil, node)
+            } else if case .text(let text)? = arguments[index], let query = call.textLookups[index] {
+                arguments[index] = try await entity(named: text, in: query, for: parameter, of: intent,
+                                                    at: call.argumentLocations[index] ?? node.location)
+            }
+        }
+        try prepareNow(call, &arguments, node)
+    }
+
+    /// Fills in defaults and brings every argument to its parameter's type: all that a call which runs
+    /// immediately needs, and the last step of `prepare`.
+    func prepareNow(_ call: ActionCall, _ arguments: inout [Value?], _ node: Node) throws {
+        let intent = call.intent
+        for (index, parameter) in intent.parameters.enumerated() {
+            if arguments[index] == nil, let defaultValue = parameter.defaultValue { arguments[index] = defaultValue }
+            let location = call.argumentLocations[index] ?? node.location
+            guard let value = arguments[index] else {
+                // `prepare` asked for it, and `runsImmediately` rules it out: `perform` never reads a required
+                // parameter that is unset.
+                guard !parameter.isRequired else { throw RuntimeError("'\(intent.name)' needs '\(parameter.name)'", at: location) }
+                continue
+            }
+            do {
+                arguments[index] = try Coercion.argument(value, for: parameter, of: intent)
+            } catch {
+                throw RuntimeError(error.message, at: location)
+            }
+        }
+    }
+
+    /// Asks for a parameter's value (an entity by name, found with its type's text search) and converts the answer.
+    /// `reason` is why the intent asks again, said where nobody can answer.
+    nonisolated(nonsending) func answer(for index: Int, of call: ActionCall, reason: String?, _ node: Node) async throws -> Value {
+        let intent = call.intent, parameter = intent.parameters[index]
+        let question = parameter.question ?? "\(parameter.title) for '\(intent.name)'?"
+        let value: Value
+        do {
+            value = try await interaction.requestValue(ValueRequest(prompt: question, type: parameter.type, intent: intent.name,
+                                                                    parameter: parameter.name))
+        } catch is NoAnswerError {
+            // The intent's reason, where it gave one, says what was wrong with the value it had.
+            let need = "'\(intent.name)' needs '\(parameter.name)' (\(parameter.type))" + (reason.map { ": \($0);" } ?? " and")
+            throw RuntimeError("\(need) nobody can answer '\(question)'; give it as '\(parameter.name): …'",
+                               at: node.location, kind: .unanswered(intent: intent.name, parameter: parameter.name))
+        }
+        if case .text(let text) = value, let query = call.textLookups[index] {
+            return try await entity(named: text, in: query, for: parameter, of: intent, at: node.location)
+        }
+        do {
+            return try Coercion.argument(value, for: parameter, of: intent)
+        } catch {
+            throw RuntimeError(error.message, at: node.location)
+        }
+    }
+
+    /// The entity a text names, found with the type's text search: one match is taken, an exact title among
+    /// several is taken, otherwise people choose, or the error lists what matched.
+    nonisolated(nonsending) func entity(named text: String, in query: QueryDescriptor, for parameter: ParameterInfo,
+                                        of intent: IntentDescriptor, at location: SourceLocation) async throws -> Value {
+        let type = query.entityType
+        let found: [Value]
+        do {
+            found = try await query.run(FindRequest(source: .matching(text), compare: { _, _, _ in false }, order: { _, _ in 0 }))
+        } catch {
+            throw reported(error, doing: "finding the \(type.singular) '\(text)'", at: location)
+        }
+        if found.count == 1 { return found[0] }
+        let exact = found.filter { if case .entity(let e) = $0 { e.display.title.lowercased() == text.lowercased() } else { false } }
+        if exact.count == 1 { return exact[0] }
+        if found.isEmpty { throw RuntimeError("no \(type.singular) matches '\(text)' for '\(parameter.name)' of '\(intent.name)'", at: location) }
+        let request = ChoiceRequest(prompt: "Which \(type.singular) for '\(intent.name)'? Several match '\(text)':",
+                                    options: found.map(IntentContext.choice(for:)), intent: intent.name, parameter: parameter.name)
+        do {
+            let index = try await interaction.choose(request)
+            if found.indices.contains(index) { return found[index] }
+        } catch is NoAnswerError {
+            // Nobody can choose: the error below lists what matched.
+        }
+        let names = found.prefix(5).map(ValueFormatter.inline).joined(separator: ", ")
+        throw RuntimeError("several \(type.plural) match '\(text)': \(names)\(found.count > 5 ? ", …" : ""); write more of the title", at: location)
+    }
+
+    /// A destructive intent is confirmed before it runs; declining cancels the run.
+    nonisolated(nonsending) func confirmDestructive(_ intent: IntentDescriptor, _ arguments: [Value?], _ node: Node) async throws {
+        let request = ConfirmationRequest(prompt: "\(describe(intent, arguments))? This can't be undone.",
+                                          actionName: intent.title, isDestructive: true, intent: intent.name)
+        let approved: Bool
+        do {
+            approved = try await interaction.confirm(request)
+        } catch let error as NoAnswerError {
+            throw RuntimeError("'\(intent.name)' needs a confirmation and \(error)", at: node.location, kind: .unconfirmed(intent: intent.name))
+        }
+        if !approved { throw RunCancelled("'\(intent.name)' was not confirmed") }
+    }
+
+    // MARK: What if
+
+    /// What a changing intent would do, said instead of done (`--what-if`).
+    func whatIfDialog(_ intent: IntentDescriptor, _ arguments: [Value?]) -> Dialog {
+        Dialog("What if: \(describe(intent, arguments))")
+    }
+
+    /// Every action a list piped into a changing intent would run, with the defaults a single call would show.
+    func whatIfDialogs(_ items: [Value], _ call: ActionCall, _ given: [Value?]) -> [Dialog] {
+        var arguments = given
+        for (index, parameter) in call.intent.parameters.enumerated() where arguments[index] == nil {
+            arguments[index] = parameter.defaultValue
+        }
+        return items.map { item in
+            arguments[0] = item
+            return whatIfDialog(call.intent, arguments)
+        }
+    }
+
+    /// The intent's summary with the values it is about to run with: `Delete 'Emma'`.
+    func describe(_ intent: IntentDescriptor, _ arguments: [Value?]) -> String {
+        intent.summary.filled { name in
+            guard let index = intent.parameterIndex(named: name), let value = arguments[index] else { return nil }
+            if case .entity(let entity) = value { return "'\(entity.display.title)'" }
+            return ValueFormatter.inline(value)
+        }
+    }
+}

@@ -1,0 +1,164 @@
+import AutoIntents
+
+/// The block drivers: statements in order, control flow, and the two ways a node runs. A node that may await
+/// (a call of an intent that waits, a question, a query, or a block holding one) runs through the `async`
+/// driver; every other node through its synchronous twin, so a loop of plain statements pays no async call per
+/// iteration. Swift has no `reasync`, so the twins are written twice; each keeps to driving, and the work they
+/// share is in functions both call.
+extension Run {
+    enum Flow {
+        case normal
+        case stop
+        /// `return`: the value waits in the frame's `returned`, so that a flow is copied as a plain number.
+        case returned
+    }
+
+    nonisolated(nonsending) func execute(_ nodes: [Node], _ frame: Frame) async throws -> Flow {
+        for node in nodes {
+            try enter(node, frame)
+            let flow = node.canSuspend ? try await runSuspending(node, frame) : try run(node, frame)
+            if !pendingDialogs.isEmpty { await showPendingDialogs() }
+            if case .normal = flow {} else { return flow }
+        }
+        return .normal
+    }
+
+    /// The synchronous twin of `execute`, for blocks in which nothing awaits.
+    func executeSync(_ nodes: [Node], _ frame: Frame) throws -> Flow {
+        for node in nodes {
+            try enter(node, frame)
+            let flow = try run(node, frame)
+            if case .normal = flow {} else { return flow }
+        }
+        return .normal
+    }
+
+    @inline(__always)
+    func enter(_ node: Node, _ frame: Frame) throws {
+        try countStep(node)
+        if node.updatesIt, frame === scriptFrame { dialogsBeforeStatement = dialogs }
+    }
+
+    /// A node that calls an intent or a query, or holds a block that does.
+    nonisolated(nonsending) func runSuspending(_ node: Node, _ frame: Frame) async throws -> Flow {
+        switch node.kind {
+        case .action(let call):
+            // The frame's argument buffer is taken for the call and given back after it, so that a call in a
+            // loop allocates no array. (A shortcut called from here runs in a frame of its own.)
+            var arguments = frame.takeArguments()
+            try evaluateArguments(call, frame, node, into: &arguments)
+            let value: Value
+            if let items = pipedList(call, arguments) {
+                value = try await performForEach(items, call, arguments, node)
+            } else {
+                value = try await invoke(call, &arguments, node)
+            }
+            frame.giveBack(consume arguments)
+            store(value, in: call.resultSlots, of: node, frame)
+        case .find(let call):
+            store(try await find(call, frame, node), in: call.resultSlots, of: node, frame)
+        case .branch(let branches, let otherwise):
+            if let chosen = try chosenBlock(branches, otherwise, frame, node) { return try await execute(chosen, frame) }
+        case .forEach(let slot, let sequence, let body):
+            for item in try listToIterate(sequence, frame, node) {
+                try countStep(node)
+                frame.slots[slot] = item
+                let flow = try await execute(body, frame)
+                if case .normal = flow {} else { return flow }
+            }
+        case .repeatTimes(let countExpression, let body):
+            let count = try repeatCount(countExpression, frame, node)
+            var done = 0
+            while done < count {
+                try countStep(node)
+                let flow = try await execute(body, frame)
+                if case .normal = flow {} else { return flow }
+                done += 1
+            }
+        case .assign, .append, .evaluate, .stop, .returnValue:
+            return try run(node, frame)
+        }
+        return .normal
+    }
+
+    /// A node in which nothing awaits: expressions, immediate calls, and control whose blocks hold nothing else.
+    func run(_ node: Node, _ frame: Frame) throws -> Flow {
+        switch node.kind {
+        case .action(let call):
+            // `canSuspend` is false, so the call runs immediately.
+            var arguments = frame.takeArguments()
+            try evaluateArguments(call, frame, node, into: &arguments)
+            let value: Value
+            if let items = pipedList(call, arguments) {
+                value = try performForEachNow(items, call, arguments, node)
+            } else {
+                value = try invokeNow(call, &arguments, node)
+            }
+            frame.giveBack(consume arguments)
+            store(value, in: call.resultSlots, of: node, frame)
+        case .assign(let slot, let expression):
+            let value = try evaluate(expression, frame, node)
+            frame.slots[slot] = value
+            if node.updatesIt { frame.it = value }
+        case .append(let slot, let expression):
+            try append(expression, toSlot: slot, frame, node)
+        case .evaluate(let expression):
+            let value = try evaluate(expression, frame, node)
+            if node.updatesIt { frame.it = value }
+        case .branch(let branches, let otherwise):
+            if let chosen = try chosenBlock(branches, otherwise, frame, node) { return try executeSync(chosen, frame) }
+        case .forEach(let slot, let sequence, let body):
+            for item in try listToIterate(sequence, frame, node) {
+                try countStep(node)
+                frame.slots[slot] = item
+                let flow = try executeSync(body, frame)
+                if case .normal = flow {} else { return flow }
+            }
+        case .repeatTimes(let countExpression, let body):
+            let count = try repeatCount(countExpression, frame, node)
+            var done = 0
+            while done < count {
+                try countStep(node)
+                let flow = try executeSync(body, frame)
+                if case .normal = flow {} else { return flow }
+                done += 1
+            }
+        case .stop:
+            return .stop
+        case .returnValue(let expression):
+            frame.returned = try expression.map { try evaluate($0, frame, node) } ?? .null
+            return .returned
+        case .find:
+            // `canSuspend` is true for a find, so `execute` never hands it here.
+            throw RuntimeError("internal error: '\(node.label)' was run without awaiting it", at: node.location)
+        }
+        return .normal
+    }
+
+    /// A call's or a find's result, into the slots that receive it and, where the node sets it, into `it`.
+    @inline(__always)
+    func store(_ value: Value, in slots: [Int], of node: Node, _ frame: Frame) {
+        for slot in slots { frame.slots[slot] = value }
+        if node.updatesIt { frame.it = value }
+    }
+
+    func chosenBlock(_ branches: [(condition: Expr, body: [Node])], _ otherwise: [Node]?, _ frame: Frame, _ node: Node) throws -> [Node]? {
+        for branch in branches where try truth(branch.condition, frame, node, "the condition of 'if'") { return branch.body }
+        return otherwise
+    }
+
+    func listToIterate(_ sequence: Expr, _ frame: Frame, _ node: Node) throws -> [Value] {
+        switch try evaluate(sequence, frame, node) {
+        case .list(let list): return list
+        case .null: return []
+        case let other: throw RuntimeError("'for' goes through a list, not \(other.type)", at: node.location)
+        }
+    }
+
+    func repeatCount(_ count: Expr, _ frame: Frame, _ node: Node) throws -> Int {
+        guard case .int(let count) = try evaluate(count, frame, node) else {
+            throw RuntimeError("'repeat' needs a whole number of times", at: node.location)
+        }
+        return count
+    }
+}

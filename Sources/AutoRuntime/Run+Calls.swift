@@ -1,0 +1,231 @@
+import AutoIntents
+
+/// Calls of intents: an awaiting call (`invoke`) and an immediate one (`invokeNow`), a list piped into a
+/// one-value input, what an intent's result opens next, and the errors of an intent as the script's errors.
+extension Run {
+    /// The arguments of `call` by parameter index (nil where none is written), into `arguments`, whose
+    /// storage is reused from call to call.
+    func evaluateArguments(_ call: ActionCall, _ frame: Frame, _ node: Node, into arguments: inout [Value?]) throws {
+        let count = call.arguments.count
+        if arguments.count != count {
+            arguments.removeAll(keepingCapacity: true)
+            arguments.append(contentsOf: repeatElement(nil, count: count))
+        }
+        for index in 0..<count {
+            guard let expression = call.arguments[index] else {
+                arguments[index] = nil
+                continue
+            }
+            do {
+                arguments[index] = try eval(expression, frame)
+            } catch {
+                throw RuntimeError(error.message, at: call.argumentLocations[index] ?? node.location)
+            }
+        }
+    }
+
+    /// A list piped into a call whose input takes one value: the call then runs once per element.
+    @inline(__always)
+    func pipedList(_ call: ActionCall, _ arguments: [Value?]) -> [Value]? {
+        guard case .list(let items)? = arguments.first, let input = call.intent.parameters.first, input.type.takesOneValue else { return nil }
+        return items
+    }
+
+    // MARK: Awaiting
+
+    /// Runs one call. `arguments` is the caller's buffer: it comes back with the values `perform` was given.
+    nonisolated(nonsending) func invoke(_ call: ActionCall, _ arguments: inout [Value?], _ node: Node) async throws -> Value {
+        let intent = call.intent
+        if !Self.isReady(call, arguments) {
+            try await prepare(call, &arguments, node)
+        }
+        if whatIf, intent.sideEffect != .none {
+            await interaction.show(whatIfDialog(intent, arguments))
+            throw WhatIfStop()
+        }
+        if intent.sideEffect == .destructive { try await confirmDestructive(intent, arguments, node) }
+        try checkCancellation(at: node.location)
+        do {
+            switch intent.implementation {
+            case .native(let perform):
+                return try await performNative(perform, call, &arguments, node)
+            case .immediate(let performNow):
+                // Here because something before it awaited (a question, a confirmation); it runs as it would in
+                // a loop, so it behaves the same wherever it is called.
+                let value = try perform(performNow, arguments, of: intent, node)
+                await showPendingDialogs()
+                return value
+            case .shortcut(let index):
+                return try await callShortcut(index, of: intent, arguments, node)
+            }
+        } catch {
+            throw reported(error, doing: intent.name, at: node.location)
+        }
+    }
+
+    /// `perform`, asked again with an answer when it says it needs a value; then the intents it opens. Every
+    /// progress task it started and left open is finished when it ends, however it ends.
+    nonisolated(nonsending) func performNative(_ perform: @Sendable ([Value?], IntentContext) async throws -> IntentOutput,
+                                               _ call: ActionCall, _ arguments: inout [Value?], _ node: Node) async throws -> Value {
+        let intent = call.intent
+        let progressMark = context.progressMark()
+        do {
+            var output: IntentOutput
+            var asked: [Int: Int] = [:]
+            while true {
+                do {
+                    output = try await perform(arguments, context)
+                    break
+                } catch let needed as NeedsValueError {
+                    // Ask for the parameter and run `perform` again from the start, three times at most.
+                    guard let index = intent.parameterIndex(named: needed.parameter), asked[index, default: 0] < 3 else {
+                        throw unansweredNeed(needed, of: intent, node)
+                    }
+                    asked[index, default: 0] += 1
+                    arguments[index] = try await answer(for: index, of: call, reason: needed.reason, node)
+                }
+            }
+            await context.finishProgress(after: progressMark)
+            if let dialog = output.dialog { await showDialog(dialog) }
+            var next = output.next
+            while let opened = next {
+                // The opened intent's result is shown, not substituted: the action keeps its declared type.
+                let shown = try await opened.run(context)
+                await context.finishProgress(after: progressMark)
+                if let dialog = Self.shownDialog(of: shown) { await showDialog(dialog) }
+                next = shown.next
+            }
+            return output.value
+        } catch {
+            await context.finishProgress(after: progressMark)
+            throw error
+        }
+    }
+
+    nonisolated(nonsending) func callShortcut(_ index: Int, of intent: IntentDescriptor, _ arguments: [Value?], _ node: Node) async throws -> Value {
+        guard program.shortcuts.indices.contains(index) else {
+            throw RuntimeError("internal error: the shortcut '\(intent.name)' is not part of this program", at: node.location)
+        }
+        callDepth += 1
+        defer { callDepth -= 1 }
+        if callDepth > limits.maxCallDepth {
+            throw RuntimeError("shortcuts call each other more than \(limits.maxCallDepth) deep; is there a recursion without an end?",
+                               at: node.location, kind: .callDepth(limits.maxCallDepth))
+        }
+        return try await self.call(program.shortcuts[index], arguments: arguments.map { $0 ?? .null })
+    }
+
+    nonisolated(nonsending) func performForEach(_ items: [Value], _ call: ActionCall, _ given: [Value?], _ node: Node) async throws -> Value {
+        if whatIf, call.intent.sideEffect != .none {
+            for dialog in whatIfDialogs(items, call, given) { await interaction.show(dialog) }
+            throw WhatIfStop()
+        }
+        var results: [Value] = []
+        results.reserveCapacity(items.count)
+        for item in items {
+            try countStep(node)
+            // Each element starts from the arguments as written: what `invoke` filled in is not carried over.
+            var each = given
+            each[0] = item
+            results.append(try await invoke(call, &each, node))
+        }
+        return .list(results)
+    }
+
+    // MARK: Immediate
+
+    /// `invoke` without awaiting, for calls that `ActionCall.runsImmediately` allows.
+    func invokeNow(_ call: ActionCall, _ arguments: inout [Value?], _ node: Node) throws -> Value {
+        let intent = call.intent
+        if !Self.isReady(call, arguments) {
+            try prepareNow(call, &arguments, node)
+        }
+        if whatIf, intent.sideEffect != .none {
+            showNow(whatIfDialog(intent, arguments))
+            throw WhatIfStop()
+        }
+        try checkCancellation(at: node.location)
+        guard case .immediate(let performNow) = intent.implementation else {
+            throw RuntimeError("internal error: '\(intent.name)' was run without awaiting it", at: node.location)
+        }
+        do {
+            return try perform(performNow, arguments, of: intent, node)
+        } catch {
+            throw reported(error, doing: intent.name, at: node.location)
+        }
+    }
+
+    /// `performForEach` without awaiting: a list piped into an immediate call's one-value input.
+    func performForEachNow(_ items: [Value], _ call: ActionCall, _ given: [Value?], _ node: Node) throws -> Value {
+        if whatIf, call.intent.sideEffect != .none {
+            for dialog in whatIfDialogs(items, call, given) { showNow(dialog) }
+            throw WhatIfStop()
+        }
+        var results: [Value] = []
+        results.reserveCapacity(items.count)
+        for item in items {
+            try countStep(node)
+            // Each element starts from the arguments as written, as in `performForEach`.
+            var each = given
+            each[0] = item
+            results.append(try invokeNow(call, &each, node))
+        }
+        return .list(results)
+    }
+
+    /// Runs an immediate intent and the immediate intents it opens, showing their dialogs.
+    func perform(_ performNow: @Sendable ([Value?], IntentContext) throws -> IntentOutput, _ arguments: [Value?],
+                 of intent: IntentDescriptor, _ node: Node) throws -> Value {
+        let output: IntentOutput
+        do {
+            output = try performNow(arguments, context)
+        } catch let needed as NeedsValueError {
+            // Asking would await: the need is reported as it is when nobody can answer.
+            throw unansweredNeed(needed, of: intent, node)
+        }
+        if let dialog = output.dialog { showNow(dialog) }
+        var next = output.next
+        while let opened = next {
+            guard let runNext = opened.runNow else {
+                throw RuntimeError("\(intent.name): can't open '\(opened.title)', which awaits, from an intent that runs immediately", at: node.location)
+            }
+            // As for an awaiting intent, the opened intent's result is shown and the action keeps its own.
+            let shown = try runNext(context)
+            if let dialog = Self.shownDialog(of: shown) { showNow(dialog) }
+            next = shown.next
+        }
+        return output.value
+    }
+
+    /// What an opened intent's result shows: its dialog, or its value where it says nothing.
+    static func shownDialog(of output: IntentOutput) -> Dialog? {
+        if let dialog = output.dialog { return dialog }
+        return output.value.isNull ? nil : Dialog(ValueFormatter.display(output.value))
+    }
+
+    // MARK: Errors
+
+    /// An error from an intent or a query as the script's error: with what was being done and the action's
+    /// location. Cancellations stay cancellations, unless the time limit caused them.
+    func reported(_ error: any Error, doing what: String, at location: SourceLocation) -> any Error {
+        switch error {
+        case is RuntimeError, is WhatIfStop:
+            return error
+        case is RunCancelled, is CancellationError:
+            return stopped(by: error, at: location) ?? ((error as? RunCancelled) ?? RunCancelled())
+        case let error as IntentError:
+            return RuntimeError("\(what): \(error.message)", at: location)
+        case let error as NoAnswerError:
+            return RuntimeError("\(what): \(error)", at: location, kind: .unanswered(intent: what, parameter: nil))
+        default:
+            // A host's own error: a database's, a file system's.
+            return RuntimeError("\(what): \(error)", at: location)
+        }
+    }
+
+    /// The error for a `needsValue` that no answer can satisfy, with the intent's reason.
+    func unansweredNeed(_ needed: NeedsValueError, of intent: IntentDescriptor, _ node: Node) -> RuntimeError {
+        RuntimeError("\(intent.name): needs a value for '\(needed.parameter)'\(needed.reason.map { ": \($0)" } ?? "")",
+                     at: node.location, kind: .unanswered(intent: intent.name, parameter: needed.parameter))
+    }
+}

@@ -1,0 +1,74 @@
+import AutoIntents
+
+/// `find`: the request for the host's query, with the script's values in it, and what the engine does with the
+/// answer (the part of the where-clause, the sort and the limit that the host doesn't do).
+extension Run {
+    nonisolated(nonsending) func find(_ call: FindCall, _ frame: Frame, _ node: Node) async throws -> Value {
+        let request: FindRequest
+        do {
+            request = try findRequest(call, frame)
+        } catch {
+            throw RuntimeError(error.message, at: node.location)
+        }
+        try checkCancellation(at: node.location)
+        do {
+            return .list(try await call.query.run(request))
+        } catch {
+            throw reported(error, doing: "finding \(call.query.entityType.plural)", at: node.location)
+        }
+    }
+
+    func findRequest(_ call: FindCall, _ frame: Frame) throws(EvaluationError) -> FindRequest {
+        let source: FindRequest.Source
+        var limit = try call.limit.map { expression throws(EvaluationError) in try ListQueries.limit(try eval(expression, frame)) }
+        switch call.source {
+        case .all: source = .all
+        case .suggested: source = .suggested
+        case .matching(let text):
+            guard case .text(let needle) = try eval(text, frame) else { throw EvaluationError("'matching' needs a text") }
+            source = .matching(needle)
+        case .pushed(let comparisons, let mode, let sorts, let pushesLimit):
+            var pushed: [PushedComparison] = []
+            for comparison in comparisons {
+                pushed.append(PushedComparison(property: comparison.property, op: comparison.op, value: try eval(comparison.value, frame)))
+            }
+            source = .pushed(pushed, mode, sorts, limit: pushesLimit ? limit : nil)
+            if pushesLimit { limit = nil }
+        }
+        var condition = try call.condition.map { plan throws(EvaluationError) in try entityCondition(plan, frame) }
+        if let matching = call.matchingInEngine {
+            guard case .text(let needle) = try eval(matching, frame) else { throw EvaluationError("'matching' needs a text") }
+            let byTitle = EntityCondition.valueTest { value in
+                guard case .entity(let entity) = value else { return false }
+                let display = entity.display
+                return ([display.title] + (display.subtitle.map { [$0] } ?? []) + display.synonyms)
+                    .contains { $0.range(of: needle, options: .caseInsensitive) != nil }
+            }
+            condition = condition.map { .and(byTitle, $0) } ?? byTitle
+        }
+        let sort: [EntitySortKey] = call.sort.map { key in
+            if key.path.count == 1, case .entity(_, let index) = key.path[0] { return .property(index, descending: key.descending) }
+            let path = key.path
+            return .value({ (try? ListQueries.read(path, $0)) ?? .null }, descending: key.descending)
+        }
+        return FindRequest(source: source, condition: condition, sort: sort, limit: limit,
+                           compare: { op, a, b in (try? Operations.compare(op, a, b)) ?? false },
+                           order: ListQueries.order)
+    }
+
+    /// A where-clause for the engine, with one-property comparisons left typed for the entity's own test.
+    func entityCondition(_ plan: ConditionPlan, _ frame: Frame) throws(EvaluationError) -> EntityCondition {
+        switch plan {
+        case .compare(let path, let op, let right):
+            let value = try eval(right, frame)
+            if path.count == 1, case .entity(_, let index) = path[0] { return .test(property: index, op, value) }
+            return .valueTest { candidate in
+                guard let left = try? ListQueries.read(path, candidate) else { return false }
+                return (try? Operations.compare(op, left, value)) ?? false
+            }
+        case .and(let a, let b): return .and(try entityCondition(a, frame), try entityCondition(b, frame))
+        case .or(let a, let b): return .or(try entityCondition(a, frame), try entityCondition(b, frame))
+        case .not(let a): return .not(try entityCondition(a, frame))
+        }
+    }
+}

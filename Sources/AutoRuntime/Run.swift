@@ -1,0 +1,125 @@
+import AutoIntents
+
+/// One run of a program: everything that changes while it runs. A run belongs to the task that started it and is
+/// never shared — it is not Sendable — so its hot state skips the dynamic exclusivity checks that would otherwise
+/// run on every step of a loop; that is sound because only that task touches it.
+///
+/// The work is split by concern: the block drivers (`Run+Blocks`), expressions (`Run+Expressions`), `find`
+/// (`Run+Find`), intent calls (`Run+Calls`) and their arguments (`Run+Arguments`).
+final class Run {
+    let program: Program
+    let context: IntentContext
+    let limits: RunLimits
+    let deadline: ContinuousClock.Instant?
+    /// `--what-if`: stop before the first intent that changes anything, saying what it would do.
+    let whatIf: Bool
+
+    var interaction: any Interaction { context.interaction }
+    var cancellation: CancellationFlag { context.cancellation }
+
+    @exclusivity(unchecked) var steps = 0
+    /// The step count at which the limits are checked next: every 1,024 steps, and at the step limit itself.
+    @exclusivity(unchecked) var nextCheck = 0
+    @exclusivity(unchecked) var callDepth = 0
+    /// Dialogs shown so far, and how many there were when the current top-level statement began.
+    @exclusivity(unchecked) var dialogs = 0
+    @exclusivity(unchecked) var dialogsBeforeStatement = 0
+    @exclusivity(unchecked) var scriptFrame: Frame?
+    /// Dialogs of immediate intents that the interaction could only show by awaiting: shown, in order, once the
+    /// node that made them is done.
+    @exclusivity(unchecked) var pendingDialogs: [Dialog] = []
+
+    /// Thrown to end a `--what-if` run before the first change.
+    struct WhatIfStop: Error {}
+
+    init(program: Program, context: IntentContext, limits: RunLimits, deadline: ContinuousClock.Instant?, whatIf: Bool) {
+        self.program = program
+        self.context = context
+        self.limits = limits
+        self.deadline = deadline
+        self.whatIf = whatIf
+        nextCheck = min(1024, limits.maxSteps + 1)
+    }
+
+    /// Runs the program's main graph to its end and says how it ended.
+    nonisolated(nonsending) func start(arguments: [Value]) async -> RunOutcome {
+        let ending: RunOutcome.Ending
+        do {
+            let result = try await call(program.main, arguments: arguments, isScript: true)
+            return RunOutcome(ending: .completed(result), lastStatementShowedDialog: dialogs > dialogsBeforeStatement)
+        } catch is WhatIfStop {
+            await showPendingDialogs()
+            return RunOutcome(ending: .stoppedBeforeChange, lastStatementShowedDialog: true)
+        } catch let error as RuntimeError {
+            ending = .failed(error)
+        } catch {
+            ending = stopped(by: error).map(RunOutcome.Ending.failed) ?? .cancelled(reason: (error as? RunCancelled)?.reason ?? "interrupted")
+        }
+        // What a loop showed before it failed is still shown, before the error.
+        await showPendingDialogs()
+        return RunOutcome(ending: ending, lastStatementShowedDialog: false)
+    }
+
+    /// A cancellation that the time limit caused is the time limit's error; any other is a cancellation (nil).
+    func stopped(by error: any Error, at location: SourceLocation? = nil) -> RuntimeError? {
+        guard let deadline, let maxDuration = limits.maxDuration, ContinuousClock.now >= deadline else { return nil }
+        return RuntimeError("the run took longer than its time limit (\(maxDuration)) and was stopped", at: location,
+                            kind: .timeLimit(maxDuration))
+    }
+
+    /// Runs a graph in a frame of its own: the script's, or a shortcut's. Returns its result.
+    nonisolated(nonsending) func call(_ graph: ActionGraph, arguments: [Value], isScript: Bool = false) async throws -> Value {
+        let frame = Frame(slotCount: graph.slotNames.count)
+        if isScript { scriptFrame = frame }
+        for (index, argument) in arguments.enumerated() where index < frame.slots.count { frame.slots[index] = argument }
+        switch try await execute(graph.body, frame) {
+        case .normal, .stop: return frame.it
+        case .returned: return frame.returned
+        }
+    }
+
+    // MARK: Limits
+
+    @inline(__always)
+    func countStep(_ node: Node) throws {
+        steps &+= 1
+        if steps >= nextCheck { try checkLimits(node) }
+    }
+
+    func checkLimits(_ node: Node) throws {
+        nextCheck = min(steps &+ 1024, limits.maxSteps &+ 1)
+        try checkCancellation(at: node.location)
+        if steps > limits.maxSteps {
+            throw RuntimeError("the run took more than \(limits.maxSteps) steps and was stopped; it may loop forever",
+                               at: node.location, kind: .stepLimit(limits.maxSteps))
+        }
+    }
+
+    /// Ctrl-C and the time limit, between steps and inside long built-ins.
+    func checkCancellation(at location: SourceLocation?) throws {
+        if let deadline, ContinuousClock.now > deadline, let error = stopped(by: RunCancelled(), at: location) { throw error }
+        if context.isCancelled { throw RunCancelled() }
+    }
+
+    // MARK: Dialogs
+
+    nonisolated(nonsending) func showDialog(_ dialog: Dialog) async {
+        await showPendingDialogs()
+        dialogs += 1
+        await interaction.show(dialog)
+    }
+
+    /// Shows a dialog at once where the interaction can; otherwise it waits for `showPendingDialogs`.
+    func showNow(_ dialog: Dialog) {
+        dialogs += 1
+        if !pendingDialogs.isEmpty || !interaction.showNow(dialog) { pendingDialogs.append(dialog) }
+    }
+
+    /// Shows the dialogs `showNow` kept, in order.
+    nonisolated(nonsending) func showPendingDialogs() async {
+        while !pendingDialogs.isEmpty {
+            let dialog = pendingDialogs.removeFirst()
+            await interaction.show(dialog)
+        }
+    }
+}

@@ -1,0 +1,34 @@
+/// A run that failed: what kind of failure, where in the script, and a sentence that says what went wrong in the
+/// language's own terms. Front ends (the CLI, the REPL, the daemon) add what only they know: the CLI says which
+/// option raises a limit, the daemon which automation option would.
+public struct RuntimeError: Error, Sendable, CustomStringConvertible {
+    public enum Kind: Sendable, Equatable {
+        /// An expression or an intent failed; the message says why.
+        case failed
+        /// The run took more than this many steps.
+        case stepLimit(Int)
+        /// The run took longer than this.
+        case timeLimit(Duration)
+        /// Shortcuts called each other more than this deep.
+        case callDepth(Int)
+        /// A question nobody could answer (the run is not interactive): the intent and parameter that asked.
+        case unanswered(intent: String, parameter: String?)
+        /// A confirmation nobody could give: the intent that needed it.
+        case unconfirmed(intent: String)
+    }
+
+    public let kind: Kind
+    public let message: String
+    public let location: SourceLocation?
+
+    public init(_ message: String, at location: SourceLocation?, kind: Kind = .failed) {
+        self.kind = kind
+        self.message = message
+        self.location = location
+    }
+
+    public var description: String {
+        guard let location else { return "error: \(message)" }
+        return "\(location): error: \(message)"
+    }
+}
