@@ -29,14 +29,14 @@ public enum AutoCommandLine {
             } else {
                 try command.run()
             }
-            exit(ExitCode.success)
+            exit(StandardStream.exitCode(ExitCode.success))
         } catch let exit as CommandExit {
-            Foundation.exit(exit.code)
+            Foundation.exit(StandardStream.exitCode(exit.code))
         } catch {
             // Help and version requests exit 0 through ArgumentParser; every other parse or validation
             // error is a usage error, which this CLI reports with exit code 2 (ArgumentParser would use 64).
             if AutoCommand.exitCode(for: error).rawValue == 0 { AutoCommand.exit(withError: error) }
-            FileHandle.standardError.write(Data((AutoCommand.fullMessage(for: error) + "\n").utf8))
+            StandardStream.error.write(AutoCommand.fullMessage(for: error) + "\n")
             Foundation.exit(ExitCode.usageError)
         }
     }

@@ -22,8 +22,8 @@ public struct Console: Sendable {
         let environment = ProcessInfo.processInfo.environment
         let colourAllowed = environment["NO_COLOR"].map(\.isEmpty) ?? true && environment["TERM"] != "dumb"
         return Console(
-            writeOut: { text in FileHandle.standardOutput.write(Data(text.utf8)) },
-            writeError: { text in FileHandle.standardError.write(Data(text.utf8)) },
+            writeOut: { text in StandardStream.output.write(text) },
+            writeError: { text in StandardStream.error.write(text) },
             colourOut: colourAllowed && isatty(1) == 1,
             colourError: colourAllowed && isatty(2) == 1)
     }

@@ -37,7 +37,7 @@ struct ListIntents: ParsableCommand {
             let kind = intent.origin.map { "  [shortcut, \($0)]" } ?? ""
             lines += intent.name.padding(toLength: width, withPad: " ", startingAt: 0) + "  \(input)\(result)\(about)\(kind)\n"
         }
-        print(lines, terminator: "")
+        Console.standard.writeOut(lines)
     }
 }
 
@@ -54,7 +54,7 @@ struct DescribeIntent: ParsableCommand {
             let hint = NearestNames.hint(for: wanted, in: registry.intents.map(\.name), listing: "intents") ?? ""
             throw ValidationError("no intent named '\(wanted)'; \(hint)")
         }
-        print(IntentDescriptionText.render(intent), terminator: "")
+        Console.standard.writeOut(IntentDescriptionText.render(intent))
     }
 }
 

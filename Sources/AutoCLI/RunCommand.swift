@@ -22,10 +22,11 @@ struct RunCommand: AsyncParsableCommand {
     @Flag(name: .long, help: "Run up to the first intent that changes anything and say what it would do instead.")
     var whatIf = false
 
-    @Option(name: .long, help: "Stop a run after this many steps.")
+    // `.unconditional`: `--max-steps -1` is a value to refuse, not a missing one.
+    @Option(name: .long, parsing: .unconditional, help: "Stop a run after this many steps (at least 1).")
     var maxSteps: Int = RunLimits().maxSteps
 
-    @Option(name: .long, help: "Stop a run after this many seconds.")
+    @Option(name: .long, parsing: .unconditional, help: "Stop compiling and running after this many seconds.")
     var timeout: Double?
 
     @Option(name: .long, help: "Reject scripts nested deeper than this (blocks, brackets, operator chains).")
@@ -44,12 +45,16 @@ struct RunCommand: AsyncParsableCommand {
         options.noInput = noInput
         options.approveConfirmations = yes
         options.whatIf = whatIf
+        guard maxSteps >= 1 else { throw ValidationError("--max-steps must be at least 1, not \(maxSteps)") }
         options.limits.maxSteps = maxSteps
         guard maxDepth > 0, maxDepth <= 10_000 else { throw ValidationError("--max-depth must be from 1 to 10000") }
         options.parseLimits.maxDepth = maxDepth
         if let timeout {
-            guard timeout > 0 else { throw ValidationError("--timeout must be more than 0 seconds") }
-            options.limits.maxDuration = .milliseconds(Int64(timeout * 1000))
+            // A billion seconds is 31 years: more is no limit worth a number, and its nanoseconds still fit in 64 bits.
+            guard timeout.isFinite, timeout >= 0.001, timeout <= 1e9 else {
+                throw ValidationError("--timeout must be a number of seconds from 0.001 to 1000000000, not \(timeout)")
+            }
+            options.limits.maxDuration = .nanoseconds(Int64((timeout * 1e9).rounded()))
         }
         options.arguments = (source.expression != nil ? (file.map { [$0] } ?? []) : []) + arguments
         let cancellation = CancellationFlag()
@@ -71,7 +76,7 @@ final class InterruptHandler: @unchecked Sendable {
         source = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
         source.setEventHandler {
             if cancellation.isCancelled || TerminalInteraction.readingAnswer.load(ordering: .sequentiallyConsistent) {
-                FileHandle.standardError.write(Data("\ncancelled: interrupted\n".utf8))
+                StandardStream.error.write("\ncancelled: interrupted\n")
                 exit(ExitCode.cancelled)
             }
             cancellation.cancel()

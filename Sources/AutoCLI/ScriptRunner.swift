@@ -2,6 +2,7 @@ import AutoIntents
 import AutoLanguage
 import AutoRuntime
 import Foundation
+import Synchronization
 
 /// How a script is run from the command line.
 public struct RunOptions: Sendable {
@@ -40,17 +41,21 @@ public struct ScriptRunner: Sendable {
 
     public func run(_ source: SourceFile, options: RunOptions, interaction: (any Interaction)? = nil,
                     cancellation: CancellationFlag = CancellationFlag()) async -> Int32 {
+        let started = ContinuousClock.now
         let compiled: CompiledScript
-        switch host.compile(source, limits: options.parseLimits) {
+        switch compileWithin(options.limits.maxDuration) { host.compile(source, limits: options.parseLimits) } {
         case .success(let script): compiled = script
         case .failure(let failure):
             report(failure.diagnostics)
             return ExitCode.usageError
         }
+        // The time limit covers compiling and running together.
+        var limits = options.limits
+        limits.maxDuration = limits.maxDuration.map { max(.zero, $0 - (ContinuousClock.now - started)) }
         let interaction = interaction ?? TerminalInteraction(
             console: console, showsOnStandardError: options.json,
             canAsk: !options.noInput && isatty(0) == 1, approvesConfirmations: options.approveConfirmations)
-        let outcome = await Engine(registry: compiled.registry, limits: options.limits).run(
+        let outcome = await Engine(registry: compiled.registry, limits: limits).run(
             compiled.program, arguments: [.list(options.arguments.map(Value.text))], interaction: interaction,
             cancellation: cancellation, whatIf: options.whatIf)
         switch outcome.ending {
@@ -72,6 +77,24 @@ public struct ScriptRunner: Sendable {
             console.writeError("cancelled: \(reason)\n")
             return ExitCode.cancelled
         }
+    }
+
+    /// Compiles, ending the process if that takes longer than the time limit: compiling can't be interrupted, and
+    /// a command line that was given `--timeout` must not outlive it.
+    func compileWithin(_ limit: Duration?, _ compile: () -> Result<CompiledScript, CompilationFailure>) -> Result<CompiledScript, CompilationFailure> {
+        guard let limit else { return compile() }
+        let done = Atomic<Bool>(false)
+        let console = self.console
+        let nanoseconds = limit.components.seconds * 1_000_000_000 + limit.components.attoseconds / 1_000_000_000
+        DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(Int(nanoseconds))) {
+            guard !done.load(ordering: .acquiring) else { return }
+            console.writeError(DiagnosticText.render("error", "compiling took longer than the time limit (\(limit)) and was stopped",
+                                                     at: nil, line: nil, hint: Self.hint(for: .timeLimit(limit)), colour: console.colourError))
+            exit(ExitCode.runtimeError)
+        }
+        let result = compile()
+        done.store(true, ordering: .releasing)
+        return result
     }
 
     public func report(_ diagnostics: [Diagnostic]) {

@@ -80,7 +80,7 @@ public final class TerminalInteraction: Interaction, Sendable {
     public func requestValue(_ request: ValueRequest) async throws -> Value {
         guard canAsk else { throw NoAnswerError(question: request.prompt) }
         for _ in 0..<3 {
-            guard let line = answer(after: request.prompt + " ") else { throw NoAnswerError(question: request.prompt) }
+            guard let line = answer(after: request.prompt + " ") else { throw Self.endOfInput }
             if let value = Self.parse(line, as: request.type) { return value }
             writeAboveProgress("That is not \(Self.article(request.type)) \(request.type)\(Self.example(request.type)).\n", toError: true, redraw: false)
         }
@@ -96,7 +96,7 @@ public final class TerminalInteraction: Interaction, Sendable {
         prompt(request.prompt + "\n")
         writeAboveProgress(list, toError: true, redraw: false)
         for _ in 0..<3 {
-            guard let line = answer(after: "Choose 1–\(request.options.count): ")?.trimmingCharacters(in: .whitespaces) else { throw NoAnswerError(question: request.prompt) }
+            guard let line = answer(after: "Choose 1–\(request.options.count): ")?.trimmingCharacters(in: .whitespaces) else { throw Self.endOfInput }
             if let number = Int(line), (1...request.options.count).contains(number) { return number - 1 }
             if let index = request.options.firstIndex(where: { $0.title.caseInsensitiveCompare(line) == .orderedSame }) { return index }
             writeAboveProgress("Type a number from 1 to \(request.options.count).\n", toError: true, redraw: false)
@@ -108,9 +108,12 @@ public final class TerminalInteraction: Interaction, Sendable {
         if approvesConfirmations { return true }
         guard canAsk else { throw NoAnswerError(question: request.prompt) }
         let warning = request.isDestructive && console.colourError ? "\u{1B}[1;31m" : ""
-        guard let line = answer(after: "\(warning)\(request.prompt)\(warning.isEmpty ? "" : "\u{1B}[0m") [y/N] ") else { throw NoAnswerError(question: request.prompt) }
+        guard let line = answer(after: "\(warning)\(request.prompt)\(warning.isEmpty ? "" : "\u{1B}[0m") [y/N] ") else { throw Self.endOfInput }
         return ["y", "yes"].contains(line.trimmingCharacters(in: .whitespaces).lowercased())
     }
+
+    /// Ctrl-D at a prompt: the person ended the input instead of answering, which stops the run as Ctrl-C does.
+    static let endOfInput = RunCancelled("no answer (the input ended)")
 
     /// An answer typed at a prompt, read as the type asked for.
     public static func parse(_ line: String, as type: ValueType) -> Value? {
@@ -127,6 +130,8 @@ public final class TerminalInteraction: Interaction, Sendable {
         case .enumeration(let enumeration):
             return enumeration.caseIndex(named: text).map { .enumCase(EnumCaseValue(type: enumeration, index: $0)) }
         case .text, .any: return text.isEmpty ? nil : .text(text)
+        // An entity is answered by its name; the engine finds it with its type's text search.
+        case .entity: return text.isEmpty ? nil : .text(text)
         default: return nil
         }
     }
@@ -141,6 +146,7 @@ public final class TerminalInteraction: Interaction, Sendable {
         case .date: return " (e.g. 2024-05-01 or 2024-05-01 07:30)"
         case .bool: return " (yes or no)"
         case .enumeration(let enumeration): return " (one of: " + enumeration.cases.map(\.displayName).joined(separator: ", ") + ")"
+        case .entity(let entity): return " (type the name of a \(entity.singular))"
         default: return ""
         }
     }

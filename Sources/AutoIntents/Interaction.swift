@@ -36,6 +36,8 @@ public struct Dialog: Sendable, ExpressibleByStringInterpolation, CustomStringCo
 
 public struct ValueRequest: Sendable {
     public let prompt: String
+    /// The type asked for. For an entity type the answer is the entity's name, as a text: the engine finds the
+    /// entity with its type's text search.
     public let type: ValueType
     /// The intent and parameter asking, for messages when nobody can answer.
     public let intent: String?

@@ -190,7 +190,7 @@ public struct Parser {
         }
     }
 
-    static let statementKeywords: Set<String> = ["set", "if", "for", "repeat", "return", "shortcut"]
+    static let statementKeywords: Set<String> = ["set", "if", "for", "repeat", "return", "shortcut", "automation"]
 
     /// Skips a whole statement from its first token, brackets and all.
     mutating func skipStatement() {
@@ -271,8 +271,19 @@ public struct Parser {
         case "stop" where endsStatement(peek()): return parseStop()
         case "return": return try parseReturn()
         case "shortcut" where peek().kind.isText: return try parseShortcut()
+        case "automation" where peek().kind.isText: return parseAutomation()
         default: return try parseExpressionStatement()
         }
+    }
+
+    /// `automation "name" …`: part of the language, not built yet (docs/LANGUAGE.md §9). Said plainly, and the
+    /// whole block skipped, rather than read as an action called `automation`.
+    mutating func parseAutomation() -> Statement {
+        let start = current.span
+        _ = error("automations aren't built yet: 'automation' blocks are planned for 'auto daemon'", at: start,
+                  hint: "run the block's statements as a script for now")
+        skipStatement()
+        return Statement(kind: .error, span: start.to(previous.span), resultName: nil)
     }
 
     func endsStatement(_ token: Token) -> Bool {

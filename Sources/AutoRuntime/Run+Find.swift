@@ -29,8 +29,11 @@ extension Run {
             source = .matching(needle)
         case .pushed(let comparisons, let mode, let sorts, let pushesLimit):
             var pushed: [PushedComparison] = []
+            let type = call.query.entityType
             for comparison in comparisons {
-                pushed.append(PushedComparison(property: comparison.property, op: comparison.op, value: try eval(comparison.value, frame)))
+                let propertyType = type.propertyIndex[comparison.property.lowercased()].map { type.properties[$0].type }
+                let value = try Self.compared(try eval(comparison.value, frame), with: propertyType)
+                pushed.append(PushedComparison(property: comparison.property, op: comparison.op, value: value))
             }
             source = .pushed(pushed, mode, sorts, limit: pushesLimit ? limit : nil)
             if pushesLimit { limit = nil }
@@ -60,7 +63,7 @@ extension Run {
     func entityCondition(_ plan: ConditionPlan, _ frame: Frame) throws(EvaluationError) -> EntityCondition {
         switch plan {
         case .compare(let path, let op, let right):
-            let value = try eval(right, frame)
+            let value = try Self.compared(try eval(right, frame), with: Self.propertyType(at: path))
             if path.count == 1, case .entity(_, let index) = path[0] { return .test(property: index, op, value) }
             return .valueTest { candidate in
                 guard let left = try? ListQueries.read(path, candidate) else { return false }
@@ -70,5 +73,29 @@ extension Run {
         case .or(let a, let b): return .or(try entityCondition(a, frame), try entityCondition(b, frame))
         case .not(let a): return .not(try entityCondition(a, frame))
         }
+    }
+
+    /// A script's value as the property it is compared with takes it: a text (or a list of texts, for `in`) that
+    /// names a case of the property's enum becomes the case, and one that names none is an error listing the cases,
+    /// as the same literal is before the run. (Left a text, it would silently match nothing.)
+    static func compared(_ value: Value, with propertyType: ValueType?) throws(EvaluationError) -> Value {
+        guard case .enumeration? = propertyType, let type = propertyType else { return value }
+        switch value {
+        case .text: return try Coercion.converted(value, to: type)
+        case .list(let items):
+            var converted: [Value] = []
+            converted.reserveCapacity(items.count)
+            for item in items { converted.append(try Coercion.converted(item, to: type)) }
+            return .list(converted)
+        default: return value
+        }
+    }
+
+    /// The type of the property a where-clause's path ends at, where the checker resolved it to an entity's.
+    static func propertyType(at path: [PropertyAccess]) -> ValueType? {
+        var last = path.last
+        while case .each(let inner)? = last { last = inner }
+        guard case .entity(let type, let index)? = last else { return nil }
+        return type.properties[index].type
     }
 }

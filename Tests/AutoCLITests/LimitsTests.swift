@@ -1,0 +1,68 @@
+import AutoTestSupport
+import Foundation
+import Testing
+
+/// The command line's limits and options hold, and bad values of them are usage errors, never a trap.
+@Suite struct LimitsTests {
+    func auto(_ arguments: String...) throws -> BinaryRunner.Result {
+        try BinaryRunner.run(arguments)
+    }
+
+    @Test(arguments: ["inf", "1e300", "nan", "0", "-1", "0.0000001"])
+    func aTimeoutOutOfRangeIsAUsageError(_ value: String) throws {
+        let result = try auto("--timeout", value, "-e", "show 1")
+        #expect(result.exitCode == 2, "--timeout \(value): \(result.standardError)")
+        #expect(result.standardError.contains("--timeout must be a number of seconds"), "\(result.standardError)")
+    }
+
+    @Test(arguments: ["0", "-1"])
+    func aStepLimitBelowOneIsAUsageError(_ value: String) throws {
+        let result = try auto("--max-steps", value, "-e", "show 1")
+        #expect(result.exitCode == 2)
+        #expect(result.standardError.contains("--max-steps must be at least 1, not \(value)"), "\(result.standardError)")
+    }
+
+    /// The step limit is exact: it was checked only every 1,024 steps, so `--max-steps 1` ran 100 iterations.
+    @Test func theStepLimitIsExact() throws {
+        let one = try auto("--max-steps", "1", "-e", "show 1")
+        #expect(one.exitCode == 0, "one statement is one step: \(one.standardError)")
+        let loop = try auto("--max-steps", "5", "-e", "repeat 100 times { show 1 }")
+        #expect(loop.exitCode == 1)
+        #expect(loop.standardOutput == "1\n1\n", "the repeat, then two iterations of two steps: \(loop.standardOutput)")
+        #expect(loop.standardError.contains("more than 5 steps"))
+        #expect(loop.standardError.contains("hint: raise the limit with --max-steps"))
+    }
+
+    @Test func severalDashERunInOrderAsOneScript() throws {
+        let result = try auto("-e", "set x = 2", "-e", "show x * 21")
+        #expect(result.exitCode == 0, "\(result.standardError)")
+        #expect(result.standardOutput == "42\n")
+    }
+
+    /// Compiling is inside the time limit too: it can't be interrupted, so the command line ends at the deadline.
+    @Test func theTimeLimitCoversCompiling() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("auto-limits-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let path = folder.appendingPathComponent("big.auto").path
+        try String(repeating: "set x = [1, 2, 3] + [4]\n", count: 400_000).write(toFile: path, atomically: true, encoding: .utf8)
+        let result = try auto("--timeout", "0.001", path)
+        #expect(result.exitCode == 1, "\(result.standardError)")
+        #expect(result.standardError.contains("compiling took longer than the time limit"), "\(result.standardError)")
+    }
+
+    /// Output that can't be written ends the command with exit 1, and says so where it still can.
+    @Test func outputThatCantBeWrittenIsAnErrorNotATrap() throws {
+        let auto = BinaryRunner.binary
+        let full = try BinaryRunner.run(["-c", "'\(auto)' -e 'show 1' > /dev/full"], executable: "/bin/sh")
+        #expect(full.exitCode == 1)
+        #expect(full.standardError.contains("can't write to standard output: No space left on device"), "\(full.standardError)")
+        let closed = try BinaryRunner.run(["-c", "'\(auto)' -e 'show 1' >&-"], executable: "/bin/sh")
+        #expect(closed.exitCode == 1)
+        #expect(closed.standardError.contains("can't write to standard output"), "\(closed.standardError)")
+        let closedError = try BinaryRunner.run(["-c", "'\(auto)' -e 'show x' 2>&-"], executable: "/bin/sh")
+        #expect(closedError.exitCode == 2, "a compile error with nowhere to say it: \(closedError.standardError)")
+        let pipe = try BinaryRunner.run(["-c", "trap '' PIPE; '\(auto)' -e 'repeat 100000 times { show 1 }' | head -c 1 >/dev/null; echo ${PIPESTATUS[0]}"],
+                                        executable: "/bin/bash")
+        #expect(pipe.standardOutput.hasSuffix("1\n"), "a reader that left, with SIGPIPE ignored: \(pipe.standardOutput) \(pipe.standardError)")
+    }
+}

@@ -1,0 +1,110 @@
+import AutoIntents
+import AutoLanguage
+import AutoRuntime
+import AutoTestSupport
+import Foundation
+import Testing
+
+/// Sleeps far longer than any test waits: only a cancellation ends it early.
+struct Nap: AppIntent {
+    static let title = "Nap"
+    func perform(_ context: IntentContext) async throws -> IntentResult<NoValue> {
+        try await Task.sleep(for: .seconds(600))
+        return .result(dialog: "woke up")
+    }
+}
+
+/// Works without awaiting anything that cancels, checking for cancellation between steps, as long intents do.
+struct Spin: AppIntent {
+    static let title = "Spin"
+    func perform(_ context: IntentContext) async throws -> IntentResult<NoValue> {
+        while true {
+            try context.checkCancellation()
+            await Task.yield()
+        }
+    }
+}
+
+/// Starts progress, does half the work and fails, leaving its task open.
+struct HalfDone: AppIntent {
+    static let title = "Half done"
+    func perform(_ context: IntentContext) async throws -> IntentResult<NoValue> {
+        let progress = await context.progress("Copying", total: 4)
+        _ = await progress.child("One file", total: nil)
+        try await progress.advance(by: 2)
+        throw IntentError("the disk is full")
+    }
+}
+
+@Suite struct RunTests {
+    static let registry: Registry = {
+        var registry = Registry.standard
+        try? registry.register(Nap.self)
+        try? registry.register(Spin.self)
+        try? registry.register(HalfDone.self)
+        return registry
+    }()
+
+    func outcome(_ text: String, limits: RunLimits = RunLimits(), interaction: ScriptedInteraction = ScriptedInteraction()) async throws -> RunOutcome {
+        let compiled = try ScriptCompiler.compile(SourceFile(name: "t.auto", text: text), registry: Self.registry).get()
+        return await Engine(registry: compiled.registry).run(compiled.program, interaction: interaction, limits: limits)
+    }
+
+    /// The time limit stops an intent that is awaiting (it was only checked between steps, so a script of naps ran
+    /// to its end), and the run ends with the time limit's error at the intent's line.
+    @Test(arguments: ["nap", "spin", "show 1\nrepeat 5 times { nap }"])
+    func theTimeLimitStopsAnIntentThatIsRunning(_ script: String) async throws {
+        let started = ContinuousClock.now
+        let outcome = try await outcome(script, limits: RunLimits(maxDuration: .milliseconds(200)))
+        guard case .failed(let error) = outcome.ending else {
+            Issue.record("expected the time limit, got \(outcome.ending)")
+            return
+        }
+        #expect(error.kind == .timeLimit(.milliseconds(200)))
+        #expect(error.message.contains("took longer than its time limit"), "\(error.message)")
+        // Where it stopped depends on how busy the machine is; that it is located does not.
+        #expect(error.location != nil)
+        // The nap alone would take ten minutes: the run ended with its limit, not with the intent.
+        #expect(ContinuousClock.now - started < .seconds(60))
+    }
+
+    /// Ctrl-C still reads as a cancellation, not as the time limit.
+    @Test func aCancellationIsNotATimeLimit() async throws {
+        let compiled = try ScriptCompiler.compile(SourceFile(name: "t.auto", text: "spin"), registry: Self.registry).get()
+        let flag = CancellationFlag()
+        flag.cancel()
+        let outcome = await Engine(registry: compiled.registry, limits: RunLimits(maxDuration: .seconds(600)))
+            .run(compiled.program, interaction: ScriptedInteraction(), cancellation: flag)
+        guard case .cancelled = outcome.ending else {
+            Issue.record("expected a cancellation, got \(outcome.ending)")
+            return
+        }
+    }
+
+    /// A progress task that an intent leaves open when it fails is finished by the engine, innermost first.
+    @Test func progressAnIntentLeftOpenIsFinished() async throws {
+        let interaction = ScriptedInteraction()
+        let outcome = try await outcome("half done", interaction: interaction)
+        guard case .failed(let error) = outcome.ending else {
+            Issue.record("expected the intent's error, got \(outcome.ending)")
+            return
+        }
+        #expect(error.message == "half done: the disk is full")
+        let events = interaction.progressEvents
+        guard case .started(let outer, nil, "Copying", 4)? = events.first,
+              case .started(let inner, outer?, "One file", nil)? = events.dropFirst().first else {
+            Issue.record("expected the two tasks to start: \(events)")
+            return
+        }
+        #expect(Array(events.suffix(2)) == [.finished(id: inner), .finished(id: outer)], "\(events)")
+    }
+
+    /// `--what-if` on a piped list says what each call would do with the defaults a single call shows.
+    @Test func whatIfOnAListShowsTheDefaults() async throws {
+        let host = ScriptHarness.sampleHost
+        let single = await ScriptHarness.run("add book \"Dune\"", host: host, whatIf: true)
+        let list = await ScriptHarness.run("[\"Dune\", \"Emma 2\"] | add book", host: host, whatIf: true)
+        #expect(single.output == ["What if: Add \"Dune\" by … to Want to Read"])
+        #expect(list.output == ["What if: Add \"Dune\" by … to Want to Read", "What if: Add \"Emma 2\" by … to Want to Read"])
+    }
+}
