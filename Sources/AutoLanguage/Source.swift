@@ -8,14 +8,27 @@ public final class SourceFile: Sendable {
     public let bytes: [UInt8]
     /// Offset of the first byte of each line.
     let lineStarts: [Int]
+    /// Offset of each line's first byte outside ASCII (its end where there is none): up to there a column is a
+    /// byte count, so locating every token of a very long line doesn't decode the line again each time.
+    let asciiEnds: [Int]
 
     public init(name: String, text: String) {
         self.name = name
         self.text = text
         self.bytes = Array(text.utf8)
-        var starts = [0]
-        for (offset, byte) in bytes.enumerated() where byte == UInt8(ascii: "\n") { starts.append(offset + 1) }
+        var starts = [0], asciiEnds: [Int] = []
+        var asciiEnd: Int? = nil
+        for (offset, byte) in bytes.enumerated() {
+            if byte >= 0x80, asciiEnd == nil { asciiEnd = offset }
+            if byte == UInt8(ascii: "\n") {
+                asciiEnds.append(asciiEnd ?? offset)
+                asciiEnd = nil
+                starts.append(offset + 1)
+            }
+        }
+        asciiEnds.append(asciiEnd ?? bytes.count)
         self.lineStarts = starts
+        self.asciiEnds = asciiEnds
     }
 
     /// 1-based line and column (in characters) of a byte offset.
@@ -25,9 +38,8 @@ public final class SourceFile: Sendable {
             let mid = (low + high + 1) / 2
             if lineStarts[mid] <= offset { low = mid } else { high = mid - 1 }
         }
-        let start = lineStarts[low]
-        let prefix = bytes[start..<min(offset, bytes.count)]
-        let column = String(decoding: prefix, as: UTF8.self).count + 1
+        let start = lineStarts[low], end = min(offset, bytes.count), ascii = asciiEnds[low]
+        let column = end <= ascii ? end - start + 1 : ascii - start + String(decoding: bytes[ascii..<end], as: UTF8.self).count + 1
         return SourceLocation(file: name, line: low + 1, column: column)
     }
 
