@@ -59,6 +59,7 @@ let package = Package(
         // What the tests share: a small host registered as a real host would, and scripted interaction.
         .target(name: "AutoTestSupport", dependencies: ["AutoIntents", "AutoRuntime", "AutoLanguage", "AutoCLI"],
                 path: "Tests/AutoTestSupport"),
+        .testTarget(name: "AutoIntentsTests", dependencies: ["AutoIntents"]),
         .testTarget(name: "AutoLanguageTests", dependencies: ["AutoLanguage", "AutoRuntime", "AutoIntents", "AutoTestSupport"]),
         .testTarget(name: "AutoRuntimeTests", dependencies: ["AutoRuntime", "AutoIntents", "AutoLanguage", "AutoTestSupport"]),
         // Depends on the `auto` executable so that `swift test` builds the binary its tests run.

@@ -10,9 +10,8 @@ import Foundation
 /// computes should be: it never awaits.
 struct AddNumbers: ImmediateIntent {
     static let title = "Add numbers"
-    static let parameters: [IntentParameter<AddNumbers>] = [.init(\.$a), .init(\.$b)]
-    @Parameter("a") var a: Int
-    @Parameter("b") var b: Int
+    @Parameter var a: Int
+    @Parameter var b: Int
 
     func performNow(_ context: IntentContext) throws -> IntentResult<Int> {
         .result(value: a + b)
@@ -22,9 +21,8 @@ struct AddNumbers: ImmediateIntent {
 /// The same intent written with an async `perform`, as an intent that may wait is: each call then awaits.
 struct AddNumbersLater: AppIntent {
     static let title = "Add numbers later"
-    static let parameters: [IntentParameter<AddNumbersLater>] = [.init(\.$a), .init(\.$b)]
-    @Parameter("a") var a: Int
-    @Parameter("b") var b: Int
+    @Parameter var a: Int
+    @Parameter var b: Int
 
     func perform(_ context: IntentContext) async throws -> IntentResult<Int> {
         .result(value: a + b)

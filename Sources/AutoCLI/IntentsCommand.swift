@@ -73,7 +73,7 @@ enum IntentDescriptionText {
                 var facts = [parameter.type.description]
                 facts.append(parameter.isRequired ? "required" : "optional")
                 if let value = parameter.defaultValue { facts.append("default \(ValueFormatter.inline(value))") }
-                if let range = parameter.range { facts.append("from \(ValueFormatter.decimal(range.lowerBound)) to \(ValueFormatter.decimal(range.upperBound))") }
+                if let range = parameter.range { facts.append(Coercion.describe(range)) }
                 if index == 0 { facts.append("input") }
                 text += "  \(parameter.name): \(facts.joined(separator: ", "))"
                 if parameter.title.lowercased() != parameter.name.lowercased() { text += " — \(parameter.title)" }

@@ -22,15 +22,15 @@ public struct IntentDescription: Sendable, ExpressibleByStringLiteral {
     public init(stringLiteral text: String) { self.init(text) }
 }
 
-/// A typed action a host offers: `open book`, `add book`. Its parameters are `@Parameter` properties,
-/// listed once in `parameters` by key path (Swift has no reflection worth using on the hot path).
+/// A typed action a host offers: `open book`, `add book`. Its parameters are its `@Parameter` properties, in
+/// the order they are declared (the first is the *input*: what a pipe or an unlabeled argument fills), and its
+/// `@Dependency` properties reach the host's state. Both are found when the intent is registered.
 ///
 /// ```swift
 /// struct OpenBook: AppIntent {
 ///     static let title = "Open book"
-///     static let parameters: [IntentParameter<OpenBook>] = [.init(\.$book)]
 ///     static let parameterSummary: ParameterSummary? = "Open {book}"
-///     @Parameter("book", question: "Which book?") var book: Book
+///     @Parameter(question: "Which book?") var book: Book
 ///     func perform(_ context: IntentContext) async throws -> IntentResult<Book> {
 ///         .result(value: book, dialog: "Opening \(book.title)")
 ///     }
@@ -42,8 +42,6 @@ public protocol AppIntent: Sendable {
     /// The title, capitalised as people read it. Scripts call the intent by its title in lower case.
     static var title: String { get }
     static var description: IntentDescription { get }
-    /// Every parameter, in order. The first is the *input*: the one a pipe or an unlabeled argument fills.
-    static var parameters: [IntentParameter<Self>] { get }
     /// A sentence with `{name}` for each parameter, e.g. "Open {book}". It labels the action in graphs.
     static var parameterSummary: ParameterSummary? { get }
     static var sideEffect: SideEffect { get }
@@ -60,7 +58,6 @@ public protocol AppIntent: Sendable {
 
 extension AppIntent {
     public static var description: IntentDescription { "" }
-    public static var parameters: [IntentParameter<Self>] { [] }
     public static var parameterSummary: ParameterSummary? { nil }
     public static var sideEffect: SideEffect { .none }
     public static var isDiscoverable: Bool { true }
@@ -82,9 +79,8 @@ extension AppIntent {
 /// ```swift
 /// struct AddNumbers: ImmediateIntent {
 ///     static let title = "Add numbers"
-///     static let parameters: [IntentParameter<AddNumbers>] = [.init(\.$a), .init(\.$b)]
-///     @Parameter("a") var a: Int
-///     @Parameter("b") var b: Int
+///     @Parameter var a: Int
+///     @Parameter var b: Int
 ///     func performNow(_ context: IntentContext) throws -> IntentResult<Int> { .result(value: a + b) }
 /// }
 /// ```
@@ -104,163 +100,6 @@ extension ImmediateIntent {
     @inlinable
     public static var immediatePerform: (@Sendable (Self, IntentContext) throws -> IntentResult<Output>)? {
         { intent, context in try intent.performNow(context) }
-    }
-}
-
-/// A parameter of an intent. Whether it is required follows Swift: `var book: Book` is required,
-/// `var note: String?` is optional, and a default makes a parameter optional too.
-@propertyWrapper
-public struct Parameter<T: Sendable>: Sendable {
-    /// What the host declared, shared by every copy: the engine copies an intent for each call, and one
-    /// reference is cheaper to copy than a name, a title, a question and a default.
-    @usableFromInline let declaration: ParameterDeclaration<T>
-    @usableFromInline var value: T?
-
-    public var name: String { declaration.name }
-    /// Asked when the parameter is missing and someone can answer.
-    public var question: String? { declaration.question }
-    public var defaultValue: T? { declaration.defaultValue }
-    /// For numbers: the allowed range, checked before `perform`.
-    public var range: ClosedRange<Double>? { declaration.range }
-
-    /// Inlinable, so that `perform` reads its parameters without generic code in between.
-    @inlinable
-    public var wrappedValue: T {
-        get {
-            if let value { return value }
-            if let defaultValue = declaration.defaultValue { return defaultValue }
-            // Only reachable when a host calls `perform` itself without setting a required parameter: the
-            // engine asks for or rejects every missing required parameter before `perform`.
-            preconditionFailure("parameter '\(name)' was read before it was set")
-        }
-        set { value = newValue }
-    }
-
-    public var projectedValue: Parameter<T> {
-        get { self }
-        set { self = newValue }
-    }
-
-    public init(_ name: String, title: String? = nil, question: String? = nil, default defaultValue: T? = nil,
-                range: ClosedRange<Double>? = nil) where T: IntentValue {
-        declaration = ParameterDeclaration(name: name, title: title, question: question, defaultValue: defaultValue, range: range)
-    }
-
-    public init<W: IntentValue>(_ name: String, title: String? = nil, question: String? = nil,
-                                range: ClosedRange<Double>? = nil) where T == W? {
-        declaration = ParameterDeclaration(name: name, title: title, question: question, defaultValue: .some(nil), range: range)
-    }
-
-    /// `recommendedBy` → "Recommended by".
-    /// The title people read: the one given, or the name as a sentence (read once, at registration).
-    public var title: String { declaration.title ?? Self.titleCase(name) }
-
-    static func titleCase(_ name: String) -> String {
-        var words: [String] = []
-        var current = ""
-        for character in name {
-            if character.isUppercase, !current.isEmpty {
-                words.append(current)
-                current = ""
-            }
-            current.append(character)
-        }
-        words.append(current)
-        let sentence = words.map { $0.lowercased() }.joined(separator: " ")
-        return sentence.prefix(1).uppercased() + sentence.dropFirst()
-    }
-}
-
-/// The part of a `@Parameter` the host declares, made once with the intent's prototype.
-public final class ParameterDeclaration<T: Sendable>: Sendable {
-    let name: String
-    /// Kept as given; `Parameter.title` derives one from the name when it is nil.
-    let title: String?
-    let question: String?
-    @usableFromInline let defaultValue: T?
-    let range: ClosedRange<Double>?
-
-    init(name: String, title: String?, question: String?, defaultValue: T?, range: ClosedRange<Double>?) {
-        self.name = name
-        self.title = title
-        self.question = question
-        self.defaultValue = defaultValue
-        self.range = range
-    }
-}
-
-/// One entry of `AppIntent.parameters`: the metadata of a `@Parameter`, read once, and a typed setter.
-/// The initialisers are inlinable so that the setter is specialised in the host's module for the concrete
-/// intent and value type: a generic one would look up type metadata on every call.
-public struct IntentParameter<I: AppIntent>: Sendable {
-    public let info: ParameterInfo
-    @usableFromInline let assign: @Sendable (inout I, Value) -> Bool
-
-    @inlinable
-    public init<T: IntentValue>(_ keyPath: WritableKeyPath<I, Parameter<T>> & Sendable) {
-        let parameter = I()[keyPath: keyPath]
-        info = ParameterInfo(
-            name: parameter.name, title: parameter.title, type: T.valueType,
-            isRequired: parameter.defaultValue == nil,
-            defaultValue: parameter.defaultValue?.autoValue,
-            question: parameter.question, range: parameter.range)
-        assign = { intent, value in
-            guard let typed = T(autoValue: value) else { return false }
-            intent[keyPath: keyPath].value = typed
-            return true
-        }
-    }
-
-    @inlinable
-    public init<T: IntentValue>(_ keyPath: WritableKeyPath<I, Parameter<T?>> & Sendable) {
-        let parameter = I()[keyPath: keyPath]
-        info = ParameterInfo(
-            name: parameter.name, title: parameter.title, type: T.valueType,
-            isRequired: false, defaultValue: nil,
-            question: parameter.question, range: parameter.range)
-        assign = { intent, value in
-            if value.isNull {
-                intent[keyPath: keyPath].value = .some(nil)
-                return true
-            }
-            guard let typed = T(autoValue: value) else { return false }
-            intent[keyPath: keyPath].value = typed
-            return true
-        }
-    }
-}
-
-/// What the engine knows of one parameter, for native intents and shortcuts alike. A class, because every
-/// call reads it: one reference is cheaper to pass around than its texts, type and default.
-public final class ParameterInfo: Sendable {
-    public let name: String
-    public let title: String
-    public let type: ValueType
-    public let isRequired: Bool
-    public let defaultValue: Value?
-    public let question: String?
-    public let range: ClosedRange<Double>?
-
-    public init(name: String, title: String? = nil, type: ValueType, isRequired: Bool, defaultValue: Value? = nil,
-                question: String? = nil, range: ClosedRange<Double>? = nil) {
-        self.name = name
-        self.title = title ?? name
-        self.type = type
-        self.isRequired = isRequired
-        self.defaultValue = defaultValue
-        self.question = question
-        self.range = range
-    }
-}
-
-extension ParameterInfo {
-    /// "between 1 and 5": the range as people read it, whole numbers for an Int parameter.
-    public var rangeDescription: String? {
-        guard let range else { return nil }
-        func number(_ value: Double) -> String {
-            type == .int && value == value.rounded() && abs(value) < 9e15 ? String(Int(value)) : "\(value)"
-        }
-        return "between \(number(range.lowerBound)) and \(number(range.upperBound))"
     }
 }
 

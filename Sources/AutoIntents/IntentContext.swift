@@ -4,22 +4,22 @@ import Synchronization
 public final class IntentContext: Sendable {
     public let interaction: any Interaction
     package let cancellation: CancellationFlag
-    /// What the host registered for its intents to use (`Registry.dependency`): a database, a client.
-    let dependency: (any Sendable)?
+    /// What the host registered for its intents to use (`Registry.register(dependency:)`): a database, a client.
+    let dependencies: Dependencies
     let progressIDs = Atomic<Int>(0)
     /// Progress tasks started and not finished yet: the engine finishes those an intent leaves open when it ends.
     let openProgress = Mutex<Set<Int>>([])
 
-    public init(interaction: any Interaction, cancellation: CancellationFlag, dependency: (any Sendable)? = nil) {
+    public init(interaction: any Interaction, cancellation: CancellationFlag, dependencies: Dependencies = Dependencies()) {
         self.interaction = interaction
         self.cancellation = cancellation
-        self.dependency = dependency
+        self.dependencies = dependencies
     }
 
-    /// The host's dependency of type `T`, as registered with `Registry.dependency`. Intents are created by
-    /// the engine, so this is how they reach the host's state without globals.
+    /// The host's dependency of type `T`, as registered with `Registry.register(dependency:)`. (An intent usually
+    /// declares it as a `@Dependency` property instead, which registration checks.)
     public func dependency<T>(_ type: T.Type = T.self) throws -> T {
-        guard let value = dependency as? T else { throw IntentError("this intent needs a \(T.self), and the host registered none") }
+        guard let value = dependencies[T.self] else { throw IntentError("this intent needs a \(T.self), and the host registered none") }
         return value
     }
 

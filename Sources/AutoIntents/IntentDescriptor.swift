@@ -105,18 +105,55 @@ public final class IntentDescriptor: Sendable {
     /// Builds the descriptor of a native intent type, checking its metadata. Inlinable, so that the code
     /// that runs on every call is specialised for `I` in the host's module.
     @inlinable
-    public convenience init<I: AppIntent>(_ type: I.Type, resultRule: ResultRule = .fixed) throws(RegistrationError) {
+    public convenience init<I: AppIntent>(_ type: I.Type, resultRule: ResultRule = .fixed,
+                                          dependencies: Dependencies = Dependencies()) throws(RegistrationError) {
         // Each call fills in a copy of one prototype intent: copies of a class would all be the prototype.
         guard !(I.self is AnyObject.Type) else {
             throw RegistrationError("intent '\(I.title)' is a class; intents are structs, so that every call has its own parameters")
         }
-        let parameters = I.parameters
+        // Every call starts from a copy of one intent made here, its dependencies filled in: `I()` would run every
+        // @Parameter's initialiser (names, questions, defaults) again on each call.
+        var prototype = I()
+        let parameters = try Self.properties(of: &prototype, dependencies: dependencies)
         let infos = parameters.map(\.info)
         try Self.check(title: I.title, parameters: infos, summary: I.parameterSummary)
         self.init(
             title: I.title, description: I.description, parameters: infos, summary: I.parameterSummary,
             sideEffect: I.sideEffect, isDiscoverable: I.isDiscoverable, outputType: I.Output.valueType, resultRule: resultRule,
-            implementation: Self.native(I.self, parameters))
+            implementation: Self.native(prototype, parameters))
+    }
+
+    /// How a call sets one parameter: the `@Parameter`'s setter, at the property's offset in the intent.
+    @usableFromInline
+    struct ParameterSetter: Sendable {
+        @usableFromInline let info: ParameterInfo
+        @usableFromInline let offset: Int
+        @usableFromInline let assign: @Sendable (UnsafeMutableRawPointer, Value) -> Bool
+    }
+
+    /// The intent's `@Parameter` properties, in declaration order, and its `@Dependency` properties filled in on the
+    /// prototype from `dependencies`. Found from the type's stored properties, once, at registration.
+    @usableFromInline
+    static func properties<I: AppIntent>(of prototype: inout I, dependencies: Dependencies) throws(RegistrationError) -> [ParameterSetter] {
+        let declarations = Dictionary(Mirror(reflecting: prototype).children.compactMap { child in
+            (child.value as? any ParameterProperty).map { (child.label ?? "", $0.anyDeclaration) }
+        }, uniquingKeysWith: { first, _ in first })
+        var setters: [ParameterSetter] = []
+        for field in StoredProperties.of(I.self) {
+            if let dependency = field.type as? any DependencyProperty.Type {
+                let filled = withUnsafeMutableBytes(of: &prototype) { raw in
+                    raw.baseAddress.map { dependency.fill($0 + field.offset, from: dependencies) } ?? false
+                }
+                guard filled else {
+                    throw RegistrationError("intent '\(I.title)' uses a dependency of type \(dependency.dependencyType) ('\(field.propertyName)'), "
+                        + "which is not registered; register it first: registry.register(dependency: …)")
+                }
+            } else if let declaration = declarations[field.name] {
+                setters.append(ParameterSetter(info: declaration.info(propertyName: field.propertyName), offset: field.offset,
+                                               assign: declaration.assign))
+            }
+        }
+        return setters
     }
 
     /// Parameter names are unique, and the summary names only parameters.
@@ -135,13 +172,10 @@ public final class IntentDescriptor: Sendable {
         }
     }
 
-    /// A call: a copy of one prototype intent, its parameters set by index, then `perform` (or `performNow`).
+    /// A call: a copy of the prototype intent, its parameters set by index, then `perform` (or `performNow`).
     @inlinable
-    static func native<I: AppIntent>(_ type: I.Type, _ parameters: [IntentParameter<I>]) -> Implementation {
-        let fill = filler(parameters)
-        // Every call starts from a copy of one intent made here: `I()` would run every @Parameter's
-        // initialiser (names, questions, defaults) again on each call.
-        let prototype = I()
+    static func native<I: AppIntent>(_ prototype: I, _ parameters: [ParameterSetter]) -> Implementation {
+        let fill = filler(I.self, parameters)
         if let performNow = I.immediatePerform {
             return .immediate { arguments, context in
                 var intent = prototype
@@ -160,13 +194,14 @@ public final class IntentDescriptor: Sendable {
     /// its parameter's setter and the rest of the chain: calling a closure held by the calling closure
     /// borrows it, where calling one taken from an array retains and releases it, on every argument.
     @inlinable
-    static func filler<I: AppIntent>(_ parameters: [IntentParameter<I>]) -> @Sendable (inout I, [Value?]) throws -> Void {
+    static func filler<I: AppIntent>(_ type: I.Type, _ parameters: [ParameterSetter]) -> @Sendable (inout I, [Value?]) throws -> Void {
         var fill: @Sendable (inout I, [Value?]) throws -> Void = { _, _ in }
         for index in parameters.indices.reversed() {
-            let assign = parameters[index].assign, info = parameters[index].info, rest = fill
+            let assign = parameters[index].assign, offset = parameters[index].offset, info = parameters[index].info, rest = fill
             fill = { intent, arguments in
-                if let argument = arguments[index], !assign(&intent, argument) {
-                    throw IntentError("'\(info.name)' expects \(info.type), got \(argument.type)")
+                if let argument = arguments[index] {
+                    let assigned = withUnsafeMutableBytes(of: &intent) { raw in raw.baseAddress.map { assign($0 + offset, argument) } ?? false }
+                    if !assigned { throw IntentError("'\(info.name)' expects \(info.type), got \(argument.type)") }
                 }
                 try rest(&intent, arguments)
             }

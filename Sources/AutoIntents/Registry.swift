@@ -5,16 +5,22 @@ public struct Registry: Sendable {
     public private(set) var entityTypes: [AnyEntityType] = []
     public private(set) var enumTypes: [AnyEnumType] = []
     public private(set) var queries: [QueryDescriptor] = []
-    /// Handed to every intent's `perform` through `IntentContext.dependency(_:)`: the host's database,
-    /// client or store.
-    public var dependency: (any Sendable)?
+    /// The host's database, client or store, one of each type: filled into the `@Dependency` properties of the
+    /// intents registered after them, and reachable through `IntentContext.dependency(_:)`.
+    public private(set) var dependencies = Dependencies()
 
     public init() {}
 
     /// Registers a native intent, and the entity and enum types its parameters and result use.
     @inlinable
     public mutating func register<I: AppIntent>(_ type: I.Type) throws(RegistrationError) {
-        try add(IntentDescriptor(type))
+        try add(IntentDescriptor(type, dependencies: dependencies))
+    }
+
+    /// Registers something intents use, by its type; a second of the same type is an error. Register dependencies
+    /// before the intents that declare them with `@Dependency`.
+    public mutating func register<T: Sendable>(dependency: T) throws(RegistrationError) {
+        try dependencies.add(dependency)
     }
 
     public mutating func register<E: AppEntity>(entity type: E.Type) {

@@ -247,8 +247,8 @@ extension Checker {
                                 allowMapping: Bool) -> BoundExpression {
         if case .constant(let constant) = value.kind {
             let converted = coerceConstant(constant, to: parameter.type, at: value.span)
-            if let range = parameter.range, let number = Operations.number(converted), !range.contains(number) {
-                error("'\(parameter.name)' of '\(intent.name)' must be \(parameter.rangeDescription ?? "")", value.span)
+            if let problem = Coercion.rangeProblem(converted, for: parameter) {
+                error("'\(parameter.name)' of '\(intent.name)' must be \(problem)", value.span)
             }
             if converted.type.isAssignable(to: parameter.type) || (converted.isNull && !parameter.isRequired) {
                 return BoundExpression(kind: .constant(converted), type: converted.type, span: value.span)

@@ -4,10 +4,9 @@ import AutoIntents
 struct ShowIntent: ImmediateIntent {
     static let title = "Show"
     static let description = IntentDescription("Shows a value: a text, a number, a list, an entity.", category: "Interaction")
-    static let parameters: [IntentParameter<ShowIntent>] = [.init(\.$value)]
     static let parameterSummary: ParameterSummary? = "Show {value}"
 
-    @Parameter("value", question: "What should be shown?") var value: AnyValue
+    @Parameter(question: "What should be shown?") var value: AnyValue
 
     /// Immediate, so that `show` in a loop doesn't make the loop await.
     func performNow(_ context: IntentContext) throws -> IntentResult<NoValue> {
@@ -19,10 +18,9 @@ struct ShowIntent: ImmediateIntent {
 struct AskIntent: AppIntent {
     static let title = "Ask"
     static let description = IntentDescription("Asks for a value: a text, or the type named after 'as'.", category: "Interaction", resultName: "answer")
-    static let parameters: [IntentParameter<AskIntent>] = [.init(\.$prompt), .init(\.$type)]
     static let parameterSummary: ParameterSummary? = "Ask {prompt}"
 
-    @Parameter("prompt", question: "What should be asked?") var prompt: String
+    @Parameter(question: "What should be asked?") var prompt: String
     /// Filled by the checker from `as Type`: a type's name, or a case of the enum type asked for.
     @Parameter("as", title: "Type") var type: AnyValue?
 
@@ -51,11 +49,10 @@ struct AskIntent: AppIntent {
 struct ChooseIntent: AppIntent {
     static let title = "Choose"
     static let description = IntentDescription("Lets people pick one of a list's values.", category: "Interaction", resultName: "choice")
-    static let parameters: [IntentParameter<ChooseIntent>] = [.init(\.$prompt), .init(\.$from)]
     static let parameterSummary: ParameterSummary? = "Choose {prompt} from {from}"
 
-    @Parameter("prompt", question: "What should be asked?") var prompt: String
-    @Parameter("from", question: "Choose from what?") var from: [AnyValue]
+    @Parameter(question: "What should be asked?") var prompt: String
+    @Parameter(question: "Choose from what?") var from: [AnyValue]
 
     func perform(_ context: IntentContext) async throws -> IntentResult<AnyValue> {
         let options = from.map(\.value)
@@ -79,10 +76,9 @@ struct ChooseIntent: AppIntent {
 struct ConfirmIntent: AppIntent {
     static let title = "Confirm"
     static let description = IntentDescription("Asks yes or no; 'no' stops the run as cancelled.", category: "Interaction")
-    static let parameters: [IntentParameter<ConfirmIntent>] = [.init(\.$prompt)]
     static let parameterSummary: ParameterSummary? = "Confirm {prompt}"
 
-    @Parameter("prompt", question: "What should be confirmed?") var prompt: String
+    @Parameter(question: "What should be confirmed?") var prompt: String
 
     func perform(_ context: IntentContext) async throws -> IntentResult<NoValue> {
         try await context.requestConfirmation(prompt)

@@ -53,9 +53,21 @@ public enum Coercion {
         return result
     }
 
-    /// What a number is outside its parameter's range ("between 1 and 5"); nil when it is inside or has none.
+    /// What a value outside its parameter's range must be ("between 1 and 5"); nil when it is inside or has none.
     public static func rangeProblem(_ value: Value, for parameter: ParameterInfo) -> String? {
-        guard let range = parameter.range, let number = Operations.number(value), !range.contains(number) else { return nil }
-        return parameter.rangeDescription ?? ""
+        guard let range = parameter.range, contains(range, value) == false else { return nil }
+        return describe(range)
+    }
+
+    /// Whether `value` is within the range, both ends included; nil for a value of another type, which is a type
+    /// error rather than one out of range.
+    static func contains(_ range: ParameterRange, _ value: Value) -> Bool? {
+        guard let low = Operations.order(range.lowerBound, value), let high = Operations.order(value, range.upperBound) else { return nil }
+        return low != .orderedDescending && high != .orderedDescending
+    }
+
+    /// "between 1 and 5", in the parameter's own type: whole numbers for an Int.
+    public static func describe(_ range: ParameterRange) -> String {
+        "between \(ValueFormatter.inline(range.lowerBound)) and \(ValueFormatter.inline(range.upperBound))"
     }
 }

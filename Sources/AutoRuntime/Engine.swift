@@ -4,13 +4,13 @@ import AutoIntents
 /// default limits — so one engine runs any number of programs at once, from any task: everything a run changes
 /// (its frames, `it`, its step count and deadline, the dialogs it holds back) lives in a `Run` of its own.
 public struct Engine: Sendable {
-    /// Handed to every intent's `perform` through `IntentContext.dependency(_:)`.
-    public let dependency: (any Sendable)?
+    /// The host's dependencies, for `IntentContext.dependency(_:)`.
+    public let dependencies: Dependencies
     /// The limits of a run that gives none of its own.
     public var limits: RunLimits
 
     public init(registry: Registry, limits: RunLimits = RunLimits()) {
-        self.dependency = registry.dependency
+        self.dependencies = registry.dependencies
         self.limits = limits
     }
 
@@ -23,9 +23,9 @@ public struct Engine: Sendable {
                     cancellation: CancellationFlag = CancellationFlag(), limits: RunLimits? = nil,
                     whatIf: Bool = false) async -> RunOutcome {
         let limits = limits ?? self.limits
-        let dependency = self.dependency
+        let dependencies = self.dependencies
         let start: @Sendable (ContinuousClock.Instant?) async -> RunOutcome = { deadline in
-            let context = IntentContext(interaction: interaction, cancellation: cancellation, dependency: dependency)
+            let context = IntentContext(interaction: interaction, cancellation: cancellation, dependencies: dependencies)
             let run = Run(program: program, context: context, limits: limits, deadline: deadline, whatIf: whatIf)
             return await run.start(arguments: arguments)
         }

@@ -29,12 +29,11 @@ struct Trip: AppEntity {
 struct PlanTrip: AppIntent {
     static let title = "Plan trip"
     static let description = IntentDescription("Plans a trip.", category: "Travel", resultName: "trip")
-    static let parameters: [IntentParameter<PlanTrip>] = [.init(\.$destination), .init(\.$days), .init(\.$transport), .init(\.$note)]
     static let parameterSummary: ParameterSummary? = "Plan {days} days in {destination} by {transport}"
-    @Parameter("destination", question: "Where to?") var destination: String
-    @Parameter("days", default: 3, range: 1...60) var days: Int
-    @Parameter("transport", default: .train) var transport: Transport
-    @Parameter("note") var note: String?
+    @Parameter(question: "Where to?") var destination: String
+    @Parameter(default: 3, range: 1...60) var days: Int
+    @Parameter(default: .train) var transport: Transport
+    @Parameter var note: String?
 
     func perform(_ context: IntentContext) async throws -> IntentResult<Trip> {
         .result(value: Trip(destination: destination, days: days, transport: transport, note: note))
@@ -43,8 +42,7 @@ struct PlanTrip: AppIntent {
 
 struct DescribeTrip: AppIntent {
     static let title = "Describe trip"
-    static let parameters: [IntentParameter<DescribeTrip>] = [.init(\.$trip)]
-    @Parameter("trip") var trip: Trip
+    @Parameter var trip: Trip
 
     func perform(_ context: IntentContext) async throws -> IntentResult<String> {
         .result(value: "\(trip.destination) by \(Transport.enumType.cases[Transport.allCases.firstIndex(of: trip.transport)!].displayName)",
@@ -55,8 +53,7 @@ struct DescribeTrip: AppIntent {
 struct CancelTrip: AppIntent {
     static let title = "Cancel trip"
     static let sideEffect = SideEffect.destructive
-    static let parameters: [IntentParameter<CancelTrip>] = [.init(\.$trip)]
-    @Parameter("trip") var trip: Trip
+    @Parameter var trip: Trip
     func perform(_ context: IntentContext) async throws -> IntentResult<NoValue> { .result(dialog: "Cancelled") }
 }
 
@@ -145,7 +142,6 @@ struct CancelTrip: AppIntent {
     @Test func invalidMetadataIsARegistrationError() {
         struct Twice: AppIntent {
             static let title = "Twice"
-            static let parameters: [IntentParameter<Twice>] = [.init(\.$a), .init(\.$b)]
             @Parameter("x") var a: Int
             @Parameter("x") var b: Int
             func perform(_ context: IntentContext) async throws -> IntentResult<NoValue> { .result() }

@@ -12,10 +12,9 @@ import Testing
 /// optional text.
 struct Scale: ImmediateIntent {
     static let title = "Scale"
-    static let parameters: [IntentParameter<Scale>] = [.init(\.$value), .init(\.$by), .init(\.$label)]
-    @Parameter("value", question: "Scale what?") var value: Double
-    @Parameter("by", default: 2, range: 0...100) var by: Int
-    @Parameter("label") var label: String?
+    @Parameter(question: "Scale what?") var value: Double
+    @Parameter(default: 2, range: 0...100) var by: Int
+    @Parameter var label: String?
 
     func performNow(_ context: IntentContext) throws -> IntentResult<String> {
         .result(value: "\(label ?? "x") = \(value * Double(by))")
@@ -25,10 +24,9 @@ struct Scale: ImmediateIntent {
 /// `Scale` with an async `perform` that really suspends.
 struct ScaleLater: AppIntent {
     static let title = "Scale later"
-    static let parameters: [IntentParameter<ScaleLater>] = [.init(\.$value), .init(\.$by), .init(\.$label)]
-    @Parameter("value", question: "Scale what?") var value: Double
-    @Parameter("by", default: 2, range: 0...100) var by: Int
-    @Parameter("label") var label: String?
+    @Parameter(question: "Scale what?") var value: Double
+    @Parameter(default: 2, range: 0...100) var by: Int
+    @Parameter var label: String?
 
     func perform(_ context: IntentContext) async throws -> IntentResult<String> {
         await Task.yield()
@@ -39,8 +37,7 @@ struct ScaleLater: AppIntent {
 /// Says its number; refuses negative ones.
 struct Tick: ImmediateIntent {
     static let title = "Tick"
-    static let parameters: [IntentParameter<Tick>] = [.init(\.$n)]
-    @Parameter("n") var n: Int
+    @Parameter var n: Int
 
     func performNow(_ context: IntentContext) throws -> IntentResult<Int> {
         guard n >= 0 else { throw IntentError("can't tick \(n)") }
@@ -51,8 +48,7 @@ struct Tick: ImmediateIntent {
 /// Says its number after awaiting.
 struct Tock: AppIntent {
     static let title = "Tock"
-    static let parameters: [IntentParameter<Tock>] = [.init(\.$n)]
-    @Parameter("n") var n: Int
+    @Parameter var n: Int
 
     func perform(_ context: IntentContext) async throws -> IntentResult<Int> {
         await Task.yield()
@@ -64,8 +60,7 @@ struct Tock: AppIntent {
 struct Shred: ImmediateIntent {
     static let title = "Shred"
     static let sideEffect = SideEffect.destructive
-    static let parameters: [IntentParameter<Shred>] = [.init(\.$n)]
-    @Parameter("n") var n: Int
+    @Parameter var n: Int
     func performNow(_ context: IntentContext) throws -> IntentResult<NoValue> { .result(dialog: "shredded \(n)") }
 }
 
@@ -73,16 +68,14 @@ struct Shred: ImmediateIntent {
 struct Bump: ImmediateIntent {
     static let title = "Bump"
     static let sideEffect = SideEffect.changes
-    static let parameters: [IntentParameter<Bump>] = [.init(\.$n)]
-    @Parameter("n") var n: Int
+    @Parameter var n: Int
     func performNow(_ context: IntentContext) throws -> IntentResult<Int> { .result(value: n + 1, dialog: "bumped") }
 }
 
 /// Asks for another value through `needsValue`, which an immediate intent can't wait for.
 struct Needy: ImmediateIntent {
     static let title = "Needy"
-    static let parameters: [IntentParameter<Needy>] = [.init(\.$n)]
-    @Parameter("n") var n: Int
+    @Parameter var n: Int
     func performNow(_ context: IntentContext) throws -> IntentResult<Int> {
         guard n.isMultiple(of: 2) else { throw context.needsValue("n", reason: "it must be even") }
         return .result(value: n)
@@ -92,8 +85,7 @@ struct Needy: ImmediateIntent {
 /// Opens an immediate intent: its result and dialog follow this one's.
 struct Hop: ImmediateIntent {
     static let title = "Hop"
-    static let parameters: [IntentParameter<Hop>] = [.init(\.$n)]
-    @Parameter("n") var n: Int
+    @Parameter var n: Int
     func performNow(_ context: IntentContext) throws -> IntentResult<Int> {
         var next = Tick()
         next.n = n
@@ -104,8 +96,7 @@ struct Hop: ImmediateIntent {
 /// Opens an intent that awaits, which an immediate intent can't run.
 struct Leap: ImmediateIntent {
     static let title = "Leap"
-    static let parameters: [IntentParameter<Leap>] = [.init(\.$n)]
-    @Parameter("n") var n: Int
+    @Parameter var n: Int
     func performNow(_ context: IntentContext) throws -> IntentResult<Int> {
         var next = Tock()
         next.n = n

@@ -66,9 +66,8 @@ public struct Book: AppEntity {
 struct OpenBook: AppIntent {
     static let title = "Open book"
     static let description = IntentDescription("Opens a book to read.", category: "Books", resultName: "openedBook")
-    static let parameters: [IntentParameter<OpenBook>] = [.init(\.$book)]
     static let parameterSummary: ParameterSummary? = "Open {book}"
-    @Parameter("book", question: "Which book?") var book: Book
+    @Parameter(question: "Which book?") var book: Book
 
     func perform(_ context: IntentContext) async throws -> IntentResult<Book> {
         .result(value: book, dialog: "Opening \(book.title) by \(book.author)")
@@ -77,9 +76,8 @@ struct OpenBook: AppIntent {
 
 struct OpenShelf: AppIntent {
     static let title = "Open shelf"
-    static let parameters: [IntentParameter<OpenShelf>] = [.init(\.$shelf)]
     static let parameterSummary: ParameterSummary? = "Open the {shelf} shelf"
-    @Parameter("shelf") var shelf: Shelf
+    @Parameter var shelf: Shelf
 
     func perform(_ context: IntentContext) async throws -> IntentResult<[Book]> {
         .result(value: SampleLibrary.books.filter { $0.shelf == shelf })
@@ -89,12 +87,11 @@ struct OpenShelf: AppIntent {
 struct AddBook: AppIntent {
     static let title = "Add book"
     static let sideEffect = SideEffect.changes
-    static let parameters: [IntentParameter<AddBook>] = [.init(\.$title), .init(\.$author), .init(\.$pages), .init(\.$shelf)]
     static let parameterSummary: ParameterSummary? = "Add {title} by {author} to {shelf}"
-    @Parameter("title", question: "What is the book's title?") var title: String
-    @Parameter("author") var author: String?
-    @Parameter("pages", default: 100, range: 1...10_000) var pages: Int
-    @Parameter("shelf", default: .wantToRead) var shelf: Shelf
+    @Parameter(question: "What is the book's title?") var title: String
+    @Parameter var author: String?
+    @Parameter(default: 100, range: 1...10_000) var pages: Int
+    @Parameter(default: .wantToRead) var shelf: Shelf
 
     func perform(_ context: IntentContext) async throws -> IntentResult<Book> {
         if SampleLibrary.books.contains(where: { $0.title == title }) {
@@ -109,9 +106,8 @@ struct AddBook: AppIntent {
 struct RateBook: AppIntent {
     static let title = "Rate book"
     static let sideEffect = SideEffect.changes
-    static let parameters: [IntentParameter<RateBook>] = [.init(\.$book), .init(\.$rating)]
-    @Parameter("book") var book: Book
-    @Parameter("rating", range: 1...5) var rating: Int
+    @Parameter var book: Book
+    @Parameter(range: 1...5) var rating: Int
 
     func perform(_ context: IntentContext) async throws -> IntentResult<Book> {
         var rated = book
@@ -123,8 +119,7 @@ struct RateBook: AppIntent {
 struct DeleteBook: AppIntent {
     static let title = "Delete book"
     static let sideEffect = SideEffect.destructive
-    static let parameters: [IntentParameter<DeleteBook>] = [.init(\.$book)]
-    @Parameter("book") var book: Book
+    @Parameter var book: Book
 
     func perform(_ context: IntentContext) async throws -> IntentResult<NoValue> {
         .result(dialog: "Deleted \(book.title)")
@@ -141,9 +136,8 @@ struct ListBooks: AppIntent {
 
 struct Greet: AppIntent {
     static let title = "Greet"
-    static let parameters: [IntentParameter<Greet>] = [.init(\.$name), .init(\.$punctuation)]
-    @Parameter("name", default: "world") var name: String
-    @Parameter("punctuation") var punctuation: String?
+    @Parameter(default: "world") var name: String
+    @Parameter var punctuation: String?
 
     func perform(_ context: IntentContext) async throws -> IntentResult<String> {
         .result(value: "Hello, \(name)\(punctuation ?? "!")")
@@ -153,9 +147,8 @@ struct Greet: AppIntent {
 /// A trivial intent with two named parameters, as the benchmarks call it.
 struct AddNumbers: AppIntent {
     static let title = "Add numbers"
-    static let parameters: [IntentParameter<AddNumbers>] = [.init(\.$a), .init(\.$b)]
-    @Parameter("a") var a: Int
-    @Parameter("b") var b: Int
+    @Parameter var a: Int
+    @Parameter var b: Int
 
     func perform(_ context: IntentContext) async throws -> IntentResult<Int> {
         .result(value: a &+ b)
@@ -164,8 +157,7 @@ struct AddNumbers: AppIntent {
 
 struct FailingIntent: AppIntent {
     static let title = "Fail politely"
-    static let parameters: [IntentParameter<FailingIntent>] = [.init(\.$reason)]
-    @Parameter("reason", default: "no reason") var reason: String
+    @Parameter(default: "no reason") var reason: String
 
     func perform(_ context: IntentContext) async throws -> IntentResult<NoValue> {
         throw IntentError("it failed: \(reason)")
@@ -175,8 +167,7 @@ struct FailingIntent: AppIntent {
 /// Asks again, through `needsValue`, until it is given an even number.
 struct PickEven: AppIntent {
     static let title = "Pick even"
-    static let parameters: [IntentParameter<PickEven>] = [.init(\.$number)]
-    @Parameter("number", question: "Which even number?") var number: Int
+    @Parameter(question: "Which even number?") var number: Int
 
     func perform(_ context: IntentContext) async throws -> IntentResult<Int> {
         if number % 2 != 0 { throw context.needsValue("number", reason: "\(number) is odd") }
@@ -187,8 +178,7 @@ struct PickEven: AppIntent {
 /// Counts with nested progress: `count to 3` reports three steps, each with a child task.
 struct CountTo: AppIntent {
     static let title = "Count to"
-    static let parameters: [IntentParameter<CountTo>] = [.init(\.$limit)]
-    @Parameter("limit", range: 0...1000) var limit: Int
+    @Parameter(range: 0...1000) var limit: Int
 
     func perform(_ context: IntentContext) async throws -> IntentResult<Int> {
         let progress = await context.progress("Counting", total: limit)

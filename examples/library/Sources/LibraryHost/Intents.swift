@@ -6,9 +6,8 @@ import GRDB
 struct OpenBook: AppIntent {
     static let title = "Open book"
     static let description = IntentDescription("Opens a book to read it.", category: "Books", searchKeywords: ["read", "show"], resultName: "book")
-    static let parameters: [IntentParameter<OpenBook>] = [.init(\.$book)]
     static let parameterSummary: ParameterSummary? = "Open {book}"
-    @Parameter("book", question: "Which book?") var book: Book
+    @Parameter(question: "Which book?") var book: Book
 
     func perform(_ context: IntentContext) async throws -> IntentResult<Book> {
         .result(value: book, dialog: "Opening \(book.title) by \(book.author)")
@@ -18,9 +17,8 @@ struct OpenBook: AppIntent {
 struct OpenShelf: AppIntent {
     static let title = "Open shelf"
     static let description = IntentDescription("Lists the books on a shelf.", category: "Books", resultName: "books")
-    static let parameters: [IntentParameter<OpenShelf>] = [.init(\.$shelf)]
     static let parameterSummary: ParameterSummary? = "Open the {shelf} shelf"
-    @Parameter("shelf", question: "Which shelf?") var shelf: Shelf
+    @Parameter(question: "Which shelf?") var shelf: Shelf
 
     func perform(_ context: IntentContext) async throws -> IntentResult<[Book]> {
         let shelf = self.shelf
@@ -35,16 +33,13 @@ struct AddBook: AppIntent {
     static let title = "Add book"
     static let description = IntentDescription("Adds a book to the library, on the want-to-read shelf.", category: "Books", resultName: "newBook")
     static let sideEffect = SideEffect.changes
-    static let parameters: [IntentParameter<AddBook>] = [
-        .init(\.$title), .init(\.$author), .init(\.$recommendedBy), .init(\.$published), .init(\.$pages), .init(\.$genre),
-    ]
     static let parameterSummary: ParameterSummary? = "Add {title} by {author}"
-    @Parameter("title", question: "What is the book's title?") var title: String
-    @Parameter("author") var author: String?
-    @Parameter("recommendedBy", title: "Recommended by") var recommendedBy: String?
-    @Parameter("published") var published: Date?
-    @Parameter("pages", default: 0, range: 0...100_000) var pages: Int
-    @Parameter("genre", default: "Unknown") var genre: String
+    @Parameter(question: "What is the book's title?") var title: String
+    @Parameter var author: String?
+    @Parameter(title: "Recommended by") var recommendedBy: String?
+    @Parameter var published: Date?
+    @Parameter(default: 0, range: 0...100_000) var pages: Int
+    @Parameter(default: "Unknown") var genre: String
 
     func perform(_ context: IntentContext) async throws -> IntentResult<Book> {
         let title = self.title.trimmingCharacters(in: .whitespaces)
@@ -68,10 +63,9 @@ struct MarkAsRead: AppIntent {
     static let title = "Mark as read"
     static let description = IntentDescription("Moves a book to the read shelf, with the day it was finished.", category: "Books")
     static let sideEffect = SideEffect.changes
-    static let parameters: [IntentParameter<MarkAsRead>] = [.init(\.$book), .init(\.$on)]
     static let parameterSummary: ParameterSummary? = "Mark {book} as read on {on}"
-    @Parameter("book", question: "Which book did you finish?") var book: Book
-    @Parameter("on", title: "Date read") var on: Date?
+    @Parameter(question: "Which book did you finish?") var book: Book
+    @Parameter(title: "Date read") var on: Date?
 
     func perform(_ context: IntentContext) async throws -> IntentResult<Book> {
         let day = on ?? Calendar.current.startOfDay(for: Date())
@@ -85,10 +79,9 @@ struct RateBook: AppIntent {
     static let title = "Rate book"
     static let description = IntentDescription("Gives a book 1 to 5 stars.", category: "Books")
     static let sideEffect = SideEffect.changes
-    static let parameters: [IntentParameter<RateBook>] = [.init(\.$book), .init(\.$rating)]
     static let parameterSummary: ParameterSummary? = "Rate {book} {rating} stars"
-    @Parameter("book", question: "Which book?") var book: Book
-    @Parameter("rating", question: "How many stars, from 1 to 5?", range: 1...5) var rating: Int
+    @Parameter(question: "Which book?") var book: Book
+    @Parameter(question: "How many stars, from 1 to 5?", range: 1...5) var rating: Int
 
     func perform(_ context: IntentContext) async throws -> IntentResult<Book> {
         let updated = try await Library.update(book, ["rating": rating.databaseValue], in: context.dependency())
@@ -100,9 +93,8 @@ struct DeleteBook: AppIntent {
     static let title = "Delete book"
     static let description = IntentDescription("Removes a book from the library for good.", category: "Books")
     static let sideEffect = SideEffect.destructive
-    static let parameters: [IntentParameter<DeleteBook>] = [.init(\.$book)]
     static let parameterSummary: ParameterSummary? = "Delete {book}"
-    @Parameter("book", question: "Which book?") var book: Book
+    @Parameter(question: "Which book?") var book: Book
 
     func perform(_ context: IntentContext) async throws -> IntentResult<NoValue> {
         let id = book.id
@@ -125,10 +117,9 @@ struct ImportBooks: AppIntent {
         "Adds the books of a CSV file (columns: title, author, published, pages, genre, shelf; only title is needed).",
         category: "Books", searchKeywords: ["csv", "load"], resultName: "imported")
     static let sideEffect = SideEffect.changes
-    static let parameters: [IntentParameter<ImportBooks>] = [.init(\.$from), .init(\.$shelf)]
     static let parameterSummary: ParameterSummary? = "Import books from {from} onto {shelf}"
-    @Parameter("from", title: "CSV file", question: "Which CSV file?") var from: FileRef
-    @Parameter("shelf", default: .wantToRead) var shelf: Shelf
+    @Parameter(title: "CSV file", question: "Which CSV file?") var from: FileRef
+    @Parameter(default: .wantToRead) var shelf: Shelf
 
     func perform(_ context: IntentContext) async throws -> IntentResult<[Book]> {
         let database = try context.dependency(LibraryDatabase.self)

@@ -22,7 +22,7 @@ public enum Library {
     public static func registry(database: LibraryDatabase) throws -> Registry {
         var registry = Registry.standard
         // The intents reach the database through their context.
-        registry.dependency = database
+        try registry.register(dependency: database)
         try registry.register(OpenBook.self)
         try registry.register(OpenShelf.self)
         try registry.register(AddBook.self)

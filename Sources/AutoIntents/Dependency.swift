@@ -1,0 +1,63 @@
+/// Something of the host's that intents use — a database, a client, a store — registered once by its type and
+/// handed to every intent that declares it, as App Intents' `@Dependency`:
+///
+/// ```swift
+/// try registry.register(dependency: database)          // before the intents that use it
+/// struct AddBook: AppIntent {
+///     @Dependency var database: LibraryDatabase
+///     …
+/// }
+/// ```
+/// Registering an intent whose dependency is not registered is an error that names the type, so a missing one is
+/// never found while a script runs.
+@propertyWrapper
+public struct Dependency<T: Sendable>: Sendable {
+    @usableFromInline var value: T?
+
+    public init() {}
+
+    @inlinable
+    public var wrappedValue: T {
+        guard let value else {
+            // Only reachable when a host calls `perform` itself on an intent it made: registration puts every
+            // dependency into the intent the engine copies for each call.
+            preconditionFailure("the dependency \(T.self) was read from an intent the engine did not prepare")
+        }
+        return value
+    }
+}
+
+/// A `@Dependency` property, whatever its type: registration fills it in from the registry's dependencies.
+protocol DependencyProperty {
+    static var dependencyType: Any.Type { get }
+    /// Sets the dependency stored at `field` from `dependencies`; false when it has none of the type.
+    static func fill(_ field: UnsafeMutableRawPointer, from dependencies: Dependencies) -> Bool
+}
+
+extension Dependency: DependencyProperty {
+    static var dependencyType: Any.Type { T.self }
+
+    static func fill(_ field: UnsafeMutableRawPointer, from dependencies: Dependencies) -> Bool {
+        guard let value = dependencies[T.self] else { return false }
+        field.assumingMemoryBound(to: Dependency<T>.self).pointee.value = value
+        return true
+    }
+}
+
+/// The host's dependencies, one of each type.
+public struct Dependencies: Sendable {
+    private var values: [ObjectIdentifier: any Sendable] = [:]
+
+    public init() {}
+
+    public subscript<T>(_ type: T.Type) -> T? {
+        values[ObjectIdentifier(type)] as? T
+    }
+
+    mutating func add<T: Sendable>(_ value: T) throws(RegistrationError) {
+        guard values[ObjectIdentifier(T.self)] == nil else {
+            throw RegistrationError("a dependency of type \(T.self) is already registered; there is one of each type")
+        }
+        values[ObjectIdentifier(T.self)] = value
+    }
+}

@@ -1,0 +1,193 @@
+/// A parameter of an intent: a property the engine fills in before `perform`. Whether it is required follows Swift:
+/// `var book: Book` is required, `var note: String?` is optional, and a default makes a parameter optional too.
+/// Its name in scripts is the property's name unless one is given (`@Parameter("as") var type: …`).
+///
+/// ```swift
+/// @Parameter(question: "What is the book's title?") var title: String
+/// @Parameter var author: String?
+/// @Parameter(default: .wantToRead) var shelf: Shelf
+/// @Parameter(range: 1...5) var rating: Int
+/// ```
+@propertyWrapper
+public struct Parameter<T: Sendable>: Sendable {
+    /// What the host declared, shared by every copy: the engine copies an intent for each call, and one reference
+    /// is cheaper to copy than a name, a title, a question and a default.
+    @usableFromInline let declaration: ParameterDeclaration<T>
+    @usableFromInline var value: T?
+
+    /// Inlinable, so that `perform` reads its parameters without generic code in between.
+    @inlinable
+    public var wrappedValue: T {
+        get {
+            if let value { return value }
+            if let defaultValue = declaration.defaultValue { return defaultValue }
+            // Only reachable when a host calls `perform` itself without setting a required parameter: the engine
+            // asks for or rejects every missing required parameter before `perform`.
+            preconditionFailure("parameter '\(declaration.name ?? "?")' was read before it was set")
+        }
+        set { value = newValue }
+    }
+
+    public var projectedValue: Parameter<T> {
+        get { self }
+        set { self = newValue }
+    }
+
+    // The initialisers are inlinable: each makes the setter the engine calls for this parameter, specialised in the
+    // host's module for the parameter's type, as fast as a setter written by hand.
+
+    @inlinable
+    public init(_ name: String? = nil, title: String? = nil, question: String? = nil, default defaultValue: T? = nil) where T: IntentValue {
+        declaration = ParameterDeclaration(name: name, title: title, question: question, type: T.valueType,
+                                           defaultValue: defaultValue, defaultAutoValue: defaultValue?.autoValue, range: nil,
+                                           assign: Self.assigner())
+    }
+
+    /// A number or another ordered value with the range it must be in, checked before `perform`.
+    @inlinable
+    public init(_ name: String? = nil, title: String? = nil, question: String? = nil, default defaultValue: T? = nil,
+                range: ClosedRange<T>) where T: IntentValue & Comparable {
+        declaration = ParameterDeclaration(name: name, title: title, question: question, type: T.valueType,
+                                           defaultValue: defaultValue, defaultAutoValue: defaultValue?.autoValue,
+                                           range: ParameterRange(range.lowerBound.autoValue, range.upperBound.autoValue),
+                                           assign: Self.assigner())
+    }
+
+    @inlinable
+    public init<W: IntentValue>(_ name: String? = nil, title: String? = nil, question: String? = nil) where T == W? {
+        declaration = ParameterDeclaration(name: name, title: title, question: question, type: W.valueType,
+                                           defaultValue: .some(nil), defaultAutoValue: nil, range: nil, assign: Self.optionalAssigner())
+    }
+
+    @inlinable
+    public init<W: IntentValue & Comparable>(_ name: String? = nil, title: String? = nil, question: String? = nil,
+                                              range: ClosedRange<W>) where T == W? {
+        declaration = ParameterDeclaration(name: name, title: title, question: question, type: W.valueType,
+                                           defaultValue: .some(nil), defaultAutoValue: nil,
+                                           range: ParameterRange(range.lowerBound.autoValue, range.upperBound.autoValue),
+                                           assign: Self.optionalAssigner())
+    }
+
+    /// Sets the parameter stored at `field` (the intent's memory at the property's offset) from an engine value;
+    /// false when the value is of another type.
+    @inlinable
+    static func assigner() -> @Sendable (UnsafeMutableRawPointer, Value) -> Bool where T: IntentValue {
+        { field, value in
+            guard let typed = T(autoValue: value) else { return false }
+            field.assumingMemoryBound(to: Parameter<T>.self).pointee.value = typed
+            return true
+        }
+    }
+
+    @inlinable
+    static func optionalAssigner<W: IntentValue>() -> @Sendable (UnsafeMutableRawPointer, Value) -> Bool where T == W? {
+        { field, value in
+            let parameter = field.assumingMemoryBound(to: Parameter<T>.self)
+            if value.isNull {
+                parameter.pointee.value = .some(nil)
+                return true
+            }
+            guard let typed = W(autoValue: value) else { return false }
+            parameter.pointee.value = typed
+            return true
+        }
+    }
+}
+
+/// The part of a `@Parameter` the host declares, made once with the intent's prototype.
+public final class ParameterDeclaration<T: Sendable>: Sendable, AnyParameterDeclaration {
+    /// Nil: the property's name.
+    @usableFromInline let name: String?
+    /// Kept as given; a title is derived from the name when it is nil.
+    let title: String?
+    let question: String?
+    let type: ValueType
+    @usableFromInline let defaultValue: T?
+    /// The default as the engine holds it; nil for none (an optional parameter's default is "not given").
+    let defaultAutoValue: Value?
+    let range: ParameterRange?
+    public let assign: @Sendable (UnsafeMutableRawPointer, Value) -> Bool
+
+    @usableFromInline
+    init(name: String?, title: String?, question: String?, type: ValueType, defaultValue: T?, defaultAutoValue: Value?,
+         range: ParameterRange?, assign: @escaping @Sendable (UnsafeMutableRawPointer, Value) -> Bool) {
+        self.name = name
+        self.title = title
+        self.question = question
+        self.type = type
+        self.defaultValue = defaultValue
+        self.defaultAutoValue = defaultAutoValue
+        self.range = range
+        self.assign = assign
+    }
+
+    public func info(propertyName: String) -> ParameterInfo {
+        let name = self.name ?? propertyName
+        return ParameterInfo(name: name, title: title ?? ParameterInfo.titleCase(name), type: type,
+                             isRequired: defaultValue == nil, defaultValue: defaultAutoValue, question: question, range: range)
+    }
+}
+
+/// A `@Parameter` without its type: what registration reads from an intent's properties.
+public protocol AnyParameterDeclaration: AnyObject, Sendable {
+    func info(propertyName: String) -> ParameterInfo
+    var assign: @Sendable (UnsafeMutableRawPointer, Value) -> Bool { get }
+}
+
+/// A `@Parameter` property, whatever its type.
+protocol ParameterProperty {
+    var anyDeclaration: any AnyParameterDeclaration { get }
+}
+
+extension Parameter: ParameterProperty {
+    var anyDeclaration: any AnyParameterDeclaration { declaration }
+}
+
+/// The values a parameter allows, both ends included.
+public struct ParameterRange: Sendable {
+    public let lowerBound: Value
+    public let upperBound: Value
+    public init(_ lowerBound: Value, _ upperBound: Value) {
+        self.lowerBound = lowerBound
+        self.upperBound = upperBound
+    }
+}
+
+/// What the engine knows of one parameter, for native intents and shortcuts alike. A class, because every call
+/// reads it: one reference is cheaper to pass around than its texts, type and default.
+public final class ParameterInfo: Sendable {
+    public let name: String
+    public let title: String
+    public let type: ValueType
+    public let isRequired: Bool
+    public let defaultValue: Value?
+    public let question: String?
+    public let range: ParameterRange?
+
+    public init(name: String, title: String? = nil, type: ValueType, isRequired: Bool, defaultValue: Value? = nil,
+                question: String? = nil, range: ParameterRange? = nil) {
+        self.name = name
+        self.title = title ?? name
+        self.type = type
+        self.isRequired = isRequired
+        self.defaultValue = defaultValue
+        self.question = question
+        self.range = range
+    }
+
+    /// `recommendedBy` → "Recommended by": a name as people read it.
+    public static func titleCase(_ name: String) -> String {
+        var words: [String] = []
+        var current = ""
+        for character in name {
+            if character.isUppercase, !current.isEmpty {
+                words.append(current)
+                current = ""
+            }
+            current.append(character)
+        }
+        words.append(current)
+        let sentence = words.map { $0.lowercased() }.joined(separator: " ")
+        return sentence.prefix(1).uppercased() + sentence.dropFirst()
+    }
+}
