@@ -22,7 +22,7 @@ public struct DisplayRepresentation: Sendable, Hashable {
 ///     var displayRepresentation: DisplayRepresentation { .init(title: title, subtitle: author) }
 /// }
 /// ```
-public protocol AppEntity: IntentValue, Identifiable where ID: Sendable & LosslessStringConvertible {
+public protocol AppEntity: IntentValue, Identifiable where ID: EntityIdentifier {
     static var entityType: EntityType<Self> { get }
     var displayRepresentation: DisplayRepresentation { get }
 }
@@ -213,7 +213,7 @@ public final class EntityType<E: AppEntity>: AnyEntityType, @unchecked Sendable 
     }
 
     override public func identifier(of payload: any Sendable) -> String {
-        (payload as? E).map { String(describing: $0.id) } ?? ""
+        (payload as? E)?.id.entityIdentifier ?? ""
     }
 
     override public func display(of payload: any Sendable) -> DisplayRepresentation {

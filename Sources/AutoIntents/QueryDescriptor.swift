@@ -75,12 +75,12 @@ extension Registry {
                 return EngineQuery.run(source, type, request).map(\.autoValue)
             },
             lookup: { identifiers in
-                let ids = identifiers.compactMap { Q.Entity.ID($0) }
+                let ids = identifiers.compactMap { Q.Entity.ID(entityIdentifier: $0) }
                 let found = try await query.entities(for: ids)
                 // In the order asked, whatever order the host answered in.
-                var byID: [String: Q.Entity] = [:]
-                for entity in found { byID[String(describing: entity.id)] = entity }
-                return identifiers.compactMap { byID[$0]?.autoValue }
+                var byID: [Q.Entity.ID: Q.Entity] = [:]
+                for entity in found { byID[entity.id] = entity }
+                return ids.compactMap { byID[$0]?.autoValue }
             })
         add(query: descriptor)
     }
