@@ -10,7 +10,7 @@ import Testing
 /// pushdown, through engine-side evaluation and through a brute-force oracle written here.
 @Suite struct DifferentialTests {
     @Test func pushdownEngineAndOracleAgree() async throws {
-        let database = try freshDatabase()
+        let database = freshDatabase()
         let pushdown = try Library.registry(database: database)
         var engineOnly = Registry.standard
         engineOnly.register(query: EngineOnlyBookQuery(books: BookQuery(database: database)))

@@ -1,12 +1,34 @@
 import AutoCLI
 import AutoIntents
+import AutoTestSupport
 import Foundation
 import LibraryHost
 
-/// A fresh library database seeded from books.csv, in a temporary folder of its own.
-func freshDatabase() throws -> LibraryDatabase {
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("library-tests-\(UUID().uuidString)")
-    return try LibraryDatabase(path: folder.appendingPathComponent("library.sqlite").path)
+/// A fresh library database seeded from books.csv, in a temporary folder of its own (created on first use).
+func freshDatabase() -> LibraryDatabase {
+    LibraryDatabase(path: temporaryFolder().appendingPathComponent("library.sqlite").path)
+}
+
+/// A new, empty folder of this test's own.
+func temporaryFolder(_ name: String = "library-tests") -> URL {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("\(name)-\(UUID().uuidString)")
+    try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    return folder
+}
+
+/// The built `library` binary, run as its users run it.
+enum LibraryBinary {
+    static var path: String { BinaryRunner.productsFolder.appendingPathComponent("library").path }
+
+    /// Runs it to the end with `arguments`, in `directory`.
+    static func run(_ arguments: [String], directory: String = Fixture.repositoryRoot, environment: [String: String] = [:]) throws -> BinaryRunner.Result {
+        try BinaryRunner.run(arguments, executable: path, environment: environment, directory: directory)
+    }
+
+    /// Starts it and leaves it running.
+    static func start(_ arguments: [String], directory: String = Fixture.repositoryRoot) throws -> ChildProcess {
+        try ChildProcess(path, arguments, directory: directory)
+    }
 }
 
 /// Books only through `allEntities`: the engine filters, sorts and limits everything itself.
@@ -19,3 +41,4 @@ struct EngineOnlyBookQuery: EnumerableEntityQuery {
 // AutoTestSupport has a sample library of its own; these tests mean the Library example's types.
 typealias Book = LibraryHost.Book
 typealias Shelf = LibraryHost.Shelf
+typealias BookQuery = LibraryHost.BookQuery

@@ -38,25 +38,4 @@ public enum Library {
     public static func host(database: LibraryDatabase) throws -> AutoHost {
         AutoHost(name: "library", registry: try registry(database: database))
     }
-
-    /// Takes `--db PATH` (or `--db=PATH`) out of the arguments, wherever it is before the script.
-    public static func databasePath(from arguments: inout [String]) -> String? {
-        var index = 0
-        while index < arguments.count {
-            let argument = arguments[index]
-            if argument == "--" || argument.hasSuffix(".auto") || argument == "-" { return nil }
-            if argument == "--db", index + 1 < arguments.count {
-                let path = arguments[index + 1]
-                arguments.removeSubrange(index...index + 1)
-                return path
-            }
-            if argument.hasPrefix("--db=") {
-                arguments.remove(at: index)
-                return String(argument.dropFirst(5))
-            }
-            if argument == "-e" { index += 1 }
-            index += 1
-        }
-        return nil
-    }
 }

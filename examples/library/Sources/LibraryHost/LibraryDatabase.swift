@@ -1,11 +1,31 @@
 import AutoIntents
 import Foundation
 import GRDB
+import Synchronization
 
-/// The library's SQLite database: created and seeded from books.csv on first use.
+/// The library's SQLite database, opened on the first query or write: `library --help`, `check`, `graph`
+/// and `intents` never touch it, and a usage error creates no file. Created and seeded from books.csv on
+/// first use.
+///
+/// Several processes may use one library at once (two scripts, a script and an automation): the database is in
+/// WAL mode, so readers never wait for a writer, and a writer waits its turn (a busy timeout) instead of
+/// failing with "database is locked". Every write is one IMMEDIATE transaction (GRDB's default), which
+/// takes the write lock before it reads, so a check-then-insert can't be overtaken by another process.
 public final class LibraryDatabase: Sendable {
     public let path: String
-    let queue: DatabaseQueue
+    let seed: String?
+    /// Called with the reason when the database can't be opened or created, before the error is thrown:
+    /// the `library` command reports it and exits, as nothing in a script can do without its database.
+    let unavailable: (@Sendable (LibraryUnavailable) -> Void)?
+    let opened = Mutex<DatabasePool?>(nil)
+    /// Opening is blocking work (files, SQLite's busy waits, the seeding): it runs here, one at a time,
+    /// rather than on the threads of Swift's concurrency pool.
+    let opening = DispatchQueue(label: "LibraryDatabase.open")
+
+    /// How long a write waits for another process's transaction to end before it fails: imports of a few
+    /// thousand books and the first seeding take a second or so, so this is only reached when
+    /// something holds the lock for a very long time.
+    static let busyTimeout: TimeInterval = 30
 
     /// `$XDG_DATA_HOME/auto-library/library.sqlite`, or `~/.local/share/auto-library/library.sqlite`.
     public static var defaultPath: String {
@@ -15,12 +35,47 @@ public final class LibraryDatabase: Sendable {
         return data + "/auto-library/library.sqlite"
     }
 
-    /// Opens (creating and seeding if needed) the database at `path`.
-    public init(path: String = LibraryDatabase.defaultPath, seed: String? = LibraryDatabase.bundledSeed) throws {
+    /// The database at `path`; nothing is opened or created until it is first used.
+    public init(path: String = LibraryDatabase.defaultPath, seed: String? = LibraryDatabase.bundledSeed,
+                unavailable: (@Sendable (LibraryUnavailable) -> Void)? = nil) {
         self.path = path
+        self.seed = seed
+        self.unavailable = unavailable
+    }
+
+    /// The text of books.csv, embedded in the host's code.
+    public static var bundledSeed: String? { EmbeddedFiles.all.first { $0.path == "books.csv" }?.text }
+
+    /// The open database: opened, created and migrated by the first caller.
+    func pool() async throws -> DatabasePool {
+        if let pool = opened.withLock({ $0 }) { return pool }
+        do {
+            return try await withCheckedThrowingContinuation { continuation in
+                opening.async {
+                    continuation.resume(with: Result {
+                        if let pool = self.opened.withLock({ $0 }) { return pool }
+                        let pool = try self.open()
+                        self.opened.withLock { $0 = pool }
+                        return pool
+                    })
+                }
+            }
+        } catch let error as LibraryUnavailable {
+            unavailable?(error)
+            throw error
+        }
+    }
+
+    func open() throws(LibraryUnavailable) -> DatabasePool {
+        let existed = FileManager.default.fileExists(atPath: path)
         let folder = (path as NSString).deletingLastPathComponent
-        if !folder.isEmpty { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) }
+        do throws(SystemError) {
+            try Self.makeFolders(folder.isEmpty ? "." : folder)
+        } catch {
+            throw LibraryUnavailable(path: path, creating: true, reason: error.reason)
+        }
         var configuration = Configuration()
+        configuration.busyMode = .timeout(Self.busyTimeout)
         configuration.prepareDatabase { db in
             // Text comparisons with the engine's meaning: `contains`, `starts with` and `ends with` ignore
             // case for every script, not only ASCII as SQLite's LIKE does.
@@ -32,15 +87,69 @@ public final class LibraryDatabase: Sendable {
                     return needle.isEmpty || text.range(of: needle, options: options) != nil
                 })
             }
+            db.add(function: DatabaseFunction("auto_fold", argumentCount: 1, pure: true) { values in
+                String.fromDatabaseValue(values[0]).map(Book.folded)
+            })
         }
-        queue = try DatabaseQueue(path: path, configuration: configuration)
-        try migrate(seed: seed)
+        do {
+            let pool = try DatabasePool(path: path, configuration: configuration)
+            // GRDB sets NORMAL for WAL, which may lose the last transactions on a power cut (never on a crash
+            // of the process). A library of one person's books writes little: an fsync per commit is cheap.
+            try pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = FULL") }
+            try migrate(pool)
+            return pool
+        } catch {
+            throw LibraryUnavailable(path: path, creating: !existed, reason: Self.reason(for: error, path: path))
+        }
     }
 
-    /// The text of books.csv, embedded in the host's code.
-    public static var bundledSeed: String? { EmbeddedFiles.all.first { $0.path == "books.csv" }?.text }
+    /// Creates the missing folders of `path`, one by one, so that a failure names its cause (errno).
+    static func makeFolders(_ path: String) throws(SystemError) {
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) {
+            if isFolder.boolValue { return }
+            throw SystemError(code: ENOTDIR)
+        }
+        let parent = (path as NSString).deletingLastPathComponent
+        if !parent.isEmpty, parent != path { try makeFolders(parent) }
+        if mkdir(path, 0o755) != 0, errno != EEXIST { throw SystemError(code: errno) }
+    }
 
-    func migrate(seed: String?) throws {
+    /// What people can act on, rather than an SQLite result code: "permission denied", "it is a folder".
+    static func reason(for error: any Error, path: String) -> String {
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue { return "it is a folder" }
+        guard let error = error as? DatabaseError else { return "\(error)" }
+        switch error.resultCode {
+        case .SQLITE_NOTADB: return "it is not a SQLite database"
+        case .SQLITE_CANTOPEN, .SQLITE_READONLY, .SQLITE_PERM, .SQLITE_AUTH:
+            let folder = (path as NSString).deletingLastPathComponent
+            for (file, mode) in [(path, R_OK | W_OK), (folder.isEmpty ? "." : folder, W_OK)]
+            where FileManager.default.fileExists(atPath: file) && access(file, mode) != 0 {
+                return SystemError(code: errno).reason
+            }
+            return error.message ?? "SQLite can't open it"
+        default:
+            return error.message ?? "\(error)"
+        }
+    }
+
+    /// Migrates only when a read says it is needed: a library in use is opened without taking the write
+    /// lock, so starting a script never waits for (or blocks) another process's writes.
+    func migrate(_ pool: DatabasePool) throws {
+        let migrator = Self.migrator(seed: seed)
+        if try pool.read({ db in try migrator.hasCompletedMigrations(db) }) { return }
+        do {
+            try migrator.migrate(pool)
+        } catch {
+            // Two processes that open a new library at once both see it unmigrated; the second one's
+            // migration fails ("table book already exists") once the first has committed. That is no error.
+            if try pool.read({ db in try migrator.hasCompletedMigrations(db) }) { return }
+            throw error
+        }
+    }
+
+    static func migrator(seed: String?) -> DatabaseMigrator {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("books") { db in
             try db.create(table: "book") { table in
@@ -58,21 +167,52 @@ public final class LibraryDatabase: Sendable {
             try db.create(index: "book_author", on: "book", columns: ["author"])
             try db.create(index: "book_title_author", on: "book", columns: ["title", "author"], unique: true)
             if let seed {
-                for book in try BooksCSV.read(seed) {
-                    var record = BookRecord(book)
+                for row in try BooksCSV(file: "books.csv").read(seed) {
+                    var record = BookRecord(row.book)
+                    if record.author.isEmpty { record.author = "Unknown" }
                     try record.insert(db)
                 }
             }
         }
-        try migrator.migrate(queue)
+        return migrator
     }
 
     func read<T: Sendable>(_ work: @Sendable (Database) throws -> T) async throws -> T {
-        try await queue.read(work)
+        try await pool().read(work)
     }
 
     func write<T: Sendable>(_ work: @Sendable (Database) throws -> T) async throws -> T {
-        try await queue.write(work)
+        try await pool().write(work)
+    }
+}
+
+/// The library can't be opened: `can't create the library at /x/y.sqlite: permission denied`.
+public struct LibraryUnavailable: Error, Sendable, CustomStringConvertible {
+    public let path: String
+    /// Whether the file was to be made (no library was there yet).
+    public let creating: Bool
+    public let reason: String
+    public var description: String { "can't \(creating ? "create" : "open") the library at \(path): \(reason)" }
+}
+
+/// An errno, worded as people read it: "permission denied", "read-only file system".
+struct SystemError: Error {
+    let code: Int32
+    var reason: String {
+        let text = String(cString: strerror(code))
+        return text.prefix(1).lowercased() + text.dropFirst()
+    }
+}
+
+extension Book {
+    /// Title and author, ignoring case in every script (SQLite's lower() folds ASCII only): two books with
+    /// the same key are the same book to `add book` and `import books`.
+    static func folded(_ text: String) -> String { text.lowercased() }
+    var sameBookKey: String { Self.folded(title) + "\u{0}" + Self.folded(author) }
+
+    /// Rows holding the same book as `title` by `author`.
+    static func isSame(title: String, author: String) -> SQLExpression {
+        SQL("auto_fold(title) = \(folded(title)) AND auto_fold(author) = \(folded(author))").sqlExpression
     }
 }
 
@@ -109,80 +249,4 @@ struct BookRecord: Codable, FetchableRecord, MutablePersistableRecord {
     }
 
     mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
-}
-
-/// books.csv: RFC 4180 (quoted fields, doubled quotes), header
-/// `title,author,published,pages,genre,rating,read_date,shelf,recommended_by`.
-enum BooksCSV {
-    struct FormatError: Error, CustomStringConvertible {
-        let line: Int
-        let reason: String
-        var description: String { "books.csv:\(line): \(reason)" }
-    }
-
-    static func read(_ text: String) throws -> [Book] {
-        let rows = parse(text)
-        guard let header = rows.first, header == ["title", "author", "published", "pages", "genre", "rating", "read_date", "shelf", "recommended_by"] else {
-            throw FormatError(line: 1, reason: "unexpected header")
-        }
-        return try rows.dropFirst().enumerated().map { index, fields in
-            let line = index + 2
-            guard fields.count == 9 else { throw FormatError(line: line, reason: "expected 9 fields, found \(fields.count)") }
-            guard let published = day(fields[2]) else { throw FormatError(line: line, reason: "bad published date '\(fields[2])'") }
-            guard let pages = Int(fields[3]) else { throw FormatError(line: line, reason: "bad page count '\(fields[3])'") }
-            guard let shelf = Shelf(csv: fields[7]) else { throw FormatError(line: line, reason: "unknown shelf '\(fields[7])'") }
-            return Book(id: 0, title: fields[0], author: fields[1], published: published, pages: pages, genre: fields[4],
-                        rating: Int(fields[5]), readDate: day(fields[6]), shelf: shelf,
-                        recommendedBy: fields[8].isEmpty ? nil : fields[8])
-        }
-    }
-
-    /// Midnight of a `YYYY-MM-DD` day in the machine's time zone, as scripts' `date("…")` reads it.
-    static func day(_ text: String) -> Date? {
-        let parts = text.split(separator: "-").compactMap { Int($0) }
-        guard parts.count == 3 else { return nil }
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = .current
-        return calendar.date(from: DateComponents(year: parts[0], month: parts[1], day: parts[2]))
-    }
-
-    static func parse(_ text: String) -> [[String]] {
-        var rows: [[String]] = []
-        var row: [String] = []
-        var field = ""
-        var quoted = false
-        var characters = text.makeIterator()
-        var pending: Character? = nil
-        while let character = pending ?? characters.next() {
-            pending = nil
-            if quoted {
-                if character == "\"" {
-                    if let next = characters.next() {
-                        if next == "\"" { field.append("\"") } else { quoted = false; pending = next }
-                    } else {
-                        quoted = false
-                    }
-                } else {
-                    field.append(character)
-                }
-                continue
-            }
-            switch character {
-            case "\"": quoted = true
-            case ",": row.append(field); field = ""
-            case "\n", "\r\n":
-                row.append(field)
-                rows.append(row)
-                row = []
-                field = ""
-            case "\r": break
-            default: field.append(character)
-            }
-        }
-        if !field.isEmpty || !row.isEmpty {
-            row.append(field)
-            rows.append(row)
-        }
-        return rows
-    }
 }

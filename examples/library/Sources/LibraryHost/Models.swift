@@ -7,16 +7,6 @@ public enum Shelf: String, AppEnum, Codable {
     public static let enumType = EnumType<Shelf>("shelf", displayNames: [
         .wantToRead: "Want to Read", .currentlyReading: "Currently Reading", .read: "Read",
     ])
-
-    /// The spelling of books.csv: `want_to_read`.
-    init?(csv text: String) {
-        switch text {
-        case "want_to_read": self = .wantToRead
-        case "currently_reading": self = .currentlyReading
-        case "read": self = .read
-        default: return nil
-        }
-    }
 }
 
 /// A book of the library: a row of the `book` table.
@@ -39,6 +29,10 @@ public struct Book: AppEntity, Codable, Hashable {
     public var recommendedBy: String?
 
     public var displayRepresentation: DisplayRepresentation { .init(title: title, subtitle: author) }
+
+    /// What `add book` and `import books` accept; 0 pages means not known.
+    static let pageRange = 0...100_000
+    static let ratingRange = 1...5
 }
 
 /// An author, made from the books: found by the engine, which lists them all.

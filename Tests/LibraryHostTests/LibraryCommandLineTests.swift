@@ -1,0 +1,126 @@
+import AutoTestSupport
+import Foundation
+import LibraryHost
+import Testing
+
+/// `library`'s own option, `--db PATH`, and when the database is opened: only for a query or a write, so
+/// help, usage errors and the commands that only read scripts create no file, and a `--db` that would be
+/// lost among a script's args is refused.
+@Suite final class LibraryCommandLineTests {
+    let folder = temporaryFolder("library-cli")
+
+    deinit {
+        try? FileManager.default.removeItem(at: folder)
+    }
+
+    /// The files `arguments` left in an empty folder, run with HOME and XDG_DATA_HOME inside it, so that the
+    /// default database would be created there too.
+    func filesLeft(by arguments: [String]) throws -> (result: BinaryRunner.Result, files: [String]) {
+        let home = folder.appendingPathComponent("home-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
+        try "find books where author == \"Jane Austen\" | open\n".write(to: home.appendingPathComponent("a.auto"), atomically: true, encoding: .utf8)
+        let result = try LibraryBinary.run(arguments, directory: home.path, environment: ["HOME": home.path, "XDG_DATA_HOME": ""])
+        let files = FileManager.default.subpaths(atPath: home.path)?.filter { $0 != "a.auto" }.sorted() ?? []
+        return (result, files)
+    }
+
+    static let openNothing: [[String]] = [
+        ["--help"], ["--version"], ["--generate-completion-script", "bash"], ["help", "run"],
+        ["check", "a.auto"], ["graph", "a.auto"], ["intents"], ["intents", "describe", "import books"],
+        ["--db", "x.sqlite", "check", "a.auto"], ["--db", "x.sqlite", "--help"], ["--db", "x.sqlite", "intents"],
+        ["-e", "show 1"], ["--db", "x.sqlite", "-e", "show 1 + 1"],
+    ]
+
+    @Test(arguments: openNothing)
+    func commandsThatNeedNoDatabaseCreateNone(_ arguments: [String]) throws {
+        let (result, files) = try filesLeft(by: arguments)
+        #expect(result.exitCode == 0, "\(arguments): \(result.standardError)")
+        #expect(files == [], "\(arguments) created \(files)")
+    }
+
+    static let usageErrors: [[String]] = [
+        ["--bogus"], ["run"], ["--max-depth", "0", "-e", "1"], ["--db"], ["--db", "--json", "-e", "1"], ["--db="],
+        ["--db", "x.sqlite", "--db", "y.sqlite", "-e", "1"], ["check"], ["--db", "x.sqlite", "a.auto", "--db", "y.sqlite"],
+    ]
+
+    @Test(arguments: usageErrors)
+    func usageErrorsCreateNoDatabase(_ arguments: [String]) throws {
+        let (result, files) = try filesLeft(by: arguments)
+        #expect(result.exitCode == 2, "\(arguments): \(result.standardError)")
+        #expect(files == [], "\(arguments) created \(files)")
+        #expect(result.standardOutput == "")
+    }
+
+    @Test func aDatabaseIsCreatedOnTheFirstQuery() throws {
+        let (result, files) = try filesLeft(by: ["--db", "books.sqlite", "a.auto"])
+        #expect(result.exitCode == 0, "\(result.standardError)")
+        #expect(result.standardOutput.hasPrefix("Opening "))
+        #expect(files.contains("books.sqlite"), "\(files)")
+        let (byDefault, defaultFiles) = try filesLeft(by: ["-e", "show count(find books)"])
+        #expect(byDefault.standardOutput == "680\n", "\(byDefault.standardError)")
+        #expect(defaultFiles.contains(".local/share/auto-library/library.sqlite"), "\(defaultFiles)")
+    }
+
+    @Test func dbWithoutAPathIsAUsageError() throws {
+        let (result, _) = try filesLeft(by: ["--db"])
+        #expect(result.standardError == "library: --db needs the path of a library database: --db books.sqlite\n")
+    }
+
+    /// What follows a script is its `args`: a `--db` there is refused, not handed to the script, not taken.
+    @Test func dbAfterTheScriptIsRefused() throws {
+        let (result, files) = try filesLeft(by: ["a.auto", "--db", "x.sqlite"])
+        #expect(result.exitCode == 2)
+        #expect(result.standardError == "library: --db after 'a.auto' would be one of the script's args; put it before the script: --db x.sqlite a.auto\n")
+        #expect(files == [])
+        let afterCode = try filesLeft(by: ["-e", "show args", "one", "--db=x.sqlite"])
+        #expect(afterCode.result.exitCode == 2)
+        #expect(afterCode.result.standardError.contains("put it before the script"), "\(afterCode.result.standardError)")
+    }
+
+    @Test func dbBeforeTheScriptIsTakenAndArgsAfterItAreTheScripts() throws {
+        try "show args\n".write(to: folder.appendingPathComponent("args.auto"), atomically: true, encoding: .utf8)
+        let result = try LibraryBinary.run(["--db", "lib.sqlite", "args.auto", "a", "--", "--db", "b"], directory: folder.path)
+        #expect(result.exitCode == 0, "\(result.standardError)")
+        #expect(result.standardOutput == "[\"a\", \"--\", \"--db\", \"b\"]\n")
+        // The script touched no book: no database either.
+        #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("lib.sqlite").path))
+        let equals = try LibraryBinary.run(["--db=lib.sqlite", "-e", "show count(find books)"], directory: folder.path)
+        #expect(equals.standardOutput == "680\n", "\(equals.standardError)")
+        #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("lib.sqlite").path))
+    }
+
+    /// Whether this test process can run the binary as a user who is refused a folder: as root, only in a
+    /// user namespace of its own (`unshare --user`), where root's files are not its own.
+    static let canBeRefused: Bool = geteuid() != 0 || InstalledBinary.canHideBuildFolder
+
+    /// Runs the binary as a user that can't write to folders made by this test.
+    func runUnprivileged(_ arguments: [String]) throws -> BinaryRunner.Result {
+        if geteuid() != 0 { return try LibraryBinary.run(arguments, directory: folder.path) }
+        return try BinaryRunner.run(["--user", LibraryBinary.path] + arguments, executable: "/usr/bin/unshare", directory: folder.path)
+    }
+
+    @Test(.enabled(if: canBeRefused)) func aLibraryInAnUnwritableFolderIsAPlainError() throws {
+        let locked = folder.appendingPathComponent("locked")
+        try FileManager.default.createDirectory(at: locked, withIntermediateDirectories: true)
+        try FileManager.default.setAttributes([.posixPermissions: 0o555], ofItemAtPath: locked.path)
+        defer { try? FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: locked.path) }
+        for path in [locked.path + "/x.sqlite", locked.path + "/sub/x.sqlite"] {
+            let result = try runUnprivileged(["--db", path, "-e", "show count(find books)"])
+            #expect(result.exitCode == 1)
+            #expect(result.standardError == "library: can't create the library at \(path): permission denied\n")
+        }
+    }
+
+    @Test func aFileThatIsNoLibraryIsAPlainError() throws {
+        let text = folder.appendingPathComponent("notes.sqlite")
+        try String(repeating: "not a database\n", count: 100).write(to: text, atomically: true, encoding: .utf8)
+        let result = try LibraryBinary.run(["--db", text.path, "-e", "find books limit 1"])
+        #expect(result.exitCode == 1)
+        #expect(result.standardError == "library: can't open the library at \(text.path): it is not a SQLite database\n")
+        let aFolder = try LibraryBinary.run(["--db", folder.path, "-e", "add book \"X\""])
+        #expect(aFolder.exitCode == 1)
+        #expect(aFolder.standardError == "library: can't open the library at \(folder.path): it is a folder\n")
+        let underAFile = try LibraryBinary.run(["--db", text.path + "/x.sqlite", "-e", "add book \"X\""])
+        #expect(underAFile.standardError == "library: can't create the library at \(text.path)/x.sqlite: not a directory\n")
+    }
+}

@@ -1,0 +1,279 @@
+import AutoIntents
+import Foundation
+
+/// A place in a text file, 1-based, columns counted in characters as an editor shows them.
+struct TextPosition: Sendable, Hashable, CustomStringConvertible {
+    var line: Int
+    var column: Int
+    var description: String { "\(line):\(column)" }
+}
+
+/// What is wrong with a CSV file, and where: `more.csv:7:23: 'abc' is not a page count`.
+struct CSVError: Error, Sendable, CustomStringConvertible {
+    let file: String
+    let position: TextPosition
+    let message: String
+    var description: String { "\(file):\(position): \(message)" }
+}
+
+/// RFC 4180 text (quoted fields, doubled quotes, fields over several lines), read with the place of every
+/// field so that each later check can say where it failed. Neither CSV library on this machine does that:
+/// yaslab/CSV.swift 2.5.2 reads an unclosed quote to the end of the file without an error, and
+/// swiftcsv/SwiftCSV 0.10.0 does the same at the end of a file and throws a message without a place for
+/// a stray quote; neither tells on which line a row starts. So the reading stays here, kept small.
+struct CSVText {
+    struct Field {
+        var text: String
+        var position: TextPosition
+    }
+
+    struct Row {
+        var fields: [Field]
+        /// Where the row's line break (or the end of the file) is: for "this line has too few fields".
+        var end: TextPosition
+        var line: Int { fields.first?.position.line ?? end.line }
+    }
+
+    let file: String
+
+    /// The rows of `text`; blank lines are left out. An unclosed quote, or text after a closing quote, is
+    /// an error at the quote that opened the field, since that is where the mistake usually is.
+    func rows(_ text: String) throws(CSVError) -> [Row] {
+        enum State { case fieldStart, unquoted, quoted, quoteInQuoted }
+        var rows: [Row] = []
+        var fields: [Field] = []
+        var field = ""
+        var fieldStart = TextPosition(line: 1, column: 1)
+        var here = TextPosition(line: 1, column: 1)
+        var state = State.fieldStart
+
+        func endField() {
+            fields.append(Field(text: field, position: fieldStart))
+            field = ""
+        }
+        func endRow(at end: TextPosition) {
+            endField()
+            // A line with nothing on it is no row at all (a blank line at the end of a file is common).
+            if !(fields.count == 1 && fields[0].text.isEmpty && fields[0].position == end) {
+                rows.append(Row(fields: fields, end: end))
+            }
+            fields = []
+        }
+
+        var first = true
+        for character in text {
+            // A byte-order mark, as some spreadsheets write it, is no part of the first column's name.
+            if first {
+                first = false
+                if character == "\u{FEFF}" { continue }
+            }
+            let isLineBreak = character == "\n" || character == "\r\n" || character == "\r"
+            switch state {
+            case .fieldStart:
+                fieldStart = here
+                if character == "\"" {
+                    state = .quoted
+                } else if character == "," {
+                    endField()
+                } else if isLineBreak {
+                    endRow(at: here)
+                } else {
+                    field.append(character)
+                    state = .unquoted
+                }
+            case .unquoted:
+                // A quote inside an unquoted field (`5" floppy`) is taken as it is, as most programs write it.
+                if character == "," {
+                    endField()
+                    state = .fieldStart
+                } else if isLineBreak {
+                    endRow(at: here)
+                    state = .fieldStart
+                } else {
+                    field.append(character)
+                }
+            case .quoted:
+                if character == "\"" { state = .quoteInQuoted } else { field.append(character) }
+            case .quoteInQuoted:
+                if character == "\"" {
+                    field.append("\"")
+                    state = .quoted
+                } else if character == "," {
+                    endField()
+                    state = .fieldStart
+                } else if isLineBreak {
+                    endRow(at: here)
+                    state = .fieldStart
+                } else if fieldStart.line == here.line {
+                    throw CSVError(file: file, position: here, message: "'\(character)' after the closing quote at column \(here.column - 1); a quote inside a quoted field is written twice (\"\")")
+                } else {
+                    throw CSVError(file: file, position: fieldStart, message: "the quote opened here runs on to line \(here.line), where '\(character)' follows a quote; is its closing quote missing?")
+                }
+            }
+            if isLineBreak {
+                here.line += 1
+                here.column = 1
+            } else {
+                here.column += 1
+            }
+        }
+        switch state {
+        case .quoted:
+            let runsOn = here.line > fieldStart.line ? ": the field runs on to the end of the file" : ""
+            throw CSVError(file: file, position: fieldStart, message: "the quote opened here is never closed\(runsOn)")
+        case .unquoted, .quoteInQuoted:
+            endRow(at: here)
+        case .fieldStart:
+            // After a comma at the very end, the row still has its last, empty field.
+            if !fields.isEmpty { endRow(at: here) }
+        }
+        return rows
+    }
+}
+
+/// The books of a CSV file, each value checked: books.csv, which seeds a new library, and the files that
+/// `import books` reads. The first line names the columns, in any order; only `title` is needed.
+struct BooksCSV {
+    /// A book read from a line of the file. Its author is empty when the file gives none.
+    struct Row {
+        var book: Book
+        var line: Int
+    }
+
+    /// The columns a file may have, as books.csv spells them.
+    static let columns = ["title", "author", "published", "pages", "genre", "rating", "read_date", "shelf", "recommended_by"]
+
+    let file: String
+    /// The shelf of a book whose row names none.
+    var shelf: Shelf = .wantToRead
+
+    func read(_ text: String) throws(CSVError) -> [Row] {
+        let rows = try CSVText(file: file).rows(text)
+        guard let header = rows.first else { return [] }
+        var columns: [String: Int] = [:]
+        for (index, field) in header.fields.enumerated() {
+            let name = Self.normalized(field.text)
+            guard let known = Self.columns.first(where: { Self.normalized($0) == name }) else {
+                throw CSVError(file: file, position: field.position, message: "unknown column '\(field.text)'; the columns are \(Self.columns.joined(separator: ", "))")
+            }
+            if let first = columns[known] {
+                throw CSVError(file: file, position: field.position, message: "'\(known)' is named twice in the first line (first at column \(header.fields[first].position.column))")
+            }
+            columns[known] = index
+        }
+        guard let titleColumn = columns["title"] else {
+            throw CSVError(file: file, position: TextPosition(line: 1, column: 1), message: "the first line must name the columns, with at least 'title'")
+        }
+        var books: [Row] = []
+        books.reserveCapacity(rows.count - 1)
+        for row in rows.dropFirst() {
+            guard row.fields.count == header.fields.count else {
+                // A row of nothing but commas is a blank line written by a spreadsheet.
+                if row.fields.allSatisfy({ Self.trimmed($0.text).isEmpty }) { continue }
+                let position = row.fields.count > header.fields.count ? row.fields[header.fields.count].position : row.end
+                throw CSVError(file: file, position: position, message: "this line has \(row.fields.count) fields and the first line names \(header.fields.count)")
+            }
+            if row.fields.allSatisfy({ Self.trimmed($0.text).isEmpty }) { continue }
+            books.append(Row(book: try book(row, columns: columns, titleColumn: titleColumn), line: row.line))
+        }
+        return books
+    }
+
+    func book(_ row: CSVText.Row, columns: [String: Int], titleColumn: Int) throws(CSVError) -> Book {
+        func field(_ name: String) -> CSVText.Field? {
+            guard let index = columns[name] else { return nil }
+            var field = row.fields[index]
+            field.text = Self.trimmed(field.text)
+            return field.text.isEmpty ? nil : field
+        }
+        func fail(_ field: CSVText.Field, _ message: String) -> CSVError {
+            CSVError(file: file, position: field.position, message: message)
+        }
+        func number(_ name: String, _ what: String, in range: ClosedRange<Int>) throws(CSVError) -> Int? {
+            guard let field = field(name) else { return nil }
+            guard let value = Int(field.text) else { throw fail(field, "'\(field.text)' is not \(what)") }
+            guard range.contains(value) else {
+                throw fail(field, "'\(field.text)' is not \(what): it must be from \(range.lowerBound) to \(range.upperBound)")
+            }
+            return value
+        }
+        func date(_ name: String) throws(CSVError) -> Date? {
+            guard let field = field(name) else { return nil }
+            switch Self.day(field.text) {
+            case .success(let day): return day
+            case .failure(let problem): throw fail(field, "'\(field.text)' is not a date: \(problem.reason)")
+            }
+        }
+
+        guard let title = field("title") else {
+            throw CSVError(file: file, position: row.fields[titleColumn].position, message: "a book needs a title")
+        }
+        var shelf = self.shelf
+        if let named = field("shelf") {
+            guard let found = Self.shelves[Self.normalized(named.text)] else {
+                throw fail(named, "'\(named.text)' is not a shelf: it must be want_to_read, currently_reading or read")
+            }
+            shelf = found
+        }
+        return Book(id: 0, title: title.text, author: field("author")?.text ?? "", published: try date("published") ?? Date(),
+                    pages: try number("pages", "a page count", in: Book.pageRange) ?? 0, genre: field("genre")?.text ?? "Unknown",
+                    rating: try number("rating", "a rating", in: Book.ratingRange), readDate: try date("read_date"), shelf: shelf,
+                    recommendedBy: field("recommended_by")?.text)
+    }
+
+    /// `Read Date`, `readDate` and `read_date` name the same column; `want_to_read` and `Want to Read`
+    /// the same shelf.
+    static func normalized(_ name: String) -> String {
+        String(name.lowercased().filter { !$0.isWhitespace && $0 != "_" && $0 != "-" })
+    }
+
+    /// Every shelf by its normalized identifier and display name (`wanttoread`), made once rather than
+    /// for each row.
+    static let shelves: [String: Shelf] = Dictionary(Shelf.allCases.flatMap { shelf in
+        [(normalized(shelf.rawValue), shelf), (normalized(Shelf.enumType.cases[Shelf.allCases.firstIndex(of: shelf) ?? 0].displayName), shelf)]
+    }, uniquingKeysWith: { first, _ in first })
+
+    /// Without the spaces and tabs around it. Most values have none, and Foundation's trimming costs more
+    /// than the rest of reading a value.
+    static func trimmed(_ text: String) -> String {
+        guard let first = text.first, let last = text.last, first == " " || first == "\t" || last == " " || last == "\t" else { return text }
+        return text.trimmingCharacters(in: .whitespaces)
+    }
+
+    struct DateProblem: Error {
+        let reason: String
+    }
+
+    /// Midnight of a `YYYY-MM-DD` day in the machine's time zone, as scripts' `date("…")` reads it. A day
+    /// that doesn't exist is refused: Calendar would roll 2024-13-45 over to 2025-02-14.
+    static func day(_ text: String) -> Result<Date, DateProblem> {
+        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
+        guard parts.count == 3, zip(parts, [4, 2, 2]).allSatisfy({ part, digits in
+            (1...digits).contains(part.count) && part.allSatisfy { $0.isASCII && $0.isNumber }
+        }), let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2]) else {
+            return .failure(DateProblem(reason: "write it as YYYY-MM-DD"))
+        }
+        guard year >= 1 else { return .failure(DateProblem(reason: "there is no year 0")) }
+        guard (1...12).contains(month) else { return .failure(DateProblem(reason: "there is no month \(month)")) }
+        // Counted here rather than asked of Calendar, which costs more than the rest of reading a row.
+        let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
+        let days = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1]
+        guard (1...days).contains(day) else {
+            return .failure(DateProblem(reason: "\(Self.monthNames[month - 1]) \(year) has \(days) days"))
+        }
+        guard let date = calendar.date(from: DateComponents(year: year, month: month, day: day)) else {
+            return .failure(DateProblem(reason: "write it as YYYY-MM-DD"))
+        }
+        return .success(date)
+    }
+
+    /// Gregorian, in the machine's time zone: made once, as making one is slow.
+    static let calendar: Calendar = {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = .current
+        return calendar
+    }()
+
+    static let monthNames = ["January", "February", "March", "April", "May", "June", "July", "August", "September",
+                             "October", "November", "December"]
+}
