@@ -79,6 +79,7 @@ public final class TerminalInteraction: Interaction, Sendable {
 
     public func requestValue(_ request: ValueRequest) async throws -> Value {
         guard canAsk else { throw NoAnswerError(question: request.prompt) }
+        if let reason = request.reason { writeAboveProgress(reason + "\n", toError: true, redraw: false) }
         for _ in 0..<3 {
             guard let line = answer(after: request.prompt + " ") else { throw Self.endOfInput }
             if let value = Self.parse(line, as: request.type) { return value }
@@ -185,17 +186,19 @@ public final class TerminalInteraction: Interaction, Sendable {
                 if !drawsInPlace { plainLine(&task, now: now) }
                 state.tasks[id] = task
                 if drawsInPlace { draw(&state, force: false) }
-            case .finished(let id):
+            case .finished(let id), .stopped(let id):
                 guard let task = state.tasks.removeValue(forKey: id) else { return }
                 state.order.removeAll { $0 == id }
                 let elapsed = Self.clockText(now - task.started)
+                let ending = if case .stopped = event { "stopped at \(Self.countText(task)) after \(elapsed)" }
+                    else { "done, \(Self.countText(task)) in \(elapsed)" }
                 if drawsInPlace {
                     if state.barVisible { console.writeError("\r\u{1B}[2K") }
                     state.barVisible = false
-                    if task.parent == nil { console.writeError("\(task.label): done, \(Self.countText(task)) in \(elapsed)\n") }
+                    if task.parent == nil { console.writeError("\(task.label): \(ending)\n") }
                     if !state.tasks.isEmpty { draw(&state, force: true) }
                 } else {
-                    console.writeError("\(task.label): done, \(Self.countText(task)) in \(elapsed)\n")
+                    console.writeError("\(task.label): \(ending)\n")
                 }
             }
         }

@@ -87,15 +87,16 @@ public final class IntentContext: Sendable {
     /// The last progress task started so far: `finishProgress(after:)` finishes the ones started since.
     package func progressMark() -> Int { progressIDs.load(ordering: .relaxed) }
 
-    /// Finishes every progress task started after `mark` that is still open: an intent's, when it ends.
-    package func finishProgress(after mark: Int) async {
+    /// Ends every progress task started after `mark` that is still open: an intent's, when it ends. A task of an
+    /// intent that failed is reported stopped, not done.
+    package func finishProgress(after mark: Int, failed: Bool) async {
         let open = openProgress.withLock { tasks in
             let left = tasks.filter { $0 > mark }
             tasks.subtract(left)
             return left.sorted(by: >)
         }
         // Innermost first, as the intent would have finished them.
-        for id in open { await interaction.progress(.finished(id: id)) }
+        for id in open { await interaction.progress(failed ? .stopped(id: id) : .finished(id: id)) }
     }
 }
 

@@ -42,11 +42,15 @@ public struct ValueRequest: Sendable {
     /// The intent and parameter asking, for messages when nobody can answer.
     public let intent: String?
     public let parameter: String?
-    public init(prompt: String, type: ValueType, intent: String? = nil, parameter: String? = nil) {
+    /// Why it is asked again, when the intent found the value it had unusable ("more.csv: no such file"): said
+    /// before the question.
+    public let reason: String?
+    public init(prompt: String, type: ValueType, intent: String? = nil, parameter: String? = nil, reason: String? = nil) {
         self.prompt = prompt
         self.type = type
         self.intent = intent
         self.parameter = parameter
+        self.reason = reason
     }
 }
 
@@ -92,6 +96,8 @@ public enum ProgressEvent: Sendable, Equatable {
     case started(id: Int, parent: Int?, label: String, total: Int?)
     case advanced(id: Int, completed: Int)
     case finished(id: Int)
+    /// The task ended before it was done: its intent failed or the run was cancelled.
+    case stopped(id: Int)
 }
 
 /// A question nobody could answer: a script run with `--no-input` or without a terminal, an automation.

@@ -63,7 +63,7 @@ extension Run {
         let value: Value
         do {
             value = try await interaction.requestValue(ValueRequest(prompt: question, type: parameter.type, intent: intent.name,
-                                                                    parameter: parameter.name))
+                                                                    parameter: parameter.name, reason: reason))
         } catch is NoAnswerError {
             // The intent's reason, where it gave one, says what was wrong with the value it had.
             let need = "'\(intent.name)' needs '\(parameter.name)' (\(parameter.type))" + (reason.map { ": \($0);" } ?? " and")

@@ -85,19 +85,19 @@ extension Run {
                     arguments[index] = try await answer(for: index, of: call, reason: needed.reason, node)
                 }
             }
-            await context.finishProgress(after: progressMark)
+            await context.finishProgress(after: progressMark, failed: false)
             if let dialog = output.dialog { await showDialog(dialog) }
             var next = output.next
             while let opened = next {
                 // The opened intent's result is shown, not substituted: the action keeps its declared type.
                 let shown = try await opened.run(context)
-                await context.finishProgress(after: progressMark)
+                await context.finishProgress(after: progressMark, failed: false)
                 if let dialog = Self.shownDialog(of: shown) { await showDialog(dialog) }
                 next = shown.next
             }
             return output.value
         } catch {
-            await context.finishProgress(after: progressMark)
+            await context.finishProgress(after: progressMark, failed: true)
             throw error
         }
     }

@@ -96,7 +96,7 @@ struct HalfDone: AppIntent {
             Issue.record("expected the two tasks to start: \(events)")
             return
         }
-        #expect(Array(events.suffix(2)) == [.finished(id: inner), .finished(id: outer)], "\(events)")
+        #expect(Array(events.suffix(2)) == [.stopped(id: inner), .stopped(id: outer)], "\(events)")
     }
 
     /// `--what-if` on a piped list says what each call would do with the defaults a single call shows.
@@ -106,5 +106,17 @@ struct HalfDone: AppIntent {
         let list = await ScriptHarness.run("[\"Dune\", \"Emma 2\"] | add book", host: host, whatIf: true)
         #expect(single.output == ["What if: Add \"Dune\" by … to Want to Read"])
         #expect(list.output == ["What if: Add \"Dune\" by … to Want to Read", "What if: Add \"Emma 2\" by … to Want to Read"])
+    }
+}
+
+extension RunTests {
+    /// When an intent asks again for a value it found unusable, its reason is said before the question.
+    @Test func theReasonToAskAgainComesBeforeTheQuestion() async throws {
+        let interaction = ScriptedInteraction(answers: ["4"])
+        let outcome = await ScriptHarness.run("pick even 3", host: ScriptHarness.sampleHost, answers: ["4"])
+        #expect(outcome.output == ["4"])
+        let compiled = try ScriptHarness.sampleHost.compile(SourceFile(name: "t.auto", text: "pick even 3")).get()
+        _ = try await compiled.run(interaction: interaction)
+        #expect(interaction.events == ["reason: 3 is odd", "ask: Which even number?"])
     }
 }

@@ -53,6 +53,7 @@ public final class ScriptedInteraction: Interaction, Sendable {
 
     public func requestValue(_ request: ValueRequest) async throws -> Value {
         let answer: String? = state.withLock { state in
+            if let reason = request.reason { state.events.append("reason: " + reason) }
             state.questions.append(request.prompt)
             state.events.append("ask: " + request.prompt)
             return state.answers.isEmpty ? nil : state.answers.removeFirst()

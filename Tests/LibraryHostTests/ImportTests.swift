@@ -62,7 +62,7 @@ import Testing
         #expect(try await count(database) == 680)
         let advanced = interaction.events.compactMap { if case .advanced(_, let done) = $0 { done } else { nil } }
         #expect(advanced.max() == 100, "no row was written after the Ctrl-C: \(advanced.suffix(3))")
-        #expect(interaction.events.last.map { if case .finished = $0 { true } else { false } } == true)
+        #expect(interaction.events.last.map { if case .stopped = $0 { true } else { false } } == true, "the import's task ends stopped, not done")
         // Nothing stays locked or half done: the same import then goes through.
         let again = try await run("import books from \"\(csv)\"", database: database, interaction: ProgressWatcher())
         #expect(again.code == 0, "\(again.output.standardError)")

@@ -65,7 +65,7 @@ struct ImportBooks: AppIntent {
         } catch {
             rowDone.finish()
             await reporter.value
-            await progress.finish()
+            // The engine reports the task stopped, as the import ends with this error.
             switch error {
             case let cancelled as RunCancelled: throw RunCancelled("\(cancelled.reason); nothing was imported from \(from.name)")
             case let failed as IntentError: throw IntentError("\(failed.message); no book was imported")
