@@ -23,6 +23,6 @@ public struct AutoHost: Sendable {
     }
 
     public func compile(_ source: SourceFile, limits: Parser.Limits = Parser.Limits()) -> Result<CompiledScript, CompilationFailure> {
-        ScriptCompiler.compile(source, prelude: prelude, registry: registry, limits: limits)
+        ScriptCompiler.compile(source, prelude: prelude, registry: registry, limits: limits, commandName: name)
     }
 }

@@ -42,19 +42,25 @@ struct ListIntents: ParsableCommand {
 }
 
 struct DescribeIntent: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "describe", abstract: "Everything about one intent.")
+    static let configuration = CommandConfiguration(commandName: "describe", abstract: "Everything about one intent, entity type or enum.")
 
-    @Argument(help: "The intent's name, e.g. 'open book'.")
+    @Argument(help: "The name of an intent ('open book'), an entity type ('book') or an enum ('shelf').")
     var name: [String]
 
     func run() throws {
         let registry = try IntentsCommand.registry()
         let wanted = name.joined(separator: " ")
-        guard let intent = registry.intent(named: wanted) else {
-            let hint = NearestNames.hint(for: wanted, in: registry.intents.map(\.name), listing: "intents") ?? ""
-            throw ValidationError("no intent named '\(wanted)'; \(hint)")
+        if let intent = registry.intent(named: wanted) {
+            Console.standard.writeOut(IntentDescriptionText.render(intent))
+        } else if let entity = registry.entityType(named: wanted) {
+            Console.standard.writeOut(IntentDescriptionText.render(entity, query: registry.query(for: entity)))
+        } else if let enumeration = registry.enumType(named: wanted) {
+            Console.standard.writeOut(IntentDescriptionText.render(enumeration))
+        } else {
+            let names = registry.intents.map(\.name) + registry.entityTypes.map(\.singular) + registry.enumTypes.map(\.name)
+            let hint = NearestNames.hint(for: wanted, in: names, listing: "intents and types") ?? ""
+            throw ValidationError("no intent, entity type or enum named '\(wanted)'; \(hint)")
         }
-        Console.standard.writeOut(IntentDescriptionText.render(intent))
     }
 }
 
@@ -89,6 +95,44 @@ enum IntentDescriptionText {
         if !intent.description.searchKeywords.isEmpty { text += "Keywords: \(intent.description.searchKeywords.joined(separator: ", "))\n" }
         if !intent.phrases.isEmpty { text += "Phrases: \(intent.phrases.map { "\"\($0)\"" }.joined(separator: ", "))\n" }
         if let origin = intent.origin { text += "Declared at: \(origin)\n" }
+        return text
+    }
+
+    /// An entity type: its properties, and how scripts find its entities (what the host's query does, and what the
+    /// engine does itself).
+    static func render(_ type: AnyEntityType, query: QueryDescriptor?) -> String {
+        var text = "\(type.typeName)\n  an entity: '\(type.singular)' and '\(type.plural)' in scripts\n\nProperties:\n"
+        for property in type.properties {
+            var facts: [String] = []
+            if property.title.lowercased() != property.name.lowercased() { facts.append(property.title) }
+            if let query, query.isPropertyQuery {
+                let operators = ComparisonOperator.allCases.filter { query.supports(property.name, $0) }.map(\.rawValue)
+                if !operators.isEmpty { facts.append("the host filters with " + operators.joined(separator: " ")) }
+                if query.sortableProperties.contains(property.name.lowercased()) { facts.append("the host sorts by it") }
+            }
+            text += "  \(property.name): \(property.type)" + (facts.isEmpty ? "" : " — " + facts.joined(separator: "; ")) + "\n"
+        }
+        guard let query else {
+            return text + "Finding: none; \(type.plural) are made by intents, not looked up\n"
+        }
+        var ways = ["by id"]
+        if query.canSearchText { ways.append("by text ('find \(type.plural) matching \"…\"', or a '\(type.singular)' parameter given as text)") }
+        if query.canEnumerate {
+            ways.append("all ('find \(type.plural)'); the engine filters and sorts by any property what the host doesn't")
+        } else if query.isPropertyQuery {
+            ways.append("by what the host filters; anything else in a where-clause or a sort is an error before the run")
+        }
+        return text + "Finding: " + ways.joined(separator: "; ") + "\n"
+    }
+
+    /// An enum: its cases, as scripts may write them.
+    static func render(_ type: AnyEnumType) -> String {
+        var text = "\(type.typeName)\n  an enum: a case is written as its name or its display name\n\nCases:\n"
+        let width = type.cases.map(\.identifier.count).max() ?? 0
+        for item in type.cases {
+            text += "  " + item.identifier.padding(toLength: width, withPad: " ", startingAt: 0)
+            text += item.displayName == item.identifier ? "\n" : "  \"\(item.displayName)\"\n"
+        }
         return text
     }
 }

@@ -165,7 +165,7 @@ extension Checker {
         }
         if allWords.count == 1 && !hasArguments {
             let near = NearestNames.suggest(phrase, from: names + scope.names)
-            hint = near.isEmpty ? "no variable or action has this name; 'auto intents' lists the actions"
+            hint = near.isEmpty ? "no variable or action has this name; '\(commandName) intents' lists the actions"
                 : "did you mean " + near.map { "'\($0)'" }.joined(separator: " or ") + "?"
             error("unknown name '\(phrase)'", span, hint: hint)
             return

@@ -12,6 +12,8 @@ struct Checker {
     /// The types `return` gave in the body being checked.
     var returnTypes: [ValueType] = []
     var inShortcut = false
+    /// The host's command (`auto`, `library`), for hints that name its commands.
+    var commandName = "auto"
     /// The result types of the shortcuts whose bodies are checked, by descriptor: a call checked after the body
     /// knows it; one checked before (a recursion) has Any. Descriptors never change; the compiler gets ones with
     /// these types (`ScriptCompiler`).

@@ -280,7 +280,7 @@ public struct Parser {
     /// whole block skipped, rather than read as an action called `automation`.
     mutating func parseAutomation() -> Statement {
         let start = current.span
-        _ = error("automations aren't built yet: 'automation' blocks are planned for 'auto daemon'", at: start,
+        _ = error("automations aren't built yet: 'automation' blocks are planned for the daemon", at: start,
                   hint: "run the block's statements as a script for now")
         skipStatement()
         return Statement(kind: .error, span: start.to(previous.span), resultName: nil)

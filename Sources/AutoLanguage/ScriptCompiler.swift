@@ -20,13 +20,14 @@ public struct CompilationFailure: Error, Sendable {
 /// The whole front half: parse, check, compile. Prelude files go first; their shortcuts are available to
 /// the script.
 public enum ScriptCompiler {
+    /// `commandName` is the command people run the host as (`auto`, `library`), for hints that name its commands.
     public static func compile(_ source: SourceFile, prelude: [SourceFile] = [], registry: Registry,
-                               limits: Parser.Limits = Parser.Limits()) -> Result<CompiledScript, CompilationFailure> {
-        LargeStack.run { compileOnThisThread(source, prelude: prelude, registry: registry, limits: limits) }
+                               limits: Parser.Limits = Parser.Limits(), commandName: String = "auto") -> Result<CompiledScript, CompilationFailure> {
+        LargeStack.run { compileOnThisThread(source, prelude: prelude, registry: registry, limits: limits, commandName: commandName) }
     }
 
     static func compileOnThisThread(_ source: SourceFile, prelude: [SourceFile], registry: Registry,
-                                    limits: Parser.Limits) -> Result<CompiledScript, CompilationFailure> {
+                                    limits: Parser.Limits, commandName: String) -> Result<CompiledScript, CompilationFailure> {
         var diagnostics: [Diagnostic] = []
         let programs = (prelude + [source]).map { file in
             // The limits are for the script; the prelude ships with the engine and always parses.
@@ -35,6 +36,7 @@ public enum ScriptCompiler {
             return program
         }
         var checker = Checker(registry: registry, file: source)
+        checker.commandName = commandName
         let pending = programs.flatMap { checker.declareShortcuts(in: $0) }
         let shortcutBodies = pending.map { (shortcut: $0, body: checker.checkShortcut($0)) }
         let main = checker.checkScript(programs[programs.count - 1])

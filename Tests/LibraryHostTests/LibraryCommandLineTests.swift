@@ -124,3 +124,22 @@ import Testing
         #expect(underAFile.standardError == "library: can't create the library at \(text.path)/x.sqlite: not a directory\n")
     }
 }
+
+extension LibraryCommandLineTests {
+    /// `intents describe` knows entity types and enums, not only intents; hints name the host's own command.
+    @Test func describeTellsOfEntitiesAndEnumsAndHintsNameTheHost() throws {
+        let book = try filesLeft(by: ["intents", "describe", "books"]).result
+        #expect(book.exitCode == 0, "\(book.standardError)")
+        #expect(book.standardOutput.hasPrefix("Book\n  an entity: 'book' and 'books' in scripts\n"), "\(book.standardOutput)")
+        #expect(book.standardOutput.contains("  readDate: Date — Date read; the host filters with == != < <= > >= in between; the host sorts by it\n"))
+        #expect(book.standardOutput.contains("  shelf: Shelf — the host filters with == != in\n"), "the host doesn't sort by shelf")
+        #expect(book.standardOutput.contains("Finding: by id; by text ('find books matching"))
+        let shelf = try filesLeft(by: ["intents", "describe", "Shelf"]).result
+        #expect(shelf.standardOutput.contains("Cases:\n  wantToRead        \"Want to Read\"\n"), "\(shelf.standardOutput)")
+        let unknown = try filesLeft(by: ["intents", "describe", "bok"]).result
+        #expect(unknown.exitCode == 2)
+        #expect(unknown.standardError.contains("did you mean 'book'?"), "\(unknown.standardError)")
+        let hint = try filesLeft(by: ["check", "-e", "frobnicate"]).result
+        #expect(hint.standardError.contains("'library intents' lists the actions"), "\(hint.standardError)")
+    }
+}
