@@ -11,14 +11,14 @@ public struct DisplayRepresentation: Sendable, Hashable {
 }
 
 /// One of the host's objects: a book, a shelf item, a contact. A type describes itself once, in a
-/// `static let entityType`, with its names and its properties (by key path, so no reflection is needed).
+/// `static let entityType`, with its names. Its properties are its stored properties of engine types (all but
+/// `id`), found at registration; or, listed by key path, the ones the type names, computed ones included,
+/// which are also filtered and sorted with typed comparisons (read in place, for stored ones).
 ///
 /// ```swift
 /// struct Book: AppEntity {
-///     static let entityType = EntityType<Book>(singular: "book", plural: "books", properties: [
-///         .init("title", \.title), .init("author", \.author),
-///     ])
-///     var id: Int; var title: String; var author: String
+///     static let entityType = EntityType<Book>(singular: "book")
+///     var id: UUID; var title: String; var author: String
 ///     var displayRepresentation: DisplayRepresentation { .init(title: title, subtitle: author) }
 /// }
 /// ```
@@ -51,6 +51,17 @@ public struct EntityProperty<E: AppEntity>: Sendable {
     /// For a stored property declared by key path: a scan of a whole array for `property <op> value` that
     /// reads the property in place. Nil for the other properties, and when the value's type differs.
     @usableFromInline var makeScan: @Sendable (ComparisonOperator, Value) -> TypedScans.Scan<E>? = { _, _ in nil }
+
+    /// A property found by registration, read through `get` alone: the engine compares its values as it compares
+    /// any values.
+    init(name: String, type: ValueType, get: @escaping @Sendable (E) -> Value) {
+        self.name = name
+        self.title = ParameterInfo.titleCase(name)
+        self.type = type
+        self.get = get
+        self.makeTest = { _, _ in nil }
+        self.makeOrder = nil
+    }
 
     @inlinable
     public init<T: IntentValue>(_ name: String, _ get: @escaping @Sendable (E) -> T, title: String? = nil) {
@@ -196,7 +207,9 @@ public final class EntityType<E: AppEntity>: AnyEntityType, @unchecked Sendable 
     /// The properties with their typed getters and comparisons, for engine-side queries.
     public let typedProperties: [EntityProperty<E>]
 
-    public init(singular: String, plural: String? = nil, properties: [EntityProperty<E>]) {
+    /// `properties` nil: every stored property of an engine type but `id`, in declaration order.
+    public init(singular: String, plural: String? = nil, properties: [EntityProperty<E>]? = nil) {
+        let properties = properties ?? EntityProperty<E>.stored()
         self.typedProperties = properties
         super.init(
             singular: singular,

@@ -1,0 +1,41 @@
+extension EntityProperty {
+    /// The entity type's stored properties whose types the engine knows (an `IntentValue`, or an optional one),
+    /// but `id`, which every entity has on its own. Read once, at registration, from the type's layout; a value is
+    /// read at the property's offset.
+    static func stored() -> [EntityProperty<E>] {
+        StoredProperties.of(E.self).compactMap { field in
+            guard field.name != "id", !field.name.hasPrefix("_"), let reader = PropertyReader.make(for: field.type) else { return nil }
+            let offset = field.offset, read = reader.read
+            return EntityProperty(name: field.name, type: reader.type) { entity in
+                withUnsafeBytes(of: entity) { raw in raw.baseAddress.map { read($0 + offset) } ?? .null }
+            }
+        }
+    }
+}
+
+/// Reads a stored property of a type known only at run time as an engine value.
+struct PropertyReader {
+    let type: ValueType
+    let read: @Sendable (UnsafeRawPointer) -> Value
+
+    static func make(for type: Any.Type) -> PropertyReader? {
+        if let value = type as? any IntentValue.Type { return reader(value) }
+        if let optional = type as? any OptionalIntentValue.Type { return optional.reader }
+        return nil
+    }
+
+    static func reader<T: IntentValue>(_ type: T.Type) -> PropertyReader {
+        PropertyReader(type: T.valueType) { field in field.assumingMemoryBound(to: T.self).pointee.autoValue }
+    }
+}
+
+/// An optional of an engine type: nil reads as `nil`.
+protocol OptionalIntentValue {
+    static var reader: PropertyReader { get }
+}
+
+extension Optional: OptionalIntentValue where Wrapped: IntentValue {
+    static var reader: PropertyReader {
+        PropertyReader(type: Wrapped.valueType) { field in field.assumingMemoryBound(to: Wrapped?.self).pointee?.autoValue ?? .null }
+    }
+}
