@@ -247,7 +247,7 @@ extension Checker {
                                 allowMapping: Bool) -> BoundExpression {
         if case .constant(let constant) = value.kind {
             let converted = coerceConstant(constant, to: parameter.type, at: value.span)
-            if let range = parameter.range, let number = Operations.number(converted), !range.contains(number) {
+            if let range = parameter.range, Operations.isNumber(converted, within: range) == false {
                 error("'\(parameter.name)' of '\(intent.name)' must be \(parameter.rangeDescription ?? "")", value.span)
             }
             if converted.type.isAssignable(to: parameter.type) || (converted.isNull && !parameter.isRequired) {

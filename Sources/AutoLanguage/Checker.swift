@@ -1,5 +1,6 @@
 import AutoIntents
 import AutoRuntime
+import Foundation
 
 /// Resolves every name of a program against the registry and its own declarations, types every
 /// expression and reports all it finds wrong, with hints. Shortcuts are registered first, so calls to
@@ -178,7 +179,7 @@ struct Checker {
             }
             return .enumCase(EnumCaseValue(type: enumeration, index: index))
         case (.int(let i), .decimal):
-            return .decimal(Double(i))
+            return .decimal(Decimal(i))
         case (.text(let path), .file):
             return .file(FileRef(path: path))
         default:

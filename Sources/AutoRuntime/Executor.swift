@@ -292,12 +292,12 @@ public final class Executor: @unchecked Sendable {
             var values: [Value] = []
             values.reserveCapacity(items.count)
             for item in items { values.append(try eval(item, frame)) }
-            return .list(values)
+            return try ValueLimits().list(values)
         case .record(let keys, let items):
             var values: [Value] = []
             values.reserveCapacity(items.count)
             for item in items { values.append(try eval(item, frame)) }
-            return .record(Record(keys: keys, values: values))
+            return try ValueLimits().record(Record(keys: keys, values: values))
         case .interpolation(let parts):
             var text = ""
             for part in parts {
@@ -317,7 +317,7 @@ public final class Executor: @unchecked Sendable {
                 try self.eval(expression, frame)
             })
         case .sort(let list, let keys):
-            return .list(ListQueries.sort(try items(list, frame, "sort"), keys))
+            return .list(try ListQueries.sort(try items(list, frame, "sort"), keys))
         case .limit(let list, let count):
             let values = try items(list, frame, "limit")
             return .list(Array(values.prefix(try ListQueries.limit(try eval(count, frame)))))
@@ -661,7 +661,7 @@ public final class Executor: @unchecked Sendable {
             guard parameter.isRequired, parameter.type != .any else { return value }
             throw RuntimeError("'\(intent.name)' needs a value for '\(parameter.name)', got nil", at: location)
         case (.decimal, .int(let i)):
-            result = .decimal(Double(i))
+            result = .decimal(Decimal(i))
         case (.enumeration(let type), .text(let text)):
             guard let index = type.caseIndex(named: text) else {
                 throw RuntimeError("'\(text)' is not a \(type.typeName); choose one of: \(type.cases.map(\.displayName).joined(separator: ", "))", at: location)
@@ -674,7 +674,7 @@ public final class Executor: @unchecked Sendable {
                 throw RuntimeError("'\(intent.name)' expects \(parameter.type) for '\(parameter.name)', got \(value.type)", at: location)
             }
         }
-        if let range = parameter.range, let number = Operations.number(result), !range.contains(number) {
+        if let range = parameter.range, Operations.isNumber(result, within: range) == false {
             throw RuntimeError("'\(parameter.name)' of '\(intent.name)' must be \(parameter.rangeDescription ?? ""), got \(ValueFormatter.inline(result))", at: location)
         }
         return result
