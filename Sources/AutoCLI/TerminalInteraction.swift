@@ -121,7 +121,7 @@ public final class TerminalInteraction: Interaction, Sendable {
         let text = line.trimmingCharacters(in: .whitespaces)
         switch type {
         case .int: return Int(text.replacingOccurrences(of: "_", with: "")).map(Value.int)
-        case .decimal: return Double(text).map(Value.decimal)
+        case .decimal: return (try? DecimalArithmetic.parse(text)).flatMap { $0 }.map(Value.decimal)
         case .bool:
             if ["y", "yes", "true"].contains(text.lowercased()) { return .bool(true) }
             if ["n", "no", "false"].contains(text.lowercased()) { return .bool(false) }

@@ -16,23 +16,42 @@ extension Int: IntentValue {
     public init?(autoValue value: Value) {
         switch value {
         case .int(let i): self = i
-        case .decimal(let d) where d.rounded() == d && abs(d) < 9.2e18: self = Int(d)
+        case .decimal(let d):
+            guard let whole = DecimalDomain.int(d) else { return nil }
+            self = whole
         default: return nil
         }
     }
     public var autoValue: Value { .int(self) }
 }
 
+/// A Double parameter takes a Decimal, rounded to the nearest Double; a Double result becomes the Decimal its
+/// shortest form reads as (0.1 is 0.1). Infinity, NaN and magnitudes of 10^38 or more have no Decimal: such a
+/// result is nil. Take `Decimal` instead where every digit counts, as for prices.
 extension Double: IntentValue {
     public static var valueType: ValueType { .decimal }
     public init?(autoValue value: Value) {
         switch value {
-        case .decimal(let d): self = d
+        case .decimal(let d): self = DecimalDomain.double(d)
         case .int(let i): self = Double(i)
         default: return nil
         }
     }
-    public var autoValue: Value { .decimal(self) }
+    public var autoValue: Value { DecimalDomain.decimal(self).map(Value.decimal) ?? .null }
+}
+
+/// A base-10 number, exactly as the script wrote or computed it: prices, quantities.
+extension Decimal: IntentValue {
+    public static var valueType: ValueType { .decimal }
+    public init?(autoValue value: Value) {
+        switch value {
+        case .decimal(let d): self = d
+        case .int(let i): self = Decimal(i)
+        default: return nil
+        }
+    }
+    /// A Decimal out of the language's range (NaN, 10^38 or more) is nil; more than 38 places are rounded.
+    public var autoValue: Value { DecimalDomain.normalized(self).map(Value.decimal) ?? .null }
 }
 
 extension String: IntentValue {
@@ -65,13 +84,11 @@ extension Date: IntentValue {
 extension Duration: IntentValue {
     public static var valueType: ValueType { .duration }
     public init?(autoValue value: Value) {
-        guard case .duration(let seconds) = value else { return nil }
-        self = .milliseconds(Int64((seconds * 1000).rounded()))
+        guard case .duration(let duration) = value else { return nil }
+        self = duration
     }
-    public var autoValue: Value {
-        let (seconds, attoseconds) = components
-        return .duration(Double(seconds) + Double(attoseconds) / 1e18)
-    }
+    /// A Duration beyond `DurationDomain` (Int64.max seconds either way) is nil.
+    public var autoValue: Value { DurationDomain.contains(self) ? .duration(self) : .null }
 }
 
 /// A byte count: `10 KB`, `file.size`.

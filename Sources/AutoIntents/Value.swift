@@ -7,12 +7,13 @@ public enum Value: Sendable {
     case null
     case bool(Bool)
     case int(Int)
-    /// Decimals are binary doubles: they print in shortest round-trip form (`0.1`, `3.0`).
-    case decimal(Double)
+    /// A base-10 number within `DecimalDomain`: `0.1 + 0.2` is `0.3`. Boxed: a `Decimal` is 20 bytes, and
+    /// unboxed it would make every value (an Int in a loop included) larger to copy.
+    indirect case decimal(Decimal)
     case text(String)
     case date(Date)
-    /// Elapsed time in seconds.
-    case duration(Double)
+    /// Elapsed time, exact to the attosecond, within `DurationDomain`.
+    case duration(Duration)
     /// A byte count.
     case size(Int64)
     case file(FileRef)
@@ -130,4 +131,122 @@ public struct EntityValue: Sendable {
     public var id: String { type.identifier(of: payload) }
     public var display: DisplayRepresentation { type.display(of: payload) }
     public func property(_ index: Int) -> Value { type.properties[index].get(payload) }
+}
+
+/// The range of the language's Decimal. Owned here, below the engine, because hosts convert into it too.
+///
+/// Foundation's `Decimal` holds 38 significant digits with exponents from -128 to 127, but near the bottom of
+/// that range some of its operations trap instead of reporting underflow (swift-foundation 6.3 traps on a
+/// product whose exponents add up below -128). So every decimal the engine makes is less than 10^38 in
+/// magnitude and has at most 38 digits after the point: sums, products and quotients of two such numbers
+/// stay far from the edges, and the result is brought back into the range, or refused, before it is kept.
+public enum DecimalDomain {
+    /// Digits after the point; results with more are rounded (half away from zero).
+    public static let maxFractionDigits = 38
+    /// 10^38, the smallest magnitude out of range.
+    public static let bound = Decimal(sign: .plus, exponent: 38, significand: 1)
+    /// How a message names the range.
+    public static let rangeDescription = "a Decimal holds up to 38 digits and is less than 10^38 in magnitude"
+
+    /// `value` rounded to `maxFractionDigits` places, or nil when it is NaN or out of range.
+    public static func normalized(_ value: Decimal) -> Decimal? {
+        guard !value.isNaN else { return nil }
+        var result = value
+        if result.exponent < -maxFractionDigits {
+            var rounded = Decimal()
+            NSDecimalRound(&rounded, &result, maxFractionDigits, .plain)
+            result = rounded
+        }
+        // A negative exponent bounds the magnitude below 2^128 / 10, under 10^38, without comparing: a
+        // comparison of Decimals costs as much as an addition.
+        guard !result.isNaN, result.exponent < 0 || result.magnitude < bound else { return nil }
+        return result
+    }
+
+    /// The Decimal a Double reads as in its shortest form: `0.1` is 0.1, not 0.1000000000000000055…; nil for
+    /// infinity, NaN and magnitudes of 10^38 or more.
+    public static func decimal(_ double: Double) -> Decimal? {
+        guard double.isFinite, let parsed = Decimal(string: "\(double)") else { return nil }
+        return normalized(parsed)
+    }
+
+    /// The nearest Double.
+    public static func double(_ value: Decimal) -> Double {
+        // Exact in one multiplication or division when the significand has at most 15 digits and the power of
+        // ten is exact in a Double (Clinger's fast path): the common case, without text.
+        if let (isNegative, significand, exponent) = parts(value), significand < 1 << 53, (-22...22).contains(exponent) {
+            let power = powersOfTen[abs(exponent)]
+            let magnitude = exponent < 0 ? Double(significand) / power : Double(significand) * power
+            return isNegative ? -magnitude : magnitude
+        }
+        return Double(value.description) ?? .nan
+    }
+
+    /// 10^0 to 10^22, each exact in a Double.
+    static let powersOfTen: [Double] = (0...22).map { exponent in (0..<exponent).reduce(1.0) { value, _ in value * 10 } }
+    /// 10^0 to 10^19, the powers of ten a UInt64 holds.
+    static let wholePowersOfTen: [UInt64] = (0...19).map { exponent in (0..<exponent).reduce(1) { value, _ in value * 10 } }
+
+    /// `value` as an Int when it is whole and fits in 64 bits.
+    public static func int(_ value: Decimal) -> Int? {
+        guard !value.isNaN else { return nil }
+        if let (isNegative, significand, exponent) = parts(value) {
+            var magnitude = significand
+            if exponent >= 0 {
+                for _ in 0..<exponent {
+                    let (product, overflow) = magnitude.multipliedReportingOverflow(by: 10)
+                    if overflow { return nil }
+                    magnitude = product
+                }
+            } else if exponent >= -19 {
+                let (quotient, remainder) = magnitude.quotientAndRemainder(dividingBy: wholePowersOfTen[-exponent])
+                guard remainder == 0 else { return nil }
+                magnitude = quotient
+            } else if magnitude != 0 {
+                return nil
+            } else {
+                return 0
+            }
+            if isNegative { return magnitude <= Int.min.magnitude ? Int(truncatingIfNeeded: 0 &- magnitude) : nil }
+            return magnitude <= UInt64(Int.max) ? Int(magnitude) : nil
+        }
+        // A significand of 20 digits or more: whole and in range only with trailing zeros after the point.
+        var whole = value
+        var rounded = Decimal()
+        NSDecimalRound(&rounded, &whole, 0, .plain)
+        guard rounded == value else { return nil }
+        return Int(rounded.description)
+    }
+
+    /// The sign, significand and exponent of `value` when the significand fits in 64 bits (19 digits), read
+    /// without `description`, which costs microseconds: the exact value is significand × 10^exponent.
+    public static func parts(_ value: Decimal) -> (isNegative: Bool, significand: UInt64, exponent: Int)? {
+        guard !value.isNaN else { return nil }
+        let significand = value.significand
+        guard significand <= maxSignificand else { return nil }
+        // Exact: a whole Decimal below 2^64 with exponent 0 is its low 64 bits.
+        return (value.isSignMinus, NSDecimalNumber(decimal: significand).uint64Value, value.exponent)
+    }
+
+    static let maxSignificand = Decimal(UInt64.max)
+}
+
+/// The range of the language's Duration: Int64.max seconds (about 292 billion years) either way, so that
+/// `Duration.components`, which a host may read, always holds it.
+public enum DurationDomain {
+    static let attosecondsPerSecond: Int128 = 1_000_000_000_000_000_000
+    /// The largest magnitude, in attoseconds.
+    public static let maxAttoseconds: Int128 = Int128(Int64.max) * attosecondsPerSecond
+    /// How a message names the range.
+    public static let rangeDescription = "a Duration is at most 9223372036854775807 seconds (about 292 billion years) either way"
+
+    public static func contains(_ duration: Duration) -> Bool {
+        duration.attoseconds.magnitude <= maxAttoseconds.magnitude
+    }
+
+    /// The duration of `attoseconds`, or nil out of range.
+    public static func duration(attoseconds: Int128) -> Duration? {
+        guard attoseconds.magnitude <= maxAttoseconds.magnitude else { return nil }
+        return Duration(attoseconds: attoseconds)
+    }
 }

@@ -61,7 +61,7 @@ public indirect enum ValueType: Sendable, Hashable, CustomStringConvertible {
         case (.list(let a), .list(let b)): return a.isAssignable(to: b)
         case (.recordOf, .record), (.record, .recordOf): return true
         case (.recordOf(let a), .recordOf(let b)):
-            return b.names.allSatisfy { name in a.type(of: name).map { $0.isAssignable(to: b.type(of: name)!) } ?? false }
+            return zip(b.names, b.types).allSatisfy { name, type in a.type(of: name)?.isAssignable(to: type) ?? false }
         default: return self == target
         }
     }

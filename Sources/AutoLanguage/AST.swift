@@ -1,3 +1,5 @@
+import Foundation
+
 /// The syntax tree the parser builds: what was written, with spans, before any name is resolved.
 /// Parse errors leave `.error` nodes behind so the checker can go on and report more.
 
@@ -65,7 +67,7 @@ public indirect enum TypeAnnotation: Sendable {
 public struct Expression: Sendable {
     public indirect enum Kind: Sendable {
         case integer(Int)
-        case decimal(Double)
+        case decimal(Decimal)
         case text([TextSegment])
         case bool(Bool)
         case null

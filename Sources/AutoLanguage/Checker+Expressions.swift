@@ -103,31 +103,27 @@ extension Checker {
         return BoundExpression(kind: .interpolation(parts), type: .text, span: span)
     }
 
-    static let durationUnits: [String: Double] = [
-        "millisecond": 0.001, "milliseconds": 0.001, "second": 1, "seconds": 1, "minute": 60, "minutes": 60,
-        "hour": 3600, "hours": 3600, "day": 86400, "days": 86400, "week": 604_800, "weeks": 604_800,
-    ]
-    static let sizeUnits: [String: Double] = [
-        "byte": 1, "bytes": 1, "KB": 1e3, "MB": 1e6, "GB": 1e9, "TB": 1e12,
-        "KiB": 1024, "MiB": 1_048_576, "GiB": 1_073_741_824, "TiB": 1_099_511_627_776,
-    ]
-
+    /// `90 seconds`, `1.5 KB`: one constant, computed exactly as the run would, or an error naming the range.
     mutating func bindQuantity(_ number: Expression, unit: Identifier, span: Span) -> BoundExpression {
-        let amount: Double
+        let amount: Value
         switch number.kind {
-        case .integer(let value): amount = Double(value)
-        case .decimal(let value): amount = value
+        case .integer(let value): amount = .int(value)
+        case .decimal(let value): amount = .decimal(value)
         default: return .error(span)
         }
-        if let seconds = Self.durationUnits[unit.name] {
-            return BoundExpression(kind: .constant(.duration(amount * seconds)), type: .duration, span: span)
-        }
-        let bytes = amount * (Self.sizeUnits[unit.name] ?? 1)
-        guard bytes.magnitude < 9.2e18 else {
-            error("this size does not fit in 64 bits", span)
+        do throws(EvaluationError) {
+            if let duration = Units.duration(named: unit.name) {
+                return BoundExpression(kind: .constant(.duration(try DurationArithmetic.duration(amount, duration))), type: .duration, span: span)
+            }
+            if let size = Units.size(named: unit.name) {
+                return BoundExpression(kind: .constant(.size(try SizeArithmetic.size(amount, size))), type: .size, span: span)
+            }
+        } catch let failure {
+            error(failure.message, span)
             return .error(span)
         }
-        return BoundExpression(kind: .constant(.size(Int64(bytes.rounded()))), type: .size, span: span)
+        error("unknown unit '\(unit.name)'", unit.span)
+        return .error(span)
     }
 
     // MARK: Names
@@ -207,8 +203,9 @@ extension Checker {
                   hint: NearestNames.hint(for: name, in: FileProperty.allCases.map(\.rawValue)))
             return nil
         case .duration:
-            guard Properties.durationUnits[name] != nil else {
-                error("a Duration has no property '\(name)'", member.span, hint: "available: seconds, minutes, hours, days, weeks")
+            guard Units.durationProperty(named: name) != nil else {
+                error("a Duration has no property '\(name)'", member.span,
+                      hint: NearestNames.hint(for: name, in: Units.durationPropertyNames, listing: "available"))
                 return nil
             }
             return (.dynamic(name), .decimal)
@@ -260,7 +257,8 @@ extension Checker {
             type = .date
             if case .constant(.text(let text)) = bound[0].kind {
                 guard let date = DateParsing.parse(text) else {
-                    error("'\(text)' is not a date", bound[0].span, hint: "write it as 2024-05-01 or 2024-05-01 07:30")
+                    error("'\(ValueFormatter.escapingControlCharacters(text))' is not a date", bound[0].span,
+                          hint: "write it as 2024-05-01 or 2024-05-01 07:30 (\(DateRange.description))")
                     return .error(span)
                 }
                 return BoundExpression(kind: .constant(.date(date)), type: .date, span: span)

@@ -1,5 +1,6 @@
 import AutoIntents
 import AutoRuntime
+import Foundation
 
 /// Resolves every name of a program against the registry and its own declarations, types every
 /// expression and reports all it finds wrong, with hints. Shortcuts are registered first, so calls to

@@ -1,3 +1,7 @@
+import AutoIntents
+import AutoRuntime
+import Foundation
+
 /// Turns source bytes into tokens. Newlines are tokens; the parser decides where a line continues.
 /// Works on UTF-8 bytes: identifiers may hold any non-ASCII letters, everything else is ASCII.
 public struct Lexer {
@@ -74,7 +78,8 @@ public struct Lexer {
         if let symbol { return token(.symbol(symbol)) }
         // Skip the rest of a multi-byte character so the message shows it whole.
         while position < end, bytes[position] & 0xC0 == 0x80 { position += 1 }
-        let character = file.text(of: Span(start, position))
+        // A control character is shown escaped, so the message can't drive the terminal.
+        let character = ValueFormatter.escapingControlCharacters(file.text(of: Span(start, position)))
         let hint = character == "!" ? "write 'not' for negation and '!=' for 'not equal'" : nil
         report("unexpected character '\(character)'", Span(start, position), hint: hint)
         return token(.invalid)
@@ -109,20 +114,91 @@ public struct Lexer {
     mutating func number() -> Token.Kind {
         let start = position
         while position < end, isDigit(bytes[position]) || bytes[position] == UInt8(ascii: "_") { position += 1 }
+        if let radix = radixPrefix(start) { return unsupportedRadix(radix, from: start) }
         var isDecimal = false
         if position + 1 < end, bytes[position] == UInt8(ascii: "."), isDigit(bytes[position + 1]) {
             isDecimal = true
             position += 1
             while position < end, isDigit(bytes[position]) || bytes[position] == UInt8(ascii: "_") { position += 1 }
         }
+        if startsExponent() { return unsupportedExponent(from: start) }
         let digits = String(decoding: bytes[start..<position].filter { $0 != UInt8(ascii: "_") }, as: UTF8.self)
-        if isDecimal, let value = Double(digits) { return .decimal(value) }
+        if isDecimal {
+            // Exactly as written, not through a Double: `0.1` is one tenth.
+            if let value = try? DecimalArithmetic.parse(digits) { return .decimal(value) }
+            report("the number \(digits) is too large for a Decimal", Span(start, position), hint: DecimalDomain.rangeDescription)
+            return .invalid
+        }
         if let value = Int(digits) { return .integer(value) }
         // 2^63 fits only as -9223372036854775808: the parser accepts it after a minus and rejects it alone.
         if digits.drop(while: { $0 == "0" }) == "9223372036854775808" { return .integer(.min) }
+        let fitsDecimal = digits.drop(while: { $0 == "0" }).count <= 38
         report("the number \(digits) does not fit in a 64-bit integer", Span(start, position),
-               hint: "write it as a decimal (\(digits).0) if an approximate value is enough")
+               hint: fitsDecimal ? "write it as a decimal (\(digits).0), which holds up to 38 digits exactly" : DecimalDomain.rangeDescription)
         return .invalid
+    }
+
+    /// `0x`, `0b` or `0o` right after a lone `0`: the base it names.
+    func radixPrefix(_ start: Int) -> (name: String, radix: Int)? {
+        guard position == start + 1, bytes[start] == UInt8(ascii: "0"), position + 1 < end,
+              isIdentifierPart(bytes[position + 1]) else { return nil }
+        switch UnicodeScalar(bytes[position]) {
+        case "x", "X": return ("hexadecimal", 16)
+        case "b", "B": return ("binary", 2)
+        case "o", "O": return ("octal", 8)
+        default: return nil
+        }
+    }
+
+    /// `0x1F`: the language writes numbers in decimal only; the message says what the literal is worth.
+    mutating func unsupportedRadix(_ base: (name: String, radix: Int), from start: Int) -> Token.Kind {
+        position += 1
+        let digitsStart = position
+        while position < end, isIdentifierPart(bytes[position]) { position += 1 }
+        let digits = String(decoding: bytes[digitsStart..<position].filter { $0 != UInt8(ascii: "_") }, as: UTF8.self)
+        let hint = Int(digits, radix: base.radix).map { "write it in decimal: \($0)" } ?? "write the number in decimal"
+        report("\(base.name) literals aren't supported", Span(start, position), hint: hint)
+        return .invalid
+    }
+
+    /// `e5`, `E-3`, `e+2` right after a number.
+    func startsExponent() -> Bool {
+        guard position + 1 < end, bytes[position] == UInt8(ascii: "e") || bytes[position] == UInt8(ascii: "E") else { return false }
+        if isDigit(bytes[position + 1]) { return true }
+        let sign = bytes[position + 1]
+        return (sign == UInt8(ascii: "+") || sign == UInt8(ascii: "-")) && position + 2 < end && isDigit(bytes[position + 2])
+    }
+
+    /// `1e5`: reported as what it is, with the number written out when that is short enough to read.
+    mutating func unsupportedExponent(from start: Int) -> Token.Kind {
+        position += 2
+        while position < end, isDigit(bytes[position]) { position += 1 }
+        let literal = String(decoding: bytes[start..<position].filter { $0 != UInt8(ascii: "_") }, as: UTF8.self)
+        var hint = "write the number out in full"
+        if let value = (try? DecimalArithmetic.parse(literal)) ?? nil,
+           value.exponent >= -20, value.magnitude < Decimal(sign: .plus, exponent: 20, significand: 1) {
+            var plain = value.description
+            if literal.contains(".") || plain.contains(".") {
+                if !plain.contains(".") { plain += ".0" }
+                hint = "write \(plain)"
+            } else if plain.count > 4 {
+                hint = "write \(plain) or \(Self.grouped(plain))"
+            } else {
+                hint = "write \(plain)"
+            }
+        }
+        report("exponent notation isn't supported", Span(start, position), hint: hint)
+        return .invalid
+    }
+
+    /// `100000` as `100_000`.
+    static func grouped(_ digits: String) -> String {
+        var out = ""
+        for (index, digit) in digits.enumerated() {
+            if index > 0, (digits.count - index) % 3 == 0 { out += "_" }
+            out.append(digit)
+        }
+        return out
     }
 
     // text = '"' { character | escape | "\(" expression ")" } '"'

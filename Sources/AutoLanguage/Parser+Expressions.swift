@@ -1,3 +1,5 @@
+import AutoRuntime
+
 /// Pipelines, actions and operator expressions.
 extension Parser {
     /// Words that can't be an action's words: operators and literals. Other keywords (`where`, `limit`,
@@ -9,11 +11,6 @@ extension Parser {
     /// The words of the built-in functions, which are called with `(` right after the name.
     static let functionNames: Set<String> = [
         "count", "first", "last", "sum", "min", "max", "join", "text", "number", "date", "round", "abs",
-    ]
-
-    static let units: Set<String> = [
-        "millisecond", "milliseconds", "second", "seconds", "minute", "minutes", "hour", "hours",
-        "day", "days", "week", "weeks", "byte", "bytes", "KB", "MB", "GB", "TB", "KiB", "MiB", "GiB", "TiB",
     ]
 
     // pipeline = stage { "|" stage } ;
@@ -370,7 +367,7 @@ extension Parser {
     // quantity = number unit ;
     // unit = "second" | "seconds" | "minute" | … | "KB" | "MB" | "GB" | … ;
     mutating func parseQuantity(_ number: Expression) throws -> Expression {
-        guard let unit = current.identifier, Self.units.contains(unit) else { return number }
+        guard let unit = current.identifier, Units.isUnit(unit) else { return number }
         enter(.quantity)
         let token = advance()
         return Expression(kind: .quantity(number, unit: Identifier(name: unit, span: token.span)), span: number.span.to(token.span))

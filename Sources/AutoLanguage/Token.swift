@@ -1,9 +1,12 @@
+import Foundation
+
 /// One lexical unit. Keywords are identifiers: the parser reserves a word only where the grammar needs it.
 public struct Token: Sendable {
     public enum Kind: Sendable, Equatable {
         case identifier(String)
         case integer(Int)
-        case decimal(Double)
+        /// Exact, as written: `0.1` is one tenth.
+        case decimal(Decimal)
         /// A text literal: literal pieces and the spans of `\( … )` interpolations, parsed later.
         case text([TextPiece])
         case symbol(Symbol)

@@ -49,11 +49,11 @@ public enum BuiltinFunctions {
             case .int, .decimal: return arguments[0]
             case .bool(let flag): return .int(flag ? 1 : 0)
             case .size(let bytes): return .int(Int(bytes))
-            case .duration(let seconds): return .decimal(seconds)
+            case .duration(let duration): return .decimal(DurationArithmetic.seconds(duration))
             case .text(let text):
-                let trimmed = text.trimmingCharacters(in: .whitespaces).replacingOccurrences(of: "_", with: "")
-                if let int = Int(trimmed) { return .int(int) }
-                if let decimal = Double(trimmed), decimal.isFinite { return .decimal(decimal) }
+                let trimmed = text.trimmingCharacters(in: .whitespaces)
+                if let int = Int(trimmed.replacingOccurrences(of: "_", with: "")) { return .int(int) }
+                if let decimal = try DecimalArithmetic.parse(trimmed) { return .decimal(decimal) }
                 throw EvaluationError("'\(text)' is not a number")
             default:
                 throw EvaluationError("\(arguments[0].type) can't be turned into a number")
@@ -63,7 +63,7 @@ public enum BuiltinFunctions {
             case .date: return arguments[0]
             case .text(let text):
                 guard let date = DateParsing.parse(text) else {
-                    throw EvaluationError("'\(text)' is not a date; write it as 2024-05-01 or 2024-05-01 07:30")
+                    throw EvaluationError("'\(text)' is not a date; write it as 2024-05-01 or 2024-05-01 07:30 (\(DateRange.description))")
                 }
                 return .date(date)
             default:
@@ -72,22 +72,20 @@ public enum BuiltinFunctions {
         case .round:
             guard let number = Operations.number(arguments[0]) else { throw EvaluationError("round needs a number, not \(arguments[0].type)") }
             if arguments.count > 1 {
-                guard case .int(let places) = arguments[1], (0...15).contains(places) else {
-                    throw EvaluationError("round's places must be an Int from 0 to 15")
+                guard case .int(let places) = arguments[1], (0...DecimalDomain.maxFractionDigits).contains(places) else {
+                    throw EvaluationError("round's places must be an Int from 0 to \(DecimalDomain.maxFractionDigits)")
                 }
-                let scale = pow(10.0, Double(places))
-                return .decimal((number * scale).rounded() / scale)
+                return .decimal(try DecimalArithmetic.round(number, places: places))
             }
-            let rounded = number.rounded()
-            guard abs(rounded) < 9.2e18 else { throw EvaluationError("\(rounded) does not fit in a 64-bit integer") }
-            return .int(Int(rounded))
+            if case .int = arguments[0] { return arguments[0] }
+            return .int(try DecimalArithmetic.roundedInt(number))
         case .abs:
             switch arguments[0] {
             case .int(let i):
                 if i == .min { throw EvaluationError("integer overflow: abs(\(i)) does not fit in 64 bits") }
                 return .int(Swift.abs(i))
-            case .decimal(let d): return .decimal(Swift.abs(d))
-            case .duration(let d): return .duration(Swift.abs(d))
+            case .decimal(let d): return .decimal(d.isSignMinus ? try DecimalArithmetic.negate(d) : d)
+            case .duration(let d): return .duration(d < .zero ? try DurationArithmetic.negate(d) : d)
             default: throw EvaluationError("abs needs a number, not \(arguments[0].type)")
             }
         }
@@ -101,18 +99,31 @@ public enum BuiltinFunctions {
         }
     }
 
+    /// Numbers (Int, or Decimal as soon as one is), durations or sizes, of one kind: `sum([2, 1 KB])` is an
+    /// error whatever the order, as `2 + 1 KB` is. Nil items are skipped; an empty list sums to 0.
     static func sum(_ items: [Value]) throws(EvaluationError) -> Value {
-        var total: Value = .int(0)
+        var total: Value?
         for item in items where !item.isNull {
-            if case .int(0) = total {
-                total = item
+            guard let sum = total else {
+                switch item {
+                case .int, .decimal, .duration, .size: total = item
+                default: throw EvaluationError("sum adds numbers, durations or sizes, not \(item.type)")
+                }
                 continue
             }
-            total = try Operations.arithmetic(.add, total, item)
+            guard sameKind(sum, item) else {
+                throw EvaluationError("sum can't add \(item.type) to \(sum.type): a list to sum holds numbers, durations or sizes, not a mix")
+            }
+            total = try Operations.arithmetic(.add, sum, item)
         }
-        switch total {
-        case .int, .decimal, .duration, .size: return total
-        default: throw EvaluationError("sum adds numbers, durations or sizes, not \(total.type)")
+        return total ?? .int(0)
+    }
+
+    /// Whether `sum` adds `b` to `a`: Int and Decimal mix, other kinds only with themselves.
+    static func sameKind(_ a: Value, _ b: Value) -> Bool {
+        switch (a, b) {
+        case (.int, .int), (.int, .decimal), (.decimal, .int), (.decimal, .decimal), (.duration, .duration), (.size, .size): return true
+        default: return false
         }
     }
 
@@ -140,13 +151,15 @@ public enum DateParsing {
         parts.hour = match.4.flatMap { Int($0) } ?? 0
         parts.minute = match.5.flatMap { Int($0) } ?? 0
         parts.second = match.6.flatMap { Int($0) } ?? 0
-        guard let month = parts.month, (1...12).contains(month), let day = parts.day, (1...31).contains(day),
+        // Year 0 would read as year 1: the calendar counts no year zero (see `DateRange`).
+        guard let year = parts.year, year >= 1,
+              let month = parts.month, (1...12).contains(month), let day = parts.day, (1...31).contains(day),
               let hour = parts.hour, hour < 24, let minute = parts.minute, minute < 60, let second = parts.second, second < 60
         else { return nil }
         var calendar = Calendars.local
         if let zone = match.7 {
             if zone == "Z" {
-                calendar.timeZone = TimeZone(identifier: "UTC")!
+                calendar.timeZone = .gmt
             } else {
                 let digits = zone.dropFirst().filter(\.isNumber)
                 let seconds = (Int(digits.prefix(2)) ?? 0) * 3600 + (Int(digits.suffix(2)) ?? 0) * 60
@@ -157,6 +170,8 @@ public enum DateParsing {
         guard let date = calendar.date(from: parts) else { return nil }
         // Reject days the month does not have (2024-02-31) instead of rolling over into the next month.
         guard calendar.component(.day, from: date) == day else { return nil }
+        // A zone offset can move 0001-01-01 00:00 or 9999-12-31 23:59 out of the range of the local calendar.
+        guard DateRange.contains(date) else { return nil }
         return date
     }
 }

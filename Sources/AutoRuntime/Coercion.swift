@@ -1,4 +1,5 @@
 import AutoIntents
+import Foundation
 
 /// Where the language converts a value to the type it is used as, and checks what a parameter allows. One owner
 /// for the checker (constants, before the run) and the runtime (every other value, before `perform`).
@@ -9,7 +10,7 @@ public enum Coercion {
     public static func converted(_ value: Value, to type: ValueType) throws(EvaluationError) -> Value {
         switch (type, value) {
         case (.decimal, .int(let i)):
-            return .decimal(Double(i))
+            return .decimal(Decimal(i))
         case (.enumeration(let enumeration), .text(let text)):
             guard let index = enumeration.caseIndex(named: text) else { throw notACase(text, of: enumeration) }
             return .enumCase(EnumCaseValue(type: enumeration, index: index))

@@ -52,17 +52,27 @@ enum ListQueries {
         return items.filter(keep)
     }
 
-    static func sort(_ items: [Value], _ keys: [SortPlan]) -> [Value] {
+    /// Stable. Nil sorts first; values of kinds that can't be ordered with each other (a number and a text,
+    /// two records) are an error, as they are for `max`, rather than a list left half sorted.
+    static func sort(_ items: [Value], _ keys: [SortPlan]) throws(EvaluationError) -> [Value] {
         let keyed = items.enumerated().map { index, item in
             (item, index, keys.map { (try? read($0.path, item)) ?? .null })
         }
-        return keyed.sorted { a, b in
+        var failure: EvaluationError?
+        let sorted = keyed.sorted { a, b in
             for (index, key) in keys.enumerated() {
-                let c = order(a.2[index], b.2[index])
+                let (x, y) = (a.2[index], b.2[index])
+                if !x.isNull, !y.isNull, Operations.order(x, y) == nil {
+                    failure = failure ?? EvaluationError("sort by \(key.path.map(\.description).joined(separator: ".")) can't order \(x.type) and \(y.type)")
+                    return a.1 < b.1
+                }
+                let c = order(x, y)
                 if c != 0 { return key.descending ? c > 0 : c < 0 }
             }
             return a.1 < b.1
-        }.map(\.0)
+        }
+        if let failure { throw failure }
+        return sorted.map(\.0)
     }
 
     static func limit(_ value: Value) throws(EvaluationError) -> Int {

@@ -4,11 +4,14 @@ import Foundation
 /// A runtime failure inside an expression; the executor adds the location of the node it belongs to.
 public struct EvaluationError: Error, Sendable {
     public let message: String
-    public init(_ message: String) { self.message = message }
+    /// Control characters a text value brings into the message (an ESC, a NUL) are escaped, so that printing
+    /// the error can't drive the terminal.
+    public init(_ message: String) { self.message = ValueFormatter.escapingControlCharacters(message) }
 }
 
 /// Arithmetic and comparison on values. The checker rejects what it can see is wrong; these functions
-/// check again, because `Any` values are only known here.
+/// check again, because `Any` values are only known here. No operation traps: a result out of its type's
+/// range is an `EvaluationError` that names the range.
 public enum Operations {
     public static func arithmetic(_ op: ArithmeticOperator, _ a: Value, _ b: Value) throws(EvaluationError) -> Value {
         switch (op, a, b) {
@@ -17,40 +20,41 @@ public enum Operations {
         case (.multiply, .int(let x), .int(let y)): return try checked(x.multipliedReportingOverflow(by: y), x, "*", y)
         case (.remainder, .int(let x), .int(let y)):
             if y == 0 { throw EvaluationError("remainder of division by zero (\(x) % 0)") }
-            return try checked(x.remainderReportingOverflow(dividingBy: y), x, "%", y)
+            // Every Int divided by -1 leaves 0; Swift reports Int.min % -1 as an overflow of the quotient.
+            if y == -1 { return .int(0) }
+            return .int(x % y)
         case (.add, .text(let x), .text(let y)): return .text(x + y)
         case (.add, .list(let x), .list(let y)): return .list(x + y)
-        case (.add, .date(let d), .duration(let s)), (.add, .duration(let s), .date(let d)): return .date(d.addingTimeInterval(s))
-        case (.subtract, .date(let d), .duration(let s)): return .date(d.addingTimeInterval(-s))
-        case (.subtract, .date(let x), .date(let y)): return .duration(x.timeIntervalSince(y))
-        case (.add, .duration(let x), .duration(let y)): return .duration(x + y)
-        case (.subtract, .duration(let x), .duration(let y)): return .duration(x - y)
-        case (.add, .size(let x), .size(let y)): return .size(x &+ y)
-        case (.subtract, .size(let x), .size(let y)): return .size(x &- y)
+        case (.add, .date(let d), .duration(let t)), (.add, .duration(let t), .date(let d)):
+            return .date(try DurationArithmetic.date(d, plus: t, "\(ValueFormatter.date(d)) + \(ValueFormatter.duration(t))"))
+        case (.subtract, .date(let d), .duration(let t)):
+            return .date(try DurationArithmetic.date(d, plus: try DurationArithmetic.negate(t), "\(ValueFormatter.date(d)) - \(ValueFormatter.duration(t))"))
+        case (.subtract, .date(let x), .date(let y)): return .duration(try DurationArithmetic.between(x, y))
+        case (.add, .duration(let x), .duration(let y)): return .duration(try DurationArithmetic.add(x, y))
+        case (.subtract, .duration(let x), .duration(let y)): return .duration(try DurationArithmetic.subtract(x, y))
+        case (.multiply, .duration(let t), .int), (.multiply, .duration(let t), .decimal):
+            return .duration(try DurationArithmetic.multiply(t, by: b))
+        case (.multiply, .int, .duration(let t)), (.multiply, .decimal, .duration(let t)):
+            return .duration(try DurationArithmetic.multiply(t, by: a))
+        case (.divide, .duration(let t), .int), (.divide, .duration(let t), .decimal):
+            return .duration(try DurationArithmetic.divide(t, by: b))
+        case (.add, .size(let x), .size(let y)): return .size(try SizeArithmetic.add(x, y))
+        case (.subtract, .size(let x), .size(let y)): return .size(try SizeArithmetic.subtract(x, y))
+        case (.multiply, .size(let x), .int), (.multiply, .size(let x), .decimal):
+            return .size(try SizeArithmetic.multiply(x, by: b))
+        case (.divide, .size(let x), .int), (.divide, .size(let x), .decimal):
+            return .size(try SizeArithmetic.divide(x, by: b))
         default: break
-        }
-        if case .duration(let seconds) = a, let factor = number(b), op == .multiply || op == .divide {
-            if op == .divide && factor == 0 { throw EvaluationError("division by zero") }
-            return .duration(op == .multiply ? seconds * factor : seconds / factor)
-        }
-        if case .duration(let seconds) = b, let factor = number(a), op == .multiply { return .duration(seconds * factor) }
-        if case .size(let bytes) = a, let factor = number(b), op == .multiply || op == .divide {
-            if op == .divide && factor == 0 { throw EvaluationError("division by zero") }
-            return .size(Int64((op == .multiply ? Double(bytes) * factor : Double(bytes) / factor).rounded()))
         }
         guard let x = number(a), let y = number(b) else {
             throw EvaluationError("can't apply '\(op.rawValue)' to \(a.type) and \(b.type)")
         }
         switch op {
-        case .add: return .decimal(x + y)
-        case .subtract: return .decimal(x - y)
-        case .multiply: return .decimal(x * y)
-        case .divide:
-            if y == 0 { throw EvaluationError("division by zero (\(ValueFormatter.inline(a)) / 0)") }
-            return .decimal(x / y)
-        case .remainder:
-            if y == 0 { throw EvaluationError("remainder of division by zero") }
-            return .decimal(x.truncatingRemainder(dividingBy: y))
+        case .add: return .decimal(try DecimalArithmetic.add(x, y))
+        case .subtract: return .decimal(try DecimalArithmetic.subtract(x, y))
+        case .multiply: return .decimal(try DecimalArithmetic.multiply(x, y))
+        case .divide: return .decimal(try DecimalArithmetic.divide(x, y))
+        case .remainder: return .decimal(try DecimalArithmetic.remainder(x, y))
         }
     }
 
@@ -59,9 +63,10 @@ public enum Operations {
         return .int(result.partialValue)
     }
 
-    public static func number(_ value: Value) -> Double? {
+    /// An Int or a Decimal as a Decimal, exactly (an Int has at most 19 digits); nil for anything else.
+    public static func number(_ value: Value) -> Decimal? {
         switch value {
-        case .int(let i): return Double(i)
+        case .int(let i): return Decimal(i)
         case .decimal(let d): return d
         default: return nil
         }
@@ -72,26 +77,46 @@ public enum Operations {
         case .int(let i):
             if i == .min { throw EvaluationError("integer overflow: -(\(i)) does not fit in 64 bits") }
             return .int(-i)
-        case .decimal(let d): return .decimal(-d)
-        case .duration(let d): return .duration(-d)
+        case .decimal(let d): return .decimal(try DecimalArithmetic.negate(d))
+        case .duration(let d): return .duration(try DurationArithmetic.negate(d))
         default: throw EvaluationError("can't negate \(value.type)")
         }
     }
 
     /// `==`: numbers by value whatever their kind, entities by type and id, enum cases by case.
     public static func equal(_ a: Value, _ b: Value) -> Bool {
+        // Lists and records here, everything else in `equalScalars`: this frame is the one repeated per level
+        // of a nested value, so it is kept small (see `ValueLimits`).
+        switch a {
+        case .list(let x):
+            guard case .list(let y) = b else { return false }
+            return equalItems(x, y)
+        case .record(let x):
+            guard case .record(let y) = b else { return false }
+            return x.keys == y.keys && equalItems(x.values, y.values)
+        default:
+            return equalScalars(a, b)
+        }
+    }
+
+    /// A plain loop rather than `zip(…).allSatisfy { … }`, which would add closure frames to every level.
+    static func equalItems(_ x: [Value], _ y: [Value]) -> Bool {
+        guard x.count == y.count else { return false }
+        for index in x.indices where !equal(x[index], y[index]) { return false }
+        return true
+    }
+
+    static func equalScalars(_ a: Value, _ b: Value) -> Bool {
         switch (a, b) {
         case (.null, .null): return true
         case (.bool(let x), .bool(let y)): return x == y
         case (.int(let x), .int(let y)): return x == y
+        case (.decimal(let x), .decimal(let y)): return x == y
         case (.text(let x), .text(let y)): return x == y
         case (.date(let x), .date(let y)): return x == y
         case (.duration(let x), .duration(let y)): return x == y
         case (.size(let x), .size(let y)): return x == y
         case (.file(let x), .file(let y)): return x == y
-        case (.list(let x), .list(let y)): return x.count == y.count && zip(x, y).allSatisfy { equal($0, $1) }
-        case (.record(let x), .record(let y)):
-            return x.keys == y.keys && zip(x.values, y.values).allSatisfy { equal($0, $1) }
         case (.entity(let x), .entity(let y)): return x.type === y.type && x.id == y.id
         case (.enumCase(let x), .enumCase(let y)): return x.type === y.type && x.index == y.index
         case (.enumCase(let x), .text(let y)), (.text(let y), .enumCase(let x)): return x.type.caseIndex(named: y) == x.index
@@ -108,6 +133,7 @@ public enum Operations {
         }
         switch (a, b) {
         case (.int(let x), .int(let y)): return result(x, y)
+        case (.decimal(let x), .decimal(let y)): return result(x, y)
         case (.text(let x), .text(let y)): return result(x, y)
         case (.date(let x), .date(let y)): return result(x, y)
         case (.duration(let x), .duration(let y)): return result(x, y)

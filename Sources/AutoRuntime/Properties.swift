@@ -46,15 +46,13 @@ package enum Properties {
             if let property = FileProperty(rawValue: name) { return fileProperty(property, of: file) }
         case .list:
             return try read(.each(.dynamic(name)), of: value)
-        case .duration(let seconds):
-            if let unit = durationUnits[name] { return .decimal(seconds / unit) }
+        case .duration(let duration):
+            if let unit = Units.durationProperty(named: name) { return .decimal(try DurationArithmetic.length(duration, in: unit)) }
         default:
             break
         }
         throw EvaluationError("\(value.type) has no property '\(name)'")
     }
-
-    package static let durationUnits: [String: Double] = ["seconds": 1, "minutes": 60, "hours": 3600, "days": 86400, "weeks": 604_800]
 
     static let weekdays = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"]
 

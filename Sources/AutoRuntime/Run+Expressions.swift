@@ -53,12 +53,12 @@ extension Run {
             var values: [Value] = []
             values.reserveCapacity(items.count)
             for item in items { values.append(try eval(item, frame)) }
-            return .list(values)
+            return try limits.values.list(values)
         case .record(let keys, let items):
             var values: [Value] = []
             values.reserveCapacity(items.count)
             for item in items { values.append(try eval(item, frame)) }
-            return .record(Record(keys: keys, values: values))
+            return try limits.values.record(Record(keys: keys, values: values))
         case .interpolation(let parts):
             var text = ""
             for part in parts {
@@ -78,7 +78,7 @@ extension Run {
                 try self.eval(expression, frame)
             })
         case .sort(let list, let keys):
-            return .list(ListQueries.sort(try items(list, frame, "sort"), keys))
+            return .list(try ListQueries.sort(try items(list, frame, "sort"), keys))
         case .limit(let list, let count):
             let values = try items(list, frame, "limit")
             return .list(Array(values.prefix(try ListQueries.limit(try eval(count, frame)))))

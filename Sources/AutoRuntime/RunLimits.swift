@@ -6,10 +6,13 @@ public struct RunLimits: Sendable {
     public var maxDuration: Duration?
     /// Nested shortcut calls.
     public var maxCallDepth: Int
+    /// What values the run builds may be: how deep lists and records nest.
+    public var values: ValueLimits
 
-    public init(maxSteps: Int = 100_000_000, maxDuration: Duration? = nil, maxCallDepth: Int = 200) {
+    public init(maxSteps: Int = 100_000_000, maxDuration: Duration? = nil, maxCallDepth: Int = 200, values: ValueLimits = ValueLimits()) {
         self.maxSteps = max(1, maxSteps)
         self.maxDuration = maxDuration
         self.maxCallDepth = maxCallDepth
+        self.values = values
     }
 }

@@ -27,6 +27,29 @@ public enum ValueFormatter {
 
     /// The compact form used inside lists and records: texts quoted, `[1, 2]`, `{title: "Circe"}`.
     public static func inline(_ value: Value) -> String {
+        // Lists and records here, everything else in `scalar`: this frame is the one repeated per level of a
+        // nested value, so it is kept small, and loops stand for `map` and `zip` (see `ValueLimits`).
+        switch value {
+        case .list(let items):
+            var text = "["
+            for index in items.indices {
+                if index > 0 { text += ", " }
+                text += inline(items[index])
+            }
+            return text + "]"
+        case .record(let record):
+            var text = "{"
+            for index in record.keys.indices {
+                if index > 0 { text += ", " }
+                text += record.keys[index] + ": " + inline(record.values[index])
+            }
+            return text + "}"
+        default:
+            return scalar(value)
+        }
+    }
+
+    static func scalar(_ value: Value) -> String {
         switch value {
         case .null: return "nil"
         case .bool(let flag): return flag ? "true" : "false"
@@ -34,16 +57,35 @@ public enum ValueFormatter {
         case .decimal(let number): return decimal(number)
         case .text(let text): return quoted(text)
         case .date(let date): return self.date(date)
-        case .duration(let seconds): return duration(seconds)
+        case .duration(let duration): return self.duration(duration)
         case .size(let bytes): return size(bytes)
         case .file(let file): return file.path
-        case .list(let items): return "[" + items.map(inline).joined(separator: ", ") + "]"
-        case .record(let record):
-            let fields = zip(record.keys, record.values).map { "\($0): \(inline($1))" }
-            return "{" + fields.joined(separator: ", ") + "}"
         case .entity(let entity): return entity.display.title
         case .enumCase(let value): return value.displayName
+        case .list, .record: return inline(value)
         }
+    }
+
+    /// `text` with its control characters written as escapes (`\n`, `\t`, `\r`, `\u{1B}`): for messages, where
+    /// a raw ESC or NUL from a value would reach the terminal and could rewrite what it shows.
+    public static func escapingControlCharacters(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: isControl) else { return text }
+        var out = ""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\n": out += "\\n"
+            case "\t": out += "\\t"
+            case "\r": out += "\\r"
+            case _ where isControl(scalar): out += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
+    }
+
+    /// C0 and C1 controls and DEL.
+    static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
     }
 
     static func quoted(_ text: String) -> String {
@@ -60,11 +102,34 @@ public enum ValueFormatter {
         return out + "\""
     }
 
-    /// Shortest round-trip form, always with a fractional part: `3.0`, `0.1`, `1e+20`.
-    public static func decimal(_ number: Double) -> String {
+    /// As written, with a fractional part and no trailing zeros past it: `3.0`, `0.1`, `3.3` (for `3.30`).
+    public static func decimal(_ number: Decimal) -> String {
+        // A Decimal made outside the engine may be NaN; no value the engine makes is.
         if number.isNaN { return "nan" }
-        if number.isInfinite { return number < 0 ? "-infinity" : "infinity" }
-        return "\(number)"
+        if let (isNegative, significand, exponent) = DecimalDomain.parts(number) {
+            // From the significand's digits, a tenth of the time of `description`.
+            var digits = String(significand)
+            if exponent >= 0 {
+                if significand != 0 { digits += String(repeating: "0", count: exponent) }
+                return (isNegative ? "-" : "") + digits + ".0"
+            }
+            let fractionLength = -exponent
+            if digits.count <= fractionLength { digits = String(repeating: "0", count: fractionLength - digits.count + 1) + digits }
+            var fraction = digits.suffix(fractionLength)
+            while fraction.count > 1, fraction.last == "0" { fraction.removeLast() }
+            return (isNegative ? "-" : "") + digits.dropLast(fractionLength) + "." + fraction
+        }
+        var text = number.description
+        guard let point = text.firstIndex(of: ".") else { return text + ".0" }
+        while text.last == "0" { text.removeLast() }
+        if text.index(after: point) == text.endIndex { text += "0" }
+        return text
+    }
+
+    /// A host's Double (a parameter's range), read as the Decimal its shortest form writes.
+    public static func decimal(_ number: Double) -> String {
+        if let exact = DecimalDomain.decimal(number) { return decimal(exact) }
+        return number.isNaN ? "nan" : (number < 0 ? "-infinity" : "infinity")
     }
 
     /// `2024-05-01` at midnight, `2024-05-01 07:30` otherwise, in the machine's time zone.
@@ -77,28 +142,40 @@ public enum ValueFormatter {
         return day + String(format: " %02d:%02d:%02d", hour, minute, second)
     }
 
-    /// `90 seconds` reads as `1 minute 30 seconds`; the largest units first.
-    public static func duration(_ seconds: Double) -> String {
-        // Below a millisecond reads as zero, so `now - now` is not "-0.0 seconds".
-        if abs(seconds) < 0.0005 { return "0 seconds" }
-        let sign = seconds < 0 ? "-" : ""
-        var rest = abs(seconds)
+    /// `90 seconds` reads as `1 minute 30 seconds`: the largest units first, to the millisecond.
+    public static func duration(_ duration: Duration) -> String {
+        // Whole milliseconds, rounded half away from zero, in integers: exact for every duration in range.
+        let attosecondsPerMillisecond = UInt128(1_000_000_000_000_000)
+        let magnitude = duration.attoseconds.magnitude
+        var milliseconds = magnitude / attosecondsPerMillisecond
+        if (magnitude % attosecondsPerMillisecond) * 2 >= attosecondsPerMillisecond { milliseconds += 1 }
+        // Below half a millisecond reads as zero, so `now - now` is not "-0.0 seconds".
+        if milliseconds == 0 { return "0 seconds" }
         var parts: [String] = []
-        for (unit, length) in [("week", 604_800.0), ("day", 86_400.0), ("hour", 3_600.0), ("minute", 60.0)] where rest >= length {
-            let count = (rest / length).rounded(.down)
-            rest -= count * length
-            parts.append("\(Int(count)) \(unit)\(count == 1 ? "" : "s")")
+        for unit in Units.durations.reversed() where unit.attoseconds >= 60 * Units.second {
+            let length = UInt128(unit.attoseconds) / attosecondsPerMillisecond
+            guard milliseconds >= length else { continue }
+            let count = milliseconds / length
+            milliseconds -= count * length
+            parts.append("\(count) \(count == 1 ? unit.singular : unit.plural)")
         }
-        if rest > 0 {
-            let text = rest == rest.rounded() ? String(Int(rest)) : decimal((rest * 1000).rounded() / 1000)
-            parts.append("\(text) second\(rest == 1 ? "" : "s")")
+        if milliseconds > 0 {
+            let (seconds, fraction) = milliseconds.quotientAndRemainder(dividingBy: 1000)
+            var text = String(seconds)
+            if fraction > 0 {
+                var digits = String(fraction)
+                digits = String(repeating: "0", count: 3 - digits.count) + digits
+                while digits.last == "0" { digits.removeLast() }
+                text += "." + digits
+            }
+            parts.append("\(text) \(milliseconds == 1000 ? "second" : "seconds")")
         }
-        return sign + parts.joined(separator: " ")
+        return (duration.attoseconds < 0 ? "-" : "") + parts.joined(separator: " ")
     }
 
     /// Decimal units, as `ls --si` and file managers show: `1.5 MB`.
     public static func size(_ bytes: Int64) -> String {
-        let units = ["bytes", "KB", "MB", "GB", "TB"]
+        let units = Units.sizeDisplay
         var value = Double(bytes), unit = 0
         while abs(value) >= 1000, unit < units.count - 1 {
             value /= 1000
@@ -120,31 +197,54 @@ public enum ValueFormatter {
     }
 
     static func writeJSON(_ value: Value, to out: inout String) {
+        // Lists and records here, everything else in `writeJSONScalar`, as in `inline`.
+        switch value {
+        case .list(let items):
+            out += "["
+            for index in items.indices {
+                if index > 0 { out += "," }
+                writeJSON(items[index], to: &out)
+            }
+            out += "]"
+        case .record(let record):
+            out += "{"
+            for index in record.keys.indices {
+                if index > 0 { out += "," }
+                writeJSONString(record.keys[index], to: &out)
+                out += ":"
+                writeJSON(record.values[index], to: &out)
+            }
+            out += "}"
+        default:
+            writeJSONScalar(value, to: &out)
+        }
+    }
+
+    static func writeJSONScalar(_ value: Value, to out: inout String) {
         switch value {
         case .null: out += "null"
         case .bool(let flag): out += flag ? "true" : "false"
         case .int(let number): out += String(number)
-        case .decimal(let number): out += number.isFinite ? decimal(number) : "null"
+        // JSON numbers as the language writes them: `3.3`, `2.0`; only a host's NaN has none.
+        case .decimal(let number): out += number.isNaN ? "null" : decimal(number)
         case .text(let text): writeJSONString(text, to: &out)
         case .date(let date): writeJSONString(iso8601(date), to: &out)
-        case .duration(let seconds): out += seconds == seconds.rounded() && abs(seconds) < 1e15 ? String(Int(seconds)) : decimal(seconds)
+        case .duration(let duration): out += jsonSeconds(duration)
         case .size(let bytes): out += String(bytes)
         case .file(let file): writeJSONString(file.path, to: &out)
         case .enumCase(let value): writeJSONString(value.identifier, to: &out)
-        case .list(let items):
-            out += "["
-            for (index, item) in items.enumerated() {
-                if index > 0 { out += "," }
-                writeJSON(item, to: &out)
-            }
-            out += "]"
-        case .record(let record):
-            writeObject(zip(record.keys, record.values).map { ($0, $1) }, to: &out)
         case .entity(let entity):
             var fields: [(String, Value)] = [("id", .text(entity.id)), ("type", .text(entity.type.singular))]
             for (index, property) in entity.type.properties.enumerated() { fields.append((property.name, entity.property(index))) }
             writeObject(fields, to: &out)
+        case .list, .record: writeJSON(value, to: &out)
         }
+    }
+
+    /// Seconds, exactly: `90`, `1.5`, `0.000000001`.
+    static func jsonSeconds(_ duration: Duration) -> String {
+        let text = decimal(DurationArithmetic.seconds(duration))
+        return text.hasSuffix(".0") ? String(text.dropLast(2)) : text
     }
 
     static func writeObject(_ fields: [(String, Value)], to out: inout String) {

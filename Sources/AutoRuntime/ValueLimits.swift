@@ -1,0 +1,66 @@
+import AutoIntents
+
+/// Bounds on the values a run builds, so that no value can crash the process that holds it.
+///
+/// Every walk over a value — showing it, `--json`, `==`, and Swift freeing it — recurses once per level of
+/// nesting, on whatever thread runs the script (a Swift concurrency worker with an 8 MB stack on Linux). A
+/// script that wraps a list in a list in a loop would otherwise build a value thousands of levels deep and
+/// overflow that stack (at 50,000 levels even freeing it did). So lists and records built at run time may
+/// nest at most `maxDepth` levels.
+public struct ValueLimits: Sendable {
+    /// How many levels lists and records may nest: `[1]` is 1, `[[1]]` and `[{a: 1}]` are 2.
+    public let maxDepth: Int
+
+    /// 1,000 levels: far beyond any data a script handles (JSON documents nest a few dozen levels; JSON
+    /// parsers stop at 512 or 1,000), and a small part of the stack (see `ceiling`).
+    public static let defaultMaxDepth = 1_000
+
+    /// The deepest `maxDepth` may be set. Measured by shrinking the stack (`ulimit -s`) of `auto` until a
+    /// value 1,000 levels deep failed: any walk of it, and freeing it, fit in 151 KB in a release build
+    /// (about 80 bytes a level) and 800 KB in a debug build (showing it, the deepest walk: about 730 bytes a
+    /// level). At 5,000 levels a debug build needs under 4 MB, half the 8 MB stack of a Swift concurrency
+    /// worker thread on Linux, which leaves the rest to the executor's own frames.
+    public static let ceiling = 5_000
+
+    /// `maxDepth` is kept between 1 and `ceiling`.
+    public init(maxDepth: Int = ValueLimits.defaultMaxDepth) {
+        self.maxDepth = min(max(maxDepth, 1), Self.ceiling)
+    }
+
+    /// `.list(items)`, or an error when it would nest deeper than `maxDepth`.
+    public func list(_ items: [Value]) throws(EvaluationError) -> Value {
+        try checkNesting(items)
+        return .list(items)
+    }
+
+    /// `.record(record)`, or an error when it would nest deeper than `maxDepth`.
+    public func record(_ record: Record) throws(EvaluationError) -> Value {
+        try checkNesting(record.values)
+        return .record(record)
+    }
+
+    /// A container of `items` is one level deeper than its deepest item.
+    func checkNesting(_ items: [Value]) throws(EvaluationError) {
+        if Self.depth(of: items, upTo: maxDepth - 1) > maxDepth - 1 {
+            throw EvaluationError("this list or record would nest more than \(maxDepth) levels deep (lists and records inside each other); values stop at \(maxDepth) levels so that showing, comparing and freeing them can't exhaust the stack")
+        }
+    }
+
+    /// The deepest nesting among `items`, counted no further than `limit + 1`: the walk stops as soon as the
+    /// answer is known to be too deep, so it never goes more than `limit + 1` levels down itself.
+    static func depth(of items: [Value], upTo limit: Int) -> Int {
+        var deepest = 0
+        for item in items {
+            let inner: [Value]
+            switch item {
+            case .list(let values): inner = values
+            case .record(let record): inner = record.values
+            default: continue
+            }
+            if limit <= 0 { return 1 }
+            deepest = max(deepest, 1 + depth(of: inner, upTo: limit - 1))
+            if deepest > limit { return deepest }
+        }
+        return deepest
+    }
+}
