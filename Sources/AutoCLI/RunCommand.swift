@@ -29,6 +29,9 @@ struct RunCommand: AsyncParsableCommand {
     @Option(name: .long, parsing: .unconditional, help: "Stop compiling and running after this many seconds.")
     var timeout: Double?
 
+    @Option(name: .long, help: ArgumentHelp("The largest value a run may build, e.g. 512MB or 2GiB (default: a quarter of the machine's memory).", valueName: "SIZE"))
+    var maxMemory: String?
+
     @Option(name: .long, help: "Reject scripts nested deeper than this (blocks, brackets, operator chains).")
     var maxDepth: Int = Parser.Limits().maxDepth
 
@@ -47,6 +50,12 @@ struct RunCommand: AsyncParsableCommand {
         options.whatIf = whatIf
         guard maxSteps >= 1 else { throw ValidationError("--max-steps must be at least 1, not \(maxSteps)") }
         options.limits.maxSteps = maxSteps
+        if let maxMemory {
+            guard let bytes = Self.bytes(maxMemory), bytes >= 1_000 else {
+                throw ValidationError("--max-memory must be a size of at least 1KB, such as 512MB or 2GiB, not '\(maxMemory)'")
+            }
+            options.limits.values = ValueLimits(maxDepth: options.limits.values.maxDepth, maxBytes: bytes)
+        }
         guard maxDepth > 0, maxDepth <= 10_000 else { throw ValidationError("--max-depth must be from 1 to 10000") }
         options.parseLimits.maxDepth = maxDepth
         if let timeout {
@@ -63,6 +72,20 @@ struct RunCommand: AsyncParsableCommand {
             .run(script, options: options, cancellation: cancellation)
         withExtendedLifetime(interrupts) {}
         throw CommandExit(code: code)
+    }
+}
+
+extension RunCommand {
+    /// `512MB`, `2 GiB`, `1000000`: a size in the language's units, as bytes; nil for anything else.
+    static func bytes(_ text: String) -> Int? {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        let digits = trimmed.prefix { $0.isNumber || $0 == "_" }
+        guard let count = Int(digits.filter { $0 != "_" }) else { return nil }
+        let unitName = trimmed.dropFirst(digits.count).trimmingCharacters(in: .whitespaces)
+        let unit = unitName.isEmpty ? 1 : Units.size(named: unitName).map { Int($0.bytes) }
+        guard let unit else { return nil }
+        let (bytes, overflow) = count.multipliedReportingOverflow(by: unit)
+        return overflow ? nil : bytes
     }
 }
 

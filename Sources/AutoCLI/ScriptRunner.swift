@@ -118,6 +118,7 @@ public struct ScriptRunner: Sendable {
         case .stepLimit: return "raise the limit with --max-steps"
         case .timeLimit: return "raise it with --timeout SECONDS"
         case .unconfirmed: return "run with --yes to approve it"
+        case .memoryLimit: return "raise it with --max-memory SIZE"
         case .unanswered: return "run it on a terminal without --no-input, or give the value in the script"
         case .failed, .callDepth: return nil
         }

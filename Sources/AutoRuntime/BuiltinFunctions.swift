@@ -41,9 +41,19 @@ public enum BuiltinFunctions {
             } else {
                 separator = ", "
             }
-            return .text(try list(arguments[0], "join").map(ValueFormatter.display).joined(separator: separator))
+            let items = try list(arguments[0], "join")
+            var parts: [String] = []
+            parts.reserveCapacity(items.count)
+            for index in items.indices {
+                if index % Interruption.stride == 0 { try Interruption.check() }
+                parts.append(ValueFormatter.display(items[index]))
+            }
+            return .text(parts.joined(separator: separator))
         case .text:
-            return .text(ValueFormatter.display(arguments[0]))
+            let text = ValueFormatter.display(arguments[0])
+            // Formatting a big list stops early when the run should stop; nothing cut short is kept.
+            try Interruption.check()
+            return .text(text)
         case .number:
             switch arguments[0] {
             case .int, .decimal: return arguments[0]

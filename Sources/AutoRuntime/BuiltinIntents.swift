@@ -10,7 +10,10 @@ struct ShowIntent: ImmediateIntent {
 
     /// Immediate, so that `show` in a loop doesn't make the loop await.
     func performNow(_ context: IntentContext) throws -> IntentResult<NoValue> {
-        .result(dialog: Dialog(ValueFormatter.display(value.value)))
+        let text = ValueFormatter.display(value.value)
+        // Formatting a big list stops early when the run should stop; a text cut short is never shown.
+        if case .list = value.value { try Interruption.check() }
+        return .result(dialog: Dialog(text))
     }
 }
 

@@ -49,7 +49,12 @@ enum ListQueries {
 
     static func filter(_ items: [Value], _ plan: ConditionPlan, _ evaluate: (Expr) throws(EvaluationError) -> Value) throws(EvaluationError) -> [Value] {
         let keep = try test(plan, evaluate)
-        return items.filter(keep)
+        var kept: [Value] = []
+        for index in items.indices {
+            if index % Interruption.stride == 0 { try Interruption.check() }
+            if keep(items[index]) { kept.append(items[index]) }
+        }
+        return kept
     }
 
     /// Stable. Nil sorts first; values of kinds that can't be ordered with each other (a number and a text,
@@ -59,7 +64,12 @@ enum ListQueries {
             (item, index, keys.map { (try? read($0.path, item)) ?? .null })
         }
         var failure: EvaluationError?
+        var comparisons = 0
         let sorted = keyed.sorted { a, b in
+            // A sort of a big list is one step of the script: it looks for Ctrl-C and the time limit itself.
+            comparisons &+= 1
+            if failure == nil, comparisons % Interruption.stride == 0, Interruption.isRequested { failure = .interrupted }
+            if failure != nil { return a.1 < b.1 }
             for (index, key) in keys.enumerated() {
                 let (x, y) = (a.2[index], b.2[index])
                 if !x.isNull, !y.isNull, Operations.order(x, y) == nil {

@@ -4,9 +4,26 @@ import Foundation
 /// A runtime failure inside an expression; the executor adds the location of the node it belongs to.
 public struct EvaluationError: Error, Sendable {
     public let message: String
+    /// A limit the run hit (its memory), for the front end's wording; `.failed` for any other error.
+    public let kind: RuntimeError.Kind
+    /// The run was cancelled or ran out of time while a long built-in worked: the executor reports why.
+    let isInterruption: Bool
+
     /// Control characters a text value brings into the message (an ESC, a NUL) are escaped, so that printing
     /// the error can't drive the terminal.
-    public init(_ message: String) { self.message = ValueFormatter.escapingControlCharacters(message) }
+    public init(_ message: String, kind: RuntimeError.Kind = .failed) {
+        self.message = ValueFormatter.escapingControlCharacters(message)
+        self.kind = kind
+        self.isInterruption = false
+    }
+
+    private init(interruption: Void) {
+        message = "interrupted"
+        kind = .failed
+        isInterruption = true
+    }
+
+    static let interrupted = EvaluationError(interruption: ())
 }
 
 /// Arithmetic and comparison on values. The checker rejects what it can see is wrong; these functions

@@ -50,7 +50,7 @@ extension Run {
             do {
                 arguments[index] = try Coercion.argument(value, for: parameter, of: intent)
             } catch {
-                throw RuntimeError(error.message, at: location)
+                throw located(error, at: location)
             }
         }
     }
@@ -76,7 +76,7 @@ extension Run {
         do {
             return try Coercion.argument(value, for: parameter, of: intent)
         } catch {
-            throw RuntimeError(error.message, at: node.location)
+            throw located(error, at: node.location)
         }
     }
 

@@ -19,7 +19,7 @@ extension Run {
             do {
                 arguments[index] = try eval(expression, frame)
             } catch {
-                throw RuntimeError(error.message, at: call.argumentLocations[index] ?? node.location)
+                throw located(error, at: call.argumentLocations[index] ?? node.location)
             }
         }
     }
@@ -213,6 +213,9 @@ extension Run {
             return error
         case is RunCancelled, is CancellationError:
             return stopped(by: error, at: location) ?? ((error as? RunCancelled) ?? RunCancelled())
+        case let error as EvaluationError:
+            // A built-in intent's own evaluation (showing a value): the run's error, or why it stopped.
+            return located(error, at: location)
         case let error as IntentError:
             return RuntimeError("\(what): \(error.message)", at: location)
         case let error as NoAnswerError:

@@ -7,7 +7,7 @@ extension Run {
         do {
             return try eval(expression, frame)
         } catch {
-            throw RuntimeError(error.message, at: node.location)
+            throw located(error, at: node.location)
         }
     }
 
@@ -15,7 +15,7 @@ extension Run {
         do {
             return try Operations.truth(try eval(expression, frame), context)
         } catch {
-            throw RuntimeError(error.message, at: node.location)
+            throw located(error, at: node.location)
         }
     }
 
@@ -26,9 +26,12 @@ extension Run {
         case .it: return frame.it
         case .arithmetic(let op, let left, let right):
             let a = try eval(left, frame), b = try eval(right, frame)
-            if op == .add, case .int(let x) = a, case .int(let y) = b {
-                let (sum, overflow) = x.addingReportingOverflow(y)
-                if !overflow { return .int(sum) }
+            if op == .add {
+                if case .int(let x) = a, case .int(let y) = b {
+                    let (sum, overflow) = x.addingReportingOverflow(y)
+                    if !overflow { return .int(sum) }
+                }
+                try limits.values.checkSum(a, b)
             }
             return try Operations.arithmetic(op, a, b)
         case .compare(let op, let left, let right):
@@ -64,7 +67,11 @@ extension Run {
             for part in parts {
                 switch part {
                 case .literal(let literal): text += literal
-                case .value(let value): text += ValueFormatter.interpolated(try eval(value, frame))
+                case .value(let value):
+                    let inserted = try eval(value, frame)
+                    text += ValueFormatter.interpolated(inserted)
+                    // Formatting a big list stops early when the run should stop; nothing cut short is kept.
+                    if case .list = inserted { try Interruption.check() }
                 }
             }
             return .text(text)
@@ -99,6 +106,11 @@ extension Run {
     /// variable shares it, and then `+` copies as it always does.
     func append(_ expression: Expr, toSlot slot: Int, _ frame: Frame, _ node: Node) throws {
         let addition = try evaluate(expression, frame, node)
+        do {
+            try limits.values.checkSum(frame.slots[slot], addition)
+        } catch {
+            throw located(error, at: node.location)
+        }
         frame.it = .null
         var current = Value.null
         swap(&current, &frame.slots[slot])
@@ -116,7 +128,7 @@ extension Run {
                 result = try Operations.arithmetic(.add, current, addition)
             } catch {
                 frame.slots[slot] = current
-                throw RuntimeError(error.message, at: node.location)
+                throw located(error, at: node.location)
             }
         }
         frame.slots[slot] = result

@@ -8,7 +8,7 @@ extension Run {
         do {
             request = try findRequest(call, frame)
         } catch {
-            throw RuntimeError(error.message, at: node.location)
+            throw located(error, at: node.location)
         }
         try checkCancellation(at: node.location)
         do {

@@ -45,7 +45,10 @@ final class Run {
     nonisolated(nonsending) func start(arguments: [Value]) async -> RunOutcome {
         let ending: RunOutcome.Ending
         do {
-            let result = try await call(program.main, arguments: arguments, isScript: true)
+            let interruption = Interruption(cancellation: cancellation, deadline: deadline)
+            let result = try await Interruption.$current.withValue(interruption) {
+                try await call(program.main, arguments: arguments, isScript: true)
+            }
             return RunOutcome(ending: .completed(result), lastStatementShowedDialog: dialogs > dialogsBeforeStatement)
         } catch is WhatIfStop {
             await showPendingDialogs()
@@ -93,6 +96,12 @@ final class Run {
             throw RuntimeError("the run took more than \(limits.maxSteps) steps and was stopped; it may loop forever",
                                at: node.location, kind: .stepLimit(limits.maxSteps))
         }
+    }
+
+    /// An expression's error as the run's, at `location`; for a long built-in that stopped, why the run stopped.
+    func located(_ error: EvaluationError, at location: SourceLocation) -> any Error {
+        guard error.isInterruption else { return RuntimeError(error.message, at: location, kind: error.kind) }
+        return stopped(by: RunCancelled(), at: location) ?? RunCancelled()
     }
 
     /// Ctrl-C and the time limit, between steps and inside long built-ins.

@@ -11,6 +11,8 @@ public struct RuntimeError: Error, Sendable, CustomStringConvertible {
         case timeLimit(Duration)
         /// Shortcuts called each other more than this deep.
         case callDepth(Int)
+        /// A value would have been larger than this many bytes.
+        case memoryLimit(Int)
         /// A question nobody could answer (the run is not interactive): the intent and parameter that asked.
         case unanswered(intent: String, parameter: String?)
         /// A confirmation nobody could give: the intent that needed it.

@@ -4,7 +4,8 @@ import Foundation
 /// How values read for people (`show`, interpolation) and for machines (`--json`).
 public enum ValueFormatter {
     /// The text `show` prints and `"\(x)"` inserts: texts as they are, numbers in shortest form,
-    /// entities by their title, lists of entities or records one per line.
+    /// entities by their title, lists of entities or records one per line. A big list stops early, cut short, when
+    /// its run is cancelled or out of time; whoever shows it looks at `Interruption` after.
     public static func display(_ value: Value) -> String {
         switch value {
         case .text(let text): return text
@@ -12,7 +13,12 @@ public enum ValueFormatter {
             let display = entity.display
             return display.subtitle.map { "\(display.title) — \($0)" } ?? display.title
         case .list(let items) where items.contains(where: { if case .entity = $0 { return true }; if case .record = $0 { return true }; return false }):
-            return items.map(display).joined(separator: "\n")
+            var lines: [String] = []
+            for index in items.indices {
+                if index % Interruption.stride == 0, Interruption.isRequested { break }
+                lines.append(display(items[index]))
+            }
+            return lines.joined(separator: "\n")
         default: return inline(value)
         }
     }
@@ -33,6 +39,7 @@ public enum ValueFormatter {
         case .list(let items):
             var text = "["
             for index in items.indices {
+                if index % Interruption.stride == Interruption.stride - 1, Interruption.isRequested { return text + "…]" }
                 if index > 0 { text += ", " }
                 text += inline(items[index])
             }

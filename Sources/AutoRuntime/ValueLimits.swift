@@ -1,4 +1,5 @@
 import AutoIntents
+import Foundation
 
 /// Bounds on the values a run builds, so that no value can crash the process that holds it.
 ///
@@ -10,6 +11,13 @@ import AutoIntents
 public struct ValueLimits: Sendable {
     /// How many levels lists and records may nest: `[1]` is 1, `[[1]]` and `[{a: 1}]` are 2.
     public let maxDepth: Int
+    /// How large one value a run builds may be, in bytes: a list of n values counts n times a value's size, a
+    /// text its UTF-8 bytes. A value over it is an error before it is built, so that a script that doubles a list
+    /// in a loop stops with a message instead of the allocator aborting the process.
+    public let maxBytes: Int
+
+    /// A quarter of the machine's memory: room for a few such values and everything else the process holds.
+    public static let defaultMaxBytes = Int(clamping: ProcessInfo.processInfo.physicalMemory / 4)
 
     /// 1,000 levels: far beyond any data a script handles (JSON documents nest a few dozen levels; JSON
     /// parsers stop at 512 or 1,000), and a small part of the stack (see `ceiling`).
@@ -23,14 +31,40 @@ public struct ValueLimits: Sendable {
     public static let ceiling = 5_000
 
     /// `maxDepth` is kept between 1 and `ceiling`.
-    public init(maxDepth: Int = ValueLimits.defaultMaxDepth) {
+    public init(maxDepth: Int = ValueLimits.defaultMaxDepth, maxBytes: Int = ValueLimits.defaultMaxBytes) {
         self.maxDepth = min(max(maxDepth, 1), Self.ceiling)
+        self.maxBytes = max(maxBytes, 1)
     }
 
     /// `.list(items)`, or an error when it would nest deeper than `maxDepth`.
     public func list(_ items: [Value]) throws(EvaluationError) -> Value {
         try checkNesting(items)
         return .list(items)
+    }
+
+    /// Checks, before a list of `count` values is built, that it fits in `maxBytes`.
+    public func checkList(count: Int) throws(EvaluationError) {
+        let (bytes, overflow) = count.multipliedReportingOverflow(by: MemoryLayout<Value>.stride)
+        if overflow || bytes > maxBytes { throw tooLarge("a list of \(count) values", bytes: overflow ? Int.max : bytes) }
+    }
+
+    /// Checks, before a text of `bytes` UTF-8 bytes is built, that it fits in `maxBytes`.
+    public func checkText(bytes: Int) throws(EvaluationError) {
+        if bytes > maxBytes { throw tooLarge("a text of \(bytes) bytes", bytes: bytes) }
+    }
+
+    /// Checks the result of `a + b` before it is built: the sum of two lists or of two texts.
+    public func checkSum(_ a: Value, _ b: Value) throws(EvaluationError) {
+        switch (a, b) {
+        case (.list(let x), .list(let y)): try checkList(count: x.count &+ y.count)
+        case (.text(let x), .text(let y)): try checkText(bytes: x.utf8.count &+ y.utf8.count)
+        default: break
+        }
+    }
+
+    func tooLarge(_ what: String, bytes: Int) -> EvaluationError {
+        EvaluationError("\(what) would take \(ValueFormatter.size(Int64(clamping: bytes))), more than a value may (\(ValueFormatter.size(Int64(clamping: maxBytes))))",
+                        kind: .memoryLimit(maxBytes))
     }
 
     /// `.record(record)`, or an error when it would nest deeper than `maxDepth`.

@@ -120,3 +120,42 @@ extension RunTests {
         #expect(interaction.events == ["reason: 3 is odd", "ask: Which even number?"])
     }
 }
+
+extension RunTests {
+    static let records: Value = .list((0..<20_000).map { .record(Record(keys: ["a"], values: [.int(($0 * 7919) % 20_000)])) })
+
+    /// A long built-in looks for Ctrl-C and the time limit itself: one step that sorts, filters or formats a big
+    /// list used to run to its end (the run only looked between steps, every 1,024 of them). Here Ctrl-C comes as
+    /// `show 0` is shown; the statements after it are pure, so only the built-in can notice it.
+    @Test(arguments: ["set s = data | sort by a", "set s = data | filter where a > 3", "set t = text(data)",
+                      "set t = join(data, \";\")", "set t = \"\\(data)\""])
+    func aLongBuiltInStopsWhenTheRunIsCancelled(_ statement: String) async throws {
+        let script = "shortcut \"same\" (x: Any) { return x }\nset data = same args\nshow 0\n\(statement)\nset done = 1"
+        let compiled = try ScriptCompiler.compile(SourceFile(name: "t.auto", text: script), registry: .standard).get()
+        let flag = CancellationFlag()
+        let interaction = ScriptedInteraction { _ in flag.cancel() }
+        let outcome = await Engine(registry: .standard).run(compiled.program, arguments: [Self.records], interaction: interaction,
+                                                            cancellation: flag)
+        guard case .cancelled = outcome.ending else {
+            Issue.record("\(statement): expected the run to stop, got \(outcome.ending)")
+            return
+        }
+        #expect(interaction.shown == ["0"])
+    }
+
+    /// A value larger than the run may build is an error before it is built.
+    @Test func aValueOverTheMemoryLimitIsAnErrorBeforeItIsBuilt() async throws {
+        let limits = RunLimits(values: ValueLimits(maxBytes: 1_000_000))
+        for script in ["set l = [1]\nrepeat 64 times { set l = l + l }", "set l = [1]\nrepeat 64 times { set m = l + l\nset l = m }",
+                       "set t = \"ab\"\nrepeat 64 times { set t = t + t }"] {
+            let outcome = try await outcome(script, limits: limits)
+            guard case .failed(let error) = outcome.ending else {
+                Issue.record("\(script): expected the memory limit, got \(outcome.ending)")
+                continue
+            }
+            #expect(error.kind == .memoryLimit(1_000_000))
+            #expect(error.message.contains("more than a value may (1 MB)"), "\(error.message)")
+            #expect(error.location?.line == 2)
+        }
+    }
+}

@@ -1,0 +1,32 @@
+import AutoIntents
+
+/// Lets a long built-in — a sort, a filter, showing or joining a big list — stop when its run is cancelled or out
+/// of time, instead of running on past Ctrl-C or the time limit: the run sets one for its task, and the built-in
+/// looks at it every few thousand elements (a look is a task-local read and two loads).
+final class Interruption: Sendable {
+    @TaskLocal static var current: Interruption?
+
+    let cancellation: CancellationFlag
+    let deadline: ContinuousClock.Instant?
+
+    init(cancellation: CancellationFlag, deadline: ContinuousClock.Instant?) {
+        self.cancellation = cancellation
+        self.deadline = deadline
+    }
+
+    /// How many elements a long built-in handles between two looks.
+    static let stride = 4096
+
+    var shouldStop: Bool {
+        cancellation.isCancelled || Task.isCancelled || deadline.map { ContinuousClock.now > $0 } ?? false
+    }
+
+    /// Whether the current run should stop: a built-in that can't throw stops early with what it has, and the
+    /// caller throws `check()`, so that nothing it built after the stop is used or shown.
+    static var isRequested: Bool { current?.shouldStop ?? false }
+
+    /// Throws when the current run should stop. The executor then reports why: a cancellation, or the time limit.
+    static func check() throws(EvaluationError) {
+        if isRequested { throw EvaluationError.interrupted }
+    }
+}
