@@ -103,7 +103,7 @@ func titles(_ value: Value) -> [String] {
 
     // (a) Engine-side: the query hands over every book, the engine filters with typed closures and keeps a top-3 heap.
     var inMemory = Registry.standard
-    inMemory.register(query: InMemoryBooks(books: books))
+    try inMemory.register(query: InMemoryBooks(books: books))
     let engineGraph = try ScriptCompiler.compile(SourceFile(name: "find.auto", text: findScript), registry: inMemory).get().program
     let engine = try await measure(options.repetitions) { expected = titles(try await executor.run(engineGraph, interaction: Silent()).value()) }
 
@@ -122,7 +122,7 @@ func titles(_ value: Value) -> [String] {
 
     // (b) Pushed down: the checker hands `author == …`, the sort and the limit to the property query, which runs SQL.
     var pushed = Registry.standard
-    pushed.register(query: SQLiteBooks(database: database))
+    try pushed.register(query: SQLiteBooks(database: database))
     let pushedGraph = try ScriptCompiler.compile(SourceFile(name: "find.auto", text: findScript), registry: pushed).get().program
     var pushedResult: [String] = []
     let pushdown = try await measure(options.repetitions) { pushedResult = titles(try await executor.run(pushedGraph, interaction: Silent()).value()) }

@@ -44,6 +44,24 @@ extension Dependency: DependencyProperty {
     }
 }
 
+extension Dependencies {
+    /// Fills every `@Dependency` property of `value` (an intent's prototype, a query) from these dependencies, found
+    /// from its stored properties; a missing one is an error that names its type and `owner`.
+    @usableFromInline
+    func fill<T>(_ value: inout T, in owner: String) throws(RegistrationError) {
+        for field in StoredProperties.of(T.self) {
+            guard let dependency = field.type as? any DependencyProperty.Type else { continue }
+            let filled = withUnsafeMutableBytes(of: &value) { raw in
+                raw.baseAddress.map { dependency.fill($0 + field.offset, from: self) } ?? false
+            }
+            guard filled else {
+                throw RegistrationError("\(owner) uses a dependency of type \(dependency.dependencyType) ('\(field.propertyName)'), "
+                    + "which is not registered; register it first: registry.register(dependency: …)")
+            }
+        }
+    }
+}
+
 /// The host's dependencies, one of each type.
 public struct Dependencies: Sendable {
     private var values: [ObjectIdentifier: any Sendable] = [:]

@@ -114,7 +114,8 @@ public final class IntentDescriptor: Sendable {
         // Every call starts from a copy of one intent made here, its dependencies filled in: `I()` would run every
         // @Parameter's initialiser (names, questions, defaults) again on each call.
         var prototype = I()
-        let parameters = try Self.properties(of: &prototype, dependencies: dependencies)
+        try dependencies.fill(&prototype, in: "intent '\(I.title)'")
+        let parameters = Self.parameters(of: prototype)
         let infos = parameters.map(\.info)
         try Self.check(title: I.title, parameters: infos, summary: I.parameterSummary)
         self.init(
@@ -131,29 +132,18 @@ public final class IntentDescriptor: Sendable {
         @usableFromInline let assign: @Sendable (UnsafeMutableRawPointer, Value) -> Bool
     }
 
-    /// The intent's `@Parameter` properties, in declaration order, and its `@Dependency` properties filled in on the
-    /// prototype from `dependencies`. Found from the type's stored properties, once, at registration.
+    /// The intent's `@Parameter` properties, in declaration order, found from the type's stored properties, once,
+    /// at registration.
     @usableFromInline
-    static func properties<I: AppIntent>(of prototype: inout I, dependencies: Dependencies) throws(RegistrationError) -> [ParameterSetter] {
+    static func parameters<I: AppIntent>(of prototype: I) -> [ParameterSetter] {
         let declarations = Dictionary(Mirror(reflecting: prototype).children.compactMap { child in
             (child.value as? any ParameterProperty).map { (child.label ?? "", $0.anyDeclaration) }
         }, uniquingKeysWith: { first, _ in first })
-        var setters: [ParameterSetter] = []
-        for field in StoredProperties.of(I.self) {
-            if let dependency = field.type as? any DependencyProperty.Type {
-                let filled = withUnsafeMutableBytes(of: &prototype) { raw in
-                    raw.baseAddress.map { dependency.fill($0 + field.offset, from: dependencies) } ?? false
-                }
-                guard filled else {
-                    throw RegistrationError("intent '\(I.title)' uses a dependency of type \(dependency.dependencyType) ('\(field.propertyName)'), "
-                        + "which is not registered; register it first: registry.register(dependency: …)")
-                }
-            } else if let declaration = declarations[field.name] {
-                setters.append(ParameterSetter(info: declaration.info(propertyName: field.propertyName), offset: field.offset,
-                                               assign: declaration.assign))
+        return StoredProperties.of(I.self).compactMap { field in
+            declarations[field.name].map { declaration in
+                ParameterSetter(info: declaration.info(propertyName: field.propertyName), offset: field.offset, assign: declaration.assign)
             }
         }
-        return setters
     }
 
     /// Parameter names are unique, and the summary names only parameters.

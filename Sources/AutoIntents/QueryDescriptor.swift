@@ -41,8 +41,12 @@ public final class QueryDescriptor: Sendable {
 extension Registry {
     /// Registers how entities of `Q.Entity` are found. What the query conforms to (property, enumerable,
     /// string query) decides what `find` can push down and what the engine does itself.
+    /// The query's `@Dependency` properties are filled in from the registry's dependencies, as an intent's are.
     @inlinable
-    public mutating func register<Q: EntityQuery>(query: Q) {
+    public mutating func register<Q: EntityQuery>(query: Q) throws(RegistrationError) {
+        var filled = query
+        try dependencies.fill(&filled, in: "the query of \(Q.Entity.entityType.plural)")
+        let query = filled
         let type = Q.Entity.entityType
         let support = (query as? any EntityPropertyQuery<Q.Entity>).map { Self.propertySupport($0) }
         let comparators = support?.comparators ?? [:], sortable = support?.sortable ?? []

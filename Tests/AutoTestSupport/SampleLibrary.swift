@@ -19,9 +19,9 @@ public enum SampleLibrary {
         try registry.register(PickEven.self)
         try registry.register(CountTo.self)
         try registry.register(PickFavourite.self)
-        registry.register(query: BookQuery())
-        registry.register(query: AuthorQuery())
-        registry.register(query: NoteQuery())
+        try registry.register(query: BookQuery())
+        try registry.register(query: AuthorQuery())
+        try registry.register(query: NoteQuery())
         return registry
     }
 

@@ -13,7 +13,7 @@ import Testing
         let database = freshDatabase()
         let pushdown = try Library.registry(database: database)
         var engineOnly = Registry.standard
-        engineOnly.register(query: EngineOnlyBookQuery(books: BookQuery(database: database)))
+        try engineOnly.register(query: EngineOnlyBookQuery(books: BookQuery(database: database)))
         let books = try await BookQuery(database: database).allEntities()
         #expect(books.count >= 300)
 

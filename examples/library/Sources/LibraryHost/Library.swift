@@ -30,8 +30,8 @@ public enum Library {
         try registry.register(RateBook.self)
         try registry.register(DeleteBook.self)
         try registry.register(ImportBooks.self)
-        registry.register(query: BookQuery(database: database))
-        registry.register(query: AuthorQuery(database: database))
+        try registry.register(query: BookQuery(database: database))
+        try registry.register(query: AuthorQuery(database: database))
         return registry
     }
 
