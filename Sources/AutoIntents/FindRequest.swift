@@ -1,5 +1,5 @@
 /// A where-clause with its right-hand sides evaluated, ready to test entities.
-public indirect enum EntityCondition: Sendable {
+@usableFromInline package indirect enum EntityCondition: Sendable {
     /// `property <op> value` on one property of the entity: compiled to a typed test where it can be.
     case test(property: Int, ComparisonOperator, Value)
     /// Anything else (a path such as `published.year`), tested on the entity as an engine value.
@@ -10,15 +10,15 @@ public indirect enum EntityCondition: Sendable {
 }
 
 /// One key of an engine-side sort.
-public enum EntitySortKey: Sendable {
+@usableFromInline package enum EntitySortKey: Sendable {
     case property(Int, descending: Bool)
     /// A path beyond one property, read from the entity as an engine value.
     case value(@Sendable (Value) -> Value, descending: Bool)
 }
 
 /// What the host's query is asked for, and what the engine does with its answer.
-public struct FindRequest: Sendable {
-    public enum Source: Sendable {
+@usableFromInline package struct FindRequest: Sendable {
+    @usableFromInline package enum Source: Sendable {
         /// Every entity (an enumerable query).
         case all
         /// The query's suggestions.
@@ -28,16 +28,16 @@ public struct FindRequest: Sendable {
         /// A property query with the comparisons, sort and limit pushed down to it.
         case pushed([PushedComparison], ComparatorMode, [QuerySort], limit: Int?)
     }
-    public var source: Source
+    @usableFromInline package var source: Source
     /// Evaluated by the engine on what the source returned.
-    public var condition: EntityCondition?
-    public var sort: [EntitySortKey]
-    public var limit: Int?
+    @usableFromInline package var condition: EntityCondition?
+    @usableFromInline package var sort: [EntitySortKey]
+    @usableFromInline package var limit: Int?
     /// The engine's own comparison and order of values, for what can't be compared typed.
-    public var compare: @Sendable (ComparisonOperator, Value, Value) -> Bool
-    public var order: @Sendable (Value, Value) -> Int
+    @usableFromInline package var compare: @Sendable (ComparisonOperator, Value, Value) -> Bool
+    @usableFromInline package var order: @Sendable (Value, Value) -> Int
 
-    public init(source: Source, condition: EntityCondition? = nil, sort: [EntitySortKey] = [], limit: Int? = nil,
+    @usableFromInline package init(source: Source, condition: EntityCondition? = nil, sort: [EntitySortKey] = [], limit: Int? = nil,
                 compare: @escaping @Sendable (ComparisonOperator, Value, Value) -> Bool,
                 order: @escaping @Sendable (Value, Value) -> Int) {
         self.source = source
@@ -49,11 +49,11 @@ public struct FindRequest: Sendable {
     }
 }
 
-public struct PushedComparison: Sendable {
-    public let property: String
-    public let op: ComparisonOperator
-    public let value: Value
-    public init(property: String, op: ComparisonOperator, value: Value) {
+@usableFromInline package struct PushedComparison: Sendable {
+    @usableFromInline package let property: String
+    @usableFromInline package let op: ComparisonOperator
+    @usableFromInline package let value: Value
+    @usableFromInline package init(property: String, op: ComparisonOperator, value: Value) {
         self.property = property
         self.op = op
         self.value = value
@@ -62,9 +62,9 @@ public struct PushedComparison: Sendable {
 
 /// Filtering, sorting and limiting typed entities in the engine. Inlinable, so that it is specialised for
 /// each host's entity type in the host's module, where the scan runs on concrete Swift values.
-public enum EngineQuery {
+@usableFromInline package enum EngineQuery {
     @inlinable
-    public static func run<E: AppEntity>(_ entities: [E], _ type: EntityType<E>, _ request: FindRequest) -> [E] {
+    package static func run<E: AppEntity>(_ entities: [E], _ type: EntityType<E>, _ request: FindRequest) -> [E] {
         let limit = request.limit ?? Int.max
         if limit <= 0 { return [] }
         // Elements are read in place from the buffer: a `for entity in` loop would copy (and retain) every
@@ -184,13 +184,13 @@ public enum EngineQuery {
 
 /// The best `capacity` elements seen so far, by `before`: a max-heap whose root is the worst kept one,
 /// so `sort by … limit n` over N entities costs N log n, not a full sort.
-public struct BoundedHeap<E> {
+@usableFromInline package struct BoundedHeap<E> {
     @usableFromInline var items: [(E, Int)] = []
     @usableFromInline let capacity: Int
     @usableFromInline let before: (E, Int, E, Int) -> Bool
 
     @inlinable
-    public init(capacity: Int, before: @escaping (E, Int, E, Int) -> Bool) {
+    package init(capacity: Int, before: @escaping (E, Int, E, Int) -> Bool) {
         self.capacity = capacity
         self.before = before
         items.reserveCapacity(capacity)
@@ -200,7 +200,7 @@ public struct BoundedHeap<E> {
     func worse(_ a: Int, _ b: Int) -> Bool { before(items[b].0, items[b].1, items[a].0, items[a].1) }
 
     @inlinable
-    public mutating func insert(_ element: E, _ position: Int) {
+    package mutating func insert(_ element: E, _ position: Int) {
         if items.count < capacity {
             items.append((element, position))
             var child = items.count - 1
@@ -228,7 +228,7 @@ public struct BoundedHeap<E> {
     }
 
     @inlinable
-    public func sorted() -> [E] {
+    package func sorted() -> [E] {
         items.sorted { before($0.0, $0.1, $1.0, $1.1) }.map(\.0)
     }
 }

@@ -1,14 +1,14 @@
 /// What the engine knows of a registered query, without its Swift types: what it can do, and closures
 /// that run it (built, typed, where the host registered it).
-public final class QueryDescriptor: Sendable {
-    public let entityType: AnyEntityType
-    public let canEnumerate: Bool
-    public let canSearchText: Bool
-    public let isPropertyQuery: Bool
+@usableFromInline package final class QueryDescriptor: Sendable {
+    package let entityType: AnyEntityType
+    package let canEnumerate: Bool
+    package let canSearchText: Bool
+    package let isPropertyQuery: Bool
     /// Property name (lower case) → the comparators the host answers for it.
-    public let comparators: [String: Set<ComparisonOperator>]
+    package let comparators: [String: Set<ComparisonOperator>]
     /// Lower-case names of the properties the host sorts by.
-    public let sortableProperties: Set<String>
+    package let sortableProperties: Set<String>
     @usableFromInline let find: @Sendable (FindRequest) async throws -> [Value]
     @usableFromInline let lookup: @Sendable ([String]) async throws -> [Value]
 
@@ -28,12 +28,12 @@ public final class QueryDescriptor: Sendable {
     }
 
     /// Runs a find: asks the host for the source, then filters, sorts and limits what the engine must.
-    public func run(_ request: FindRequest) async throws -> [Value] { try await find(request) }
+    package func run(_ request: FindRequest) async throws -> [Value] { try await find(request) }
 
     /// Entities by identifier, in the order asked; unknown ones are left out.
-    public func entities(withIdentifiers identifiers: [String]) async throws -> [Value] { try await lookup(identifiers) }
+    package func entities(withIdentifiers identifiers: [String]) async throws -> [Value] { try await lookup(identifiers) }
 
-    public func supports(_ property: String, _ op: ComparisonOperator) -> Bool {
+    package func supports(_ property: String, _ op: ComparisonOperator) -> Bool {
         comparators[property.lowercased()]?.contains(op) ?? false
     }
 }

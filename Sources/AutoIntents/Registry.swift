@@ -4,7 +4,7 @@ public struct Registry: Sendable {
     public private(set) var intents: [IntentDescriptor] = []
     public private(set) var entityTypes: [AnyEntityType] = []
     public private(set) var enumTypes: [AnyEnumType] = []
-    public private(set) var queries: [QueryDescriptor] = []
+    package private(set) var queries: [QueryDescriptor] = []
     /// The host's database, client or store, one of each type: filled into the `@Dependency` properties of the
     /// intents registered after them, and reachable through `IntentContext.dependency(_:)`.
     public private(set) var dependencies = Dependencies()
@@ -66,7 +66,7 @@ public struct Registry: Sendable {
     }
 
     /// The query registered for an entity type, if any (a transient entity has none).
-    public func query(for type: AnyEntityType) -> QueryDescriptor? {
+    package func query(for type: AnyEntityType) -> QueryDescriptor? {
         queries.first { $0.entityType === type }
     }
 

@@ -2,12 +2,12 @@
 /// through its byte offset (`MemoryLayout.offset(of:)`). Made once per query from the script's value and
 /// specialised, in the host's module, for the entity and the property type: per entity, the scan is a load
 /// and a comparison — no closure call, no copy of the entity, no retain of a text.
-public enum TypedScans {
-    public typealias Scan<E> = @Sendable (UnsafeBufferPointer<E>) -> [Int]
+@usableFromInline package enum TypedScans {
+    @usableFromInline package typealias Scan<E> = @Sendable (UnsafeBufferPointer<E>) -> [Int]
 
     /// The positions of the entities whose property at `offset` passes `test`.
     @inlinable @inline(__always)
-    public static func positions<E, T>(_ buffer: UnsafeBufferPointer<E>, _ offset: Int, _ test: (T) -> Bool) -> [Int] {
+    package static func positions<E, T>(_ buffer: UnsafeBufferPointer<E>, _ offset: Int, _ test: (T) -> Bool) -> [Int] {
         var result: [Int] = []
         guard let start = buffer.baseAddress else { return result }
         // The memory of a struct's stored property is bound to the property's type, so it can be read as one.
@@ -22,7 +22,7 @@ public enum TypedScans {
 
     /// A scan for `property <op> value` on a property of a comparable type; nil when the value's type differs.
     @inlinable
-    public static func scan<E, T: IntentValue & Comparable>(_ offset: Int, _ op: ComparisonOperator, _ value: Value,
+    package static func scan<E, T: IntentValue & Comparable>(_ offset: Int, _ op: ComparisonOperator, _ value: Value,
                                                              _ elementTest: (@Sendable (T) -> Bool)?) -> Scan<E>? {
         switch op {
         case .equal, .notEqual, .less, .lessOrEqual, .greater, .greaterOrEqual:
@@ -45,7 +45,7 @@ public enum TypedScans {
     /// A scan of a property that may be missing: a missing value equals nothing, differs from everything and
     /// is neither before nor after anything (as `TypedTests.whenPresent`).
     @inlinable
-    public static func scanOptional<E, T>(_ offset: Int, _ op: ComparisonOperator, _ test: (@Sendable (T) -> Bool)?) -> Scan<E>? {
+    package static func scanOptional<E, T>(_ offset: Int, _ op: ComparisonOperator, _ test: (@Sendable (T) -> Bool)?) -> Scan<E>? {
         guard let test else { return nil }
         let missing = op == .notEqual
         return { positions($0, offset) { (v: T?) in v.map(test) ?? missing } }

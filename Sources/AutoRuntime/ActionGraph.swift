@@ -99,7 +99,7 @@ public final class ActionCall: Sendable {
     /// Where each argument is written, so an error while evaluating one points at it.
     public let argumentLocations: [SourceLocation?]
     /// For an entity parameter that may be given as text (`open book "Emma"`) or asked for: the query that finds it.
-    public let textLookups: [QueryDescriptor?]
+    package let textLookups: [QueryDescriptor?]
     /// The parameter summary with the script's arguments filled in, for graphs and traces.
     public let summary: String
     /// Whether the call runs without awaiting: the intent is an `ImmediateIntent`, and nothing before it
@@ -107,7 +107,7 @@ public final class ActionCall: Sendable {
     /// confirmation). Then its node runs in the synchronous executor, a loop of such calls included.
     public let runsImmediately: Bool
 
-    public init(intent: IntentDescriptor, arguments: [Expr?], argumentLocations: [SourceLocation?], textLookups: [QueryDescriptor?],
+    package init(intent: IntentDescriptor, arguments: [Expr?], argumentLocations: [SourceLocation?], textLookups: [QueryDescriptor?],
                 resultSlots: [Int], summary: String) {
         self.intent = intent
         self.arguments = arguments
@@ -136,7 +136,7 @@ public final class FindCall: Sendable {
         /// Comparisons, sort and (when `pushesLimit`) the limit, pushed down to a property query.
         case pushed([(property: String, op: ComparisonOperator, value: Expr)], ComparatorMode, [QuerySort], pushesLimit: Bool)
     }
-    public let query: QueryDescriptor
+    package let query: QueryDescriptor
     public let source: Source
     /// Evaluated by the engine on what the host returned.
     public let condition: ConditionPlan?
@@ -148,7 +148,7 @@ public final class FindCall: Sendable {
     /// What runs where, for `auto graph`: "host: author == "X" · engine: sort by published desc, limit 3".
     public let summary: String
 
-    public init(query: QueryDescriptor, source: Source, condition: ConditionPlan?, sort: [SortPlan], limit: Expr?,
+    package init(query: QueryDescriptor, source: Source, condition: ConditionPlan?, sort: [SortPlan], limit: Expr?,
                 matchingInEngine: Expr?, resultSlots: [Int], summary: String) {
         self.query = query
         self.source = source
