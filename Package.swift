@@ -57,7 +57,7 @@ let package = Package(
         ),
 
         // What the tests share: a small host registered as a real host would, and scripted interaction.
-        .target(name: "AutoTestSupport", dependencies: ["AutoIntents", "AutoRuntime", "AutoLanguage", "AutoCLI"],
+        .target(name: "AutoTestSupport", dependencies: ["AutoIntents", "AutoRuntime", "AutoLanguage", "AutoPrelude", "AutoCLI"],
                 path: "Tests/AutoTestSupport"),
         .testTarget(name: "AutoIntentsTests", dependencies: ["AutoIntents"]),
         .testTarget(name: "AutoLanguageTests", dependencies: ["AutoLanguage", "AutoRuntime", "AutoIntents", "AutoTestSupport"]),

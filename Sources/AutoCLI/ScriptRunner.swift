@@ -62,9 +62,8 @@ public struct ScriptRunner: Sendable {
         case .completed(let result):
             if options.json {
                 console.writeOut(ValueFormatter.json(result) + "\n")
-            } else if compiled.graph.endsWithValue, !result.isNull, !outcome.lastStatementShowedDialog {
-                // An action that answered with a dialog has said what it did; its value is there for --json.
-                console.writeOut(ValueFormatter.display(result) + "\n")
+            } else if let printed = outcome.printedResult(of: compiled.program) {
+                console.writeOut(ValueFormatter.display(printed) + "\n")
             }
             return ExitCode.success
         case .stoppedBeforeChange:

@@ -72,6 +72,13 @@ public struct RunOutcome: Sendable {
         self.lastStatementShowedDialog = lastStatementShowedDialog
     }
 
+    /// The result a front end prints for people after the run: the value of a last statement that makes one
+    /// (an expression or an action, not `set` or `show`), unless that statement already said what it did.
+    public func printedResult(of program: Program) -> Value? {
+        guard case .completed(let value) = ending, program.main.endsWithValue, !value.isNull, !lastStatementShowedDialog else { return nil }
+        return value
+    }
+
     /// The result, or the run's error (`RuntimeError`, or `RunCancelled` for a cancelled run): for callers that
     /// handle the ways a run ends as errors. A stop before a change gives nil.
     public func value() throws -> Value {

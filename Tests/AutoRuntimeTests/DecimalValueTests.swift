@@ -1,4 +1,3 @@
-import AutoCLI
 import AutoIntents
 import AutoRuntime
 import AutoTestSupport
@@ -31,12 +30,12 @@ struct OddValues: AppIntent {
 }
 
 @Suite struct DecimalValueTests {
-    static let host: AutoHost = {
+    static let registry: Registry = {
         var registry = Registry.standard
         try? registry.register(PriceTotal.self)
         try? registry.register(HalfOf.self)
         try? registry.register(OddValues.self)
-        return AutoHost(name: "shop", registry: registry)
+        return registry
     }()
 
     @Test func aValueIsNoLargerThanBefore() {
@@ -46,18 +45,18 @@ struct OddValues: AppIntent {
     }
 
     @Test func hostsTakeAndReturnDecimalsExactly() async {
-        let outcome = await ScriptHarness.run("show price total 19.99 quantity: 3\nshow price total 0.1 discount: 0.3", host: Self.host)
+        let outcome = await EngineHarness.run("show price total 19.99 quantity: 3\nshow price total 0.1 discount: 0.3", registry: Self.registry)
         #expect(outcome.output == ["59.97", "0.1"])
         #expect(outcome.exitCode == 0)
     }
 
     @Test func aDoubleParameterStillWorksAndReadsAsItsShortestForm() async {
-        let outcome = await ScriptHarness.run("show half of 0.3\nshow half of 3", host: Self.host)
+        let outcome = await EngineHarness.run("show half of 0.3\nshow half of 3", registry: Self.registry)
         #expect(outcome.output == ["0.15", "1.5"])
     }
 
     @Test func aRangeOfDoublesBoundsDecimalsExactly() async {
-        let outcome = await ScriptHarness.run("set d = 0.3 + 0.0000000000000000000001\nshow price total 1 discount: d", host: Self.host)
+        let outcome = await EngineHarness.run("set d = 0.3 + 0.0000000000000000000001\nshow price total 1 discount: d", registry: Self.registry)
         #expect(outcome.exitCode == 1)
         #expect(outcome.standardError.contains("'discount' of 'price total' must be between 0.0 and 0.3"))
     }
@@ -77,20 +76,14 @@ struct OddValues: AppIntent {
         #expect(Duration.seconds(90).autoValue.hasScalarType(.duration))
     }
 
-    @Test func aTypedAnswerIsReadExactly() {
-        #expect(TerminalInteraction.parse("1.10", as: .decimal).map(ValueFormatter.inline) == "1.1")
-        #expect(TerminalInteraction.parse("1.5abc", as: .decimal) == nil)
-        #expect(TerminalInteraction.parse("1e999", as: .decimal) == nil)
-    }
-
     /// Values a host built by hand may be outside the language's range: they are refused or rounded, never
     /// passed on to Foundation operations that would trap.
     @Test func valuesMadeOutsideTheEngineNeverTrap() async {
-        let outcome = await ScriptHarness.run("""
+        let outcome = await EngineHarness.run("""
             set v = odd values
             show v
             show v.duration
-            """, host: Self.host)
+            """, registry: Self.registry)
         #expect(outcome.exitCode == 2 || outcome.exitCode == 1)
         let tiny = Value.decimal(Decimal(string: "1e-100") ?? 0)
         #expect((try? Operations.arithmetic(.multiply, tiny, tiny)).map(ValueFormatter.inline) == "0.0")
@@ -147,13 +140,13 @@ struct OddValues: AppIntent {
     }
 
     @Test func jsonIsAlwaysValid() async throws {
-        let outcome = await ScriptHarness.run("{a: 0.1 + 0.2, b: 10 / 3, c: 2.0, d: 90 seconds, e: 1 second / 3, f: -0.5, g: [1 KB]}",
-                                              host: Self.host, json: true)
+        let outcome = await EngineHarness.run("{a: 0.1 + 0.2, b: 10 / 3, c: 2.0, d: 90 seconds, e: 1 second / 3, f: -0.5, g: [1 KB]}",
+                                              registry: Self.registry, json: true)
         let text = outcome.output.joined(separator: "\n")
         #expect(text == #"{"a":0.3,"b":3.3333333333333333333333333333333333333,"c":2.0,"d":90,"e":0.333333333333333333,"f":-0.5,"g":[1000]}"#)
         #expect((try? JSONSerialization.jsonObject(with: Data(text.utf8))) != nil)
 
-        let host = await ScriptHarness.run("odd values", host: Self.host, json: true)
+        let host = await EngineHarness.run("odd values", registry: Self.registry, json: true)
         let hostText = host.output.joined(separator: "\n")
         #expect(hostText.hasPrefix("[null,0.000"))
         #expect((try? JSONSerialization.jsonObject(with: Data(hostText.utf8))) != nil)

@@ -1,4 +1,3 @@
-import AutoCLI
 import AutoIntents
 import AutoLanguage
 import AutoRuntime
@@ -58,16 +57,16 @@ struct CancelTrip: AppIntent {
 }
 
 @Suite struct HostAPITests {
-    static func host() throws -> AutoHost {
+    static func registry() throws -> Registry {
         var registry = Registry.standard
         try registry.register(PlanTrip.self)
         try registry.register(DescribeTrip.self)
         try registry.register(CancelTrip.self)
-        return AutoHost(name: "travel", registry: registry)
+        return registry
     }
 
     @Test func registrationReadsTheMetadataOnce() throws {
-        let registry = try Self.host().registry
+        let registry = try Self.registry()
         let plan = try #require(registry.intent(named: "plan trip"))
         #expect(plan.parameters.map(\.name) == ["destination", "days", "transport", "note"])
         #expect(plan.parameters.map(\.isRequired) == [true, false, false, false])
@@ -82,7 +81,7 @@ struct CancelTrip: AppIntent {
     }
 
     @Test func aScriptUsesEveryKindOfParameterThroughAPipelineAndAMagicVariable() async throws {
-        let outcome = await ScriptHarness.run("""
+        let outcome = await EngineHarness.run("""
             plan trip "Lyon" transport: plane days: 5 -> trip
             show trip.transport
             show trip.days + 1
@@ -91,49 +90,49 @@ struct CancelTrip: AppIntent {
             show text
             show it
             plan trip "Oslo" transport: "Bicycle" note: "pack warm" | describe
-            """, host: try Self.host())
+            """, registry: try Self.registry())
         #expect(outcome.exitCode == 0, "\(outcome.standardError)")
         #expect(outcome.output == ["Plane", "6", "true", "Describing Porto", "Porto by Train", "Porto by Train", "Describing Oslo"], "a dialog says what the last action did; its value is not printed again")
     }
 
     @Test func aMissingRequiredParameterIsAskedWithItsQuestion() async throws {
-        let outcome = await ScriptHarness.run("plan trip -> t\nshow t.destination", host: try Self.host(), answers: ["Rome"])
+        let outcome = await EngineHarness.run("plan trip -> t\nshow t.destination", registry: try Self.registry(), answers: ["Rome"])
         #expect(outcome.questions == ["Where to?"])
         #expect(outcome.output == ["Rome"])
     }
 
     @Test func whenNobodyCanAnswerTheErrorNamesTheIntentAndTheLine() async throws {
-        let outcome = await ScriptHarness.run("show 1\nplan trip", name: "trip.auto", host: try Self.host())
+        let outcome = await EngineHarness.run("show 1\nplan trip", name: "trip.auto", registry: try Self.registry())
         #expect(outcome.exitCode == 1)
         #expect(outcome.standardError.contains("trip.auto:2:1: error: 'plan trip' needs 'destination'"))
     }
 
     @Test func rangesAndTypesAreCheckedBeforePerform() async throws {
-        let constant = await ScriptHarness.run("plan trip \"Lyon\" days: 90", host: try Self.host())
+        let constant = await EngineHarness.run("plan trip \"Lyon\" days: 90", registry: try Self.registry())
         #expect(constant.exitCode == 2)
         #expect(constant.diagnostics.first?.message == "'days' of 'plan trip' must be between 1 and 60")
-        let computed = await ScriptHarness.run("set d = 30 * 3\nplan trip \"Lyon\" days: d", host: try Self.host())
+        let computed = await EngineHarness.run("set d = 30 * 3\nplan trip \"Lyon\" days: d", registry: try Self.registry())
         #expect(computed.exitCode == 1)
         #expect(computed.standardError.contains("'days' of 'plan trip' must be between 1 and 60, got 90"))
-        let wrongType = await ScriptHarness.run("plan trip \"Lyon\" days: \"five\"", host: try Self.host())
+        let wrongType = await EngineHarness.run("plan trip \"Lyon\" days: \"five\"", registry: try Self.registry())
         #expect(wrongType.diagnostics.first?.message == "'plan trip' expects Int for 'days', got Text")
     }
 
     @Test func destructiveIntentsAreConfirmedAndADeclineCancels() async throws {
         let script = "plan trip \"Lyon\" | cancel trip"
-        let approved = await ScriptHarness.run(script, host: try Self.host(), confirmations: [true])
+        let approved = await EngineHarness.run(script, registry: try Self.registry(), confirmations: [true])
         #expect(approved.exitCode == 0)
         #expect(approved.output == ["Cancelled"])
-        let declined = await ScriptHarness.run(script, host: try Self.host(), confirmations: [false])
+        let declined = await EngineHarness.run(script, registry: try Self.registry(), confirmations: [false])
         #expect(declined.exitCode == 130)
         #expect(declined.output.isEmpty)
-        let nobody = await ScriptHarness.run(script, host: try Self.host())
+        let nobody = await EngineHarness.run(script, registry: try Self.registry())
         #expect(nobody.exitCode == 1)
         #expect(nobody.standardError.contains("'cancel trip' needs a confirmation"))
     }
 
     @Test func intentErrorsCarryTheScriptLocation() async throws {
-        let outcome = await ScriptHarness.run("show 1\nfail politely reason: \"disk full\"", name: "f.auto", host: ScriptHarness.sampleHost)
+        let outcome = await EngineHarness.run("show 1\nfail politely reason: \"disk full\"", name: "f.auto", registry: EngineHarness.sampleRegistry)
         #expect(outcome.exitCode == 1)
         #expect(outcome.output == ["1"])
         #expect(outcome.standardError.contains("f.auto:2:1: error: fail politely: it failed: disk full"))

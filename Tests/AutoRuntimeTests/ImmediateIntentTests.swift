@@ -1,4 +1,3 @@
-import AutoCLI
 import AutoIntents
 import AutoLanguage
 import AutoRuntime
@@ -105,7 +104,7 @@ struct Leap: ImmediateIntent {
 }
 
 @Suite struct ImmediateIntentTests {
-    static let host: AutoHost = {
+    static let registry: Registry = {
         var registry = Registry.standard
         do {
             for intent in [Scale.self, ScaleLater.self, Tick.self, Tock.self, Shred.self, Bump.self, Needy.self, Hop.self,
@@ -115,11 +114,11 @@ struct Leap: ImmediateIntent {
         } catch {
             Issue.record("registration failed: \(error)")
         }
-        return AutoHost(name: "immediate", registry: registry)
+        return registry
     }()
 
     func script(_ text: String) throws -> CompiledScript {
-        try ScriptCompiler.compile(SourceFile(name: "t.auto", text: text), registry: Self.host.registry).get()
+        try ScriptCompiler.compile(SourceFile(name: "t.auto", text: text), registry: Self.registry).get()
     }
 
     @Test func immediateAndAwaitingIntentsGiveTheSameResults() async throws {
@@ -133,8 +132,8 @@ struct Leap: ImmediateIntent {
             show scaled
             scale 1.5 label: nil
             """
-        let immediate = await ScriptHarness.run(script, host: Self.host)
-        let awaiting = await ScriptHarness.run(script.replacingOccurrences(of: "scale ", with: "scale later "), host: Self.host)
+        let immediate = await EngineHarness.run(script, registry: Self.registry)
+        let awaiting = await EngineHarness.run(script.replacingOccurrences(of: "scale ", with: "scale later "), registry: Self.registry)
         #expect(immediate.exitCode == 0, "\(immediate.standardError)")
         #expect(immediate.output == awaiting.output)
         #expect(immediate.output.last == "x = 3.0")
@@ -152,7 +151,7 @@ struct Leap: ImmediateIntent {
     }
 
     @Test func aMissingArgumentIsStillAskedForBeforeTheIntentRuns() async throws {
-        let outcome = await ScriptHarness.run("scale label: \"asked\"", host: Self.host, answers: ["4"])
+        let outcome = await EngineHarness.run("scale label: \"asked\"", registry: Self.registry, answers: ["4"])
         #expect(outcome.questions == ["Scale what?"])
         #expect(outcome.output == ["asked = 8.0"])
     }
@@ -179,17 +178,17 @@ struct Leap: ImmediateIntent {
     }
 
     @Test func needsValueFromAnImmediateIntentIsAnErrorNotAQuestion() async throws {
-        let outcome = await ScriptHarness.run("needy 2\nneedy 3", host: Self.host, answers: ["4"])
+        let outcome = await EngineHarness.run("needy 2\nneedy 3", registry: Self.registry, answers: ["4"])
         #expect(outcome.exitCode == 1)
         #expect(outcome.questions.isEmpty)
         #expect(outcome.standardError.contains("test.auto:2:1: error: needy: needs a value for 'n': it must be even"), "\(outcome.standardError)")
     }
 
     @Test func anImmediateIntentOpensImmediateIntentsOnly() async throws {
-        let hop = await ScriptHarness.run("hop 7 -> landed\nshow landed + 1", host: Self.host)
+        let hop = await EngineHarness.run("hop 7 -> landed\nshow landed + 1", registry: Self.registry)
         #expect(hop.exitCode == 0, "\(hop.standardError)")
         #expect(hop.output == ["hopping", "tick 7", "8"])
-        let leap = await ScriptHarness.run("show 1\nleap 7", host: Self.host)
+        let leap = await EngineHarness.run("show 1\nleap 7", registry: Self.registry)
         #expect(leap.exitCode == 1)
         #expect(leap.output == ["1"])
         #expect(leap.standardError.contains("test.auto:2:1: error: leap: can't open 'Tock', which awaits, from an intent that runs immediately"),
@@ -197,20 +196,20 @@ struct Leap: ImmediateIntent {
     }
 
     @Test func whatIfStopsBeforeAnImmediateChange() async throws {
-        let outcome = await ScriptHarness.run("tick 1\nrepeat 3 times { bump 1 }", host: Self.host, whatIf: true)
+        let outcome = await EngineHarness.run("tick 1\nrepeat 3 times { bump 1 }", registry: Self.registry, whatIf: true)
         #expect(outcome.output == ["tick 1", "What if: Bump 1"])
         // A list says every action it would run, as it does for an intent that awaits.
-        let list = await ScriptHarness.run("[1, 2] | bump", host: Self.host, whatIf: true)
+        let list = await EngineHarness.run("[1, 2] | bump", registry: Self.registry, whatIf: true)
         #expect(list.output == ["What if: Bump 1", "What if: Bump 2"])
     }
 
     @Test func aListPipedIntoAnImmediateIntentRunsItForEachElement() async throws {
-        let outcome = await ScriptHarness.run("[1, 2, 3] | tick -> ticks\nfor t in ticks { show t * 10 }", host: Self.host)
+        let outcome = await EngineHarness.run("[1, 2, 3] | tick -> ticks\nfor t in ticks { show t * 10 }", registry: Self.registry)
         #expect(outcome.output == ["tick 1", "tick 2", "tick 3", "10", "20", "30"])
     }
 
     @Test func argumentsAreConvertedAndCheckedWithTheirLocation() async throws {
-        let outcome = await ScriptHarness.run("scale 3 by: 1 -> s\nshow s\nset d = 200\nrepeat 2 times { scale 1 by: d }", host: Self.host)
+        let outcome = await EngineHarness.run("scale 3 by: 1 -> s\nshow s\nset d = 200\nrepeat 2 times { scale 1 by: d }", registry: Self.registry)
         #expect(outcome.output == ["x = 3.0"])
         #expect(outcome.standardError.contains("test.auto:4:30: error: 'by' of 'scale' must be between 0 and 100, got 200"), "\(outcome.standardError)")
     }

@@ -101,9 +101,9 @@ struct HalfDone: AppIntent {
 
     /// `--what-if` on a piped list says what each call would do with the defaults a single call shows.
     @Test func whatIfOnAListShowsTheDefaults() async throws {
-        let host = ScriptHarness.sampleHost
-        let single = await ScriptHarness.run("add book \"Dune\"", host: host, whatIf: true)
-        let list = await ScriptHarness.run("[\"Dune\", \"Emma 2\"] | add book", host: host, whatIf: true)
+        let registry = EngineHarness.sampleRegistry
+        let single = await EngineHarness.run("add book \"Dune\"", registry: registry, whatIf: true)
+        let list = await EngineHarness.run("[\"Dune\", \"Emma 2\"] | add book", registry: registry, whatIf: true)
         #expect(single.output == ["What if: Add \"Dune\" by … to Want to Read"])
         #expect(list.output == ["What if: Add \"Dune\" by … to Want to Read", "What if: Add \"Emma 2\" by … to Want to Read"])
     }
@@ -113,9 +113,9 @@ extension RunTests {
     /// When an intent asks again for a value it found unusable, its reason is said before the question.
     @Test func theReasonToAskAgainComesBeforeTheQuestion() async throws {
         let interaction = ScriptedInteraction(answers: ["4"])
-        let outcome = await ScriptHarness.run("pick even 3", host: ScriptHarness.sampleHost, answers: ["4"])
+        let outcome = await EngineHarness.run("pick even 3", registry: EngineHarness.sampleRegistry, answers: ["4"])
         #expect(outcome.output == ["4"])
-        let compiled = try ScriptHarness.sampleHost.compile(SourceFile(name: "t.auto", text: "pick even 3")).get()
+        let compiled = try ScriptCompiler.compile(SourceFile(name: "t.auto", text: "pick even 3"), registry: EngineHarness.sampleRegistry).get()
         _ = try await compiled.run(interaction: interaction)
         #expect(interaction.events == ["reason: 3 is odd", "ask: Which even number?"])
     }

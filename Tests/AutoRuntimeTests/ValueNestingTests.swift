@@ -1,4 +1,3 @@
-import AutoCLI
 import AutoIntents
 import AutoRuntime
 import AutoTestSupport
@@ -80,12 +79,12 @@ import Testing
 
     @Test func aDeepValueIsValidJSON() async throws {
         let script = "set x = [1]\nrepeat 999 times { set x = {a: [x]} }\nx"
-        let outcome = await ScriptHarness.run(script, host: ScriptHarness.sampleHost, json: true)
+        let outcome = await EngineHarness.run(script, registry: EngineHarness.sampleRegistry, json: true)
         #expect(outcome.exitCode == 1)
         #expect(outcome.standardError.contains("would nest more than 1000 levels deep"))
 
         // Foundation's JSON parser stops at 512 levels: 500 are read back.
-        let deep = await ScriptHarness.run("set x = [1]\nrepeat 249 times { set x = {a: [x]} }\nx", host: ScriptHarness.sampleHost, json: true)
+        let deep = await EngineHarness.run("set x = [1]\nrepeat 249 times { set x = {a: [x]} }\nx", registry: EngineHarness.sampleRegistry, json: true)
         #expect(deep.exitCode == 0)
         let data = Data(deep.output.joined(separator: "\n").utf8)
         #expect((try? JSONSerialization.jsonObject(with: data)) != nil)
