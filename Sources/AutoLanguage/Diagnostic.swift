@@ -44,10 +44,13 @@ public enum DiagnosticText {
         let red = colour ? "\u{1B}[1;31m" : "", bold = colour ? "\u{1B}[1m" : ""
         let cyan = colour ? "\u{1B}[36m" : "", green = colour ? "\u{1B}[32m" : "", reset = colour ? "\u{1B}[0m" : ""
         var out = location.map { "\(bold)\($0):\(reset) " } ?? ""
-        out += "\(red)\(severity):\(reset) \(bold)\(message)\(reset)\n"
+        out += "\(red)\(severity):\(reset) \(bold)\(ValueFormatter.escapingControlCharacters(message))\(reset)\n"
         if let location, let line, !line.isEmpty {
             let indent = String(line.prefix(location.column - 1).map { $0 == "\t" ? "\t" : " " })
-            out += "  \(line)\n  \(indent)\(green)^\(String(repeating: "~", count: max(1, width) - 1))\(reset)\n"
+            // The source line is quoted as it is, but for control characters (an ESC in a text), which would reach
+            // the terminal; the caret's place is counted in the line as written.
+            let shown = String(line.unicodeScalars.map { $0 == "\t" || $0.value >= 0x20 && $0.value != 0x7F ? Character($0) : "?" })
+            out += "  \(shown)\n  \(indent)\(green)^\(String(repeating: "~", count: max(1, width) - 1))\(reset)\n"
         }
         if let hint { out += "  \(cyan)hint:\(reset) \(hint)\n" }
         return out

@@ -23,9 +23,11 @@ public struct RuntimeError: Error, Sendable, CustomStringConvertible {
     public let message: String
     public let location: SourceLocation?
 
+    /// Control characters in the message (a text value's ESC or NUL, a host's message) are escaped, so that
+    /// printing the error can't drive the terminal.
     public init(_ message: String, at location: SourceLocation?, kind: Kind = .failed) {
         self.kind = kind
-        self.message = message
+        self.message = ValueFormatter.escapingControlCharacters(message)
         self.location = location
     }
 

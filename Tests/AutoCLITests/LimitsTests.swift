@@ -66,3 +66,17 @@ import Testing
         #expect(pipe.standardOutput.hasSuffix("1\n"), "a reader that left, with SIGPIPE ignored: \(pipe.standardOutput) \(pipe.standardError)")
     }
 }
+
+extension LimitsTests {
+    /// Control characters from a script (a raw ESC) never reach the terminal through a message or a quoted line.
+    @Test func controlCharactersInMessagesAreEscaped() throws {
+        let compile = try auto("check", "-e", "show x\u{1B}[2J")
+        #expect(compile.exitCode == 2)
+        #expect(!compile.standardError.contains("\u{1B}"), "\(compile.standardError.debugDescription)")
+        #expect(compile.standardError.contains("show x?[2J"))
+        let runtime = try auto("-e", "number(\"a\u{1B}[2Jb\")")
+        #expect(runtime.exitCode == 1)
+        #expect(!runtime.standardError.contains("\u{1B}"), "\(runtime.standardError.debugDescription)")
+        #expect(runtime.standardError.contains("'a\\u{1B}[2Jb' is not a number"), "\(runtime.standardError)")
+    }
+}
