@@ -44,7 +44,9 @@ extension Run {
             throw WhatIfStop()
         }
         if intent.sideEffect == .destructive { try await confirmDestructive(intent, arguments, node) }
-        try checkCancellation(at: node.location)
+        // Only Ctrl-C here, on the path of every call: the time limit is looked at between steps, and it cancels
+        // an intent that is running.
+        if cancellation.isCancelled { throw RunCancelled() }
         do {
             switch intent.implementation {
             case .native(let perform):
@@ -65,6 +67,7 @@ extension Run {
 
     /// `perform`, asked again with an answer when it says it needs a value; then the intents it opens. Every
     /// progress task it started and left open is finished when it ends, however it ends.
+    @inline(__always)
     nonisolated(nonsending) func performNative(_ perform: @Sendable ([Value?], IntentContext) async throws -> IntentOutput,
                                                _ call: ActionCall, _ arguments: inout [Value?], _ node: Node) async throws -> Value {
         let intent = call.intent
@@ -85,21 +88,28 @@ extension Run {
                     arguments[index] = try await answer(for: index, of: call, reason: needed.reason, node)
                 }
             }
-            await context.finishProgress(after: progressMark, failed: false)
+            await finishProgress(after: progressMark, failed: false)
             if let dialog = output.dialog { await showDialog(dialog) }
             var next = output.next
             while let opened = next {
                 // The opened intent's result is shown, not substituted: the action keeps its declared type.
                 let shown = try await opened.run(context)
-                await context.finishProgress(after: progressMark, failed: false)
+                await finishProgress(after: progressMark, failed: false)
                 if let dialog = Self.shownDialog(of: shown) { await showDialog(dialog) }
                 next = shown.next
             }
             return output.value
         } catch {
-            await context.finishProgress(after: progressMark, failed: true)
+            await finishProgress(after: progressMark, failed: true)
             throw error
         }
+    }
+
+    /// Ends the progress tasks an intent left open; nothing to do, and no await, when it started none (every call
+    /// of most intents).
+    @inline(__always)
+    nonisolated(nonsending) func finishProgress(after mark: Int, failed: Bool) async {
+        if context.progressMark() != mark { await context.finishProgress(after: mark, failed: failed) }
     }
 
     nonisolated(nonsending) func callShortcut(_ index: Int, of intent: IntentDescriptor, _ arguments: [Value?], _ node: Node) async throws -> Value {
@@ -144,7 +154,7 @@ extension Run {
             showNow(whatIfDialog(intent, arguments))
             throw WhatIfStop()
         }
-        try checkCancellation(at: node.location)
+        if cancellation.isCancelled { throw RunCancelled() }
         guard case .immediate(let performNow) = intent.implementation else {
             throw RuntimeError("internal error: '\(intent.name)' was run without awaiting it", at: node.location)
         }
