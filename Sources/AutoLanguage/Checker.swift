@@ -129,12 +129,6 @@ struct Checker {
         let optional: Bool
     }
 
-    static let builtinTypeNames: [String: ValueType] = [
-        "int": .int, "integer": .int, "decimal": .decimal, "number": .decimal, "text": .text, "string": .text,
-        "bool": .bool, "boolean": .bool, "date": .date, "duration": .duration, "size": .size, "file": .file,
-        "list": .list(.any), "record": .record, "any": .any,
-    ]
-
     mutating func resolveType(_ annotation: TypeAnnotation) -> ResolvedType {
         switch annotation {
         case .optional(let inner, _):
@@ -142,7 +136,7 @@ struct Checker {
         case .list(let element, _):
             return ResolvedType(base: .list(resolveType(element).base), optional: false)
         case .named(let name):
-            if let builtin = Self.builtinTypeNames[name.name.lowercased()] { return ResolvedType(base: builtin, optional: false) }
+            if let builtin = ValueType.builtin(named: name.name) { return ResolvedType(base: builtin, optional: false) }
             if let entity = registry.entityType(named: name.name) { return ResolvedType(base: .entity(entity), optional: false) }
             if let enumeration = registry.enumType(named: name.name) { return ResolvedType(base: .enumeration(enumeration), optional: false) }
             let known = ["Int", "Decimal", "Text", "Bool", "Date", "Duration", "Size", "File", "List", "Record", "Any"]

@@ -9,9 +9,7 @@ extension Parser {
     ]
 
     /// The words of the built-in functions, which are called with `(` right after the name.
-    static let functionNames: Set<String> = [
-        "count", "first", "last", "sum", "min", "max", "join", "text", "number", "date", "round", "abs",
-    ]
+    static let functionNames = Set(BuiltinFunction.allCases.filter(\.isCalled).map(\.rawValue))
 
     // pipeline = stage { "|" stage } ;
     mutating func parsePipeline(allowBraceArguments: Bool = true) throws -> Expression {

@@ -37,15 +37,10 @@ struct AskIntent: AppIntent {
     static func type(of encoded: Value?) -> ValueType {
         switch encoded {
         case .enumCase(let sample)?: return .enumeration(sample.type)
-        case .text(let name)?: return builtinTypes[name.lowercased()] ?? .text
+        case .text(let name)?: return ValueType.builtin(named: name) ?? .text
         default: return .text
         }
     }
-
-    static let builtinTypes: [String: ValueType] = [
-        "int": .int, "decimal": .decimal, "number": .decimal, "text": .text, "bool": .bool, "date": .date,
-        "duration": .duration, "size": .size, "file": .file, "any": .text,
-    ]
 }
 
 /// `choose "Open which?" from books -> b`: lets people pick one value of a list.

@@ -93,4 +93,7 @@ public enum FileProperty: String, Sendable, CaseIterable {
 public enum BuiltinFunction: String, Sendable, CaseIterable {
     case count, first, last, sum, min, max, join, text, number, date, round, abs
     case now, today
+
+    /// Whether scripts call it with parentheses, `count(x)`; `now` and `today` are read as names.
+    public var isCalled: Bool { self != .now && self != .today }
 }
