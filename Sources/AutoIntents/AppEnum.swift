@@ -28,6 +28,12 @@ extension AppEnum {
     public var autoValue: Value {
         .enumCase(EnumCaseValue(type: Self.enumType, index: Self.allCases.firstIndex(of: self) ?? 0))
     }
+
+    /// The case as people read it, as its type declares: `"Currently Reading"`.
+    public var displayName: String {
+        guard let index = Self.allCases.firstIndex(of: self) else { return rawValue }
+        return Self.enumType.cases[index].displayName
+    }
 }
 
 /// What the engine knows of an enum type: its name and its cases in declaration order.

@@ -44,7 +44,7 @@ struct DescribeTrip: AppIntent {
     @Parameter var trip: Trip
 
     func perform(_ context: IntentContext) async throws -> IntentResult<String> {
-        .result(value: "\(trip.destination) by \(Transport.enumType.cases[Transport.allCases.firstIndex(of: trip.transport)!].displayName)",
+        .result(value: "\(trip.destination) by \(trip.transport.displayName)",
                 dialog: "Describing \(trip.destination)")
     }
 }
