@@ -56,7 +56,9 @@ struct RunCommand: AsyncParsableCommand {
             }
             options.limits.values = ValueLimits(maxDepth: options.limits.values.maxDepth, maxBytes: bytes)
         }
-        guard maxDepth > 0, maxDepth <= 10_000 else { throw ValidationError("--max-depth must be from 1 to 10000") }
+        // Nested expressions are evaluated recursively on the run's thread (a Swift concurrency worker): 500 levels
+        // leave room on its stack in a debug build, where 1,000 overflowed it.
+        guard maxDepth > 0, maxDepth <= 500 else { throw ValidationError("--max-depth must be from 1 to 500, not \(maxDepth)") }
         options.parseLimits.maxDepth = maxDepth
         if let timeout {
             // A billion seconds is 31 years: more is no limit worth a number, and its nanoseconds still fit in 64 bits.

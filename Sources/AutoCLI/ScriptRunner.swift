@@ -89,7 +89,9 @@ public struct ScriptRunner: Sendable {
             guard !done.load(ordering: .acquiring) else { return }
             console.writeError(DiagnosticText.render("error", "compiling took longer than the time limit (\(limit)) and was stopped",
                                                      at: nil, line: nil, hint: Self.hint(for: .timeLimit(limit)), colour: console.colourError))
-            exit(ExitCode.runtimeError)
+            // `_exit`, not `exit`: the compiling thread is still running, and `exit` would run the process's
+            // destructors under it (a crash, seen by the fuzzer). The message went out unbuffered.
+            _exit(ExitCode.runtimeError)
         }
         let result = compile()
         done.store(true, ordering: .releasing)

@@ -4,7 +4,7 @@ import Foundation
 /// limits, whatever thread the caller is on: Swift's concurrency threads have small stacks, and a deep
 /// but legal script must get a diagnostic or a result, never a crash.
 enum LargeStack {
-    static let size = 64 << 20
+    static let size = 512 << 20
 
     static func run<T>(_ work: @escaping () -> T) -> T {
         nonisolated(unsafe) var result: T?

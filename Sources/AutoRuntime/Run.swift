@@ -66,7 +66,7 @@ final class Run {
     /// A cancellation that the time limit caused is the time limit's error; any other is a cancellation (nil).
     func stopped(by error: any Error, at location: SourceLocation? = nil) -> RuntimeError? {
         guard let deadline, let maxDuration = limits.maxDuration, ContinuousClock.now >= deadline else { return nil }
-        return RuntimeError("the run took longer than its time limit (\(maxDuration)) and was stopped", at: location,
+        return RuntimeError("the run took longer than its time limit and was stopped", at: location,
                             kind: .timeLimit(maxDuration))
     }
 

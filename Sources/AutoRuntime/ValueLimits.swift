@@ -53,14 +53,25 @@ public struct ValueLimits: Sendable {
         if bytes > maxBytes { throw tooLarge("a text of \(bytes) bytes", bytes: bytes) }
     }
 
-    /// Checks the result of `a + b` before it is built: the sum of two lists or of two texts.
+    /// Checks the result of `a + b` before it is built: the sum of two lists or of two texts. A big one (more
+    /// than `bigBytes`) takes long enough to copy that Ctrl-C and the time limit are looked at first.
     public func checkSum(_ a: Value, _ b: Value) throws(EvaluationError) {
+        let bytes: Int
         switch (a, b) {
-        case (.list(let x), .list(let y)): try checkList(count: x.count &+ y.count)
-        case (.text(let x), .text(let y)): try checkText(bytes: x.utf8.count &+ y.utf8.count)
-        default: break
+        case (.list(let x), .list(let y)):
+            try checkList(count: x.count &+ y.count)
+            bytes = (x.count &+ y.count) &* MemoryLayout<Value>.stride
+        case (.text(let x), .text(let y)):
+            bytes = x.utf8.count &+ y.utf8.count
+            try checkText(bytes: bytes)
+        default:
+            return
         }
+        if bytes > Self.bigBytes { try Interruption.check() }
     }
+
+    /// 16 MB: copying more takes milliseconds.
+    static let bigBytes = 16 << 20
 
     func tooLarge(_ what: String, bytes: Int) -> EvaluationError {
         EvaluationError("\(what) would take \(ValueFormatter.size(Int64(clamping: bytes))), more than a value may (\(ValueFormatter.size(Int64(clamping: maxBytes))))",
