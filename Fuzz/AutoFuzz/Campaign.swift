@@ -1,0 +1,239 @@
+import Foundation
+
+/// What a campaign is asked to do (FuzzCommandLine.swift reads it from the command line).
+public struct CampaignOptions: Sendable {
+    public var seed: UInt64 = 1
+    public var count = 3000
+    /// No new case starts after this many seconds (minimising what was found comes after).
+    public var timeLimit: Double?
+    public var binary: String
+    public var generate = true
+    public var mutateFixtures = true
+    public var jobs = 2
+    /// Where minimised reproducers go; nil: nowhere.
+    public var failuresFolder: String?
+    public var fixturesFolder: String
+    public var minimise = true
+    /// Runs of the binary one minimisation may use (fewer for timing failures, each of which takes seconds).
+    public var minimiseBudget = 300
+    public var settings = OracleSettings()
+    public var memoryLimitMiB = 4096
+    public var verbose = false
+
+    public init(binary: String, fixturesFolder: String) {
+        self.binary = binary
+        self.fixturesFolder = fixturesFolder
+    }
+}
+
+/// One case: its program, how it was run, what happened and what the oracles said.
+public struct CaseOutcome: Sendable {
+    public let index: Int
+    public let program: FuzzProgram
+    public let configuration: RunConfiguration
+    public let result: RunResult
+    public let finding: Finding?
+}
+
+/// One distinct failure of a campaign, after grouping, confirming and minimising.
+public struct FailureGroup: Sendable {
+    public let finding: Finding
+    public let first: CaseOutcome
+    public var occurrences: Int
+    public var confirmed = true
+    public var minimised: [UInt8]?
+    public var savedAs: String?
+}
+
+/// Runs a campaign: cases `0..<count` of a seed, each generated or mutated, in `jobs` worker threads;
+/// then groups the failures by signature, confirms the timing ones, minimises one of each and saves it.
+public final class Campaign: @unchecked Sendable {
+    public let options: CampaignOptions
+    let mutator: FixtureMutator
+    let log: @Sendable (String) -> Void
+    let workFolder: String
+
+    private let lock = NSLock()
+    private var nextIndex = 0
+    private var outcomes: [CaseOutcome] = []
+    /// Exit statuses by the kind of program (`typed`, `extreme`, …) and status.
+    private var tally: [String: [Int32: Int]] = [:]
+    private var wallTimes: [String: Double] = [:]
+
+    public init(options: CampaignOptions, log: @escaping @Sendable (String) -> Void) {
+        self.options = options
+        self.log = log
+        mutator = FixtureMutator(corpus: options.mutateFixtures ? .load(under: options.fixturesFolder) : .init(files: []))
+        workFolder = NSTemporaryDirectory() + "auto-fuzz-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        try? FileManager.default.createDirectory(atPath: workFolder, withIntermediateDirectories: true)
+    }
+
+    deinit {
+        try? FileManager.default.removeItem(atPath: workFolder)
+    }
+
+    public var fixtureCount: Int { mutator.corpus.files.count }
+
+    // MARK: Cases
+
+    /// Case `index`'s program: two of three cases are generated and one mutated when both are on.
+    public func program(for index: Int) -> FuzzProgram {
+        let mutate = options.mutateFixtures && !mutator.corpus.files.isEmpty && (!options.generate || index % 3 == 2)
+        if mutate, let program = mutator.program(seed: options.seed, index: index) { return program }
+        var random = FuzzRandom(seed: options.seed, index: index, stream: 4)
+        return ProgramGenerator.program(seed: options.seed, index: index, mayRunAway: random.chance(0.1))
+    }
+
+    public func configuration(for index: Int, program: FuzzProgram) -> RunConfiguration {
+        RunConfiguration.draw(seed: options.seed, index: index, program: program)
+    }
+
+    /// Runs `bytes` under `configuration` in the worker's folder.
+    public func execute(_ bytes: [UInt8], _ configuration: RunConfiguration, worker: String) -> RunResult {
+        let folder = workFolder + "/" + worker
+        try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let script = folder + "/script.auto"
+        _ = FileManager.default.createFile(atPath: script, contents: Data(bytes))
+        return Self.run(binary: options.binary, script: script, bytes: bytes, configuration: configuration,
+                        settings: options.settings, memoryLimitMiB: options.memoryLimitMiB, folder: folder)
+    }
+
+    /// One run of `binary` on a script file, as the oracles expect it: the environment a user has, with
+    /// colour off and the Swift runtime's backtracer off (it takes seconds to symbolicate a crash).
+    public static func run(binary: String, script: String, bytes: [UInt8], configuration: RunConfiguration,
+                           settings: OracleSettings, memoryLimitMiB: Int, folder: String) -> RunResult {
+        var environment = ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin", "HOME": folder,
+                           "NO_COLOR": "1", "SWIFT_BACKTRACE": "enable=no", "LANG": "C.UTF-8"]
+        if let zone = configuration.timeZone { environment["TZ"] = zone }
+        var request = ProcessRunner.Request(executable: binary, arguments: configuration.arguments(script: script),
+                                            environment: environment, input: configuration.input, output: configuration.output,
+                                            hardDeadline: settings.hardDeadline(for: configuration))
+        request.inputBytes = configuration.input == .script ? bytes : []
+        request.memoryLimitMiB = memoryLimitMiB
+        return ProcessRunner.run(request)
+    }
+
+    public func runCase(_ index: Int, worker: String) -> CaseOutcome {
+        let program = program(for: index)
+        let configuration = configuration(for: index, program: program)
+        let result = execute(program.bytes, configuration, worker: worker)
+        let finding = Oracles.check(result, configuration, settings: options.settings)
+        return CaseOutcome(index: index, program: program, configuration: configuration, result: result, finding: finding)
+    }
+
+    static func family(_ origin: String) -> String {
+        String(origin.prefix { $0 != ":" })
+    }
+
+    // MARK: The campaign
+
+    public struct Summary: Sendable {
+        public var cases = 0
+        public var seconds = 0.0
+        public var tally: [String: [Int32: Int]] = [:]
+        /// Seconds the runs of each kind of program took, together.
+        public var wallTimes: [String: Double] = [:]
+        public var groups: [FailureGroup] = []
+        public var failed: Bool { groups.contains { $0.confirmed } }
+    }
+
+    public func run() -> Summary {
+        let start = ProcessRunner.now()
+        let done = DispatchGroup()
+        for number in 0..<max(1, options.jobs) {
+            done.enter()
+            Thread { [self] in
+                work(worker: "w\(number)", start: start)
+                done.leave()
+            }.start()
+        }
+        done.wait()
+        var summary = Summary()
+        summary.seconds = ProcessRunner.now() - start
+        lock.lock()
+        summary.cases = outcomes.count
+        summary.tally = tally
+        summary.wallTimes = wallTimes
+        let failing = outcomes.filter { $0.finding != nil }.sorted { $0.index < $1.index }
+        lock.unlock()
+        summary.groups = settle(failing)
+        return summary
+    }
+
+    func work(worker: String, start: Double) {
+        while true {
+            lock.lock()
+            let index = nextIndex
+            nextIndex += 1
+            lock.unlock()
+            if index >= options.count { return }
+            if let limit = options.timeLimit, ProcessRunner.now() - start > limit { return }
+            var outcome = runCase(index, worker: worker)
+            // Keep only what a report needs of a run that passed.
+            if outcome.finding == nil {
+                outcome = CaseOutcome(index: index, program: FuzzProgram(bytes: [], origin: outcome.program.origin),
+                                      configuration: outcome.configuration,
+                                      result: RunResult(termination: outcome.result.termination, wallTime: outcome.result.wallTime),
+                                      finding: nil)
+            } else if options.verbose, let finding = outcome.finding {
+                log("case \(index): \(finding.kind.rawValue): \(finding.detail)")
+            }
+            lock.lock()
+            outcomes.append(outcome)
+            tally[Self.family(outcome.program.origin), default: [:]][outcome.result.shellStatus, default: 0] += 1
+            wallTimes[Self.family(outcome.program.origin), default: 0] += outcome.result.wallTime
+            let done = outcomes.count
+            lock.unlock()
+            if done % 500 == 0 {
+                log(String(format: "  %d cases, %.0f s", done, ProcessRunner.now() - start))
+            }
+        }
+    }
+
+    /// Groups failures by signature; confirms timing failures by running their first case twice more;
+    /// minimises and saves one program per group.
+    func settle(_ failing: [CaseOutcome]) -> [FailureGroup] {
+        var groups: [String: FailureGroup] = [:]
+        var order: [String] = []
+        for outcome in failing {
+            guard let finding = outcome.finding else { continue }
+            let key = finding.kind.rawValue + " " + finding.signature
+            if groups[key] == nil {
+                groups[key] = FailureGroup(finding: finding, first: outcome, occurrences: 0)
+                order.append(key)
+            }
+            groups[key]!.occurrences += 1
+        }
+        var settled: [FailureGroup] = []
+        for key in order {
+            var group = groups[key]!
+            let first = group.first
+            if group.finding.kind.isTiming {
+                let again = (0..<2).filter { _ in
+                    let result = execute(first.program.bytes, first.configuration, worker: "confirm")
+                    return Oracles.check(result, first.configuration, settings: options.settings)?.signature == group.finding.signature
+                }
+                group.confirmed = again.count == 2
+                if !group.confirmed {
+                    log("not confirmed (\(again.count) of 2 reruns failed the same way): case \(first.index), \(group.finding.detail)")
+                    settled.append(group)
+                    continue
+                }
+            }
+            if options.minimise {
+                log("minimising case \(first.index) (\(group.finding.kind.rawValue): \(group.finding.signature))…")
+                let budget = group.finding.kind.isTiming ? min(options.minimiseBudget, 40) : options.minimiseBudget
+                var minimizer = Minimizer(budget: budget) { [self] candidate in
+                    let result = execute(candidate, first.configuration, worker: "minimise")
+                    return Oracles.check(result, first.configuration, settings: options.settings)?.signature == group.finding.signature
+                }
+                group.minimised = minimizer.minimise(first.program.bytes)
+            }
+            if let folder = options.failuresFolder {
+                group.savedAs = FailureReport.save(group, seed: options.seed, binary: options.binary, folder: folder)
+            }
+            settled.append(group)
+        }
+        return settled.sorted { ($0.finding.kind, $0.first.index) < ($1.finding.kind, $1.first.index) }
+    }
+}
