@@ -17,7 +17,7 @@ public struct CampaignOptions: Sendable {
     /// Runs of the binary one minimisation may use (fewer for timing failures, each of which takes seconds).
     public var minimiseBudget = 300
     public var settings = OracleSettings()
-    public var memoryLimitMiB = 4096
+    public var memoryLimitMiB = 2048
     public var verbose = false
 
     public init(binary: String, fixturesFolder: String) {
@@ -42,7 +42,16 @@ public struct FailureGroup: Sendable {
     public var occurrences: Int
     public var confirmed = true
     public var minimised: [UInt8]?
+    /// The first case's options with those the failure doesn't need taken away.
+    public var configuration: RunConfiguration
     public var savedAs: String?
+
+    init(finding: Finding, first: CaseOutcome) {
+        self.finding = finding
+        self.first = first
+        occurrences = 0
+        configuration = first.configuration
+    }
 }
 
 /// Runs a campaign: cases `0..<count` of a seed, each generated or mutated, in `jobs` worker threads;
@@ -52,10 +61,12 @@ public final class Campaign: @unchecked Sendable {
     let mutator: FixtureMutator
     let log: @Sendable (String) -> Void
     let workFolder: String
+    let sites: CrashSites
 
     private let lock = NSLock()
     private var nextIndex = 0
-    private var outcomes: [CaseOutcome] = []
+    private var failing: [CaseOutcome] = []
+    private var casesRun = 0
     /// Exit statuses by the kind of program (`typed`, `extreme`, …) and status.
     private var tally: [String: [Int32: Int]] = [:]
     private var wallTimes: [String: Double] = [:]
@@ -63,6 +74,7 @@ public final class Campaign: @unchecked Sendable {
     public init(options: CampaignOptions, log: @escaping @Sendable (String) -> Void) {
         self.options = options
         self.log = log
+        sites = CrashSites(binary: options.binary)
         mutator = FixtureMutator(corpus: options.mutateFixtures ? .load(under: options.fixturesFolder) : .init(files: []))
         workFolder = NSTemporaryDirectory() + "auto-fuzz-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         try? FileManager.default.createDirectory(atPath: workFolder, withIntermediateDirectories: true)
@@ -117,8 +129,32 @@ public final class Campaign: @unchecked Sendable {
         let program = program(for: index)
         let configuration = configuration(for: index, program: program)
         let result = execute(program.bytes, configuration, worker: worker)
-        let finding = Oracles.check(result, configuration, settings: options.settings)
+        let finding = check(result, configuration)
         return CaseOutcome(index: index, program: program, configuration: configuration, result: result, finding: finding)
+    }
+
+    /// `configuration` without each option, input or output mode the failure persists without: the
+    /// command line in a reproducer's header should hold only what matters.
+    public static func simplified(_ configuration: RunConfiguration, keepTimeout: Bool, fails: (RunConfiguration) -> Bool) -> RunConfiguration {
+        var current = configuration
+        let steps: [(inout RunConfiguration) -> Void] = [
+            { $0.json = false }, { $0.maxSteps = nil }, { $0.maxDepth = nil }, { $0.noInput = false }, { $0.yes = false },
+            { $0.whatIf = false }, { $0.timeZone = nil }, { $0.arguments = [] },
+            { if $0.input == .closed { $0.input = .empty } }, { if !keepTimeout { $0.timeout = nil } },
+        ]
+        for step in steps {
+            var candidate = current
+            step(&candidate)
+            if candidate != current && fails(candidate) { current = candidate }
+        }
+        return current
+    }
+
+    /// The oracles' verdict, with a crash told apart by where in the binary it happened.
+    public func check(_ result: RunResult, _ configuration: RunConfiguration) -> Finding? {
+        guard let finding = Oracles.check(result, configuration, settings: options.settings) else { return nil }
+        guard finding.kind == .crash, let site = sites.site(in: result.standardErrorText) else { return finding }
+        return Finding(kind: finding.kind, detail: finding.detail + ", in " + site, signature: finding.signature + " in " + site)
     }
 
     static func family(_ origin: String) -> String {
@@ -151,12 +187,12 @@ public final class Campaign: @unchecked Sendable {
         var summary = Summary()
         summary.seconds = ProcessRunner.now() - start
         lock.lock()
-        summary.cases = outcomes.count
+        summary.cases = casesRun
         summary.tally = tally
         summary.wallTimes = wallTimes
-        let failing = outcomes.filter { $0.finding != nil }.sorted { $0.index < $1.index }
+        let failures = failing.sorted { $0.index < $1.index }
         lock.unlock()
-        summary.groups = settle(failing)
+        summary.groups = settle(failures)
         return summary
     }
 
@@ -168,21 +204,18 @@ public final class Campaign: @unchecked Sendable {
             lock.unlock()
             if index >= options.count { return }
             if let limit = options.timeLimit, ProcessRunner.now() - start > limit { return }
-            var outcome = runCase(index, worker: worker)
-            // Keep only what a report needs of a run that passed.
-            if outcome.finding == nil {
-                outcome = CaseOutcome(index: index, program: FuzzProgram(bytes: [], origin: outcome.program.origin),
-                                      configuration: outcome.configuration,
-                                      result: RunResult(termination: outcome.result.termination, wallTime: outcome.result.wallTime),
-                                      finding: nil)
-            } else if options.verbose, let finding = outcome.finding {
+            let outcome = runCase(index, worker: worker)
+            if options.verbose, let finding = outcome.finding {
                 log("case \(index): \(finding.kind.rawValue): \(finding.detail)")
             }
+            let family = Self.family(outcome.program.origin)
             lock.lock()
-            outcomes.append(outcome)
-            tally[Self.family(outcome.program.origin), default: [:]][outcome.result.shellStatus, default: 0] += 1
-            wallTimes[Self.family(outcome.program.origin), default: 0] += outcome.result.wallTime
-            let done = outcomes.count
+            // Only failing cases are kept whole: a long run passes millions.
+            if outcome.finding != nil { failing.append(outcome) }
+            casesRun += 1
+            tally[family, default: [:]][outcome.result.shellStatus, default: 0] += 1
+            wallTimes[family, default: 0] += outcome.result.wallTime
+            let done = casesRun
             lock.unlock()
             if done % 500 == 0 {
                 log(String(format: "  %d cases, %.0f s", done, ProcessRunner.now() - start))
@@ -199,7 +232,7 @@ public final class Campaign: @unchecked Sendable {
             guard let finding = outcome.finding else { continue }
             let key = finding.kind.rawValue + " " + finding.signature
             if groups[key] == nil {
-                groups[key] = FailureGroup(finding: finding, first: outcome, occurrences: 0)
+                groups[key] = FailureGroup(finding: finding, first: outcome)
                 order.append(key)
             }
             groups[key]!.occurrences += 1
@@ -211,7 +244,7 @@ public final class Campaign: @unchecked Sendable {
             if group.finding.kind.isTiming {
                 let again = (0..<2).filter { _ in
                     let result = execute(first.program.bytes, first.configuration, worker: "confirm")
-                    return Oracles.check(result, first.configuration, settings: options.settings)?.signature == group.finding.signature
+                    return check(result, first.configuration)?.signature == group.finding.signature
                 }
                 group.confirmed = again.count == 2
                 if !group.confirmed {
@@ -223,11 +256,17 @@ public final class Campaign: @unchecked Sendable {
             if options.minimise {
                 log("minimising case \(first.index) (\(group.finding.kind.rawValue): \(group.finding.signature))…")
                 let budget = group.finding.kind.isTiming ? min(options.minimiseBudget, 40) : options.minimiseBudget
-                var minimizer = Minimizer(budget: budget) { [self] candidate in
-                    let result = execute(candidate, first.configuration, worker: "minimise")
-                    return Oracles.check(result, first.configuration, settings: options.settings)?.signature == group.finding.signature
+                let signature = group.finding.signature
+                let fails = { [self] (bytes: [UInt8], configuration: RunConfiguration) -> Bool in
+                    check(execute(bytes, configuration, worker: "minimise"), configuration)?.signature == signature
                 }
-                group.minimised = minimizer.minimise(first.program.bytes)
+                let keepTimeout = group.finding.kind.isTiming || !first.program.isBounded
+                var configuration = Self.simplified(first.configuration, keepTimeout: keepTimeout) { fails(first.program.bytes, $0) }
+                var minimizer = Minimizer(budget: budget) { fails($0, configuration) }
+                let program = minimizer.minimise(first.program.bytes)
+                configuration = Self.simplified(configuration, keepTimeout: keepTimeout) { fails(program, $0) }
+                group.minimised = program
+                group.configuration = configuration
             }
             if let folder = options.failuresFolder {
                 group.savedAs = FailureReport.save(group, seed: options.seed, binary: options.binary, folder: folder)

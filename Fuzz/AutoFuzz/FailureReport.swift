@@ -12,7 +12,8 @@ public enum FailureReport {
         if FileManager.default.fileExists(atPath: path) { return path }
         try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         let program = group.minimised ?? group.first.program.bytes
-        let text = header(group, seed: seed, programLines: program.split(separator: 0x0A, omittingEmptySubsequences: false).count)
+        let lines = program.isEmpty ? 0 : program.split(separator: 0x0A, omittingEmptySubsequences: false).count - (program.last == 0x0A ? 1 : 0)
+        let text = header(group, seed: seed, programLines: lines)
         let bytes = Array(text.utf8) + program + (program.last == 0x0A ? [] : [0x0A])
         return FileManager.default.createFile(atPath: path, contents: Data(bytes)) ? path : nil
     }
@@ -25,10 +26,11 @@ public enum FailureReport {
         var lines = [
             "auto-fuzz found: \(group.finding.kind.rawValue) — \(group.finding.detail)",
             "oracle: \(oracle(group.finding.kind))",
-            "command: \(first.configuration.commandLine(script: "THIS_FILE"))",
+            "command: \(group.configuration.commandLine(script: "THIS_FILE"))",
             "case: swift run auto-fuzz --seed \(seed) --only \(first.index)   (\(group.occurrences) failing run\(group.occurrences == 1 ? "" : "s") in that campaign)",
             "origin: \(first.program.origin.prefix(160))",
-            "minimised from \(original) line\(original == 1 ? "" : "s") to \(programLines)",
+            group.minimised == nil ? "not minimised: \(original) line\(original == 1 ? "" : "s")"
+                : "minimised from \(original) line\(original == 1 ? "" : "s") to \(programLines)",
         ]
         let standardError = first.result.standardErrorText.split(separator: "\n").prefix(3).map { String($0.prefix(200)) }
         if !standardError.isEmpty { lines.append("stderr: " + standardError.joined(separator: " ⏎ ")) }

@@ -23,7 +23,7 @@ public enum FuzzCommandLine {
           --failures DIR       where reproducers go (default Fuzz/failures); --no-save: nowhere
           --fixtures DIR       what --mutate-fixtures mutates (default Tests/Fixtures)
           --only INDEX         run that one case and show everything about it; with --print, only show it
-          --memory-limit MIB   address-space limit of each run (default 4096, 0 for none)
+          --memory-limit MIB   address-space limit of each run (default 2048, 0 for none)
           --slack SECONDS      how late output may come after a --timeout (default 1.5; the exit: twice that)
         """
 

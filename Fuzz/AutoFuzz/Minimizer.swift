@@ -16,13 +16,59 @@ public struct Minimizer {
     }
 
     public mutating func minimise(_ bytes: [UInt8]) -> [UInt8] {
+        let tokenJoin: ([[UInt8]]) -> [UInt8] = { Array($0.joined()) }
         var current = bytes
         current = shrinkRepetitions(current)
         current = ddmin(current, split: FixtureMutator.lines, join: FixtureMutator.joined)
-        current = ddmin(current, split: Self.tokenPieces, join: { Array($0.joined()) })
+        // ddmin tries chunks at aligned places only: a block (`shortcut … {`, its body, `}`) or an operand
+        // with its operator (`x ==`) is often a run that no aligned chunk covers.
+        current = removeWindows(current, sizes: [4, 3, 2], split: FixtureMutator.lines, join: FixtureMutator.joined)
+        current = ddmin(current, split: Self.tokenPieces, join: tokenJoin)
+        current = unwrapParentheses(current)
+        current = removeWindows(current, sizes: [5, 4, 3, 2], split: Self.tokenPieces, join: tokenJoin)
         // Token removal may leave a line that only the earlier pass could drop now.
         current = ddmin(current, split: FixtureMutator.lines, join: FixtureMutator.joined)
         return current
+    }
+
+    /// Tries removing every run of `size` consecutive pieces, for each size, largest first.
+    mutating func removeWindows(_ bytes: [UInt8], sizes: [Int], split: ([UInt8]) -> [[UInt8]], join: ([[UInt8]]) -> [UInt8]) -> [UInt8] {
+        var pieces = split(bytes)
+        for size in sizes {
+            var start = 0
+            while start + size <= pieces.count && pieces.count > size && runs < budget {
+                var candidate = pieces
+                candidate.removeSubrange(start..<(start + size))
+                if test(join(candidate)) { pieces = candidate } else { start += 1 }
+            }
+        }
+        return join(pieces)
+    }
+
+    /// `((x))` → `(x)` → `x`: tries dropping each pair of matching parentheses.
+    mutating func unwrapParentheses(_ bytes: [UInt8]) -> [UInt8] {
+        var pieces = Self.tokenPieces(bytes)
+        var index = 0
+        while index < pieces.count && runs < budget {
+            defer { index += 1 }
+            guard pieces[index].first == 0x28 else { continue }
+            var depth = 0
+            var match: Int?
+            for other in index..<pieces.count {
+                if pieces[other].first == 0x28 { depth += 1 }
+                if pieces[other].first == 0x29 { depth -= 1 }
+                if depth == 0 { match = other; break }
+            }
+            guard let match else { continue }
+            var candidate = pieces
+            candidate.remove(at: match)
+            candidate.remove(at: index)
+            if test(Array(candidate.joined())) {
+                pieces = candidate
+                index -= 1
+            }
+        }
+        return Array(pieces.joined())
     }
 
     mutating func test(_ candidate: [UInt8]) -> Bool {

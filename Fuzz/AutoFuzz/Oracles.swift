@@ -109,11 +109,15 @@ public enum Oracles {
     /// With a real `--timeout T`: the process ends by T + exitSlack and writes nothing after T + outputSlack.
     static func checkDeadline(_ result: RunResult, _ configuration: RunConfiguration, _ settings: OracleSettings) -> Finding? {
         guard let timeout = configuration.timeoutSeconds else { return nil }
+        // Stopped late by the time limit (a step that takes long), or never stopped by it (work the limit
+        // doesn't cover, such as compiling): two different causes.
+        let stopped = result.standardErrorText.contains("time limit")
+        let how = stopped ? "stopped late by the time limit" : "not stopped by the time limit"
         if result.wallTime > timeout + settings.exitSlack {
             return Finding(kind: .timeoutOverrun,
-                           detail: String(format: "--timeout %@ but the process ran %.2f s (allowed: %.1f s)",
-                                          configuration.timeout ?? "", result.wallTime, timeout + settings.exitSlack),
-                           signature: "timeout overrun")
+                           detail: String(format: "--timeout %@ but the process ran %.2f s (allowed: %.1f s), %@, exit %d",
+                                          configuration.timeout ?? "", result.wallTime, timeout + settings.exitSlack, how, result.shellStatus),
+                           signature: "timeout overrun, " + how)
         }
         let late = result.chunks.filter { $0.time > timeout + settings.outputSlack }
         if let first = late.first {
@@ -121,7 +125,7 @@ public enum Oracles {
             return Finding(kind: .outputAfterDeadline,
                            detail: String(format: "--timeout %@ but %d bytes arrived after the deadline, the first at %.2f s (allowed: %.1f s)",
                                           configuration.timeout ?? "", bytes, first.time, timeout + settings.outputSlack),
-                           signature: "output after deadline")
+                           signature: "output after deadline, " + how)
         }
         return nil
     }

@@ -76,6 +76,16 @@ public enum ProcessRunner {
 
     static let spawnLock = NSLock()
 
+    /// glibc's `posix_spawn_file_actions_addclosefrom_np` (2.34 and later), which Swift's Glibc module
+    /// does not declare; nil where the C library lacks it.
+    static let closeFrom: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32)? = {
+        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addclosefrom_np") else { return nil }
+        return unsafeBitCast(symbol, to: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32).self)
+    }()
+
+    /// Feeding a script to a child that has already died must not kill the harness.
+    static let ignoreBrokenPipes: Void = { _ = signal(SIGPIPE, SIG_IGN) }()
+
     static func makePipe(_ ends: inout [Int32]) -> Bool {
         guard pipe(&ends) == 0 else { return false }
         for fd in ends { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
@@ -149,6 +159,9 @@ public enum ProcessRunner {
         case .closed: posix_spawn_file_actions_addclose(&actions, 1)
         }
         posix_spawn_file_actions_adddup2(&actions, errPipe[1], 2)
+        // Nothing else: a file another thread has open for writing (without close-on-exec) would stay
+        // open in this child — and a fake binary being written would be "busy" (ETXTBSY) while it runs.
+        _ = closeFrom.map { $0(&actions, 3) }
 
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
@@ -172,7 +185,13 @@ public enum ProcessRunner {
         }
         var pid: pid_t = 0
         let start = now()
-        let status = posix_spawn(&pid, path, &actions, &attributes, cArguments, cEnvironment)
+        var status = posix_spawn(&pid, path, &actions, &attributes, cArguments, cEnvironment)
+        // ETXTBSY: the executable was just written, and a process forked meanwhile (by another thread of
+        // this program) still holds it open for writing until it execs. It passes in milliseconds.
+        for _ in 0..<200 where status == ETXTBSY {
+            usleep(5000)
+            status = posix_spawn(&pid, path, &actions, &attributes, cArguments, cEnvironment)
+        }
         close(outPipe[1])
         close(errPipe[1])
         if inPipe[0] >= 0 { close(inPipe[0]) }
@@ -190,8 +209,7 @@ public enum ProcessRunner {
         if out >= 0 { open[out] = false }
         var writer = input
         var written = 0
-        // Ignore SIGPIPE in the harness: feeding a script to a child that died must not kill the fuzzer.
-        signal(SIGPIPE, SIG_IGN)
+        _ = ignoreBrokenPipes
         var buffer = [UInt8](repeating: 0, count: 65536)
         var status: Int32 = 0
         var exited = false

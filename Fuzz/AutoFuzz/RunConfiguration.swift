@@ -93,6 +93,11 @@ public struct RunConfiguration: Sendable, Hashable, CustomStringConvertible {
         if random.chance(0.15) {
             configuration.maxDepth = random.pick(["1", "10", "256", "1000", "10000", "0", "10001", "-5"])
         }
+        // A deeply nested program meets the depth limit it is allowed to raise (up to 10000) half the time:
+        // the default of 256 would stop almost all of them at the parser.
+        if program.origin.hasPrefix("extreme: deep") && random.chance(0.5) {
+            configuration.maxDepth = random.pick(["1000", "3000", "10000"])
+        }
         configuration.noInput = random.chance(0.3)
         configuration.yes = random.chance(0.1)
         configuration.whatIf = random.chance(0.05)

@@ -85,16 +85,28 @@ import Testing
         #expect(finding?.kind == .sigpipe)
     }
 
-    @Test func closedStreamsAreWhatTheBinarySees() throws {
-        // `[ -t ]`-free checks: reading a closed stdin fails, reading /dev/null gives nothing.
-        var configuration = RunConfiguration()
-        configuration.input = .closed
-        #expect(run(try fake("if cat >/dev/null 2>&1; then exit 3; else exit 0; fi"), configuration).1 == nil)
-        configuration.input = .empty
-        #expect(run(try fake("if cat >/dev/null 2>&1; then exit 0; else exit 3; fi"), configuration).1 == nil)
-        configuration.input = .script
-        let (result, _) = run(try fake("cat"), configuration, program: "show 42\n")
-        #expect(result.standardOutputText == "show 42\n", "the script comes on standard input")
+    @Test func standardInputIsClosedEmptyOrTheScript() {
+        // `sh -c` opens no script file of its own, so its fd 0 is exactly what the runner made it.
+        func standardInput(_ mode: RunConfiguration.Input) -> String {
+            var request = ProcessRunner.Request(executable: "/bin/sh", arguments: ["-c", "readlink /proc/self/fd/0 || echo closed; cat"],
+                                                environment: ["PATH": "/usr/bin:/bin"], input: mode, output: .pipe, hardDeadline: 30)
+            request.inputBytes = Array("the script\n".utf8)
+            return ProcessRunner.run(request).standardOutputText
+        }
+        #expect(standardInput(.closed).hasPrefix("closed"))
+        #expect(standardInput(.empty) == "/dev/null\n")
+        #expect(standardInput(.script).hasPrefix("pipe:"))
+        #expect(standardInput(.script).hasSuffix("\nthe script\n"))
+    }
+
+    @Test func aChildInheritsNoOtherFileDescriptor() {
+        // As if another thread were writing a file (without close-on-exec) at the moment of the spawn.
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("auto-fuzz-stray-\(UUID().uuidString)").path
+        let stray = open(path, O_WRONLY | O_CREAT, 0o644)
+        defer { close(stray); unlink(path) }
+        let request = ProcessRunner.Request(executable: "/bin/sh", arguments: ["-c", "[ -e /proc/$$/fd/\(stray) ] && echo inherited || echo closed"],
+                                            environment: ["PATH": "/usr/bin:/bin"], input: .empty, output: .pipe, hardDeadline: 30)
+        #expect(ProcessRunner.run(request).standardOutputText == "closed\n")
     }
 
     // MARK: Deadlines (margins of seconds)
@@ -153,6 +165,18 @@ import Testing
         let minimal = String(decoding: minimiser.minimise(Array(program.utf8)), as: UTF8.self)
         #expect(minimal.contains("boom"))
         #expect(minimal.count <= 8, "'\(minimal)'")
+    }
+
+    @Test func minimisingTheCommandLineKeepsWhatTheFailureNeeds() {
+        var configuration = RunConfiguration()
+        (configuration.json, configuration.maxSteps, configuration.timeZone, configuration.input) = (true, "5", "UTC", .closed)
+        (configuration.timeout, configuration.arguments, configuration.output) = ("0.5", ["a"], .closed)
+        // This "failure" needs --json and a closed standard output, nothing else.
+        let simplified = Campaign.simplified(configuration, keepTimeout: false) { $0.json && $0.output == .closed }
+        #expect(simplified.json && simplified.output == .closed)
+        #expect(simplified.maxSteps == nil && simplified.timeZone == nil && simplified.timeout == nil && simplified.arguments.isEmpty)
+        #expect(simplified.input == .empty)
+        #expect(Campaign.simplified(configuration, keepTimeout: true) { _ in true }.timeout == "0.5", "a timing failure keeps its timeout")
     }
 
     @Test func minimisingShrinksNestingWhileItStaysBalanced() throws {
