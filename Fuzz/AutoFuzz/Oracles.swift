@@ -135,12 +135,12 @@ public enum Oracles {
         guard bytes.last == 0x0A else { return bytes.isEmpty ? "is empty" : "does not end with a newline" }
         let body = bytes.dropLast()
         if body.contains(0x0A) { return "has more than one line" }
-        do {
-            _ = try JSONSerialization.jsonObject(with: Data(body), options: [.fragmentsAllowed])
-            return nil
-        } catch {
-            return "is not valid JSON"
-        }
+        // Both judges must agree (JSONValidator.swift says why): JSONSerialization also checks the UTF-8
+        // in strings, and is overruled only on nesting deeper than it parses.
+        let strict = JSONValidator.check(body)
+        guard strict.isValid else { return "is not valid JSON" }
+        if strict.depth > 500 { return nil }
+        return (try? JSONSerialization.jsonObject(with: Data(body), options: [.fragmentsAllowed])) != nil ? nil : "is not valid JSON"
     }
 
     /// The line a Swift runtime failure leaves on standard error: `Fatal error: …`, a stack overflow,

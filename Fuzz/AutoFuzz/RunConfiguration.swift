@@ -86,12 +86,15 @@ public struct RunConfiguration: Sendable, Hashable, CustomStringConvertible {
                                                      (1, random.pick(["inf", "nan", "-1", "0", "1e-9", "1e300", "0.0000001",
                                                                       "9223372036854775807", "abc", "", "-inf", "1e-300"]))])
         }
+        // Mostly values a program can run under; now and then one the option parser must refuse, or a
+        // limit that stops the run at once.
         if random.chance(0.3) {
-            configuration.maxSteps = random.pick(["0", "1", "100", "10000", "1000000", "-1", "9223372036854775807",
-                                                  "99999999999999999999", "1.5"])
+            configuration.maxSteps = random.weighted([(6, "10000"), (6, "1000000"), (2, "100"), (1, "0"), (1, "1"), (1, "-1"),
+                                                      (1, "9223372036854775807"), (1, "99999999999999999999"), (1, "1.5")])
         }
         if random.chance(0.15) {
-            configuration.maxDepth = random.pick(["1", "10", "256", "1000", "10000", "0", "10001", "-5"])
+            configuration.maxDepth = random.weighted([(4, "256"), (4, "1000"), (4, "10000"), (1, "1"), (1, "10"), (1, "0"),
+                                                      (1, "10001"), (1, "-5")])
         }
         // A deeply nested program meets the depth limit it is allowed to raise (up to 10000) half the time:
         // the default of 256 would stop almost all of them at the parser.

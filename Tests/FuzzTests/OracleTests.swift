@@ -72,6 +72,19 @@ import Testing
         #expect(run(try fake("printf '42'"), json()).1?.kind == .invalidJSON, "no newline")
     }
 
+    @Test func validJSONIsValidHoweverDeep() {
+        func problem(_ text: String) -> String? { Oracles.jsonProblem(Array((text + "\n").utf8)) }
+        let deep = String(repeating: #"{"a":["#, count: 3000) + "1" + String(repeating: "]}", count: 3000)
+        for valid in [deep, "1", "-0.5e+10", #""\u00e9\n""#, #"{"a":[1,{"b":null}],"c":true}"#, "[ ]", " {} ", #"["é"]"#] {
+            #expect(problem(valid) == nil, "\(valid.prefix(40))")
+        }
+        let deepOpen = String(repeating: "[", count: 3000) + String(repeating: "]", count: 2999)
+        for invalid in [deepOpen, "infinity", "nan", "-infinity", "[1,]", #"{"a" 1}"#, "01", "1.", ".5", "\"tab\tliteral\"", "[1] [2]",
+                        #"{"a":1,}"#, "tru", #""\x""#, "{1:2}"] {
+            #expect(problem(invalid) != nil, "\(invalid.prefix(40))")
+        }
+    }
+
     @Test func standardOutputAfterAFailureIsReported() throws {
         #expect(run(try fake("echo partial; exit 1"), json()).1?.kind == .outputOnFailure)
         #expect(run(try fake("echo ran anyway; exit 2")).1?.kind == .outputAfterCompileError)
