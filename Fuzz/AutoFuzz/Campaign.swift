@@ -17,6 +17,7 @@ public struct CampaignOptions: Sendable {
     /// Runs of the binary one minimisation may use (fewer for timing failures, each of which takes seconds).
     public var minimiseBudget = 300
     public var settings = OracleSettings()
+    /// Address-space limit of every run, in MiB (0: none).
     public var memoryLimitMiB = 2048
     public var verbose = false
 
@@ -75,6 +76,8 @@ public final class Campaign: @unchecked Sendable {
     public init(options: CampaignOptions, log: @escaping @Sendable (String) -> Void) {
         self.options = options
         self.log = log
+        // Every run's address space is limited through this process's own limit, which children inherit.
+        ProcessRunner.limitAddressSpace(mebibytes: options.memoryLimitMiB)
         sites = CrashSites(binary: options.binary)
         mutator = FixtureMutator(corpus: options.mutateFixtures ? .load(under: options.fixturesFolder) : .init(files: []))
         workFolder = NSTemporaryDirectory() + "auto-fuzz-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
@@ -108,13 +111,13 @@ public final class Campaign: @unchecked Sendable {
         let script = folder + "/script.auto"
         _ = FileManager.default.createFile(atPath: script, contents: Data(bytes))
         return Self.run(binary: options.binary, script: script, bytes: bytes, configuration: configuration,
-                        settings: options.settings, memoryLimitMiB: options.memoryLimitMiB, folder: folder)
+                        settings: options.settings, folder: folder)
     }
 
     /// One run of `binary` on a script file, as the oracles expect it: the environment a user has, with
     /// colour off and the Swift runtime's backtracer off (it takes seconds to symbolicate a crash).
     public static func run(binary: String, script: String, bytes: [UInt8], configuration: RunConfiguration,
-                           settings: OracleSettings, memoryLimitMiB: Int, folder: String) -> RunResult {
+                           settings: OracleSettings, folder: String) -> RunResult {
         var environment = ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin", "HOME": folder,
                            "NO_COLOR": "1", "SWIFT_BACKTRACE": "enable=no", "LANG": "C.UTF-8"]
         if let zone = configuration.timeZone { environment["TZ"] = zone }
@@ -122,7 +125,6 @@ public final class Campaign: @unchecked Sendable {
                                             environment: environment, input: configuration.input, output: configuration.output,
                                             hardDeadline: settings.hardDeadline(for: configuration))
         request.inputBytes = configuration.input == .script ? bytes : []
-        request.memoryLimitMiB = memoryLimitMiB
         return ProcessRunner.run(request)
     }
 

@@ -8,11 +8,13 @@ struct ExtremePrograms {
     let mayRunAway: Bool
 
     /// Nesting depths: below, at and just past the default limit of 256, and far past it, where a
-    /// recursive parser, checker or compiler would overflow its stack.
-    static let depths = [50, 200, 255, 256, 257, 300, 1000, 5000, 9999, 20000, 100_000]
+    /// recursive parser, checker or compiler would overflow its stack. The largest are rarer: a program
+    /// of 100 000 levels or lines takes seconds to run in a debug build, and a quick run has 100.
+    static let depths = [50, 200, 255, 256, 257, 300, 1000, 3000, 5000, 9999, 20000, 100_000]
+    static let depthWeights = [3, 2, 2, 3, 2, 2, 3, 2, 2, 1, 1, 1]
 
     mutating func program() -> FuzzProgram {
-        let n = random.pick(Self.depths)
+        let n = random.weighted(Array(zip(Self.depthWeights, Self.depths)))
         let (name, text): (String, String)
         switch random.weighted([(3, 0), (2, 1), (2, 2), (2, 3), (1, 4), (1, 5), (1, 6), (2, 7), (1, 8), (1, 9), (1, 10), (1, 11),
                                 (1, 12), (1, 13), (1, 14), (8, 15)]) {

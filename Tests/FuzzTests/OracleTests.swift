@@ -22,7 +22,7 @@ import Testing
         let script = folder + "/script.auto"
         _ = FileManager.default.createFile(atPath: script, contents: Data(program.utf8))
         let result = Campaign.run(binary: binary, script: script, bytes: Array(program.utf8), configuration: configuration,
-                                  settings: settings, memoryLimitMiB: 0, folder: folder)
+                                  settings: settings, folder: folder)
         return (result, Oracles.check(result, configuration, settings: settings))
     }
 
