@@ -39,7 +39,8 @@ public struct CaseOutcome: Sendable {
 /// One distinct failure of a campaign, after grouping, confirming and minimising.
 public struct FailureGroup: Sendable {
     public var finding: Finding
-    /// The case that stands for the group: the first found, or for a timing failure the first confirmed.
+    /// The case that stands for the group: the shortest program, or for a timing failure the first of
+    /// the slowest cases that failed again.
     public var first: CaseOutcome
     public var occurrences: Int
     public var confirmed = true
@@ -207,7 +208,15 @@ public final class Campaign: @unchecked Sendable {
             lock.unlock()
             if index >= options.count { return }
             if let limit = options.timeLimit, ProcessRunner.now() - start > limit { return }
-            let outcome = runCase(index, worker: worker)
+            var outcome = runCase(index, worker: worker)
+            if outcome.finding != nil {
+                // Kept until the end for the report: the beginning of what it wrote is enough.
+                var result = outcome.result
+                result.standardOutput = Array(result.standardOutput.prefix(16384))
+                result.standardError = Array(result.standardError.prefix(16384))
+                outcome = CaseOutcome(index: index, program: outcome.program, configuration: outcome.configuration,
+                                      result: result, finding: outcome.finding)
+            }
             if options.verbose, let finding = outcome.finding {
                 log("case \(index): \(finding.kind.rawValue): \(finding.detail)")
             }
@@ -264,7 +273,12 @@ public final class Campaign: @unchecked Sendable {
                     settled.append(group)
                     continue
                 }
-                (group.first, group.finding) = (confirmed, finding)
+                (group.first, group.finding, group.configuration) = (confirmed, finding, confirmed.configuration)
+            } else if let smallest = members[key, default: []].min(by: { $0.program.bytes.count < $1.program.bytes.count }) {
+                // Of the same failure, the shortest program makes the smallest reproducer.
+                group.first = smallest
+                group.configuration = smallest.configuration
+                if let finding = smallest.finding { group.finding = finding }
             }
             let first = group.first
             if options.minimise {

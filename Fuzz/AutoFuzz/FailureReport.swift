@@ -86,7 +86,7 @@ public enum FailureReport {
         for group in summary.groups {
             let size = group.minimised.map { "\($0.count) bytes" } ?? "\(group.first.program.bytes.count) bytes, not minimised"
             out += "  \(group.confirmed ? "" : "(not confirmed) ")\(group.finding.kind.rawValue): \(group.finding.signature)\n"
-            out += "      \(group.occurrences) run\(group.occurrences == 1 ? "" : "s"), first: case \(group.first.index) — \(group.finding.detail.prefix(200))\n"
+            out += "      \(group.occurrences) run\(group.occurrences == 1 ? "" : "s"), e.g. case \(group.first.index) — \(group.finding.detail.prefix(200))\n"
             out += "      \(group.savedAs ?? "not saved") (\(size))\n"
         }
         return out

@@ -93,7 +93,7 @@ public struct Minimizer {
     mutating func ddmin(_ bytes: [UInt8], split: ([UInt8]) -> [[UInt8]], join: ([[UInt8]]) -> [UInt8]) -> [UInt8] {
         var pieces = split(bytes)
         var chunks = 2
-        while pieces.count >= 2 && runs < budget {
+        while !pieces.isEmpty && runs < budget {
             let size = max(1, (pieces.count + chunks - 1) / chunks)
             var removedOne = false
             var start = 0
@@ -101,7 +101,8 @@ public struct Minimizer {
                 let end = min(pieces.count, start + size)
                 var candidate = pieces
                 candidate.removeSubrange(start..<end)
-                if !candidate.isEmpty && test(join(candidate)) {
+                // Even the empty program: a failure that an option alone causes needs no program at all.
+                if test(join(candidate)) {
                     pieces = candidate
                     removedOne = true
                 } else {
@@ -111,7 +112,7 @@ public struct Minimizer {
             if removedOne {
                 chunks = max(chunks - 1, 2)
             } else {
-                if size == 1 { break }
+                if size <= 1 { break }
                 chunks = min(chunks * 2, pieces.count)
             }
         }

@@ -89,12 +89,13 @@ public enum Oracles {
         }
         if let timing = checkDeadline(result, configuration, settings) { return timing }
         guard configuration.output == .pipe, case .exited(let code) = result.termination else { return nil }
-        if configuration.json && code == 0 {
+        // Output cut at the capture limit can't be judged as JSON (a 9 MB text is valid JSON).
+        if configuration.json && code == 0 && result.hasWholeStandardOutput {
             if let problem = jsonProblem(result.standardOutput) {
                 return Finding(kind: .invalidJSON, detail: "--json, exit 0, and standard output \(problem): \(excerpt(result.standardOutputText))",
                                signature: "invalid json: " + nonJSONWords(result.standardOutputText))
             }
-        } else if configuration.json && !result.standardOutput.isEmpty {
+        } else if configuration.json && code != 0 && !result.standardOutput.isEmpty {
             return Finding(kind: .outputOnFailure, detail: "--json, exit \(code), and standard output has \(excerpt(result.standardOutputText))",
                            signature: "json output on exit \(code)")
         }

@@ -39,6 +39,12 @@ public struct RunResult: Sendable {
     }
 
     public var standardErrorText: String { String(decoding: standardError, as: UTF8.self) }
+
+    /// Whether `standardOutput` holds everything the child wrote there (it may have written more than
+    /// the capture limit).
+    public var hasWholeStandardOutput: Bool {
+        chunks.reduce(0) { $0 + ($1.isStandardOutput ? $1.count : 0) } == standardOutput.count
+    }
     public var standardOutputText: String { String(decoding: standardOutput, as: UTF8.self) }
 }
 
@@ -58,7 +64,7 @@ public enum ProcessRunner {
         /// Seconds after the spawn at which the process (group) is killed.
         public var hardDeadline: Double
         /// Bytes of each stream kept; a program that prints for ever must not fill the harness's memory.
-        public var captureLimit = 1 << 20
+        public var captureLimit = 8 << 20
 
         public init(executable: String, arguments: [String], environment: [String: String], input: RunConfiguration.Input,
                     output: RunConfiguration.Output, hardDeadline: Double) {

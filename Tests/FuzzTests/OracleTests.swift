@@ -85,6 +85,14 @@ import Testing
         }
     }
 
+    @Test func outputBeyondTheCaptureLimitIsNotJudged() throws {
+        // 9 MB of valid JSON, more than the 8 MB kept: the cut text is not "invalid JSON".
+        let (result, finding) = run(try fake(#"printf '"'; head -c 9000000 /dev/zero | tr '\0' a; printf '"\n'"#), json())
+        #expect(result.termination == .exited(0))
+        #expect(!result.hasWholeStandardOutput)
+        #expect(finding == nil, "\(finding?.detail ?? "")")
+    }
+
     @Test func standardOutputAfterAFailureIsReported() throws {
         #expect(run(try fake("echo partial; exit 1"), json()).1?.kind == .outputOnFailure)
         #expect(run(try fake("echo ran anyway; exit 2")).1?.kind == .outputAfterCompileError)
