@@ -56,6 +56,11 @@ let package = Package(
             path: "Benchmarks"
         ),
 
+        // The fuzzing harness: generated programs and mutated fixtures run against the built `auto`, with
+        // oracles on the exit code, JSON output and deadlines (`swift run auto-fuzz --quick`). Foundation only.
+        .target(name: "AutoFuzz", path: "Fuzz/AutoFuzz"),
+        .executableTarget(name: "auto-fuzz", dependencies: ["AutoFuzz"], path: "Fuzz/auto-fuzz"),
+
         // What the tests share: a small host registered as a real host would, and scripted interaction.
         .target(name: "AutoTestSupport", dependencies: ["AutoIntents", "AutoRuntime", "AutoLanguage", "AutoPrelude", "AutoCLI"],
                 path: "Tests/AutoTestSupport"),
@@ -64,6 +69,8 @@ let package = Package(
         .testTarget(name: "AutoRuntimeTests", dependencies: ["AutoRuntime", "AutoIntents", "AutoLanguage", "AutoTestSupport"]),
         // Depends on the `auto` executable so that `swift test` builds the binary its tests run.
         .testTarget(name: "AutoCLITests", dependencies: ["auto", "AutoCLI", "AutoLanguage", "AutoRuntime", "AutoIntents", "AutoTestSupport"]),
+        // The harness's oracles against fake binaries, and its generator against the real checker.
+        .testTarget(name: "FuzzTests", dependencies: ["AutoFuzz", "AutoCLI", "AutoLanguage"]),
         .testTarget(name: "LibraryHostTests", dependencies: ["library", "LibraryHost", "AutoCLI", "AutoLanguage", "AutoRuntime", "AutoIntents", "AutoTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
