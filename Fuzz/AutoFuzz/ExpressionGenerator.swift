@@ -56,9 +56,10 @@ extension ProgramGenerator {
                                     (1, "1_000_000")])
         case .decimal:
             if extreme {
-                return random.pick(["0.000000000000000000000001", "99999999999999999999999999999999999999.5",
-                                    "1" + String(repeating: "0", count: 400) + ".0", "(-" + "9" + String(repeating: "9", count: 320) + ".5)",
-                                    "123456789012345678901234567890.123456789"])
+                // At the edges of a Decimal (38 digits, under 10^38, 38 places), so that arithmetic on them goes out of
+                // range at run time; a literal past them is a compile-time error, which the broken family covers.
+                return random.pick(["0.00000000000000000000000000000000000001", "99999999999999999999999999999999999999.0",
+                                    "(-99999999999999999999999999999999999999.0)", "123456789012345678901234567890.12345678"])
             }
             return random.pick(["0.5", "1.5", "2.25", "0.1", "0.2", "3.0", "10.75", "1_000.25", "(-2.5)", "0.001", "7.0"])
         case .text:
@@ -70,7 +71,10 @@ extension ProgramGenerator {
             return random.weighted([(6, "date(\"\(random.pick(Self.dates))\")"), (1, "now"), (1, "today")])
         case .duration:
             let unit = random.pick(["millisecond", "milliseconds", "second", "seconds", "minute", "minutes", "hour", "hours", "day", "days", "week", "weeks"])
-            if extreme { return random.pick(["9223372036854775807", "100000000000000", "0.0001", "100000000000000000000000000000.5"]) + " " + unit }
+            // Near the largest duration (9223372036854775807 seconds) whatever the unit, so that arithmetic on them
+            // overflows at run time.
+            if extreme { return random.pick(["9223372036854775807 milliseconds", "9223372036854775807 seconds", "106751991167 days",
+                                             "15250284452 weeks", "0.0001 \(unit)"]) }
             return random.pick(["0", "1", "2", "3", "10", "30", "90", "1.5", "0.25", "500"]) + " " + unit
         case .size:
             let unit = random.pick(["byte", "bytes", "KB", "MB", "GB", "TB", "KiB", "MiB", "GiB", "TiB"])

@@ -40,7 +40,6 @@ public enum FailureReport {
     static func oracle(_ kind: FailureKind) -> String {
         switch kind {
         case .crash: return "the process ends with an exit code in {0, 1, 2, 130}, never by a signal"
-        case .sigpipe: return "writing to a closed pipe is an error (exit 1) or ignored, never death by SIGPIPE"
         case .exitCode: return "the exit code is one of 0, 1, 2, 130"
         case .invalidJSON: return "with --json and exit 0, standard output is one line of valid JSON"
         case .outputOnFailure: return "with --json, a run that fails writes nothing to standard output"

@@ -2,7 +2,7 @@
 ///
 /// `JSONSerialization` alone won't do: it accepts a trailing comma (`[1,]`), and refuses arrays and
 /// objects nested deeper than 512 levels — which `auto --json` rightly writes for a record nested 1000
-/// deep (`--max-depth` allows 10000). This checker is strict and iterative (depth costs memory, not
+/// deep. This checker is strict and iterative (depth costs memory, not
 /// stack); the oracle asks both (Oracles.jsonProblem).
 enum JSONValidator {
     /// Whether `bytes` is one JSON value, and how deep its arrays and objects nest.

@@ -4,8 +4,6 @@ import Foundation
 public enum FailureKind: String, Sendable, CaseIterable, Comparable {
     /// Ended by a signal: a trap (SIGILL, SIGTRAP), an abort, a segfault, memory exhausted.
     case crash
-    /// Killed by SIGPIPE writing to a pipe nobody reads (`auto … | true`).
-    case sigpipe
     /// Exited with a code that is not 0, 1, 2 or 130.
     case exitCode = "exit-code"
     /// `--json` and exit 0, but standard output is not one line of JSON.
@@ -75,10 +73,9 @@ public enum Oracles {
             return Finding(kind: .exitCode, detail: "the harness could not start the binary: \(reason)", signature: "not started")
         case .signaled(let signal):
             let name = signalName(signal)
-            if signal == SIGPIPE && configuration.output == .brokenPipe {
-                return Finding(kind: .sigpipe, detail: "killed by SIGPIPE (exit \(128 + signal)) writing to a pipe nobody reads",
-                               signature: "sigpipe")
-            }
+            // Ending by SIGPIPE when the reader of standard output has gone is what Unix tools do (`auto … | head`
+            // stops at once and quietly): accepted. With SIGPIPE ignored, the write fails and the exit code is 1.
+            if signal == SIGPIPE && configuration.output == .brokenPipe { return nil }
             let message = crashMessage(result.standardErrorText)
             return Finding(kind: .crash, detail: "killed by signal \(signal) (\(name), exit \(128 + signal))" + (message.map { ": \($0)" } ?? ""),
                            signature: "\(name): " + normalised(message ?? "no message"))

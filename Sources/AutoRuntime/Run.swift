@@ -38,7 +38,7 @@ final class Run {
         self.limits = limits
         self.deadline = deadline
         self.whatIf = whatIf
-        nextCheck = min(1024, limits.maxSteps + 1)
+        nextCheck = min(1024, stepCeiling)
     }
 
     /// Runs the program's main graph to its end and says how it ended.
@@ -83,6 +83,9 @@ final class Run {
 
     // MARK: Limits
 
+    /// The first step over the limit (the limit itself is allowed), without overflowing at `Int.max`.
+    var stepCeiling: Int { limits.maxSteps < Int.max ? limits.maxSteps + 1 : Int.max }
+
     @inline(__always)
     func countStep(_ node: Node) throws {
         steps &+= 1
@@ -90,7 +93,7 @@ final class Run {
     }
 
     func checkLimits(_ node: Node) throws {
-        nextCheck = min(steps &+ 1024, limits.maxSteps &+ 1)
+        nextCheck = min(steps &+ 1024, stepCeiling)
         try checkCancellation(at: node.location)
         if steps > limits.maxSteps {
             throw RuntimeError("the run took more than \(limits.maxSteps) steps and was stopped; it may loop forever",
