@@ -29,7 +29,7 @@ struct RunCommand: AsyncParsableCommand {
     @Option(name: .long, parsing: .unconditional, help: "Stop compiling and running after this many seconds.")
     var timeout: Double?
 
-    @Option(name: .long, help: ArgumentHelp("The largest value a run may build, e.g. 512MB or 2GiB (default: a quarter of the machine's memory).", valueName: "SIZE"))
+    @Option(name: .long, help: ArgumentHelp("The largest value a run may build, e.g. 512MB or 2GiB (default: a quarter of the memory the process may use: the machine's, or less under ulimit -v or a cgroup limit).", valueName: "SIZE"))
     var maxMemory: String?
 
     @Option(name: .long, help: "Reject scripts nested deeper than this (blocks, brackets, operator chains).")

@@ -6,17 +6,38 @@ import Foundation
 enum LargeStack {
     static let size = 512 << 20
 
-    static func run<T>(_ work: @escaping () -> T) -> T {
+    /// The work's result, or nil when the thread can't be started (under `ulimit -v`, 512 MB of address space
+    /// may not be left).
+    static func run<T>(_ work: @escaping () -> T) -> T? {
         nonisolated(unsafe) var result: T?
-        nonisolated(unsafe) let body = work
-        let done = DispatchSemaphore(value: 0)
-        let thread = Thread {
-            result = body()
-            done.signal()
+        guard runOnNewThread({ result = work() }) else { return nil }
+        return result
+    }
+
+    /// Runs `body` on a thread of its own and joins it: joining orders what `body` wrote before what the caller
+    /// reads, and gives the stack back at once (a detached thread's 512 MB stayed mapped).
+    private static func runOnNewThread(_ body: @escaping () -> Void) -> Bool {
+        var attributes = pthread_attr_t()
+        pthread_attr_init(&attributes)
+        defer { pthread_attr_destroy(&attributes) }
+        guard pthread_attr_setstacksize(&attributes, size) == 0 else { return false }
+        var thread = pthread_t()
+        let context = Unmanaged.passRetained(Body(body)).toOpaque()
+        let started = pthread_create(&thread, &attributes, { context in
+            Unmanaged<Body>.fromOpaque(context!).takeRetainedValue().run()
+            return nil
+        }, context)
+        guard started == 0 else {
+            Unmanaged<Body>.fromOpaque(context).release()
+            return false
         }
-        thread.stackSize = size
-        thread.start()
-        done.wait()
-        return result!
+        pthread_join(thread, nil)
+        return true
+    }
+
+    /// The closure, as the one pointer a thread is started with.
+    private final class Body {
+        let run: () -> Void
+        init(_ run: @escaping () -> Void) { self.run = run }
     }
 }

@@ -23,7 +23,15 @@ public enum ScriptCompiler {
     /// `commandName` is the command people run the host as (`auto`, `library`), for hints that name its commands.
     public static func compile(_ source: SourceFile, prelude: [SourceFile] = [], registry: Registry,
                                limits: Parser.Limits = Parser.Limits(), commandName: String = "auto") -> Result<CompiledScript, CompilationFailure> {
-        LargeStack.run { compileOnThisThread(source, prelude: prelude, registry: registry, limits: limits, commandName: commandName) }
+        let compiled = LargeStack.run {
+            compileOnThisThread(source, prelude: prelude, registry: registry, limits: limits, commandName: commandName)
+        }
+        guard let compiled else {
+            let message = "not enough memory to compile: a thread with a \(LargeStack.size >> 20) MB stack could not be started"
+            return .failure(CompilationFailure(diagnostics: [Diagnostic(.error, message, at: Span(0, 0), in: source,
+                                                                        hint: "raise the address-space limit (ulimit -v)")]))
+        }
+        return compiled
     }
 
     static func compileOnThisThread(_ source: SourceFile, prelude: [SourceFile], registry: Registry,

@@ -16,8 +16,9 @@ public struct ValueLimits: Sendable {
     /// in a loop stops with a message instead of the allocator aborting the process.
     public let maxBytes: Int
 
-    /// A quarter of the machine's memory: room for a few such values and everything else the process holds.
-    public static let defaultMaxBytes = Int(clamping: ProcessInfo.processInfo.physicalMemory / 4)
+    /// A quarter of the memory this process may use (`ProcessMemory`): room for a few such values, for the
+    /// spare capacity of a list that grows in place, and for everything else the process holds.
+    public static let defaultMaxBytes = Int(clamping: ProcessMemory.limit / 4)
 
     /// 1,000 levels: far beyond any data a script handles (JSON documents nest a few dozen levels; JSON
     /// parsers stop at 512 or 1,000), and a small part of the stack (see `ceiling`).

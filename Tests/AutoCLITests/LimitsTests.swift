@@ -72,6 +72,20 @@ import Testing
 }
 
 extension LimitsTests {
+    /// Under an address-space limit (`ulimit -v`) the default size of a value shrinks to what is left, so a list
+    /// doubled in a loop is an error before it is built, not an allocation that aborts (found by auto-fuzz, which
+    /// runs `auto` under a 2 GiB limit); with too little left to compile, that is an error too, not a hang.
+    @Test func anAddressSpaceLimitBoundsValuesAndCompiling() throws {
+        let auto = BinaryRunner.binary
+        let doubling = "set l = [1]\nrepeat 64 times { set l = l + l }\nshow count(l)"
+        let limited = try BinaryRunner.run(["-c", "ulimit -v 1048576; exec '\(auto)' -e \"$(printf '\(doubling)')\""], executable: "/bin/sh")
+        #expect(limited.exitCode == 1, "\(limited.standardError)")
+        #expect(limited.standardError.contains("more than a value may"), "\(limited.standardError)")
+        let tight = try BinaryRunner.run(["-c", "ulimit -v 524288; exec '\(auto)' -e 'show 1'"], executable: "/bin/sh")
+        #expect(tight.exitCode == 2, "\(tight.standardError)")
+        #expect(tight.standardError.contains("not enough memory to compile"), "\(tight.standardError)")
+    }
+
     /// Control characters from a script (a raw ESC) never reach the terminal through a message or a quoted line.
     @Test func controlCharactersInMessagesAreEscaped() throws {
         let compile = try auto("check", "-e", "show x\u{1B}[2J")

@@ -1,0 +1,54 @@
+import Foundation
+
+/// How much more memory this process may use: the least of the machine's memory, its control group's limit
+/// (systemd's `MemoryMax=`, a container's memory limit) and what is left of its address-space limit
+/// (`ulimit -v`). A run's values are sized against it (`ValueLimits.defaultMaxBytes`), so that under a tighter
+/// limit than the machine's a value too large is still an error before it is built, not an allocation that
+/// aborts the process.
+enum ProcessMemory {
+    static var limit: UInt64 {
+        var limit = ProcessInfo.processInfo.physicalMemory
+        if let addressSpace = addressSpaceLeft() { limit = min(limit, addressSpace) }
+        for file in controlGroupLimitFiles() {
+            // "max" (version 2) or a huge number (version 1) when there is no limit; either way nothing changes.
+            if let text = try? String(contentsOfFile: file, encoding: .utf8),
+               let bytes = UInt64(text.trimmingCharacters(in: .whitespacesAndNewlines)) {
+                limit = min(limit, bytes)
+            }
+        }
+        return limit
+    }
+
+    /// What the address-space limit leaves, if there is one. It counts memory reserved, not used: each thread's
+    /// stack and each of glibc's per-thread heaps (64 MB) count in full, so a debug `auto` in the middle of a run
+    /// holds 850 MB of address space while it uses 25 MB. So what is already reserved is taken off, and 256 MB
+    /// more for the threads and heaps a run has yet to start.
+    private static func addressSpaceLeft() -> UInt64? {
+        var addressSpace = rlimit()
+        guard getrlimit(__rlimit_resource_t(RLIMIT_AS.rawValue), &addressSpace) == 0,
+              addressSpace.rlim_cur != rlim_t.max  // RLIM_INFINITY, which Swift does not import
+        else { return nil }
+        let pageSize = UInt64(max(sysconf(Int32(_SC_PAGESIZE)), 1))
+        let reservedPages = (try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8))?
+            .split(separator: " ").first.flatMap { UInt64($0) } ?? 0
+        let reserved = reservedPages &* pageSize &+ (256 << 20)
+        return UInt64(addressSpace.rlim_cur) > reserved ? UInt64(addressSpace.rlim_cur) - reserved : 1 << 20
+    }
+
+    /// The memory limit files of this process's control group, version 2 and version 1, and those at the root
+    /// of the hierarchy this process sees (inside a container, its own group is often only visible as the root).
+    private static func controlGroupLimitFiles() -> [String] {
+        var files = ["/sys/fs/cgroup/memory.max", "/sys/fs/cgroup/memory/memory.limit_in_bytes"]
+        guard let groups = try? String(contentsOfFile: "/proc/self/cgroup", encoding: .utf8) else { return files }
+        for line in groups.split(separator: "\n") {
+            let fields = line.split(separator: ":", maxSplits: 2, omittingEmptySubsequences: false)
+            guard fields.count == 3, fields[2] != "/" else { continue }
+            if fields[0] == "0" && fields[1].isEmpty {
+                files.append("/sys/fs/cgroup\(fields[2])/memory.max")
+            } else if fields[1].split(separator: ",").contains("memory") {
+                files.append("/sys/fs/cgroup/memory\(fields[2])/memory.limit_in_bytes")
+            }
+        }
+        return files
+    }
+}
