@@ -10,7 +10,6 @@ final class Run {
     let program: Program
     let context: IntentContext
     let limits: RunLimits
-    let deadline: ContinuousClock.Instant?
     /// `--what-if`: stop before the first intent that changes anything, saying what it would do.
     let whatIf: Bool
 
@@ -28,6 +27,9 @@ final class Run {
     /// Dialogs of immediate intents that the interaction could only show by awaiting: shown, in order, once the
     /// node that made them is done.
     @exclusivity(unchecked) var pendingDialogs: [Dialog] = []
+    /// Ctrl-C and the deadline, also set as the task's for long built-ins. The deadline is kept there, behind a
+    /// reference, and read only in functions never inlined into the hot ones (see `Interruption.shouldStop`).
+    let interruption: Interruption
 
     /// Thrown to end a `--what-if` run before the first change.
     struct WhatIfStop: Error {}
@@ -36,7 +38,7 @@ final class Run {
         self.program = program
         self.context = context
         self.limits = limits
-        self.deadline = deadline
+        interruption = Interruption(cancellation: context.cancellation, deadline: deadline)
         self.whatIf = whatIf
         nextCheck = min(1024, stepCeiling)
     }
@@ -45,7 +47,6 @@ final class Run {
     nonisolated(nonsending) func start(arguments: [Value]) async -> RunOutcome {
         let ending: RunOutcome.Ending
         do {
-            let interruption = Interruption(cancellation: cancellation, deadline: deadline)
             let result = try await Interruption.$current.withValue(interruption) {
                 try await call(program.main, arguments: arguments, isScript: true)
             }
@@ -64,8 +65,9 @@ final class Run {
     }
 
     /// A cancellation that the time limit caused is the time limit's error; any other is a cancellation (nil).
+    @inline(never)
     func stopped(by error: any Error, at location: SourceLocation? = nil) -> RuntimeError? {
-        guard let deadline, let maxDuration = limits.maxDuration, ContinuousClock.now >= deadline else { return nil }
+        guard let deadline = interruption.deadline, let maxDuration = limits.maxDuration, ContinuousClock.now >= deadline else { return nil }
         return RuntimeError("the run took longer than its time limit and was stopped", at: location,
                             kind: .timeLimit(maxDuration))
     }
@@ -92,6 +94,7 @@ final class Run {
         if steps >= nextCheck { try checkLimits(node) }
     }
 
+    @inline(never)
     func checkLimits(_ node: Node) throws {
         nextCheck = min(steps &+ 1024, stepCeiling)
         try checkCancellation(at: node.location)
@@ -108,8 +111,9 @@ final class Run {
     }
 
     /// Ctrl-C and the time limit, between steps and inside long built-ins.
+    @inline(never)
     func checkCancellation(at location: SourceLocation?) throws {
-        if let deadline, ContinuousClock.now > deadline, let error = stopped(by: RunCancelled(), at: location) { throw error }
+        if let deadline = interruption.deadline, ContinuousClock.now > deadline, let error = stopped(by: RunCancelled(), at: location) { throw error }
         if context.isCancelled { throw RunCancelled() }
     }
 
