@@ -275,8 +275,8 @@ import Testing
         #expect(session.waitForExit(timeout: .zero) == nil, "still counting before Ctrl-C")
         let pressed = ContinuousClock.now
         session.interrupt()
-        #expect(session.waitForExit(timeout: .seconds(3)) == 130, "\(session.output.debugDescription)")
-        #expect(ContinuousClock.now - pressed < .seconds(2), "Ctrl-C stops the run promptly")
+        #expect(session.waitForExit(timeout: .seconds(30)) == 130, "\(session.output.debugDescription)")
+        #expect(ContinuousClock.now - pressed < .seconds(3), "Ctrl-C stops the run promptly")
         #expect(session.visibleOutput.contains("cancelled"), "\(session.output.debugDescription)")
     }
 
@@ -285,9 +285,9 @@ import Testing
         #expect(session.waitFor("Name? "), "\(session.output.debugDescription)")
         let pressed = ContinuousClock.now
         session.interrupt()
-        let status = session.waitForExit(timeout: .seconds(2))
+        let status = session.waitForExit(timeout: .seconds(30))
         #expect(status == 130, "\(session.output.debugDescription)")
-        #expect(ContinuousClock.now - pressed < .seconds(1), "a question waiting for its answer does not hold Ctrl-C back")
+        #expect(ContinuousClock.now - pressed < .seconds(3), "a question waiting for its answer does not hold Ctrl-C back")
         #expect(session.visibleOutput.contains("cancelled: interrupted"))
         #expect(!session.visibleOutput.contains("hi "))
     }
@@ -299,6 +299,6 @@ import Testing
         #expect(session.waitFor("counting"), "\(session.output.debugDescription)")
         session.interrupt()
         session.interrupt()
-        #expect(session.waitForExit(timeout: .seconds(2)) == 130, "\(session.output.debugDescription)")
+        #expect(session.waitForExit(timeout: .seconds(30)) == 130, "\(session.output.debugDescription)")
     }
 }

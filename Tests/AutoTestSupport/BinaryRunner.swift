@@ -43,7 +43,7 @@ public enum BinaryRunner {
         let outputData = output.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         while !reader.isFinished { usleep(1000) }
-        return Result(exitCode: process.terminationStatus, standardOutput: String(decoding: outputData, as: UTF8.self),
+        return Result(exitCode: process.shellStatus, standardOutput: String(decoding: outputData, as: UTF8.self),
                       standardError: String(decoding: errorData, as: UTF8.self))
     }
 }

@@ -86,13 +86,8 @@ public final class ChildProcess: @unchecked Sendable {
     /// the signal number when a signal ended it (as a shell reports it); nil if it still runs at the deadline.
     public func waitForExit(timeout: Duration = .seconds(60)) -> Int32? {
         let deadline = TerminalSession.deadline(timeout)
-        exit.condition.lock()
-        while !exit.happened, Date() < deadline { _ = exit.condition.wait(until: deadline) }
-        let done = exit.happened
-        exit.condition.unlock()
-        guard done else { return nil }
+        guard exit.wait(until: deadline) else { return nil }
         for buffer in [output, errors] { _ = buffer.wait(until: deadline) { _, finished in finished } }
-        let status = process.terminationStatus
-        return process.terminationReason == .uncaughtSignal ? 128 + status : status
+        return process.shellStatus
     }
 }

@@ -94,6 +94,14 @@ public final class TerminalSession: @unchecked Sendable {
     final class Exit: @unchecked Sendable {
         let condition = NSCondition()
         var happened = false
+
+        /// Whether the child has exited by `deadline`.
+        func wait(until deadline: Date) -> Bool {
+            condition.lock()
+            defer { condition.unlock() }
+            while !happened, Date() < deadline { _ = condition.wait(until: deadline) }
+            return happened
+        }
     }
     let exit = Exit()
 
@@ -236,19 +244,13 @@ public final class TerminalSession: @unchecked Sendable {
     /// Waits for the child to exit, then for what it wrote to be read. Returns its exit status, or 128 plus
     /// the signal number when a signal killed it (as a shell reports it); nil if it is still running.
     public func waitForExit(timeout: Duration = .seconds(5)) -> Int32? {
-        let deadline = Self.deadline(timeout)
-        exit.condition.lock()
-        while !exit.happened, Date() < deadline { _ = exit.condition.wait(until: deadline) }
-        let done = exit.happened
-        exit.condition.unlock()
-        guard done else { return nil }
+        guard exit.wait(until: Self.deadline(timeout)) else { return nil }
         // The child is gone; its last words may still be on their way through the pty or the pipes.
         let drain = Date().addingTimeInterval(2)
         for buffer in [terminal, outputPipe, errorPipe].compactMap({ $0 }) {
             _ = buffer.wait(until: drain) { _, finished in finished }
         }
-        let status = process.terminationStatus
-        return process.terminationReason == .uncaughtSignal ? 128 + status : status
+        return process.shellStatus
     }
 
     // MARK: Helpers
@@ -310,4 +312,11 @@ public final class TerminalSession: @unchecked Sendable {
 public struct TerminalSessionError: Error, CustomStringConvertible {
     public let description: String
     public init(_ description: String) { self.description = description }
+}
+
+extension Process {
+    /// The exit status as a shell reports it: 128 plus the signal number when a signal ended the process.
+    var shellStatus: Int32 {
+        terminationReason == .uncaughtSignal ? 128 + terminationStatus : terminationStatus
+    }
 }
