@@ -26,7 +26,7 @@ struct RunCommand: AsyncParsableCommand {
     @Option(name: .long, parsing: .unconditional, help: "Stop a run after this many steps (at least 1).")
     var maxSteps: Int = RunLimits().maxSteps
 
-    @Option(name: .long, parsing: .unconditional, help: "Stop compiling and running after this many seconds.")
+    @Option(name: .long, parsing: .unconditional, help: "Stop after this many seconds: compiling, running and writing the result.")
     var timeout: Double?
 
     @Option(name: .long, help: ArgumentHelp("The largest value a run may build, e.g. 512MB or 2GiB (default: a quarter of the memory the process may use: the machine's, or less under ulimit -v or a cgroup limit).", valueName: "SIZE"))

@@ -41,17 +41,17 @@ public struct ScriptRunner: Sendable {
 
     public func run(_ source: SourceFile, options: RunOptions, interaction: (any Interaction)? = nil,
                     cancellation: CancellationFlag = CancellationFlag()) async -> Int32 {
-        let started = ContinuousClock.now
+        let timeLimit = options.limits.maxDuration.map { TimeLimit(limit: $0, deadline: ContinuousClock.now + $0) }
         let compiled: CompiledScript
-        switch compileWithin(options.limits.maxDuration) { host.compile(source, limits: options.parseLimits) } {
+        switch finish("compiling", within: timeLimit, { host.compile(source, limits: options.parseLimits) }) {
         case .success(let script): compiled = script
         case .failure(let failure):
             report(failure.diagnostics)
             return ExitCode.usageError
         }
-        // The time limit covers compiling and running together.
+        // The time limit covers compiling, running and writing the result together.
         var limits = options.limits
-        limits.maxDuration = limits.maxDuration.map { max(.zero, $0 - (ContinuousClock.now - started)) }
+        limits.maxDuration = timeLimit.map { max(.zero, $0.deadline - ContinuousClock.now) }
         let interaction = interaction ?? TerminalInteraction(
             console: console, showsOnStandardError: options.json,
             canAsk: !options.noInput && isatty(0) == 1, approvesConfirmations: options.approveConfirmations)
@@ -60,11 +60,11 @@ public struct ScriptRunner: Sendable {
             cancellation: cancellation, whatIf: options.whatIf)
         switch outcome.ending {
         case .completed(let result):
-            if options.json {
-                console.writeOut(ValueFormatter.json(result) + "\n")
-            } else if let printed = outcome.printedResult(of: compiled.program) {
-                console.writeOut(ValueFormatter.display(printed) + "\n")
+            let text: String? = finish("writing the result", within: timeLimit) {
+                if options.json { return ValueFormatter.json(result) + "\n" }
+                return outcome.printedResult(of: compiled.program).map { ValueFormatter.display($0) + "\n" }
             }
+            if let text { console.writeOut(text) }
             return ExitCode.success
         case .stoppedBeforeChange:
             if options.json { console.writeOut("null\n") }
@@ -78,22 +78,29 @@ public struct ScriptRunner: Sendable {
         }
     }
 
-    /// Compiles, ending the process if that takes longer than the time limit: compiling can't be interrupted, and
-    /// a command line that was given `--timeout` must not outlive it.
-    func compileWithin(_ limit: Duration?, _ compile: () -> Result<CompiledScript, CompilationFailure>) -> Result<CompiledScript, CompilationFailure> {
-        guard let limit else { return compile() }
+    /// `--timeout`: how long, and when that is over for this command.
+    struct TimeLimit {
+        let limit: Duration
+        let deadline: ContinuousClock.Instant
+    }
+
+    /// Does work that can't be interrupted — compiling, formatting a big result — ending the process if the time
+    /// limit runs out first: a command line that was given `--timeout` must not outlive it, nor write after it.
+    func finish<T>(_ what: String, within timeLimit: TimeLimit?, _ work: () -> T) -> T {
+        guard let timeLimit else { return work() }
         let done = Atomic<Bool>(false)
         let console = self.console
-        let nanoseconds = limit.components.seconds * 1_000_000_000 + limit.components.attoseconds / 1_000_000_000
+        let wait = max(.zero, timeLimit.deadline - ContinuousClock.now)
+        let nanoseconds = wait.components.seconds * 1_000_000_000 + wait.components.attoseconds / 1_000_000_000
         DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(Int(nanoseconds))) {
             guard !done.load(ordering: .acquiring) else { return }
-            console.writeError(DiagnosticText.render("error", "compiling took longer than the time limit (\(limit)) and was stopped",
-                                                     at: nil, line: nil, hint: Self.hint(for: .timeLimit(limit)), colour: console.colourError))
-            // `_exit`, not `exit`: the compiling thread is still running, and `exit` would run the process's
+            console.writeError(DiagnosticText.render("error", "\(what) took longer than the time limit (\(timeLimit.limit)) and was stopped",
+                                                     at: nil, line: nil, hint: Self.hint(for: .timeLimit(timeLimit.limit)), colour: console.colourError))
+            // `_exit`, not `exit`: the working thread is still running, and `exit` would run the process's
             // destructors under it (a crash, seen by the fuzzer). The message went out unbuffered.
             _exit(ExitCode.runtimeError)
         }
-        let result = compile()
+        let result = work()
         done.store(true, ordering: .releasing)
         return result
     }

@@ -54,6 +54,17 @@ import Testing
         #expect(result.standardError.contains("compiling took longer than the time limit"), "\(result.standardError)")
     }
 
+    /// Writing the result is inside the time limit too: a 64 MB text made in milliseconds takes seconds to write as
+    /// JSON, which ran past `--timeout` (found by auto-fuzz, seed 77, case 3565). Nothing of it is written.
+    @Test func theTimeLimitCoversWritingTheResult() throws {
+        let result = try auto("--json", "--timeout", "0.3", "-e", "set t = \"ab\"\nrepeat 25 times { set t = t + t }\nt")
+        #expect(result.exitCode == 1, "\(result.standardError)")
+        #expect(result.standardError.contains("writing the result took longer than the time limit"), "\(result.standardError)")
+        #expect(result.standardOutput.isEmpty, "\(result.standardOutput.count) bytes written")
+        let inTime = try auto("--json", "--timeout", "30", "-e", "set t = \"ab\"\nrepeat 3 times { set t = t + t }\nt")
+        #expect(inTime.exitCode == 0 && inTime.standardOutput == "\"abababababababab\"\n", "\(inTime.standardOutput)")
+    }
+
     /// Output that can't be written ends the command with exit 1, and says so where it still can.
     @Test func outputThatCantBeWrittenIsAnErrorNotATrap() throws {
         let auto = BinaryRunner.binary
