@@ -63,6 +63,8 @@ struct ProgramBreaker {
         }
         var result = ""
         result.unicodeScalars.append(contentsOf: text)
-        return FuzzProgram(text: result, origin: "broken: \(what)", isBounded: program.isBounded)
+        // Not bounded: a cut or a `#` can leave a loop that still compiles without the line that ends it
+        // (`set w = w` for `set w = w + 1`), so the run gets a time limit.
+        return FuzzProgram(text: result, origin: "broken: \(what)", isBounded: false)
     }
 }

@@ -68,6 +68,10 @@ public struct ProgramGenerator {
     var inHeader = false
     /// Inside a shortcut's body (only its parameters and own variables are visible; `return` allowed).
     var inShortcut = false
+    /// How many loops enclose the statement being generated: `break` and `continue` need one.
+    var loopDepth = 0
+    /// The counters of `while` loops: never reassigned, or the loop might not end.
+    var loopCounters: Set<String> = []
     var isBounded = true
 
     /// How deep expressions and blocks go in typed programs: enough to combine every production, small
@@ -213,7 +217,8 @@ public struct ProgramGenerator {
         let canNest = blockDepth < Self.maxBlockDepth
         let choice = random.weighted([
             (24, "set"), (8, "reassign"), (14, "show"), (6, "value"), (5, "arrow"), (4, "it"),
-            (canNest ? 8 : 0, "if"), (canNest ? 6 : 0, "for"), (canNest ? 4 : 0, "repeat"),
+            (canNest ? 8 : 0, "if"), (canNest ? 6 : 0, "for"), (canNest ? 4 : 0, "repeat"), (canNest ? 3 : 0, "while"),
+            (loopDepth > 0 ? 3 : 0, "loop exit"),
             (5, "stages"), (shortcuts.isEmpty ? 0 : 6, "call"), (3, "stdlib"), (mayRunAway ? 1 : 0, "runaway"),
         ])
         switch choice {
@@ -225,7 +230,7 @@ public struct ProgramGenerator {
             declare(Variable(name: name, type: type, nonEmpty: Self.isNonEmptyLiteral(value)))
             itType = type
         case "reassign":
-            guard let variable = visible.filter({ $0.name != "args" }).randomElement(using: &random) else { return statement() }
+            guard let variable = visible.filter({ $0.name != "args" && !loopCounters.contains($0.name) }).randomElement(using: &random) else { return statement() }
             let value = expression(variable.type, depth: random.int(1...2))
             emit("set \(variable.name) = \(value)")
             // The variable keeps its type; whether it is still non-empty is no longer known.
@@ -260,8 +265,15 @@ public struct ProgramGenerator {
             let count = random.weighted([(6, String(random.int(0...4))), (2, "(-1)"),
                                          (2, "count(\(expression(.list(randomType(depth: 0)), depth: 1)))")])
             emit("repeat \(count) times {")
-            block { $0.statements(1...3) }
-            emit("}")
+            loopBody()
+        case "while":
+            whileStatement()
+        case "loop exit":
+            // Inside an `if`, so that what follows in the block is still reachable.
+            inHeader = true
+            let condition = expression(.bool, depth: random.int(0...2))
+            inHeader = false
+            emit("if \(condition) { \(random.chance(0.5) ? "break" : "continue") }")
         case "stages":
             listStagesStatement()
         case "call":
@@ -327,10 +339,30 @@ public struct ProgramGenerator {
         inHeader = false
         let name = freshName("e")
         emit("for \(name) in \(list) {")
+        loopBody { $0.declare(Variable(name: name, type: element, nonEmpty: false)) }
+    }
+
+    /// `while` over a counter of its own, so that it ends: `continue` comes after the counter goes up.
+    mutating func whileStatement() {
+        let counter = freshName("w")
+        loopCounters.insert(counter)
+        emit("set \(counter) = 0")
+        declare(Variable(name: counter, type: .int, nonEmpty: false))
+        inHeader = true
+        let more = random.chance(0.3) ? " and \(expression(.bool, depth: random.int(0...1)))" : ""
+        inHeader = false
+        emit("while \(counter) < \(random.int(0...4))\(more) {")
+        loopBody { generator in generator.emit("set \(counter) = \(counter) + 1") }
+    }
+
+    /// A loop's block and its closing brace; `start` declares or emits what comes first in it.
+    mutating func loopBody(_ start: (inout ProgramGenerator) -> Void = { _ in }) {
+        loopDepth += 1
         block { generator in
-            generator.declare(Variable(name: name, type: element, nonEmpty: false))
+            start(&generator)
             generator.statements(1...3)
         }
+        loopDepth -= 1
         emit("}")
     }
 

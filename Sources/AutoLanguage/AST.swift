@@ -26,6 +26,10 @@ public struct Statement: Sendable {
         case ifElse(branches: [(condition: Expression, body: Block)], otherwise: Block?)
         case forEach(Identifier, Expression, Block)
         case repeatTimes(Expression, Block)
+        case whileLoop(Expression, Block)
+        /// `break` and `continue`: leave the innermost loop, or go on with its next pass.
+        case breakLoop
+        case continueLoop
         case stop
         case returnValue(Expression?)
         case shortcut(ShortcutDeclaration)

@@ -59,6 +59,9 @@ struct BoundStatement {
         case ifElse([(condition: BoundExpression, body: [BoundStatement])], otherwise: [BoundStatement]?)
         case forEach(slot: Int, BoundExpression, [BoundStatement])
         case repeatTimes(BoundExpression, [BoundStatement])
+        case whileLoop(BoundExpression, [BoundStatement])
+        case breakLoop
+        case continueLoop
         case stop
         case returnValue(BoundExpression?)
     }

@@ -14,6 +14,9 @@ extension Checker {
             if let result = bindStatement(statement) { bound.append(result) }
             switch statement.kind {
             case .stop: endedBy = "stop"
+            // Outside a loop they are errors of their own, and what follows them is checked as usual.
+            case .breakLoop where loopDepth > 0: endedBy = "break"
+            case .continueLoop where loopDepth > 0: endedBy = "continue"
             case .returnValue: endedBy = "return"
             default: break
             }
@@ -61,7 +64,7 @@ extension Checker {
                       hint: sequence.type == .int ? "to do something n times, write 'repeat n times { … }'" : nil)
             }
             let slot = declare(name, type: elementType)
-            let statements = bindBlock(body.statements)
+            let statements = bindLoopBody(body.statements)
             scope.itType = .any
             return BoundStatement(kind: .forEach(slot: slot, sequence, statements), span: statement.span)
 
@@ -70,9 +73,24 @@ extension Checker {
             if !count.type.isAssignable(to: .int) || count.type == .decimal {
                 error("'repeat' needs a whole number of times, and this is \(count.type)", countExpression.span)
             }
-            let statements = bindBlock(body.statements)
+            let statements = bindLoopBody(body.statements)
             scope.itType = .any
             return BoundStatement(kind: .repeatTimes(count, statements), span: statement.span)
+
+        case .whileLoop(let conditionExpression, let body):
+            let condition = bindCondition(conditionExpression, "the condition of 'while'")
+            let statements = bindLoopBody(body.statements)
+            scope.itType = .any
+            return BoundStatement(kind: .whileLoop(condition, statements), span: statement.span)
+
+        case .breakLoop, .continueLoop:
+            let word = if case .breakLoop = statement.kind { "break" } else { "continue" }
+            guard loopDepth > 0 else {
+                error("'\(word)' belongs inside a loop ('for', 'repeat' or 'while')", statement.span,
+                      hint: inShortcut ? "to leave the shortcut, write 'return'" : "to end the script, write 'stop'")
+                return nil
+            }
+            return BoundStatement(kind: word == "break" ? .breakLoop : .continueLoop, span: statement.span)
 
         case .stop:
             return BoundStatement(kind: .stop, span: statement.span)
@@ -90,6 +108,13 @@ extension Checker {
         case .error:
             return nil
         }
+    }
+
+    /// A loop's body: `break` and `continue` in it belong to this loop.
+    mutating func bindLoopBody(_ statements: [Statement]) -> [BoundStatement] {
+        loopDepth += 1
+        defer { loopDepth -= 1 }
+        return bindBlock(statements)
     }
 
     static func returnsNothing(_ value: BoundExpression) -> Bool {

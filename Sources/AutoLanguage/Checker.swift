@@ -13,6 +13,8 @@ struct Checker {
     /// The types `return` gave in the body being checked.
     var returnTypes: [ValueType] = []
     var inShortcut = false
+    /// How many loops enclose the statement being checked: `break` and `continue` need one.
+    var loopDepth = 0
     /// The host's command (`auto`, `library`), for hints that name its commands.
     var commandName = "auto"
     /// The result types of the shortcuts whose bodies are checked, by descriptor: a call checked after the body

@@ -116,6 +116,22 @@ struct Compiler {
             nodes.append(finish(Node(id: id, kind: .repeatTimes(count: expression, body: bodyNodes), location: location(span),
                                      updatesIt: false, label: "repeat \(source(count.span)) times"), reads: header))
 
+        case .whileLoop(let condition, let body):
+            // The condition's actions run before each test of it, so they are the loop's own first block.
+            let id = claimID()
+            var conditionNodes: [Node] = []
+            let expression = lower(condition, into: &conditionNodes)
+            let header = takeReads()
+            let bodyNodes = lowerBlock(body)
+            nodes.append(finish(Node(id: id, kind: .whileLoop(conditionNodes: conditionNodes, condition: expression, body: bodyNodes),
+                                     location: location(span), updatesIt: false, label: "while \(source(condition.span))"), reads: header))
+
+        case .breakLoop:
+            nodes.append(node(.breakLoop, span, label: "break"))
+
+        case .continueLoop:
+            nodes.append(node(.continueLoop, span, label: "continue"))
+
         case .stop:
             nodes.append(node(.stop, span, label: "stop"))
 

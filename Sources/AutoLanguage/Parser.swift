@@ -190,7 +190,7 @@ public struct Parser {
         }
     }
 
-    static let statementKeywords: Set<String> = ["set", "if", "for", "repeat", "return", "shortcut", "automation"]
+    static let statementKeywords: Set<String> = ["set", "if", "for", "repeat", "while", "return", "shortcut", "automation"]
 
     /// Skips a whole statement from its first token, brackets and all.
     mutating func skipStatement() {
@@ -259,8 +259,9 @@ public struct Parser {
         }
     }
 
-    // statement = set_statement | if_statement | for_statement | repeat_statement | stop_statement
-    //           | return_statement | shortcut_declaration | expression_statement ;
+    // statement = set_statement | if_statement | for_statement | repeat_statement | while_statement
+    //           | break_statement | continue_statement | stop_statement | return_statement
+    //           | shortcut_declaration | expression_statement ;
     mutating func parseStatement() throws -> Statement {
         enter(.statement)
         switch current.identifier {
@@ -268,6 +269,9 @@ public struct Parser {
         case "if": return try parseIf()
         case "for": return try parseFor()
         case "repeat": return try parseRepeat()
+        case "while": return try parseWhile()
+        case "break" where endsStatement(peek()): return parseLoopExit(.breakStatement, .breakLoop)
+        case "continue" where endsStatement(peek()): return parseLoopExit(.continueStatement, .continueLoop)
         case "stop" where endsStatement(peek()): return parseStop()
         case "return": return try parseReturn()
         case "shortcut" where peek().kind.isText: return try parseShortcut()
@@ -356,6 +360,21 @@ public struct Parser {
         try expectWord("times", "after the count", )
         let body = try parseBlock(after: "'times'")
         return Statement(kind: .repeatTimes(count, body), span: start.to(previous.span), resultName: nil)
+    }
+
+    // while_statement = "while" pipeline block ;
+    mutating func parseWhile() throws -> Statement {
+        enter(.whileStatement)
+        let start = advance().span
+        let condition = try parsePipeline(allowBraceArguments: false)
+        let body = try parseBlock(after: "the condition")
+        return Statement(kind: .whileLoop(condition, body), span: start.to(previous.span), resultName: nil)
+    }
+
+    // break_statement = "break" ;  continue_statement = "continue" ;
+    mutating func parseLoopExit(_ production: Production, _ kind: Statement.Kind) -> Statement {
+        enter(production)
+        return Statement(kind: kind, span: advance().span, resultName: nil)
     }
 
     // stop_statement = "stop" ;

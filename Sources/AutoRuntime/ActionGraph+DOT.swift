@@ -24,8 +24,8 @@ extension ActionGraph {
             switch node.kind {
             case .action: shape = "box, style=\"rounded,filled\", fillcolor=\"#e8f0fe\""
             case .find: shape = "box, style=\"rounded,filled\", fillcolor=\"#e6f4ea\""
-            case .branch, .forEach, .repeatTimes: shape = "diamond"
-            case .stop, .returnValue: shape = "oval"
+            case .branch, .forEach, .repeatTimes, .whileLoop: shape = "diamond"
+            case .stop, .returnValue, .breakLoop, .continueLoop: shape = "oval"
             case .assign, .append, .evaluate: shape = "box"
             }
             lines.append("\(indent)\(prefix)\(node.id) [label=\"\(Self.escape(node.label))\\n\(node.location.line):\(node.location.column)\", shape=\(shape)];")
@@ -37,6 +37,7 @@ extension ActionGraph {
                 names = branches.indices.map { $0 == 0 ? "then" : "else if" }.map { $0 } + (otherwise == nil ? [] : ["else"])
             case .forEach: names = ["each"]
             case .repeatTimes: names = ["repeat"]
+            case .whileLoop: names = ["condition", "while"]
             default: names = []
             }
             for (block, name) in zip(node.blocks, names) {

@@ -48,6 +48,10 @@ public final class Node: Sendable {
         case branch([(condition: Expr, body: [Node])], otherwise: [Node]?)
         case forEach(slot: Int, sequence: Expr, body: [Node])
         case repeatTimes(count: Expr, body: [Node])
+        /// `while`: the nodes of the condition's actions, run before each test of it, then the condition, then the body.
+        case whileLoop(conditionNodes: [Node], condition: Expr, body: [Node])
+        case breakLoop
+        case continueLoop
         case stop
         case returnValue(Expr?)
     }
@@ -83,6 +87,7 @@ public final class Node: Sendable {
         switch kind {
         case .branch(let branches, let otherwise): return branches.map(\.body) + (otherwise.map { [$0] } ?? [])
         case .forEach(_, _, let body), .repeatTimes(_, let body): return [body]
+        case .whileLoop(let conditionNodes, _, let body): return [conditionNodes, body]
         default: return []
         }
     }

@@ -11,6 +11,19 @@ extension Run {
         case stop
         /// `return`: the value waits in the frame's `returned`, so that a flow is copied as a plain number.
         case returned
+        case breakLoop
+        case continueLoop
+
+        /// After one pass of a loop's body: nil to go on with the next pass, or what the loop returns — `.normal`
+        /// when `break` left it, the flow itself for `stop` and `return`.
+        @inline(__always)
+        var endingLoop: Flow? {
+            switch self {
+            case .normal, .continueLoop: return nil
+            case .breakLoop: return .normal
+            case .stop, .returned: return self
+            }
+        }
     }
 
     nonisolated(nonsending) func execute(_ nodes: [Node], _ frame: Frame) async throws -> Flow {
@@ -63,19 +76,24 @@ extension Run {
             for item in try listToIterate(sequence, frame, node) {
                 try countStep(node)
                 frame.slots[slot] = item
-                let flow = try await execute(body, frame)
-                if case .normal = flow {} else { return flow }
+                if let ending = try await execute(body, frame).endingLoop { return ending }
             }
         case .repeatTimes(let countExpression, let body):
             let count = try repeatCount(countExpression, frame, node)
             var done = 0
             while done < count {
                 try countStep(node)
-                let flow = try await execute(body, frame)
-                if case .normal = flow {} else { return flow }
+                if let ending = try await execute(body, frame).endingLoop { return ending }
                 done += 1
             }
-        case .assign, .append, .evaluate, .stop, .returnValue:
+        case .whileLoop(let conditionNodes, let condition, let body):
+            while true {
+                try countStep(node)
+                if let ending = try await execute(conditionNodes, frame).endingLoop { return ending }
+                guard try truth(condition, frame, node, "the condition of 'while'") else { break }
+                if let ending = try await execute(body, frame).endingLoop { return ending }
+            }
+        case .assign, .append, .evaluate, .stop, .returnValue, .breakLoop, .continueLoop:
             return try run(node, frame)
         }
         return .normal
@@ -111,18 +129,27 @@ extension Run {
             for item in try listToIterate(sequence, frame, node) {
                 try countStep(node)
                 frame.slots[slot] = item
-                let flow = try executeSync(body, frame)
-                if case .normal = flow {} else { return flow }
+                if let ending = try executeSync(body, frame).endingLoop { return ending }
             }
         case .repeatTimes(let countExpression, let body):
             let count = try repeatCount(countExpression, frame, node)
             var done = 0
             while done < count {
                 try countStep(node)
-                let flow = try executeSync(body, frame)
-                if case .normal = flow {} else { return flow }
+                if let ending = try executeSync(body, frame).endingLoop { return ending }
                 done += 1
             }
+        case .whileLoop(let conditionNodes, let condition, let body):
+            while true {
+                try countStep(node)
+                if let ending = try executeSync(conditionNodes, frame).endingLoop { return ending }
+                guard try truth(condition, frame, node, "the condition of 'while'") else { break }
+                if let ending = try executeSync(body, frame).endingLoop { return ending }
+            }
+        case .breakLoop:
+            return .breakLoop
+        case .continueLoop:
+            return .continueLoop
         case .stop:
             return .stop
         case .returnValue(let expression):

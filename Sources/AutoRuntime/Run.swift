@@ -78,7 +78,7 @@ final class Run {
         if isScript { scriptFrame = frame }
         for (index, argument) in arguments.enumerated() where index < frame.slots.count { frame.slots[index] = argument }
         switch try await execute(graph.body, frame) {
-        case .normal, .stop: return frame.it
+        case .normal, .stop, .breakLoop, .continueLoop: return frame.it  // the checker keeps break and continue in loops
         case .returned: return frame.returned
         }
     }

@@ -31,6 +31,8 @@ import Testing
         #expect(loop.standardOutput == "1\n1\n", "the repeat, then two iterations of two steps: \(loop.standardOutput)")
         #expect(loop.standardError.contains("more than 5 steps"))
         #expect(loop.standardError.contains("hint: raise the limit with --max-steps"))
+        let forever = try auto("--max-steps", "50", "-e", "while true { }")
+        #expect(forever.exitCode == 1 && forever.standardError.contains("more than 50 steps"), "\(forever.standardError)")
         // The largest limit there is: the step after it overflowed (found by auto-fuzz, seed 1, case 746).
         let largest = try auto("--max-steps", "9223372036854775807", "-e", "repeat 3000 times { }\nshow 1")
         #expect(largest.exitCode == 0, "\(largest.standardError)")
