@@ -205,7 +205,7 @@ extension ProgramGenerator {
     }
 
     mutating func textExpression(_ d: Int) -> String {
-        switch random.weighted([(6, 0), (4, 1), (3, 2), (3, 3), (3, 4), (2, 5), (1, 6), (1, 7), (2, 8)]) {
+        switch random.weighted([(6, 0), (4, 1), (3, 2), (3, 3), (3, 4), (2, 5), (1, 6), (1, 7), (2, 8), (3, 9)]) {
         case 0: return interpolation(d)
         case 1: return "(\(expression(.text, depth: d)) + \(expression(.text, depth: d)))"
         case 2: return "text(\(expression(randomType(depth: 1), depth: d)))"
@@ -216,7 +216,24 @@ extension ProgramGenerator {
         case 5: return member(expression(.date, depth: d), "weekday")
         case 6: return "\(random.pick(["first", "last"]))(\(random.pick([#""abc""#, #""café""#, #""🎉""#])))"
         case 7: return "(\(expression(.text, depth: d)) | shout)"
+        case 9: return textFunction(d)
         default: return generic(.text, d)
+        }
+    }
+
+    /// A function on texts; those that give a list are joined or counted back into a text.
+    mutating func textFunction(_ d: Int) -> String {
+        let text = expression(.text, depth: d)
+        switch random.int(0..<9) {
+        case 0: return "\(random.pick(["trim", "upper", "lower", "capitalize"]))(\(text))"
+        case 1: return "join(\(random.pick(["words", "lines", "characters"]))(\(text)), \(expression(.text, depth: 0)))"
+        case 2: return "join(split(\(text), \(random.pick(["\",\"", "\" \"", "\"é\"", "\"\""]))))"
+        case 3: return "replace(\(text), \(random.pick(["\"a\"", "\" \"", "\"\""])), \(expression(.text, depth: 0)))"
+        case 4: return "\(random.pick(["padLeft", "padRight"]))(\(text), \(random.pick(["0", "5", "30", "(-1)"])))"
+        case 5: return "padLeft(\(text), 8, \(random.pick(["\"0\"", "\"·\"", "\"ab\""])))"
+        case 6: return "\(random.pick(["first", "last"]))(\(text), \(random.pick(["0", "2", "100"])))"
+        case 7: return "text(count(characters(\(text))))"
+        default: return "join(\(random.pick(["first", "last"]))(words(\(text)), 2), \"-\")"
         }
     }
 

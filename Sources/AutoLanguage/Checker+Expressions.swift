@@ -248,7 +248,10 @@ extension Checker {
         var type: ValueType = .any
         switch function {
         case .count: type = .int
+        case .first where bound.count == 2, .last where bound.count == 2: type = first
         case .first, .last: type = first.elementType ?? (first == .text ? .text : first)
+        case .split, .words, .lines, .characters: type = .list(.text)
+        case .trim, .upper, .lower, .capitalize, .replace, .padLeft, .padRight: type = .text
         case .sum: type = first.elementType ?? .any
         case .min, .max: type = bound.count == 1 ? (first.elementType ?? .any) : bound.dropFirst().reduce(first) { $0.joined(with: $1.type) }
         case .join, .text: type = .text
@@ -267,9 +270,13 @@ extension Checker {
         case .abs: type = first
         case .now, .today: type = .date
         }
-        if [.sum, .min, .max, .join, .first, .last].contains(function), bound.count == 1,
+        if [.sum, .min, .max, .join, .first, .last].contains(function), bound.count == 1 || function == .first || function == .last,
            ![.any, .null, .text].contains(first), first.elementType == nil {
             error("'\(name.name)' needs a list, and this is \(first)", bound[0].span)
+        }
+        if BuiltinFunction.onTexts.contains(function), ![.any, .null, .text].contains(first) {
+            error("'\(name.name)' needs a text, and this is \(first)", bound[0].span,
+                  hint: first.elementType == .text ? "to do it to each text of a list, use 'for'" : "make it a text first with text(…)")
         }
         return BoundExpression(kind: .function(function, bound), type: type, span: span)
     }

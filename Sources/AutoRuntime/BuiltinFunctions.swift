@@ -3,8 +3,10 @@ import Foundation
 
 /// The built-in functions: `count(x)`, `first(x)`, `sum(x)`, `join(list, sep)`, `date(text)`, ….
 public enum BuiltinFunctions {
-    public static func call(_ function: BuiltinFunction, _ arguments: [Value]) throws(EvaluationError) -> Value {
+    public static func call(_ function: BuiltinFunction, _ arguments: [Value], limits: ValueLimits) throws(EvaluationError) -> Value {
         switch function {
+        case .split, .words, .lines, .characters, .trim, .upper, .lower, .capitalize, .replace, .padLeft, .padRight:
+            return try TextFunctions.call(function, arguments, limits: limits)
         case .now: return .date(Date())
         case .today: return .date(Calendars.local.startOfDay(for: Date()))
         case .count:
@@ -15,6 +17,12 @@ public enum BuiltinFunctions {
             case .null: return .int(0)
             default: return .int(1)
             }
+        case .first where arguments.count == 2, .last where arguments.count == 2:
+            // `first(xs, 3)`: the first three, or fewer.
+            if case .text = arguments[0] { return try TextFunctions.call(function, arguments, limits: limits) }
+            let n = try TextFunctions.count(arguments[1], "\(function.rawValue)'s count")
+            let items = try list(arguments[0], function.rawValue)
+            return .list(Array(function == .first ? items.prefix(n) : items.suffix(n)))
         case .first, .last:
             switch arguments[0] {
             case .list(let items): return (function == .first ? items.first : items.last) ?? .null
@@ -44,10 +52,13 @@ public enum BuiltinFunctions {
             let items = try list(arguments[0], "join")
             var parts: [String] = []
             parts.reserveCapacity(items.count)
+            var bytes = max(0, items.count - 1) &* separator.utf8.count
             for index in items.indices {
                 if index % Interruption.stride == 0 { try Interruption.check() }
                 parts.append(ValueFormatter.display(items[index]))
+                bytes &+= parts[index].utf8.count
             }
+            try limits.checkText(bytes: bytes)
             return .text(parts.joined(separator: separator))
         case .text:
             let text = ValueFormatter.display(arguments[0])
@@ -141,7 +152,10 @@ public enum BuiltinFunctions {
     public static func arity(_ function: BuiltinFunction) -> ClosedRange<Int> {
         switch function {
         case .now, .today: return 0...0
-        case .join, .round: return 1...2
+        case .join, .round, .first, .last: return 1...2
+        case .split: return 2...2
+        case .replace: return 3...3
+        case .padLeft, .padRight: return 2...3
         case .min, .max: return 1...64
         default: return 1...1
         }

@@ -92,7 +92,13 @@ public enum FileProperty: String, Sendable, CaseIterable {
 /// The built-in functions of LANGUAGE.md §5, plus `now` and `today`.
 public enum BuiltinFunction: String, Sendable, CaseIterable {
     case count, first, last, sum, min, max, join, text, number, date, round, abs
+    /// On texts (`TextFunctions`).
+    case split, words, lines, characters, trim, upper, lower, capitalize, replace, padLeft, padRight
     case now, today
+
+    /// The functions whose first argument is a text (`first` and `last` take a list too).
+    public static let onTexts: Set<BuiltinFunction> = [.split, .words, .lines, .characters, .trim, .upper, .lower, .capitalize,
+                                                       .replace, .padLeft, .padRight]
 
     /// Whether scripts call it with parentheses, `count(x)`; `now` and `today` are read as names.
     public var isCalled: Bool { self != .now && self != .today }

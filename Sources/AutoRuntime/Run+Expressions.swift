@@ -79,7 +79,7 @@ extension Run {
             var values: [Value] = []
             values.reserveCapacity(arguments.count)
             for argument in arguments { values.append(try eval(argument, frame)) }
-            return try BuiltinFunctions.call(function, values)
+            return try BuiltinFunctions.call(function, values, limits: limits.values)
         case .filter(let list, let condition):
             return .list(try ListQueries.filter(try items(list, frame, "filter"), condition) { expression throws(EvaluationError) in
                 try self.eval(expression, frame)
