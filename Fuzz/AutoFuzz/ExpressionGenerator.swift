@@ -145,6 +145,7 @@ extension ProgramGenerator {
         if !records.isEmpty { choices.append((3, 1)) }
         let returning = shortcuts.filter { $0.result == type }
         if !returning.isEmpty { choices.append((3, 2)) }
+        choices.append((2, 3))
         switch random.weighted(choices) {
         case 1:
             let variable = random.pick(records)
@@ -155,6 +156,16 @@ extension ProgramGenerator {
             let shortcut = random.pick(returning)
             let (text, result) = call(shortcut, depth: d)
             return result == type ? text : leaf(type)
+        case 3:
+            // An index in range or not (then nil, which the expression around it may refuse at run time), or a
+            // field read by a text.
+            if records.isEmpty || random.chance(0.7) {
+                return "(\(nonEmptyList(type, d)))[\(random.pick(["0", "1", "-1", "(-2)", "5", "(count(args) - 1)"]))]"
+            }
+            let variable = random.pick(records)
+            guard case .record(let shape) = variable.type else { return leaf(type) }
+            let fields = shape.names.indices.filter { shape.types[$0] == type }
+            return "\(variable.name)[\"\(shape.names[random.pick(fields)])\"]"
         default:
             return "\(random.pick(["first", "last"]))(\(nonEmptyList(type, d)))"
         }

@@ -82,6 +82,8 @@ public struct Expression: Sendable {
         /// A lone name: a variable, `it`, `now`, `today`, `args`.
         case name(Identifier)
         case member(Expression, Identifier)
+        /// `xs[0]`, `t[-1]`, `r[name]`.
+        case index(Expression, Expression)
         /// A built-in function: `count(x)`.
         case function(Identifier, [Expression])
         case unary(UnaryOperator, Expression)

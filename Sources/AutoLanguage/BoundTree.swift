@@ -13,6 +13,7 @@ struct BoundExpression {
         case record(keys: [String], values: [BoundExpression])
         case interpolation([BoundInterpolationPart])
         case property(BoundExpression, PropertyAccess)
+        case index(BoundExpression, BoundExpression)
         case negate(BoundExpression)
         case not(BoundExpression)
         case arithmetic(ArithmeticOperator, BoundExpression, BoundExpression)

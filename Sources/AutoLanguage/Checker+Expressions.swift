@@ -57,6 +57,8 @@ extension Checker {
             return resolveName(name, expected: expected)
         case .member(let base, let member):
             return bindMember(bind(base), member, span: span)
+        case .index(let base, let index):
+            return bindIndex(bind(base), bindPipeline(index), span: span)
         case .function(let name, let arguments):
             return bindFunction(name, arguments, span: span)
         case .unary(let op, let operand):
@@ -228,6 +230,49 @@ extension Checker {
             error("\(type) has no property '\(name)'", member.span)
             return nil
         }
+    }
+
+    // MARK: Indexing
+
+    /// `xs[i]` and `t[i]` take an Int (from 0; negative from the end), `r[key]` a Text. What is not there is
+    /// `nil`, as `first` of an empty list is; a constant key a record's known shape lacks is an error.
+    mutating func bindIndex(_ base: BoundExpression, _ index: BoundExpression, span: Span) -> BoundExpression {
+        func needs(_ type: ValueType, _ what: String) -> Bool {
+            guard index.type.isAssignable(to: type) || index.type == .any else {
+                error("\(what) is indexed by \(type == .int ? "a whole number" : "a text"), and this is \(index.type)", index.span,
+                      hint: type == .int ? "the first is xs[0], the last xs[-1]" : "write r[\"name\"]")
+                return false
+            }
+            return true
+        }
+        var type = ValueType.any
+        switch base.type {
+        case .list(let element):
+            guard needs(.int, "a list"), index.type != .decimal else { return .error(span) }
+            type = element
+        case .text:
+            guard needs(.int, "a text"), index.type != .decimal else { return .error(span) }
+            type = .text
+        case .recordOf(let shape):
+            guard needs(.text, "a record") else { return .error(span) }
+            if case .constant(.text(let key)) = index.kind {
+                guard let field = shape.type(of: key) else {
+                    error("this record has no field '\(ValueFormatter.escapingControlCharacters(key))'", index.span,
+                          hint: "its fields are \(shape.names.map { "'\($0)'" }.joined(separator: ", "))")
+                    return .error(span)
+                }
+                type = field
+            }
+        case .record:
+            guard needs(.text, "a record") else { return .error(span) }
+        case .any, .null:
+            break
+        default:
+            error("\(base.type) can't be indexed: xs[i] works on lists, texts and records", span,
+                  hint: "read a property with '.', e.g. x.name")
+            return .error(span)
+        }
+        return BoundExpression(kind: .index(base, index), type: type, span: span)
     }
 
     // MARK: Functions

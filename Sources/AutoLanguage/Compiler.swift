@@ -191,6 +191,7 @@ struct Compiler {
         case .interpolation(let parts):
             return parts.contains { if case .value(let value) = $0 { return containsAction(value) }; return false }
         case .property(let base, _), .negate(let base), .not(let base): return containsAction(base)
+        case .index(let base, let index): return containsAction(base) || containsAction(index)
         case .arithmetic(_, let a, let b), .compare(_, let a, let b), .and(let a, let b), .or(let a, let b):
             return containsAction(a) || containsAction(b)
         case .between(let a, let b, let c): return containsAction(a) || containsAction(b) || containsAction(c)
@@ -337,6 +338,7 @@ struct Compiler {
                 return .property(.local(slot), access)
             }
             return .property(lower(base, into: &nodes), access)
+        case .index(let base, let index): return .index(lower(base, into: &nodes), lower(index, into: &nodes))
         case .negate(let operand): return .negate(lower(operand, into: &nodes))
         case .not(let operand): return .not(lower(operand, into: &nodes))
         case .arithmetic(let op, let left, let right): return .arithmetic(op, lower(left, into: &nodes), lower(right, into: &nodes))

@@ -66,6 +66,9 @@ extension Parser {
         switch next.kind {
         case .symbol(.dot), .symbol(.colon):
             return false
+        case .symbol(.leftBracket) where !next.spaceBefore:
+            // `xs[0]` indexes a value; `show [1]` passes a list.
+            return false
         case .symbol(.leftParen):
             return !(Self.functionNames.contains(word) && !next.spaceBefore)
         case .symbol(.minus):
@@ -272,15 +275,33 @@ extension Parser {
         return try parsePostfix(allowBraces)
     }
 
-    // postfix = primary { "." identifier } ;
+    // postfix = primary { "." ( identifier | text ) | "[" pipeline "]" } ;
     mutating func parsePostfix(_ allowBraces: Bool) throws -> Expression {
         enter(.postfix)
         let startDepth = depth
         defer { depth = startDepth }
         var base = try parsePrimary(allowBraces)
-        while current.isSymbol(.dot) {
+        while current.isSymbol(.dot) || (current.isSymbol(.leftBracket) && !current.spaceBefore) {
             try deepen()
-            _ = advance()
+            if advance().isSymbol(.leftBracket) {
+                skipNewlines()
+                let index = try parsePipeline()
+                skipNewlines()
+                let close = try expect(.rightBracket, "to close the index", hint: "an index is written xs[0] or r[\"name\"]")
+                base = Expression(kind: .index(base, index), span: base.span.to(close.span))
+                continue
+            }
+            // `r."first name"`: a field whose name is no identifier.
+            if case .text(let pieces) = current.kind {
+                let token = advance()
+                guard pieces.count <= 1, case .literal(let name) = pieces.first ?? .literal("") else {
+                    throw error("a field name after '.' is plain text, without \\( )", at: token.span,
+                                hint: "to choose the field while the script runs, write r[name]")
+                }
+                let member = Identifier(name: name, span: token.span)
+                base = Expression(kind: .member(base, member), span: base.span.to(member.span))
+                continue
+            }
             let member = try expectIdentifier("after '.'")
             base = Expression(kind: .member(base, member), span: base.span.to(member.span))
         }

@@ -14,6 +14,8 @@ public enum Expr: Sendable {
     indirect case record(keys: [String], values: [Expr])
     indirect case interpolation([InterpolationPart])
     indirect case property(Expr, PropertyAccess)
+    /// `xs[i]`, `t[i]`, `r[key]` (`Operations.index`).
+    indirect case index(Expr, Expr)
     indirect case negate(Expr)
     indirect case not(Expr)
     indirect case arithmetic(ArithmeticOperator, Expr, Expr)

@@ -89,6 +89,30 @@ public enum Operations {
         }
     }
 
+    /// `xs[i]` and `t[i]` from 0, negative from the end (`xs[-1]` is the last); `r[key]`. What is not there is nil.
+    public static func index(_ base: Value, _ index: Value) throws(EvaluationError) -> Value {
+        switch (base, index) {
+        case (.null, _):
+            return .null
+        case (.list(let items), .int(let i)):
+            let position = i < 0 ? items.count &+ i : i
+            return items.indices.contains(position) ? items[position] : .null
+        case (.text(let text), .int(let i)):
+            let count = text.count
+            let position = i < 0 ? count &+ i : i
+            guard (0..<count).contains(position) else { return .null }
+            return .text(String(text[text.index(text.startIndex, offsetBy: position)]))
+        case (.record(let record), .text(let key)):
+            return record[key] ?? .null
+        case (.list, _), (.text, _):
+            throw EvaluationError("\(base.type) is indexed by a whole number, not \(index.type)")
+        case (.record, _):
+            throw EvaluationError("a record is indexed by a text, not \(index.type)")
+        default:
+            throw EvaluationError("\(base.type) can't be indexed: xs[i] works on lists, texts and records")
+        }
+    }
+
     public static func negate(_ value: Value) throws(EvaluationError) -> Value {
         switch value {
         case .int(let i):

@@ -52,6 +52,8 @@ extension Run {
             return try Operations.negate(try eval(operand, frame))
         case .property(let base, let access):
             return try Properties.read(access, of: try eval(base, frame))
+        case .index(let base, let index):
+            return try Operations.index(try eval(base, frame), try eval(index, frame))
         case .list(let items):
             var values: [Value] = []
             values.reserveCapacity(items.count)
