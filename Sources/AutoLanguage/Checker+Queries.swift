@@ -99,7 +99,7 @@ extension Checker {
         members.insert(first, at: 0)
         var type = candidate
         var path: [PropertyAccess] = []
-        for member in members {
+        for member in members.drop(while: { Self.isElementItself($0, at: members, candidate: candidate) }) {
             if case .entity(let entity) = type, entity.propertyIndex[member.name.lowercased()] == nil, scope.lookup(member.name) != nil, path.isEmpty {
                 error("'\(member.name)' is a variable; the left side of a comparison in a where-clause is a property of the \(noun)", member.span,
                       hint: propertyList(of: candidate).map { "its properties: \($0); put the variable on the right: 'author == \(member.name)'" })
@@ -110,6 +110,18 @@ extension Checker {
             type = next
         }
         return (path, members.map(\.name), type)
+    }
+
+    /// `it` at the start of a path in a list stage is the element itself: `[3, 1, 2] | sort by it`, `filter where it
+    /// > 2`, `filter where it.year == 2024`. Not for entities (a where-clause on them names their properties,
+    /// and `find` pushes it to the host), nor for records that have a field called `it`.
+    static func isElementItself(_ member: Identifier, at members: [Identifier], candidate: ValueType) -> Bool {
+        guard member.name == "it", member.span == members[0].span else { return false }
+        switch candidate {
+        case .entity: return false
+        case .recordOf(let shape): return shape.type(of: "it") == nil
+        default: return true
+        }
     }
 
     func propertyList(of type: ValueType) -> String? {
@@ -124,7 +136,7 @@ extension Checker {
         keys.compactMap { key in
             var path: [PropertyAccess] = []
             var type = candidate
-            for member in key.path {
+            for member in key.path.drop(while: { Self.isElementItself($0, at: key.path, candidate: candidate) }) {
                 guard let (access, next) = resolveProperty(member, on: type) else { return nil }
                 path.append(access)
                 type = next
