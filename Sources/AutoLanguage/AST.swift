@@ -145,4 +145,6 @@ public enum ListStage: Sendable {
     case filter(Expression)
     case sort([SortKey])
     case limit(Expression)
+    /// `each it.pages * 2`: the expression's value for each element, which is `it` inside it.
+    case each(Expression)
 }

@@ -29,6 +29,8 @@ struct BoundExpression {
         case filter(BoundExpression, BoundCondition)
         case sort(BoundExpression, [BoundSortKey])
         case limit(BoundExpression, BoundExpression)
+        /// `xs | each expression`: the expression evaluated with `it` as each element.
+        case each(BoundExpression, BoundExpression)
         /// Stands in for an expression that had an error, so checking goes on.
         case error
     }

@@ -182,6 +182,17 @@ extension Checker {
             return BoundExpression(kind: .sort(input, bound), type: input.type, span: span)
         case .limit(let count):
             return BoundExpression(kind: .limit(input, bindLimit(count)), type: input.type, span: span)
+        case .each(let expression):
+            let outer = scope.itType
+            scope.itType = element
+            let value = bind(expression)
+            scope.itType = outer
+            if Compiler.containsAction(value) {
+                error("'each' computes a value from each element; an action can't run inside it", expression.span,
+                      hint: "to run an action for each element, pipe the list into it ('xs | open') or use 'for'")
+                return .error(span)
+            }
+            return BoundExpression(kind: .each(input, value), type: .list(value.type), span: span)
         }
     }
 
@@ -190,6 +201,7 @@ extension Checker {
         case .filter: return "filter"
         case .sort: return "sort by"
         case .limit: return "limit"
+        case .each: return "each"
         }
     }
 

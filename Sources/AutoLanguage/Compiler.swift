@@ -186,6 +186,7 @@ struct Compiler {
         case .action, .find: return true
         case .constant, .local, .it, .error: return false
         case .filter(let list, _), .sort(let list, _), .limit(let list, _): return containsAction(list)
+        case .each(let list, let value): return containsAction(list) || containsAction(value)
         case .list(let items), .function(_, let items): return items.contains(where: containsAction)
         case .record(_, let values): return values.contains(where: containsAction)
         case .interpolation(let parts):
@@ -352,6 +353,7 @@ struct Compiler {
         case .filter(let list, let condition): return .filter(lower(list, into: &nodes), lower(condition, into: &nodes))
         case .sort(let list, let keys): return .sort(lower(list, into: &nodes), keys.map { SortPlan(path: $0.path, descending: $0.descending) })
         case .limit(let list, let count): return .limit(lower(list, into: &nodes), lower(count, into: &nodes))
+        case .each(let list, let value): return .each(lower(list, into: &nodes), lower(value, into: &nodes))
         case .error: return .constant(.null)
         }
     }

@@ -41,6 +41,8 @@ extension Parser {
             return try parseSortStage()
         case "limit" where !isFirst:
             return try parseLimitStage()
+        case "each" where !isFirst:
+            return try parseEachStage()
         default:
             break
         }

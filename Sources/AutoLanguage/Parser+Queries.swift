@@ -55,6 +55,14 @@ extension Parser {
     }
 
     // limit_stage = "limit" expression ;
+    // each_stage = "each" expression ;
+    mutating func parseEachStage() throws -> Expression {
+        enter(.eachStage)
+        let start = advance().span
+        let value = try parseExpression()
+        return Expression(kind: .listStage(.each(value)), span: start.to(value.span))
+    }
+
     mutating func parseLimitStage() throws -> Expression {
         enter(.limitStage)
         let start = advance().span

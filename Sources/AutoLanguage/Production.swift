@@ -27,6 +27,7 @@ public enum Production: String, CaseIterable, Sendable {
     case sortStage = "sort_stage"
     case sortKey = "sort_key"
     case limitStage = "limit_stage"
+    case eachStage = "each_stage"
     case expression
     case andExpression = "and_expression"
     case notExpression = "not_expression"

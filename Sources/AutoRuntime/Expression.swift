@@ -30,6 +30,8 @@ public enum Expr: Sendable {
     indirect case sort(Expr, [SortPlan])
     /// `list | limit n`.
     indirect case limit(Expr, Expr)
+    /// `xs | each expression`, with `it` as each element in turn.
+    indirect case each(Expr, Expr)
 }
 
 /// A where-clause: comparisons of a candidate's property paths with values.

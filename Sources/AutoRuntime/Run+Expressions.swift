@@ -91,6 +91,18 @@ extension Run {
         case .limit(let list, let count):
             let values = try items(list, frame, "limit")
             return .list(Array(values.prefix(try ListQueries.limit(try eval(count, frame)))))
+        case .each(let list, let value):
+            let elements = try items(list, frame, "each")
+            let outer = frame.it
+            defer { frame.it = outer }
+            var results: [Value] = []
+            results.reserveCapacity(elements.count)
+            for (index, element) in elements.enumerated() {
+                if index % Interruption.stride == 0 { try Interruption.check() }
+                frame.it = element
+                results.append(try eval(value, frame))
+            }
+            return try limits.values.list(results)
         }
     }
 
