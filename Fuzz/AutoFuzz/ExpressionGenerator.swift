@@ -235,7 +235,7 @@ extension ProgramGenerator {
     /// A function on texts; those that give a list are joined or counted back into a text.
     mutating func textFunction(_ d: Int) -> String {
         let text = expression(.text, depth: d)
-        switch random.int(0..<10) {
+        switch random.int(0..<12) {
         case 0: return "\(random.pick(["trim", "upper", "lower", "capitalize"]))(\(text))"
         case 1: return "join(\(random.pick(["words", "lines", "characters"]))(\(text)), \(expression(.text, depth: 0)))"
         case 2: return "join(split(\(text), \(random.pick(["\",\"", "\" \"", "\"é\"", "\"\""]))))"
@@ -244,6 +244,8 @@ extension ProgramGenerator {
         case 5: return "padLeft(\(text), 8, \(random.pick(["\"0\"", "\"·\"", "\"ab\""])))"
         case 6: return "\(random.pick(["first", "last"]))(\(text), \(random.pick(["0", "2", "100"])))"
         case 7: return "text(count(characters(\(text))))"
+        case 9: return "json(\(expression(randomType(depth: 1), depth: d)))"
+        case 10: return "text(parseJson(json(\(expression(randomType(depth: 1), depth: d)))))"
         case 8: return "join((words(\(text)) | each \(random.pick(["upper(it)", "it + \"!\"", "text(count(it))", "it[0]"]))), \"-\")"
         default: return "join(\(random.pick(["first", "last"]))(words(\(text)), 2), \"-\")"
         }

@@ -296,7 +296,8 @@ extension Checker {
         case .first where bound.count == 2, .last where bound.count == 2: type = first
         case .first, .last: type = first.elementType ?? (first == .text ? .text : first)
         case .split, .words, .lines, .characters: type = .list(.text)
-        case .trim, .upper, .lower, .capitalize, .replace, .padLeft, .padRight: type = .text
+        case .trim, .upper, .lower, .capitalize, .replace, .padLeft, .padRight, .json: type = .text
+        case .parseJson: type = .any
         case .sum: type = first.elementType ?? .any
         case .min, .max: type = bound.count == 1 ? (first.elementType ?? .any) : bound.dropFirst().reduce(first) { $0.joined(with: $1.type) }
         case .join, .text: type = .text
@@ -319,7 +320,7 @@ extension Checker {
            ![.any, .null, .text].contains(first), first.elementType == nil {
             error("'\(name.name)' needs a list, and this is \(first)", bound[0].span)
         }
-        if BuiltinFunction.onTexts.contains(function), ![.any, .null, .text].contains(first) {
+        if BuiltinFunction.onTexts.contains(function) || function == .parseJson, ![.any, .null, .text].contains(first) {
             error("'\(name.name)' needs a text, and this is \(first)", bound[0].span,
                   hint: first.elementType == .text ? "to do it to each text of a list, use 'for'" : "make it a text first with text(…)")
         }

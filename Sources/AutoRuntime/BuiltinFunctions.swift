@@ -7,6 +7,15 @@ public enum BuiltinFunctions {
         switch function {
         case .split, .words, .lines, .characters, .trim, .upper, .lower, .capitalize, .replace, .padLeft, .padRight:
             return try TextFunctions.call(function, arguments, limits: limits)
+        case .json:
+            let text = ValueFormatter.json(arguments[0])
+            // Formatting a big list stops early when the run should stop; nothing cut short is kept.
+            try Interruption.check()
+            try limits.checkText(bytes: text.utf8.count)
+            return .text(text)
+        case .parseJson:
+            guard let text = try TextFunctions.text(arguments[0], "parseJson") else { return .null }
+            return try JSONReader.read(text, limits: limits)
         case .now: return .date(Date())
         case .today: return .date(Calendars.local.startOfDay(for: Date()))
         case .count:

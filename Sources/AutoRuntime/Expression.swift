@@ -98,6 +98,8 @@ public enum BuiltinFunction: String, Sendable, CaseIterable {
     case count, first, last, sum, min, max, join, text, number, date, round, abs
     /// On texts (`TextFunctions`).
     case split, words, lines, characters, trim, upper, lower, capitalize, replace, padLeft, padRight
+    /// `json(x)`: a value as JSON text; `parseJson(t)`: JSON text as a value (`JSONReader`).
+    case json, parseJson
     case now, today
 
     /// The functions whose first argument is a text (`first` and `last` take a list too).
