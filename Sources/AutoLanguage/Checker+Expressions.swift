@@ -212,6 +212,11 @@ extension Checker {
             }
             return (.dynamic(name), .decimal)
         case .list(let element):
+            // `xs.count`: a property of a list maps over its elements, so this would say "Int has no property".
+            if let function = Self.functionMeant(by: name), !Self.mayHaveMembers(element) {
+                error("a list has no property '\(name)'", member.span, hint: "write \(function)(…) with the list inside")
+                return nil
+            }
             guard let (inner, innerType) = resolveProperty(member, on: element) else { return nil }
             return (.each(inner), .list(innerType))
         case .recordOf(let shape):
@@ -227,8 +232,25 @@ extension Checker {
         case .null:
             return (.dynamic(name), .null)
         default:
-            error("\(type) has no property '\(name)'", member.span)
+            error("\(type) has no property '\(name)'", member.span,
+                  hint: Self.functionMeant(by: name).map { "write \($0)(…) with the value inside" })
             return nil
+        }
+    }
+
+    /// The built-in function someone probably meant by a property: `xs.count`, `t.length`, `t.upper`.
+    static func functionMeant(by name: String) -> String? {
+        if ["length", "size"].contains(name) { return "count" }
+        guard let function = BuiltinFunction(rawValue: name), function.isCalled else { return nil }
+        return function.rawValue
+    }
+
+    /// Whether elements of this type have properties of their own (`files.size` maps `size` over files), or may
+    /// have one of any name: entities, records, values known only later.
+    static func mayHaveMembers(_ type: ValueType) -> Bool {
+        switch type {
+        case .entity, .record, .recordOf, .any, .file, .date, .duration, .list: return true
+        default: return false
         }
     }
 
