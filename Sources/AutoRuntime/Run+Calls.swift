@@ -89,13 +89,19 @@ extension Run {
                 }
             }
             await finishProgress(after: progressMark, failed: false)
-            if let dialog = output.dialog { await showDialog(dialog) }
+            if let dialog = output.dialog {
+                try checkCancellation(at: node.location)
+                await showDialog(dialog)
+            }
             var next = output.next
             while let opened = next {
                 // The opened intent's result is shown, not substituted: the action keeps its declared type.
                 let shown = try await opened.run(context)
                 await finishProgress(after: progressMark, failed: false)
-                if let dialog = Self.shownDialog(of: shown) { await showDialog(dialog) }
+                if let dialog = Self.shownDialog(of: shown) {
+                    try checkCancellation(at: node.location)
+                    await showDialog(dialog)
+                }
                 next = shown.next
             }
             return output.value
@@ -193,7 +199,12 @@ extension Run {
             // Asking would await: the need is reported as it is when nobody can answer.
             throw unansweredNeed(needed, of: intent, node)
         }
-        if let dialog = output.dialog { showNow(dialog) }
+        // Nothing is shown after the time limit or Ctrl-C: a long step before it (a big copy, a sort) may have run
+        // past them between two of the executor's checks.
+        if let dialog = output.dialog {
+            try checkCancellation(at: node.location)
+            showNow(dialog)
+        }
         var next = output.next
         while let opened = next {
             guard let runNext = opened.runNow else {
@@ -201,7 +212,10 @@ extension Run {
             }
             // As for an awaiting intent, the opened intent's result is shown and the action keeps its own.
             let shown = try runNext(context)
-            if let dialog = Self.shownDialog(of: shown) { showNow(dialog) }
+            if let dialog = Self.shownDialog(of: shown) {
+                try checkCancellation(at: node.location)
+                showNow(dialog)
+            }
             next = shown.next
         }
         return output.value

@@ -36,12 +36,25 @@ struct HalfDone: AppIntent {
     }
 }
 
+/// Host work that runs without awaiting and never looks at cancellation (a long computation in a library):
+/// only its own end stops it.
+struct Busy: ImmediateIntent {
+    static let title = "Busy"
+    @Parameter var milliseconds: Int
+    func performNow(_ context: IntentContext) throws -> IntentResult<NoValue> {
+        let end = ContinuousClock.now + .milliseconds(milliseconds)
+        while ContinuousClock.now < end {}
+        return .result()
+    }
+}
+
 @Suite struct RunTests {
     static let registry: Registry = {
         var registry = Registry.standard
         try? registry.register(Nap.self)
         try? registry.register(Spin.self)
         try? registry.register(HalfDone.self)
+        try? registry.register(Busy.self)
         return registry
     }()
 
@@ -66,6 +79,21 @@ struct HalfDone: AppIntent {
         #expect(error.location != nil)
         // The nap alone would take ten minutes: the run ended with its limit, not with the intent.
         #expect(ContinuousClock.now - started < .seconds(60))
+    }
+
+    /// Nothing is shown after the deadline, even when a step that can't be interrupted ran past it and the
+    /// executor's own check (every 1,024 steps) is not due (found by auto-fuzz: a big copy, then `show`).
+    @Test func nothingIsShownAfterTheTimeLimit() async throws {
+        let interaction = ScriptedInteraction()
+        let outcome = try await outcome("show \"before\"\nbusy milliseconds: 2000\nshow \"after\"", limits: RunLimits(maxDuration: .milliseconds(500)),
+                                        interaction: interaction)
+        guard case .failed(let error) = outcome.ending else {
+            Issue.record("expected the time limit, got \(outcome.ending)")
+            return
+        }
+        #expect(error.kind == .timeLimit(.milliseconds(500)))
+        #expect(error.location?.line == 3, "stopped at the show after the deadline: \(String(describing: error.location))")
+        #expect(interaction.shown == ["before"], "\(interaction.shown)")
     }
 
     /// Ctrl-C still reads as a cancellation, not as the time limit.
