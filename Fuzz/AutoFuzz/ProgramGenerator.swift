@@ -98,18 +98,11 @@ public struct ProgramGenerator {
             let program = extremes.program()
             random = extremes.random
             return program
-        case 2:
-            var program = typedProgram()
+        case 2, 3:
+            let program = typedProgram()
             var breaker = ProgramBreaker(random: random)
-            program = breaker.illTyped(program)
-            random = breaker.random
-            return program
-        case 3:
-            var program = typedProgram()
-            var breaker = ProgramBreaker(random: random)
-            program = breaker.broken(program)
-            random = breaker.random
-            return program
+            defer { random = breaker.random }
+            return shape == 2 ? breaker.illTyped(program) : breaker.broken(program)
         default:
             return typedProgram()
         }
