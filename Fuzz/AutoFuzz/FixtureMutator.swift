@@ -121,6 +121,16 @@ public struct FixtureMutator: Sendable {
         return "inserted \(insertion.debugDescription) at \(at)"
     }
 
+    /// Replaces one of `candidates`, chosen at random, with one of `choices`, and says what it did; with no
+    /// candidate, inserts something instead.
+    func replaceOne(of candidates: [Token], with choices: [String], naming what: String,
+                    _ bytes: inout [UInt8], _ random: inout FuzzRandom) -> String {
+        guard let token = candidates.randomElement(using: &random) else { return insert(&bytes, &random) }
+        let choice = random.pick(choices)
+        bytes.replaceSubrange(token.range, with: Array(choice.utf8))
+        return "\(what) at \(token.range.lowerBound) → \(choice.prefix(24))"
+    }
+
     func mutate(_ bytes: inout [UInt8], _ random: inout FuzzRandom) -> String {
         let tokens = Self.tokens(bytes)
         var lines = Self.lines(bytes)
@@ -159,11 +169,7 @@ public struct FixtureMutator: Sendable {
             bytes.replaceSubrange(a.range, with: second)
             return "swapped tokens at \(a.range.lowerBound) and \(b.range.lowerBound)"
         case 6:
-            let numbers = tokens.filter { $0.kind == .number }
-            guard let token = numbers.randomElement(using: &random) else { return insert(&bytes, &random) }
-            let number = random.pick(Self.extremeNumbers)
-            bytes.replaceSubrange(token.range, with: Array(number.utf8))
-            return "number at \(token.range.lowerBound) → \(number.prefix(24))"
+            return replaceOne(of: tokens.filter { $0.kind == .number }, with: Self.extremeNumbers, naming: "number", &bytes, &random)
         case 7:
             return insert(&bytes, &random)
         case 8 where !bytes.isEmpty:
@@ -183,17 +189,11 @@ public struct FixtureMutator: Sendable {
             bytes = Self.joined(lines)
             return "spliced a line from another fixture"
         case 11:
-            let words = tokens.filter { $0.kind == .word && Self.units.contains(String(decoding: bytes[$0.range], as: UTF8.self)) }
-            guard let token = words.randomElement(using: &random) else { return insert(&bytes, &random) }
-            let unit = random.pick(Self.units)
-            bytes.replaceSubrange(token.range, with: Array(unit.utf8))
-            return "unit at \(token.range.lowerBound) → \(unit)"
+            let units = tokens.filter { $0.kind == .word && Self.units.contains(String(decoding: bytes[$0.range], as: UTF8.self)) }
+            return replaceOne(of: units, with: Self.units, naming: "unit", &bytes, &random)
         case 12:
             let symbols = tokens.filter { $0.kind == .symbol || Self.operators.contains(String(decoding: bytes[$0.range], as: UTF8.self)) }
-            guard let token = symbols.randomElement(using: &random) else { return insert(&bytes, &random) }
-            let op = random.pick(Self.operators)
-            bytes.replaceSubrange(token.range, with: Array(op.utf8))
-            return "operator at \(token.range.lowerBound) → \(op)"
+            return replaceOne(of: symbols, with: Self.operators, naming: "operator", &bytes, &random)
         case 13:
             let operands = tokens.filter { $0.kind == .number || $0.kind == .word || $0.kind == .text }
             guard let token = operands.randomElement(using: &random) else { return insert(&bytes, &random) }
@@ -202,11 +202,7 @@ public struct FixtureMutator: Sendable {
             bytes.insert(contentsOf: [UInt8](repeating: 0x28, count: depth), at: token.range.lowerBound)
             return "wrapped a token at \(token.range.lowerBound) in \(depth) parentheses"
         case 14:
-            let words = tokens.filter { $0.kind == .word }
-            guard let token = words.randomElement(using: &random) else { return insert(&bytes, &random) }
-            let word = random.pick(Self.words)
-            bytes.replaceSubrange(token.range, with: Array(word.utf8))
-            return "word at \(token.range.lowerBound) → \(word)"
+            return replaceOne(of: tokens.filter { $0.kind == .word }, with: Self.words, naming: "word", &bytes, &random)
         default:
             // A block repeated inside itself: nesting the fixture never had.
             let at = random.int(0..<lines.count)

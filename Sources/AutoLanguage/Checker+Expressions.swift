@@ -270,10 +270,10 @@ extension Checker {
         var type = ValueType.any
         switch base.type {
         case .list(let element):
-            guard needs(.int, "a list"), index.type != .decimal else { return .error(span) }
+            guard needs(.int, "a list") else { return .error(span) }
             type = element
         case .text:
-            guard needs(.int, "a text"), index.type != .decimal else { return .error(span) }
+            guard needs(.int, "a text") else { return .error(span) }
             type = .text
         case .recordOf(let shape):
             guard needs(.text, "a record") else { return .error(span) }
@@ -342,7 +342,7 @@ extension Checker {
            ![.any, .null, .text].contains(first), first.elementType == nil {
             error("'\(name.name)' needs a list, and this is \(first)", bound[0].span)
         }
-        if BuiltinFunction.onTexts.contains(function) || function == .parseJson, ![.any, .null, .text].contains(first) {
+        if BuiltinFunction.onTexts.contains(function), ![.any, .null, .text].contains(first) {
             error("'\(name.name)' needs a text, and this is \(first)", bound[0].span,
                   hint: first.elementType == .text ? "to do it to each text of a list, use 'for'" : "make it a text first with text(…)")
         }

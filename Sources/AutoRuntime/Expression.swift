@@ -102,9 +102,9 @@ public enum BuiltinFunction: String, Sendable, CaseIterable {
     case json, parseJson
     case now, today
 
-    /// The functions whose first argument is a text (`first` and `last` take a list too).
+    /// The functions whose first argument must be a text (`first` and `last` take a list too).
     public static let onTexts: Set<BuiltinFunction> = [.split, .words, .lines, .characters, .trim, .upper, .lower, .capitalize,
-                                                       .replace, .padLeft, .padRight]
+                                                       .replace, .padLeft, .padRight, .parseJson]
 
     /// Whether scripts call it with parentheses, `count(x)`; `now` and `today` are read as names.
     public var isCalled: Bool { self != .now && self != .today }

@@ -172,7 +172,12 @@ struct JSONReader {
     }
 
     mutating func skipSpace() {
-        while position < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[position]) { position += 1 }
+        while position < bytes.count {
+            switch bytes[position] {
+            case 0x20, 0x09, 0x0A, 0x0D: position += 1
+            default: return
+            }
+        }
     }
 
     func checkDepth(_ depth: Int) throws(EvaluationError) {

@@ -98,10 +98,11 @@ public enum Operations {
             let position = i < 0 ? items.count &+ i : i
             return items.indices.contains(position) ? items[position] : .null
         case (.text(let text), .int(let i)):
-            let count = text.count
-            let position = i < 0 ? count &+ i : i
-            guard (0..<count).contains(position) else { return .null }
-            return .text(String(text[text.index(text.startIndex, offsetBy: position)]))
+            // One walk from the nearer end, rather than counting the characters first.
+            let position = i < 0 ? text.index(text.endIndex, offsetBy: i, limitedBy: text.startIndex)
+                                 : text.index(text.startIndex, offsetBy: i, limitedBy: text.endIndex)
+            guard let position, position < text.endIndex else { return .null }
+            return .text(String(text[position]))
         case (.record(let record), .text(let key)):
             return record[key] ?? .null
         case (.list, _), (.text, _):
