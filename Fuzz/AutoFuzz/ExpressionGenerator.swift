@@ -195,7 +195,7 @@ extension ProgramGenerator {
     }
 
     mutating func decimalExpression(_ d: Int) -> String {
-        switch random.weighted([(8, 0), (6, 1), (2, 2), (2, 3), (2, 4), (3, 5), (2, 6), (2, 7), (1, 8), (1, 9), (2, 10)]) {
+        switch random.weighted([(8, 0), (6, 1), (2, 2), (2, 3), (2, 4), (3, 5), (2, 6), (2, 7), (1, 8), (1, 9), (2, 10), (1, 11)]) {
         case 0: return "(\(number(d)) / \(divisor(d)))"
         case 1:
             let (a, b) = (expression(.decimal, depth: d), number(d))
@@ -211,6 +211,7 @@ extension ProgramGenerator {
         case 7: return stdlibCall(.decimal, depth: d)
         case 8: return "number(\"\(random.pick(["2.5", "-0.125", " 1_000.5 ", "3.0"]))\")"
         case 9: return "(\(expression(.decimal, depth: d)) % \(divisor(d)))"
+        case 11: return "average(\(nonEmptyList(random.pick([.int, .decimal]), d)))"
         default: return generic(.decimal, d)
         }
     }
@@ -341,9 +342,9 @@ extension ProgramGenerator {
     }
 
     mutating func listExpression(_ element: FuzzType, _ d: Int) -> String {
-        var choices: [(Int, Int)] = [(6, 0), (3, 1), (2, 2), (2, 3), (1, 9)]
+        var choices: [(Int, Int)] = [(6, 0), (3, 1), (2, 2), (2, 3), (1, 9), (1, 10)]
         if case .record = element { choices += [(3, 4), (3, 5)] }
-        if element == .int { choices += [(1, 6), (1, 7)] }
+        if element == .int { choices += [(1, 6), (1, 7), (1, 11)] }
         if element == .text { choices.append((1, 8)) }
         switch random.weighted(choices) {
         case 1: return "(\(expression(.list(element), depth: d)) + \(expression(.list(element), depth: d)))"
@@ -371,6 +372,13 @@ extension ProgramGenerator {
             let labels = shortcut.parameters.dropFirst().filter(\.isRequired)
                 .map { " \($0.name): \(argument(expression($0.type, depth: 0)))" }.joined()
             return "(\(input) | \(shortcut.name)\(labels))"
+        case 10: return "(\(expression(.list(element), depth: d)) | distinct)"
+        case 11:
+            // The size of each group of records with equal values of a field, or how many there are of each.
+            let shape = recordShape(depth: 0)
+            let records = expression(.list(.record(shape)), depth: d)
+            let field = random.pick(shape.names)
+            return random.chance(0.5) ? "(\(records) | count by \(field)).count" : "(\(records) | group by \(field) | each count(it.items))"
         default: return listLiteral(element, depth: d)
         }
     }

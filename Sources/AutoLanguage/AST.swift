@@ -147,4 +147,10 @@ public enum ListStage: Sendable {
     case limit(Expression)
     /// `each it.pages * 2`: the expression's value for each element, which is `it` inside it.
     case each(Expression)
+    /// `group by genre`: `{key, items}` records, one per distinct key, in the order keys first appear.
+    case group(by: [Identifier])
+    /// `count by author`: `{key, count}` records, in the order keys first appear.
+    case count(by: [Identifier])
+    /// `distinct`: the first of each run of equal elements, wherever they are in the list.
+    case distinct
 }

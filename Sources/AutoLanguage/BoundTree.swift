@@ -31,6 +31,8 @@ struct BoundExpression {
         case limit(BoundExpression, BoundExpression)
         /// `xs | each expression`: the expression evaluated with `it` as each element.
         case each(BoundExpression, BoundExpression)
+        /// `group by`, `count by` and `distinct`: the elements grouped by the key at a path.
+        case group(BoundExpression, [PropertyAccess], Grouping)
         /// Stands in for an expression that had an error, so checking goes on.
         case error
     }

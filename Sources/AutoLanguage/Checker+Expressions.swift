@@ -321,6 +321,12 @@ extension Checker {
         case .trim, .upper, .lower, .capitalize, .replace, .padLeft, .padRight, .json: type = .text
         case .parseJson: type = .any
         case .sum: type = first.elementType ?? .any
+        case .average:
+            switch first.elementType {
+            case .int?, .decimal?: type = .decimal
+            case .duration?, .size?: type = first.elementType!
+            default: type = .any
+            }
         case .min, .max: type = bound.count == 1 ? (first.elementType ?? .any) : bound.dropFirst().reduce(first) { $0.joined(with: $1.type) }
         case .join, .text: type = .text
         case .number: type = first == .int || first == .decimal ? first : .any
@@ -338,7 +344,7 @@ extension Checker {
         case .abs: type = first
         case .now, .today: type = .date
         }
-        if [.sum, .min, .max, .join, .first, .last].contains(function), bound.count == 1 || function == .first || function == .last,
+        if [.sum, .average, .min, .max, .join, .first, .last].contains(function), bound.count == 1 || function == .first || function == .last,
            ![.any, .null, .text].contains(first), first.elementType == nil {
             error("'\(name.name)' needs a list, and this is \(first)", bound[0].span)
         }

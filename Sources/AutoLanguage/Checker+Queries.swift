@@ -134,19 +134,25 @@ extension Checker {
 
     mutating func bindSortKeys(_ keys: [SortKey], candidate: ValueType, noun: String) -> [BoundSortKey] {
         keys.compactMap { key in
-            var path: [PropertyAccess] = []
-            var type = candidate
-            for member in key.path.drop(while: { Self.isElementItself($0, at: key.path, candidate: candidate) }) {
-                guard let (access, next) = resolveProperty(member, on: type) else { return nil }
-                path.append(access)
-                type = next
-            }
+            guard let (path, type) = bindKeyPath(key.path, candidate: candidate) else { return nil }
             if type.elementType != nil || type.isRecord || type == .file {
                 error("\(noun)s can't be sorted by '\(key.path.map(\.name).joined(separator: "."))': it is \(type), which has no order", key.path[0].span)
                 return nil
             }
             return BoundSortKey(path: path, names: key.path.map(\.name), descending: key.descending)
         }
+    }
+
+    /// A sort or group key: a property path of the element, or the element itself (`it`).
+    mutating func bindKeyPath(_ names: [Identifier], candidate: ValueType) -> ([PropertyAccess], ValueType)? {
+        var path: [PropertyAccess] = []
+        var type = candidate
+        for member in names.drop(while: { Self.isElementItself($0, at: names, candidate: candidate) }) {
+            guard let (access, next) = resolveProperty(member, on: type) else { return nil }
+            path.append(access)
+            type = next
+        }
+        return (path, type)
     }
 
     mutating func bindLimit(_ expression: Expression) -> BoundExpression {
@@ -193,6 +199,14 @@ extension Checker {
                 return .error(span)
             }
             return BoundExpression(kind: .each(input, value), type: .list(value.type), span: span)
+        case .group(let names), .count(let names):
+            guard let (path, keyType) = bindKeyPath(names, candidate: element) else { return .error(span) }
+            let grouping: Grouping
+            if case .count = stage { grouping = .count } else { grouping = .items }
+            let shape = RecordShape(names: ["key", grouping == .count ? "count" : "items"], types: [keyType, grouping == .count ? .int : .list(element)])
+            return BoundExpression(kind: .group(input, path, grouping), type: .list(.recordOf(shape)), span: span)
+        case .distinct:
+            return BoundExpression(kind: .group(input, [], .distinct), type: input.type, span: span)
         }
     }
 
@@ -202,6 +216,9 @@ extension Checker {
         case .sort: return "sort by"
         case .limit: return "limit"
         case .each: return "each"
+        case .group: return "group by"
+        case .count: return "count by"
+        case .distinct: return "distinct"
         }
     }
 

@@ -185,7 +185,7 @@ struct Compiler {
         switch expression.kind {
         case .action, .find: return true
         case .constant, .local, .it, .error: return false
-        case .filter(let list, _), .sort(let list, _), .limit(let list, _): return containsAction(list)
+        case .filter(let list, _), .sort(let list, _), .limit(let list, _), .group(let list, _, _): return containsAction(list)
         case .each(let list, let value): return containsAction(list) || containsAction(value)
         case .list(let items), .function(_, let items): return items.contains(where: containsAction)
         case .record(_, let values): return values.contains(where: containsAction)
@@ -354,6 +354,7 @@ struct Compiler {
         case .sort(let list, let keys): return .sort(lower(list, into: &nodes), keys.map { SortPlan(path: $0.path, descending: $0.descending) })
         case .limit(let list, let count): return .limit(lower(list, into: &nodes), lower(count, into: &nodes))
         case .each(let list, let value): return .each(lower(list, into: &nodes), lower(value, into: &nodes))
+        case .group(let list, let path, let grouping): return .group(lower(list, into: &nodes), path, grouping)
         case .error: return .constant(.null)
         }
     }

@@ -29,7 +29,8 @@ extension Parser {
         return Expression(kind: .pipeline(stages), span: first.span.to(stages[stages.count - 1].span))
     }
 
-    // stage = find_query | filter_stage | sort_stage | limit_stage | action | expression ;
+    // stage = find_query | filter_stage | sort_stage | limit_stage | each_stage | group_stage | distinct_stage
+    //       | action | expression ;
     mutating func parseStage(isFirst: Bool, allowBraceArguments: Bool) throws -> Expression {
         enter(.stage)
         switch current.identifier {
@@ -43,6 +44,10 @@ extension Parser {
             return try parseLimitStage()
         case "each" where !isFirst:
             return try parseEachStage()
+        case "group" where !isFirst && peek().isWord("by"), "count" where !isFirst && peek().isWord("by"):
+            return try parseGroupStage()
+        case "distinct" where !isFirst && endsStage(peek()):
+            return try parseDistinctStage()
         default:
             break
         }
@@ -52,6 +57,11 @@ extension Parser {
                         hint: "a pipe passes its input to an action, e.g. '| show'")
         }
         return try parseExpression()
+    }
+
+    /// Whether a stage ends before `token`: `distinct` takes nothing, so `| distinct x` is an action named so.
+    func endsStage(_ token: Token) -> Bool {
+        endsStatement(token) || token.isSymbol(.pipe) || token.isSymbol(.arrow) || token.isSymbol(.rightParen)
     }
 
     /// An identifier that is not an operand of an operator, a member access, a function call or a label:

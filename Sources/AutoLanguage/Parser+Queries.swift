@@ -1,4 +1,4 @@
-/// `find` and the list stages `filter where`, `sort by`, `limit`.
+/// `find` and the list stages `filter where`, `sort by`, `limit`, `each`, `group by`, `count by`, `distinct`.
 extension Parser {
     // find_query = "find" identifier [ "matching" expression ] [ "where" expression ]
     //              [ "sort" "by" sort_key { "," sort_key } ] [ "limit" expression ] ;
@@ -38,13 +38,36 @@ extension Parser {
         return Expression(kind: .listStage(.sort(keys)), span: start.to(previous.span))
     }
 
-    // sort_key = identifier { "." identifier } [ "asc" | "desc" ] ;
+    // group_stage = ( "group" | "count" ) "by" key_path ;
+    mutating func parseGroupStage() throws -> Expression {
+        enter(.groupStage)
+        let start = advance()
+        _ = advance()
+        let path = try parseKeyPath("to group by")
+        let stage: ListStage = start.isWord("count") ? .count(by: path) : .group(by: path)
+        return Expression(kind: .listStage(stage), span: start.span.to(previous.span))
+    }
+
+    // distinct_stage = "distinct" ;
+    mutating func parseDistinctStage() throws -> Expression {
+        enter(.distinctStage)
+        return Expression(kind: .listStage(.distinct), span: advance().span)
+    }
+
+    // key_path = identifier { "." identifier } ;
+    mutating func parseKeyPath(_ context: String) throws -> [Identifier] {
+        enter(.keyPath)
+        var path = [try expectIdentifier(context)]
+        while accept(.dot) { path.append(try expectIdentifier("after '.'")) }
+        return path
+    }
+
+    // sort_key = key_path [ "asc" | "desc" ] ;
     mutating func parseSortKeys() throws -> [SortKey] {
         var keys: [SortKey] = []
         while true {
             enter(.sortKey)
-            var path = [try expectIdentifier("to sort by")]
-            while accept(.dot) { path.append(try expectIdentifier("after '.'")) }
+            let path = try parseKeyPath("to sort by")
             var descending = false
             if acceptWord("desc") { descending = true } else { _ = acceptWord("asc") }
             keys.append(SortKey(path: path, descending: descending))

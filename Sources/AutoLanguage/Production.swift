@@ -26,8 +26,11 @@ public enum Production: String, CaseIterable, Sendable {
     case filterStage = "filter_stage"
     case sortStage = "sort_stage"
     case sortKey = "sort_key"
+    case keyPath = "key_path"
     case limitStage = "limit_stage"
     case eachStage = "each_stage"
+    case groupStage = "group_stage"
+    case distinctStage = "distinct_stage"
     case expression
     case andExpression = "and_expression"
     case notExpression = "not_expression"

@@ -39,6 +39,7 @@ public enum BuiltinFunctions {
             default: return arguments[0]
             }
         case .sum: return try sum(list(arguments[0], "sum"))
+        case .average: return try average(list(arguments[0], "average"))
         case .min, .max:
             let items = arguments.count == 1 ? try list(arguments[0], function.rawValue) : arguments
             var best: Value?
@@ -131,22 +132,31 @@ public enum BuiltinFunctions {
 
     /// Numbers (Int, or Decimal as soon as one is), durations or sizes, of one kind: `sum([2, 1 KB])` is an
     /// error whatever the order, as `2 + 1 KB` is. Nil items are skipped; an empty list sums to 0.
-    static func sum(_ items: [Value]) throws(EvaluationError) -> Value {
+    static func sum(_ items: [Value], _ function: String = "sum") throws(EvaluationError) -> Value {
         var total: Value?
         for item in items where !item.isNull {
             guard let sum = total else {
                 switch item {
                 case .int, .decimal, .duration, .size: total = item
-                default: throw EvaluationError("sum adds numbers, durations or sizes, not \(item.type)")
+                default: throw EvaluationError("\(function) adds numbers, durations or sizes, not \(item.type)")
                 }
                 continue
             }
             guard sameKind(sum, item) else {
-                throw EvaluationError("sum can't add \(item.type) to \(sum.type): a list to sum holds numbers, durations or sizes, not a mix")
+                throw EvaluationError("\(function) can't add \(item.type) to \(sum.type): a list to \(function) holds numbers, durations or sizes, not a mix")
             }
             total = try Operations.arithmetic(.add, sum, item)
         }
         return total ?? .int(0)
+    }
+
+    /// The sum divided by how many were added: nils are skipped, as SQL's AVG skips NULL (an unrated book is not a
+    /// rating of 0); nil when nothing is left. Numbers give a Decimal, durations a duration, sizes a size.
+    static func average(_ items: [Value]) throws(EvaluationError) -> Value {
+        let present = items.filter { !$0.isNull }
+        if present.isEmpty { return .null }
+        // Int / Int is a Decimal.
+        return try Operations.arithmetic(.divide, try sum(present, "average"), .int(present.count))
     }
 
     /// Whether `sum` adds `b` to `a`: Int and Decimal mix, other kinds only with themselves.

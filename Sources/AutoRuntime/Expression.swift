@@ -32,6 +32,26 @@ public enum Expr: Sendable {
     indirect case limit(Expr, Expr)
     /// `xs | each expression`, with `it` as each element in turn.
     indirect case each(Expr, Expr)
+    /// `group by`, `count by` and `distinct`: the elements grouped by the key at a path (`ListQueries.group`).
+    indirect case group(Expr, [PropertyAccess], Grouping)
+}
+
+/// What a grouping stage makes of each group of elements with equal keys.
+public enum Grouping: Sendable {
+    /// `group by`: a `{key, items}` record.
+    case items
+    /// `count by`: a `{key, count}` record.
+    case count
+    /// `distinct`: the group's first element.
+    case distinct
+
+    public var stageName: String {
+        switch self {
+        case .items: return "group by"
+        case .count: return "count by"
+        case .distinct: return "distinct"
+        }
+    }
 }
 
 /// A where-clause: comparisons of a candidate's property paths with values.
@@ -95,7 +115,7 @@ public enum FileProperty: String, Sendable, CaseIterable {
 
 /// The built-in functions of LANGUAGE.md §5, plus `now` and `today`.
 public enum BuiltinFunction: String, Sendable, CaseIterable {
-    case count, first, last, sum, min, max, join, text, number, date, round, abs
+    case count, first, last, sum, average, min, max, join, text, number, date, round, abs
     /// On texts (`TextFunctions`).
     case split, words, lines, characters, trim, upper, lower, capitalize, replace, padLeft, padRight
     /// `json(x)`: a value as JSON text; `parseJson(t)`: JSON text as a value (`JSONReader`).

@@ -90,4 +90,31 @@ enum ListQueries {
         guard count >= 0 else { throw EvaluationError("'limit' can't be negative (\(count))") }
         return count
     }
+
+    /// Groups of elements whose keys are equal, in the order their keys first appear: one dictionary lookup per
+    /// element, so a list of a million distinct values is grouped in one pass.
+    static func group(_ items: [Value], by path: [PropertyAccess], _ grouping: Grouping, limits: ValueLimits) throws(EvaluationError) -> Value {
+        var positions: [GroupKey: Int] = [:]
+        var groups: [(key: Value, items: [Value], count: Int)] = []
+        for index in items.indices {
+            if index % Interruption.stride == 0 { try Interruption.check() }
+            let item = items[index]
+            let key = GroupKey(try read(path, item))
+            if let position = positions[key] {
+                groups[position].count += 1
+                if grouping == .items { groups[position].items.append(item) }
+            } else {
+                positions[key] = groups.count
+                groups.append((key.value, [item], 1))
+            }
+        }
+        switch grouping {
+        case .distinct:
+            return .list(groups.map { $0.items[0] })
+        case .items:
+            return try limits.list(groups.map { .record(Record(keys: ["key", "items"], values: [$0.key, .list($0.items)])) })
+        case .count:
+            return try limits.list(groups.map { .record(Record(keys: ["key", "count"], values: [$0.key, .int($0.count)])) })
+        }
+    }
 }

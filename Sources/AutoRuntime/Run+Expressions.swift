@@ -103,6 +103,8 @@ extension Run {
                 results.append(try eval(value, frame))
             }
             return try limits.values.list(results)
+        case .group(let list, let path, let grouping):
+            return try ListQueries.group(try items(list, frame, grouping.stageName), by: path, grouping, limits: limits.values)
         }
     }
 
