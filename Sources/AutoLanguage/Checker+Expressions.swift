@@ -192,7 +192,7 @@ extension Checker {
                       : NearestNames.hint(for: name, in: names))
             return nil
         case .date:
-            if let part = DatePart(rawValue: name) { return (.datePart(part), part == .weekday ? .text : .int) }
+            if let part = DatePart(rawValue: name) { return (.datePart(part), part.type) }
             error("a Date has no part '\(name)'", member.span,
                   hint: NearestNames.hint(for: name, in: DatePart.allCases.map(\.rawValue), listing: "parts"))
             return nil
@@ -341,6 +341,14 @@ extension Checker {
                 return BoundExpression(kind: .constant(.date(date)), type: .date, span: span)
             }
         case .round: type = bound.count == 2 ? .decimal : .int
+        case .format:
+            type = .text
+            if ![.any, .null, .date].contains(first) {
+                error("'format' writes a date, and this is \(first)", bound[0].span, hint: "to write any value as text, use text(…)")
+            }
+            if ![.any, .null, .text].contains(bound[1].type) {
+                error("'format' needs a pattern text such as \"EEEE, d MMMM\", and this is \(bound[1].type)", bound[1].span)
+            }
         case .abs: type = first
         case .now, .today: type = .date
         }

@@ -39,6 +39,15 @@ public enum BuiltinFunctions {
             default: return arguments[0]
             }
         case .sum: return try sum(list(arguments[0], "sum"))
+        case .format:
+            guard case .date(let date) = arguments[0] else {
+                if arguments[0].isNull { return .null }
+                throw EvaluationError("format writes a date, not \(arguments[0].type)")
+            }
+            guard case .text(let pattern) = arguments[1] else { throw EvaluationError("format's pattern must be a text, not \(arguments[1].type)") }
+            let text = DateFormatting.format(date, pattern: pattern)
+            try limits.checkText(bytes: text.utf8.count)
+            return .text(text)
         case .average: return try average(list(arguments[0], "average"))
         case .min, .max:
             let items = arguments.count == 1 ? try list(arguments[0], function.rawValue) : arguments
@@ -172,7 +181,7 @@ public enum BuiltinFunctions {
         switch function {
         case .now, .today: return 0...0
         case .join, .round, .first, .last: return 1...2
-        case .split: return 2...2
+        case .split, .format: return 2...2
         case .replace: return 3...3
         case .padLeft, .padRight: return 2...3
         case .min, .max: return 1...64

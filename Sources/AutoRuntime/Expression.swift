@@ -106,7 +106,19 @@ public indirect enum PropertyAccess: Sendable, CustomStringConvertible {
 }
 
 public enum DatePart: String, Sendable, CaseIterable {
-    case year, month, day, hour, minute, second, weekday
+    case year, month, day, hour, minute, second
+    /// `Wednesday`, `May`.
+    case weekday, monthName
+    /// Midnight at the start of the date's day, week (weeks start on Monday, as ISO 8601 has them), month or year.
+    case startOfDay, startOfWeek, startOfMonth, startOfYear
+
+    public var type: ValueType {
+        switch self {
+        case .year, .month, .day, .hour, .minute, .second: return .int
+        case .weekday, .monthName: return .text
+        case .startOfDay, .startOfWeek, .startOfMonth, .startOfYear: return .date
+        }
+    }
 }
 
 public enum FileProperty: String, Sendable, CaseIterable {
@@ -116,6 +128,8 @@ public enum FileProperty: String, Sendable, CaseIterable {
 /// The built-in functions of LANGUAGE.md §5, plus `now` and `today`.
 public enum BuiltinFunction: String, Sendable, CaseIterable {
     case count, first, last, sum, average, min, max, join, text, number, date, round, abs
+    /// `format(d, "EEEE, d MMMM")`: a date written with a Unicode date pattern.
+    case format
     /// On texts (`TextFunctions`).
     case split, words, lines, characters, trim, upper, lower, capitalize, replace, padLeft, padRight
     /// `json(x)`: a value as JSON text; `parseJson(t)`: JSON text as a value (`JSONReader`).

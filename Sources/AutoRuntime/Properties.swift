@@ -54,8 +54,6 @@ package enum Properties {
         throw EvaluationError("\(value.type) has no property '\(name)'")
     }
 
-    static let weekdays = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"]
-
     static func datePart(_ part: DatePart, of date: Date) -> Value {
         let calendar = Calendars.local
         switch part {
@@ -65,7 +63,12 @@ package enum Properties {
         case .hour: return .int(calendar.component(.hour, from: date))
         case .minute: return .int(calendar.component(.minute, from: date))
         case .second: return .int(calendar.component(.second, from: date))
-        case .weekday: return .text(weekdays[calendar.component(.weekday, from: date) - 1])
+        case .weekday: return .text(DateFormatting.weekdays[calendar.component(.weekday, from: date) - 1])
+        case .monthName: return .text(DateFormatting.months[calendar.component(.month, from: date) - 1])
+        case .startOfDay: return .date(calendar.startOfDay(for: date))
+        case .startOfWeek: return .date(DateFormatting.start(of: .weekOfYear, for: date))
+        case .startOfMonth: return .date(DateFormatting.start(of: .month, for: date))
+        case .startOfYear: return .date(DateFormatting.start(of: .year, for: date))
         }
     }
 
