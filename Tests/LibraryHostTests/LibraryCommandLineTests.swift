@@ -27,6 +27,7 @@ import Testing
     static let openNothing: [[String]] = [
         ["--help"], ["--version"], ["--generate-completion-script", "bash"], ["help", "run"],
         ["check", "a.auto"], ["graph", "a.auto"], ["intents"], ["intents", "describe", "import books"],
+        ["intents", "describe", "move book"],
         ["--db", "x.sqlite", "check", "a.auto"], ["--db", "x.sqlite", "--help"], ["--db", "x.sqlite", "intents"],
         ["-e", "show 1"], ["--db", "x.sqlite", "-e", "show 1 + 1"],
     ]
