@@ -93,7 +93,8 @@ enum IntentDescriptionText {
         if intent.sideEffect != .none { text += "Side effect: \(intent.sideEffect == .destructive ? "destructive, confirmed before it runs" : "changes things")\n" }
         if let category = intent.description.category { text += "Category: \(category)\n" }
         if !intent.description.searchKeywords.isEmpty { text += "Keywords: \(intent.description.searchKeywords.joined(separator: ", "))\n" }
-        if !intent.phrases.isEmpty { text += "Phrases: \(intent.phrases.map { "\"\($0)\"" }.joined(separator: ", "))\n" }
+        // Parsed and kept for App Shortcuts, which will give them meaning; nothing calls a shortcut by them yet.
+        if !intent.phrases.isEmpty { text += "Phrases (not used yet): \(intent.phrases.map { "\"\($0)\"" }.joined(separator: ", "))\n" }
         if let origin = intent.origin { text += "Declared at: \(origin)\n" }
         return text
     }
