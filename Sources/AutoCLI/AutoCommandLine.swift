@@ -57,7 +57,8 @@ struct AutoCommand: AsyncParsableCommand {
                 \(AutoCommandLine.host.name) script.auto [args…]          run a script (also: run -, from stdin)
                 \(AutoCommandLine.host.name) check script.auto            report every error, exit 2 if any
                 \(AutoCommandLine.host.name) graph script.auto | dot -Tsvg > g.svg
-                \(AutoCommandLine.host.name) intents [describe NAME]
+                \(AutoCommandLine.host.name) intents [script.auto]        list intents and shortcuts (the script's too)
+                \(AutoCommandLine.host.name) intents describe NAME [script.auto]
                 """,
             version: AutoCommandLine.host.version,
             subcommands: [RunCommand.self, CheckCommand.self, GraphCommand.self, IntentsCommand.self],

@@ -8,10 +8,12 @@ struct IntentsCommand: ParsableCommand {
         commandName: "intents", abstract: "List the intents and shortcuts scripts can use, or describe one.",
         subcommands: [ListIntents.self, DescribeIntent.self], defaultSubcommand: ListIntents.self)
 
-    /// The host's registry with the prelude's shortcuts added.
-    static func registry() throws -> Registry {
+    /// The host's registry with the prelude's shortcuts added, and those of the script at `path` when one is
+    /// given: compiled as a run compiles it, so a script that would not run is reported as `check` reports it.
+    static func registry(script path: String?) throws -> Registry {
         let host = AutoCommandLine.host
-        switch host.compile(SourceFile(name: "<intents>", text: "")) {
+        let source = try path.map(ScriptFile.load) ?? SourceFile(name: "<intents>", text: "")
+        switch host.compile(source) {
         case .success(let compiled): return compiled.registry
         case .failure(let failure):
             ScriptRunner(host: host, console: .standard).report(failure.diagnostics)
@@ -26,8 +28,11 @@ struct ListIntents: ParsableCommand {
     @Flag(name: .long, help: "Include intents hidden from listings.")
     var all = false
 
+    @Argument(help: ArgumentHelp("A script whose shortcuts are listed too ('-' for standard input).", valueName: "file"))
+    var file: String?
+
     func run() throws {
-        let intents = try IntentsCommand.registry().intents.filter { all || $0.isDiscoverable }
+        let intents = try IntentsCommand.registry(script: file).intents.filter { all || $0.isDiscoverable }
         let width = intents.map(\.name.count).max() ?? 0
         var lines = ""
         for intent in intents.sorted(by: { $0.name < $1.name }) {
@@ -42,14 +47,36 @@ struct ListIntents: ParsableCommand {
 }
 
 struct DescribeIntent: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "describe", abstract: "Everything about one intent, entity type or enum.")
+    static let configuration = CommandConfiguration(
+        commandName: "describe", abstract: "Everything about one intent, entity type or enum.",
+        discussion: "A script's shortcuts are described too: 'describe NAME script.auto', or 'describe NAME --file script'.")
 
-    @Argument(help: "The name of an intent ('open book'), an entity type ('book') or an enum ('shelf').")
+    @Argument(help: "The name of an intent ('open book'), an entity type ('book') or an enum ('shelf'), then optionally a script ending in .auto.")
     var name: [String]
 
+    @Option(name: [.customShort("f"), .long], help: ArgumentHelp(
+        "A script whose shortcuts may be described too, named by any path ('-' for standard input); with it, every word given is the name.",
+        valueName: "file"))
+    var file: String?
+
+    /// The name asked for and the script to look in. Names are several words, given unquoted (`describe numbers
+    /// from`), so a last word can't be taken for a script by its place alone: it is one when it ends in `.auto`, as
+    /// scripts are named and intents are not. `--file` names a script called anything else, and with it every word
+    /// is the name (the way to describe a shortcut whose name does end in `.auto`).
+    var request: (name: String, script: String?) {
+        get throws {
+            if file != nil || name.last?.hasSuffix(".auto") != true { return (name.joined(separator: " "), file) }
+            let script = name[name.count - 1]
+            guard name.count > 1 else {
+                throw ValidationError("name what to describe before the script: '\(AutoCommandLine.host.name) intents describe NAME \(script)'")
+            }
+            return (name.dropLast().joined(separator: " "), script)
+        }
+    }
+
     func run() throws {
-        let registry = try IntentsCommand.registry()
-        let wanted = name.joined(separator: " ")
+        let (wanted, script) = try request
+        let registry = try IntentsCommand.registry(script: script)
         if let intent = registry.intent(named: wanted) {
             Console.standard.writeOut(IntentDescriptionText.render(intent))
         } else if let entity = registry.entityType(named: wanted) {
@@ -93,7 +120,8 @@ enum IntentDescriptionText {
         if intent.sideEffect != .none { text += "Side effect: \(intent.sideEffect == .destructive ? "destructive, confirmed before it runs" : "changes things")\n" }
         if let category = intent.description.category { text += "Category: \(category)\n" }
         if !intent.description.searchKeywords.isEmpty { text += "Keywords: \(intent.description.searchKeywords.joined(separator: ", "))\n" }
-        if !intent.phrases.isEmpty { text += "Phrases: \(intent.phrases.map { "\"\($0)\"" }.joined(separator: ", "))\n" }
+        // Parsed and kept for App Shortcuts, which will give them meaning; nothing calls a shortcut by them yet.
+        if !intent.phrases.isEmpty { text += "Phrases (not used yet): \(intent.phrases.map { "\"\($0)\"" }.joined(separator: ", "))\n" }
         if let origin = intent.origin { text += "Declared at: \(origin)\n" }
         return text
     }

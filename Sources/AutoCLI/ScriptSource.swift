@@ -13,6 +13,14 @@ struct ScriptSourceOptions: ParsableArguments {
     func load(path: String?) throws -> SourceFile {
         if let expression { return SourceFile(name: "-e", text: expression) }
         guard let path else { throw ValidationError("give a script file, '-' for standard input, or -e CODE") }
+        return try ScriptFile.load(path)
+    }
+}
+
+/// A script named on the command line: a file, or `-` for standard input. Shared by the commands that take
+/// `-e` and by `intents`, which reads a script only for its shortcuts.
+enum ScriptFile {
+    static func load(_ path: String) throws -> SourceFile {
         if path == "-" {
             let data = FileHandle.standardInput.readDataToEndOfFile()
             return SourceFile(name: "<stdin>", text: String(decoding: data, as: UTF8.self))

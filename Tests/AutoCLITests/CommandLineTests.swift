@@ -5,6 +5,10 @@ import Testing
 /// The `auto` binary, run as a user runs it.
 @Suite struct CommandLineTests {
     func auto(_ arguments: String..., input: String = "", environment: [String: String] = [:]) throws -> BinaryRunner.Result {
+        try auto(arguments, input: input, environment: environment)
+    }
+
+    func auto(_ arguments: [String], input: String = "", environment: [String: String] = [:]) throws -> BinaryRunner.Result {
         try BinaryRunner.run(arguments, input: input, environment: environment)
     }
 
@@ -116,6 +120,95 @@ import Testing
         let unknown = try auto("intents", "describe", "shwo")
         #expect(unknown.exitCode == 2)
         #expect(unknown.standardError.contains("did you mean 'show'?"))
+    }
+
+    /// A script of one shortcut, which also does something when run: `intents` must only compile it.
+    static let pagesLeft = """
+        # How far along a book is.
+        shortcut "pages left" (total: Int, read: Int = 0)
+            phrases ["pages left in \\(total)"] {
+          return total - read
+        }
+        show pages left 300 read: 120
+        """
+
+    @Test func intentsListsTheShortcutsOfAScript() throws {
+        let path = try temporaryFile(Self.pagesLeft, name: "pages.auto")
+        let list = try auto("intents", path)
+        #expect(list.exitCode == 0, "\(list.standardError)")
+        let line = try #require(list.standardOutput.split(separator: "\n").first { $0.hasPrefix("pages left ") }, "\(list.standardOutput)")
+        #expect(line.hasSuffix("  (Int) → Int  A shortcut from \(path).  [shortcut, \(path):2]"), "\(line)")
+        #expect(list.standardOutput.contains("[shortcut, stdlib/numbers.auto:"), "the prelude's shortcuts are listed too")
+        #expect(!list.standardOutput.contains("180"), "listing doesn't run the script")
+        #expect(list.standardError == "")
+        let all = try auto("intents", "--all", path)
+        #expect(all.standardOutput.contains(String(line)))
+        let without = try auto("intents")
+        #expect(!without.standardOutput.contains("pages left"), "only the script declares it")
+    }
+
+    @Test func intentsDescribesAShortcutOfAScript() throws {
+        let path = try temporaryFile(Self.pagesLeft, name: "pages.auto")
+        let describe = try auto("intents", "describe", "pages", "left", path)
+        #expect(describe.exitCode == 0, "\(describe.standardError)")
+        #expect(describe.standardOutput == """
+            pages left
+              pages left {total} read: {read}
+
+              A shortcut from \(path).
+
+            Parameters:
+              total: Int, required, input
+              read: Int, optional, default 0
+            Result: Int
+            Category: Shortcuts
+            Phrases (not used yet): "pages left in {…}"
+            Declared at: \(path):2
+
+            """)
+        // A script named anything, with --file; every word before it is the name.
+        let noSuffix = try temporaryFile(Self.pagesLeft, name: "pages")
+        let byOption = try auto("intents", "describe", "pages", "left", "--file", noSuffix)
+        #expect(byOption.exitCode == 0, "\(byOption.standardError)")
+        #expect(byOption.standardOutput.hasSuffix("Declared at: \(noSuffix):2\n"), "\(byOption.standardOutput)")
+        let short = try auto("intents", "describe", "-f", noSuffix, "pages left")
+        #expect(short.standardOutput == byOption.standardOutput)
+        // The host's intents are still there beside the script's.
+        let builtIn = try auto("intents", "describe", "show", path)
+        #expect(builtIn.standardOutput.hasPrefix("Show\n  Show {value}\n"), "\(builtIn.standardOutput)")
+    }
+
+    @Test func intentsOfAScriptThatIsMissingOrDoesNotCompileFail() throws {
+        let missing = try auto("intents", "/nonexistent/pages.auto")
+        #expect(missing.exitCode == 2)
+        #expect(missing.standardError.contains("/nonexistent/pages.auto: no such file"), "\(missing.standardError)")
+        #expect(missing.standardOutput == "")
+        let missingDescribed = try auto("intents", "describe", "pages", "left", "/nonexistent/pages.auto")
+        #expect(missingDescribed.exitCode == 2)
+        #expect(missingDescribed.standardError.contains("/nonexistent/pages.auto: no such file"), "\(missingDescribed.standardError)")
+        let missingOption = try auto("intents", "describe", "pages", "left", "--file", "/nonexistent/pages")
+        #expect(missingOption.standardError.contains("/nonexistent/pages: no such file"), "\(missingOption.standardError)")
+        let noName = try auto("intents", "describe", "/nonexistent/pages.auto")
+        #expect(noName.exitCode == 2)
+        #expect(noName.standardError.contains("name what to describe before the script: 'auto intents describe NAME /nonexistent/pages.auto'"),
+                "\(noName.standardError)")
+
+        let broken = try temporaryFile("""
+            shortcut "pages left" (total: Int, read: Int = 0) {
+              return total - raed
+            }
+            show pages left "300"
+            """, name: "broken.auto")
+        let check = try auto("check", broken)
+        #expect(check.exitCode == 2)
+        #expect(check.standardError.contains("broken.auto:2:18: error: unknown name 'raed'\n    return total - raed\n"), "\(check.standardError)")
+        #expect(check.standardError.hasSuffix("2 errors\n"), "\(check.standardError)")
+        for arguments in [["intents", broken], ["intents", "describe", "pages", "left", broken], ["intents", "describe", "show", "-f", broken]] {
+            let result = try auto(arguments)
+            #expect(result.exitCode == 2, "\(arguments)")
+            #expect(result.standardOutput == "", "\(arguments)")
+            #expect(result.standardError == check.standardError, "\(arguments) reports the errors as check does")
+        }
     }
 
     @Test func colourOnlyOnATerminalAndNeverWithNoColor() throws {

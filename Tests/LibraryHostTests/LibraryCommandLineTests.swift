@@ -27,6 +27,8 @@ import Testing
     static let openNothing: [[String]] = [
         ["--help"], ["--version"], ["--generate-completion-script", "bash"], ["help", "run"],
         ["check", "a.auto"], ["graph", "a.auto"], ["intents"], ["intents", "describe", "import books"],
+        ["intents", "a.auto"], ["intents", "describe", "open", "book", "a.auto"],
+        ["intents", "describe", "move book"],
         ["--db", "x.sqlite", "check", "a.auto"], ["--db", "x.sqlite", "--help"], ["--db", "x.sqlite", "intents"],
         ["-e", "show 1"], ["--db", "x.sqlite", "-e", "show 1 + 1"],
     ]
@@ -141,5 +143,29 @@ extension LibraryCommandLineTests {
         #expect(unknown.standardError.contains("did you mean 'book'?"), "\(unknown.standardError)")
         let hint = try filesLeft(by: ["check", "-e", "frobnicate"]).result
         #expect(hint.standardError.contains("'library intents' lists the actions"), "\(hint.standardError)")
+    }
+}
+
+extension LibraryCommandLineTests {
+    /// `library intents` reads a script's shortcuts over the host's own types, as `auto intents` does, and opens
+    /// no database to do it.
+    @Test func intentsListAndDescribeAScriptsShortcutsOverBooks() throws {
+        let home = folder.appendingPathComponent("shortcuts-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
+        try """
+            shortcut "shelve" (book: Book, on: Shelf = wantToRead) {
+              return move book book to: on
+            }
+            """.write(to: home.appendingPathComponent("shelve.auto"), atomically: true, encoding: .utf8)
+        let environment = ["HOME": home.path, "XDG_DATA_HOME": ""]
+        let list = try LibraryBinary.run(["intents", "shelve.auto"], directory: home.path, environment: environment)
+        #expect(list.exitCode == 0, "\(list.standardError)")
+        let line = list.standardOutput.split(separator: "\n").first { $0.hasPrefix("shelve ") }
+        #expect(line?.hasSuffix("(Book) → Book  A shortcut from shelve.auto.  [shortcut, shelve.auto:1]") == true, "\(list.standardOutput)")
+        let describe = try LibraryBinary.run(["intents", "describe", "shelve", "shelve.auto"], directory: home.path, environment: environment)
+        #expect(describe.exitCode == 0, "\(describe.standardError)")
+        #expect(describe.standardOutput.contains("  book: Book, required, input\n  on: Shelf, optional, default Want to Read\nResult: Book\n"),
+                "\(describe.standardOutput)")
+        #expect(FileManager.default.subpaths(atPath: home.path) == ["shelve.auto"], "no database was created")
     }
 }

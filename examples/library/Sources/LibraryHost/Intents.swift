@@ -92,6 +92,27 @@ struct RateBook: AppIntent {
     }
 }
 
+struct MoveBook: AppIntent {
+    static let title = "Move book"
+    // The date read stays even on want to read: a move must not lose what the reader recorded, and moving the
+    // book back to read finds it there. `mark as read` is what records the day a book was finished.
+    static let description = IntentDescription(
+        "Puts a book on another shelf, changing nothing else: its rating and date read stay, even on want to read.",
+        category: "Books", searchKeywords: ["shelf", "put"])
+    // Not destructive: nothing is lost (the rating and the date read stay), and moving the book back undoes
+    // it, so it runs without asking; it does change the library, so `--what-if` stops before it.
+    static let sideEffect = SideEffect.changes
+    static let parameterSummary: ParameterSummary? = "Move {book} to {to}"
+    @Parameter(question: "Which book?") var book: Book
+    @Parameter(title: "Shelf", question: "To which shelf?") var to: Shelf
+    @Dependency var database: LibraryDatabase
+
+    func perform(_ context: IntentContext) async throws -> IntentResult<Book> {
+        let updated = try await Library.update(book, ["shelf": to.rawValue.databaseValue], in: database)
+        return .result(value: updated, dialog: "Moved \(book.title) to \(to.displayName)")
+    }
+}
+
 struct DeleteBook: AppIntent {
     static let title = "Delete book"
     static let description = IntentDescription("Removes a book from the library for good.", category: "Books")

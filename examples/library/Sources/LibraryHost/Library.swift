@@ -28,6 +28,7 @@ public enum Library {
         try registry.register(AddBook.self)
         try registry.register(MarkAsRead.self)
         try registry.register(RateBook.self)
+        try registry.register(MoveBook.self)
         try registry.register(DeleteBook.self)
         try registry.register(ImportBooks.self)
         try registry.register(query: BookQuery(database: database))
