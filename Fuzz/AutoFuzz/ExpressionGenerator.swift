@@ -225,7 +225,7 @@ extension ProgramGenerator {
             let list = expression(.list(randomType(depth: 0)), depth: d)
             return random.chance(0.5) ? "join(\(list))" : "join(\(list), \(expression(.text, depth: 0)))"
         case 4: return stdlibCall(.text, depth: d)
-        case 5: return member(expression(.date, depth: d), "weekday")
+        case 5: return member(expression(.date, depth: d), random.pick(["weekday", "monthName"]))
         case 6: return "\(random.pick(["first", "last"]))(\(random.pick([#""abc""#, #""café""#, #""🎉""#])))"
         case 7: return "(\(expression(.text, depth: d)) | shout)"
         case 9: return textFunction(d)
@@ -236,7 +236,7 @@ extension ProgramGenerator {
     /// A function on texts; those that give a list are joined or counted back into a text.
     mutating func textFunction(_ d: Int) -> String {
         let text = expression(.text, depth: d)
-        switch random.int(0..<12) {
+        switch random.int(0..<13) {
         case 0: return "\(random.pick(["trim", "upper", "lower", "capitalize"]))(\(text))"
         case 1: return "join(\(random.pick(["words", "lines", "characters"]))(\(text)), \(expression(.text, depth: 0)))"
         case 2: return "join(split(\(text), \(random.pick(["\",\"", "\" \"", "\"é\"", "\"\""]))))"
@@ -247,6 +247,9 @@ extension ProgramGenerator {
         case 7: return "text(count(characters(\(text))))"
         case 9: return "json(\(expression(randomType(depth: 1), depth: d)))"
         case 10: return "text(parseJson(json(\(expression(randomType(depth: 1), depth: d)))))"
+        case 11:
+            let pattern = random.pick(["\"EEEE, d MMMM\"", "\"yyyy-MM-dd HH:mm\"", "\"'at' h a\"", "\"\"", "\"''\"", "\"QQQQ w\""])
+            return "format(\(expression(.date, depth: d)), \(pattern))"
         case 8: return "join((words(\(text)) | each \(random.pick(["upper(it)", "it + \"!\"", "text(count(it))", "it[0]"]))), \"-\")"
         default: return "join(\(random.pick(["first", "last"]))(words(\(text)), 2), \"-\")"
         }
@@ -301,7 +304,7 @@ extension ProgramGenerator {
     }
 
     mutating func dateExpression(_ d: Int) -> String {
-        switch random.weighted([(4, 0), (2, 1), (4, 2), (2, 3), (1, 4), (1, 5), (2, 6)]) {
+        switch random.weighted([(4, 0), (2, 1), (4, 2), (2, 3), (1, 4), (1, 5), (2, 6), (2, 7), (1, 8)]) {
         case 0: return "(\(expression(.date, depth: d)) + \(expression(.duration, depth: d)))"
         case 1: return "(\(expression(.duration, depth: d)) + \(expression(.date, depth: d)))"
         case 2: return "(\(expression(.date, depth: d)) - \(expression(.duration, depth: d)))"
@@ -309,6 +312,12 @@ extension ProgramGenerator {
         case 4: return "max(\(nonEmptyList(.date, d)))"
         // Through its text and back: a date shown is a date `date()` reads, unless it is out of range.
         case 5: return "date(text(\(expression(.date, depth: d))))"
+        // By the calendar: a period of months or years, sometimes computed, sometimes near the range's ends.
+        case 7:
+            let period = "\(random.pick(["1", "2", "11", "13", "120", "9999"])) \(random.pick(["month", "months", "year", "years"]))"
+            let op = random.pick(["+", "-"])
+            return random.chance(0.3) ? "(\(expression(.date, depth: d)) \(op) \(period) * \(random.pick(["2", "-1", "0"])))" : "(\(expression(.date, depth: d)) \(op) \(period))"
+        case 8: return member(expression(.date, depth: d), random.pick(["startOfDay", "startOfWeek", "startOfMonth", "startOfYear"]))
         default: return generic(.date, d)
         }
     }

@@ -17,7 +17,9 @@ struct CheckCommand: ParsableCommand {
         var failed = false
         for script in scripts {
             switch runner.host.compile(script) {
-            case .success: runner.console.writeOut("\(script.name): ok\n")
+            case .success(let compiled):
+                runner.report(compiled.warnings)
+                runner.console.writeOut("\(script.name): ok\n")
             case .failure(let failure):
                 runner.report(failure.diagnostics)
                 failed = true

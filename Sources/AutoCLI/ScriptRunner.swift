@@ -44,7 +44,9 @@ public struct ScriptRunner: Sendable {
         let timeLimit = options.limits.maxDuration.map { TimeLimit(limit: $0, deadline: ContinuousClock.now + $0) }
         let compiled: CompiledScript
         switch finish("compiling", within: timeLimit, { host.compile(source, limits: options.parseLimits) }) {
-        case .success(let script): compiled = script
+        case .success(let script):
+            compiled = script
+            report(script.warnings)
         case .failure(let failure):
             report(failure.diagnostics)
             return ExitCode.usageError
@@ -54,7 +56,8 @@ public struct ScriptRunner: Sendable {
         limits.maxDuration = timeLimit.map { max(.zero, $0.deadline - ContinuousClock.now) }
         let interaction = interaction ?? TerminalInteraction(
             console: console, showsOnStandardError: options.json,
-            canAsk: !options.noInput && isatty(0) == 1, approvesConfirmations: options.approveConfirmations)
+            canAsk: !options.noInput && isatty(0) == 1, approvesConfirmations: options.approveConfirmations,
+            noAnswerReason: options.noInput ? "--no-input was given" : "standard input is not a terminal")
         let outcome = await Engine(registry: compiled.registry, limits: limits).run(
             compiled.program, arguments: [.list(options.arguments.map(Value.text))], interaction: interaction,
             cancellation: cancellation, whatIf: options.whatIf)

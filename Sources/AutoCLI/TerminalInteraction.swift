@@ -22,13 +22,19 @@ public final class TerminalInteraction: Interaction, Sendable {
     /// can't see the cancellation flag.
     static let readingAnswer = Atomic<Bool>(false)
 
+    /// Why questions can't be asked, when they can't: said in the error, since a pipe into the script looks
+    /// like a terminal to its author.
+    let noAnswerReason: String
+
     public init(console: Console, showsOnStandardError: Bool, canAsk: Bool, approvesConfirmations: Bool,
+                noAnswerReason: String = "the run is not interactive",
                 drawsInPlace: Bool = isatty(2) == 1,
                 readAnswer: @escaping @Sendable () -> String? = { readLine() },
                 clock: @escaping @Sendable () -> ContinuousClock.Instant = { .now }) {
         self.console = console
         self.showsOnStandardError = showsOnStandardError
         self.canAsk = canAsk
+        self.noAnswerReason = noAnswerReason
         self.approvesConfirmations = approvesConfirmations
         self.drawsInPlace = drawsInPlace
         self.readAnswer = readAnswer
@@ -78,7 +84,7 @@ public final class TerminalInteraction: Interaction, Sendable {
     // MARK: Questions
 
     public func requestValue(_ request: ValueRequest) async throws -> Value {
-        guard canAsk else { throw NoAnswerError(question: request.prompt) }
+        guard canAsk else { throw NoAnswerError(question: request.prompt, reason: noAnswerReason) }
         if let reason = request.reason { writeAboveProgress(reason + "\n", toError: true, redraw: false) }
         for _ in 0..<3 {
             guard let line = answer(after: request.prompt + " ") else { throw Self.endOfInput }
@@ -89,7 +95,7 @@ public final class TerminalInteraction: Interaction, Sendable {
     }
 
     public func choose(_ request: ChoiceRequest) async throws -> Int {
-        guard canAsk else { throw NoAnswerError(question: request.prompt) }
+        guard canAsk else { throw NoAnswerError(question: request.prompt, reason: noAnswerReason) }
         var list = ""
         for (index, option) in request.options.enumerated() {
             list += String(format: "%3d) ", index + 1) + option.title + (option.subtitle.map { " — \($0)" } ?? "") + "\n"
@@ -107,7 +113,7 @@ public final class TerminalInteraction: Interaction, Sendable {
 
     public func confirm(_ request: ConfirmationRequest) async throws -> Bool {
         if approvesConfirmations { return true }
-        guard canAsk else { throw NoAnswerError(question: request.prompt) }
+        guard canAsk else { throw NoAnswerError(question: request.prompt, reason: noAnswerReason) }
         let warning = request.isDestructive && console.colourError ? "\u{1B}[1;31m" : ""
         guard let line = answer(after: "\(warning)\(request.prompt)\(warning.isEmpty ? "" : "\u{1B}[0m") [y/N] ") else { throw Self.endOfInput }
         return ["y", "yes"].contains(line.trimmingCharacters(in: .whitespaces).lowercased())

@@ -103,8 +103,13 @@ public enum ProgressEvent: Sendable, Equatable {
 /// A question nobody could answer: a script run with `--no-input` or without a terminal, an automation.
 public struct NoAnswerError: Error, Sendable, CustomStringConvertible {
     public let question: String
-    public init(question: String) { self.question = question }
-    public var description: String { "nobody can answer '\(question)' (the run is not interactive)" }
+    /// Why nobody can: "standard input is not a terminal", "--no-input was given".
+    public let reason: String
+    public init(question: String, reason: String = "the run is not interactive") {
+        self.question = question
+        self.reason = reason
+    }
+    public var description: String { "nobody can answer '\(question)' (\(reason))" }
 }
 
 /// Thrown from `perform` when a parameter is missing or unusable: the engine asks for it with the

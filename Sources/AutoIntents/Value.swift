@@ -14,6 +14,9 @@ public enum Value: Sendable {
     case date(Date)
     /// Elapsed time, exact to the attosecond, within `DurationDomain`.
     case duration(Duration)
+    /// Months on the calendar (`1 month`, `2 years`): how far a date moves depends on the date, so it is not a
+    /// Duration. Within `CalendarPeriod.maxMonths` either way.
+    case period(CalendarPeriod)
     /// A byte count.
     case size(Int64)
     case file(FileRef)
@@ -40,6 +43,7 @@ public enum Value: Sendable {
         case .text: if case .text = type { return true }
         case .date: if case .date = type { return true }
         case .duration: if case .duration = type { return true }
+        case .period: if case .period = type { return true }
         case .size: if case .size = type { return true }
         case .file: if case .file = type { return true }
         default: break
@@ -57,6 +61,7 @@ public enum Value: Sendable {
         case .text: return .text
         case .date: return .date
         case .duration: return .duration
+        case .period: return .period
         case .size: return .size
         case .file: return .file
         case .list(let items): return .list(items.first?.type ?? .any)
@@ -95,6 +100,22 @@ public struct Record: Sendable {
             values.append(value)
         }
     }
+}
+
+/// A number of calendar months: `1 year` is 12 of them. Added to a date by the calendar, which keeps the day
+/// of the month where the month has it and takes the month's last day where it hasn't (Jan 31 + 1 month is
+/// Feb 28 or 29).
+public struct CalendarPeriod: Sendable, Hashable, Comparable {
+    public let months: Int
+    /// Dates span 9999 years, so no period that moves a date and stays in range is longer.
+    public static let maxMonths = 9_999 * 12
+
+    public init?(months: Int) {
+        guard months.magnitude <= Self.maxMonths else { return nil }
+        self.months = months
+    }
+
+    public static func < (a: CalendarPeriod, b: CalendarPeriod) -> Bool { a.months < b.months }
 }
 
 /// A file or folder by path. Its properties (`name`, `size`, …) are read from the file system when asked.

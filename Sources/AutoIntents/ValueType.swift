@@ -8,6 +8,8 @@ public indirect enum ValueType: Sendable, Hashable, CustomStringConvertible {
     case text
     case date
     case duration
+    /// Calendar months and years (`CalendarPeriod`).
+    case period
     case size
     case file
     case list(ValueType)
@@ -27,6 +29,7 @@ public indirect enum ValueType: Sendable, Hashable, CustomStringConvertible {
         case .text: return "Text"
         case .date: return "Date"
         case .duration: return "Duration"
+        case .period: return "Period"
         case .size: return "Size"
         case .file: return "File"
         case .list(.any): return "List"

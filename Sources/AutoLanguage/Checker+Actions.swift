@@ -66,6 +66,7 @@ extension Checker {
         if let inputWord {
             input = resolveName(inputWord, expected: intent.input?.type)
         }
+        if let first = positional.first { warnIfArgumentSwallowsArithmetic(first, of: intent) }
 
         var bound = [BoundExpression?](repeating: nil, count: intent.parameters.count)
         if let input {
@@ -78,7 +79,8 @@ extension Checker {
         if positional.count > 1 {
             let names = intent.parameters.dropFirst().map { "'\($0.name): …'" }.joined(separator: ", ")
             error("'\(intent.name)' takes one unlabeled argument, its input\(intent.input.map { " '\($0.name)'" } ?? "")", positional[1].span,
-                  hint: names.isEmpty ? "remove the extra arguments" : "label the others: \(names)")
+                  hint: Self.meantInsteadOfArgument(positional[1], after: positional[0])
+                      ?? (names.isEmpty ? "remove the extra arguments" : "label the others: \(names)"))
         }
         for argument in labeled {
             let label = argument.label!
@@ -268,5 +270,38 @@ extension Checker {
             error("'\(intent.name)' expects \(parameter.type) for '\(parameter.name)', got \(value.type)", value.span)
         }
         return value
+    }
+
+    /// `set y = sq 3 + 1` is the square of 4: the action takes the whole expression, as `show x + 1` shows `x + 1`.
+    /// When the action gives a number and the argument starts with a number written out, `(sq 3) + 1` is the likely
+    /// meaning (the square of 4 would be written `sq 4`), so the reading is pointed out. `fact n - 1` is left alone:
+    /// there the whole expression is as likely meant. Written `sq (3 + 1)` or `(sq 3) + 1`, there is no warning.
+    mutating func warnIfArgumentSwallowsArithmetic(_ argument: Expression, of intent: IntentDescriptor) {
+        guard case .binary(let op, let left, _) = argument.kind, [.add, .subtract, .multiply, .divide, .remainder].contains(op),
+              argument.span.start == left.span.start, [.int, .decimal, .any].contains(intent.outputType) else { return }
+        switch left.kind {
+        case .integer, .decimal: break
+        default: return
+        }
+        let name = intent.name
+        warning("'\(name)' takes all of this as its argument, so its result is not part of the '\(op.rawValue)'", argument.span,
+                hint: "write '\(name) (…)' to keep this meaning, or '(\(name) …) \(op.rawValue) …' to apply '\(op.rawValue)' to the result")
+    }
+
+    /// What a second unlabeled argument likely was: `show 10 kb` (a unit in the wrong case), `show xs [0]` (an
+    /// index with a space before it).
+    static func meantInsteadOfArgument(_ extra: Expression, after previous: Expression) -> String? {
+        switch (previous.kind, extra.kind) {
+        case (.integer, .name(let word)), (.decimal, .name(let word)):
+            let units = Units.durations.flatMap { [$0.singular, $0.plural] } + Units.sizes.map(\.name) + Units.periods.flatMap { [$0.singular, $0.plural] }
+            if let unit = units.first(where: { $0.lowercased() == word.name.lowercased() }) {
+                return "units are written as they are named: '\(unit)'"
+            }
+            return NearestNames.suggest(word.name, from: units).first.map { "did you mean the unit '\($0)'?" }
+        case (_, .list(let items)) where items.count == 1:
+            return "to index a list, write '[' right after it, with no space: 'xs[0]'"
+        default:
+            return nil
+        }
     }
 }

@@ -117,6 +117,16 @@ extension Checker {
             if let duration = Units.duration(named: unit.name) {
                 return BoundExpression(kind: .constant(.duration(try DurationArithmetic.duration(amount, duration))), type: .duration, span: span)
             }
+            if let unit = Units.period(named: unit.name) {
+                guard case .int(let count) = amount else {
+                    error("a period of the calendar is a whole number of \(unit.plural)", span,
+                          hint: unit.months == 12 ? "write months for part of a year: 18 months" : "write days for part of a month: 45 days")
+                    return .error(span)
+                }
+                let (months, overflow) = count.multipliedReportingOverflow(by: unit.months)
+                let period = try DurationArithmetic.period(months: overflow ? nil : months, "\(count) \(unit.plural)")
+                return BoundExpression(kind: .constant(.period(period)), type: .period, span: span)
+            }
             if let size = Units.size(named: unit.name) {
                 return BoundExpression(kind: .constant(.size(try SizeArithmetic.size(amount, size))), type: .size, span: span)
             }
@@ -138,7 +148,7 @@ extension Checker {
             // An action that needs its input can't stand as a value: `show - (2 + 3)` subtracts from `show`.
             if let input = intent.input, input.isRequired {
                 error("'\(intent.name)' is an action that needs its input '\(input.name)', not a value", name.span,
-                      hint: "give it its input right after the name, e.g. '\(intent.name) -(2 + 3)', or pipe a value into it")
+                      hint: "to use its result in an expression, put the call in parentheses: 'n * (\(intent.name) x)'; or pipe a value into it")
                 return .error(name.span)
             }
             return bindAction(words: [name], arguments: [], piped: nil, span: name.span)
@@ -211,6 +221,12 @@ extension Checker {
                 return nil
             }
             return (.dynamic(name), .decimal)
+        case .period:
+            guard name == "months" || name == "years" else {
+                error("a Period has no property '\(name)'", member.span, hint: "available: months, years")
+                return nil
+            }
+            return (.dynamic(name), name == "months" ? .int : .decimal)
         case .list(let element):
             // `xs.count`: a property of a list maps over its elements, so this would say "Int has no property".
             if let function = Self.functionMeant(by: name), !Self.mayHaveMembers(element) {

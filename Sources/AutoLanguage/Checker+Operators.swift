@@ -16,7 +16,7 @@ extension Checker {
             if case .constant(.decimal(let value)) = operand.kind {
                 return BoundExpression(kind: .constant(.decimal(-value)), type: .decimal, span: span)
             }
-            if ![.int, .decimal, .duration, .any].contains(operand.type) {
+            if ![.int, .decimal, .duration, .period, .any].contains(operand.type) {
                 error("can't negate \(operand.type)", span)
             }
             return BoundExpression(kind: .negate(operand), type: operand.type, span: span)
@@ -68,8 +68,7 @@ extension Checker {
             let arithmetic: ArithmeticOperator = [.add: .add, .subtract: .subtract, .multiply: .multiply, .divide: .divide][op] ?? .remainder
             let type = arithmeticType(arithmetic, l, r)
             if type == nil, !unknown {
-                error("can't apply '\(op.rawValue)' to \(l) and \(r)", span,
-                      hint: l == .text || r == .text ? "to build a text, interpolate: \"…\\(value)…\"" : nil)
+                error("can't apply '\(op.rawValue)' to \(l) and \(r)", span, hint: Self.arithmeticHint(arithmetic, l, r))
             }
             return BoundExpression(kind: .arithmetic(arithmetic, left, right), type: type ?? .any, span: span)
         }
@@ -99,9 +98,25 @@ extension Checker {
     mutating func checkOrderable(_ left: BoundExpression, _ right: BoundExpression, _ op: String, _ span: Span) {
         let (l, r) = (left.type, right.type)
         if l == .any || r == .any || l == .null || r == .null || isError(left) || isError(right) { return }
-        let orderable: Set<ValueType> = [.int, .decimal, .text, .date, .duration, .size, .bool]
+        let orderable: Set<ValueType> = [.int, .decimal, .text, .date, .duration, .period, .size, .bool]
         let same = (l.isNumeric && r.isNumeric) || (l == r && (orderable.contains(l) || { if case .enumeration = l { return true }; return false }()))
         if !same { error("can't order \(l) and \(r) with '\(op)'", span) }
+    }
+
+    /// What was likely meant by an arithmetic that does not apply.
+    static func arithmeticHint(_ op: ArithmeticOperator, _ l: ValueType, _ r: ValueType) -> String? {
+        switch (op, l, r) {
+        case (.add, .list, _), (.subtract, .list, _):
+            return op == .add ? "to add an element to a list, put it in a list: xs + [x]" : "to leave out elements, filter: xs | filter where it != x"
+        case (_, .period, .duration), (_, .duration, .period):
+            return "months and years move a date by the calendar, other units by elapsed time: add each to the date in turn (d + 1 month + 2 days)"
+        case (_, .period, .decimal), (_, .decimal, .period):
+            return "a period is a whole number of months: multiply it by an Int"
+        case _ where l == .text || r == .text:
+            return "to build a text, interpolate: \"…\\(value)…\""
+        default:
+            return nil
+        }
     }
 
     /// The type of `l op r`, or nil when the operator does not apply.
@@ -121,6 +136,8 @@ extension Checker {
         case (.add, .duration, .duration), (.subtract, .duration, .duration): return .duration
         case (.multiply, .duration, _) where r.isNumeric, (.divide, .duration, _) where r.isNumeric: return .duration
         case (.multiply, _, .duration) where l.isNumeric: return .duration
+        case (.add, .date, .period), (.add, .period, .date), (.subtract, .date, .period): return .date
+        case (.add, .period, .period), (.subtract, .period, .period), (.multiply, .period, .int), (.multiply, .int, .period): return .period
         case (.add, .size, .size), (.subtract, .size, .size): return .size
         case (.multiply, .size, _) where r.isNumeric, (.divide, .size, _) where r.isNumeric: return .size
         default: return nil

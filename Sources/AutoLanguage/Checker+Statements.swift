@@ -6,6 +6,8 @@ extension Checker {
         var bound: [BoundStatement] = []
         var endedBy: String?
         for statement in statements {
+            // A statement the parser gave up on has had its error; it is not also "never run".
+            if case .error = statement.kind { continue }
             if let endedBy {
                 error("this is never run: it comes after '\(endedBy)'", statement.span,
                       hint: "remove it, or move it before the '\(endedBy)'")

@@ -33,6 +33,11 @@ struct Checker {
         diagnostics.append(Diagnostic(.error, message, at: span, in: file, hint: hint))
     }
 
+    /// Valid, but likely not what was meant: the script still runs, and the front end prints the warning first.
+    mutating func warning(_ message: String, _ span: Span, hint: String? = nil) {
+        diagnostics.append(Diagnostic(.warning, message, at: span, in: file, hint: hint))
+    }
+
     // MARK: Shortcuts
 
     /// A shortcut declaration whose descriptor is registered, waiting for its body to be checked.

@@ -395,7 +395,8 @@ public struct Parser {
     // block = "{" { statement_end } { statement statement_end } "}" ;
     mutating func parseBlock(after context: String) throws -> Block {
         enter(.block)
-        let open = try expect(.leftBrace, "after \(context)")
+        // `if x = 3 {`: the `=` of `set` where `==` was meant.
+        let open = try expect(.leftBrace, "after \(context)", hint: current.isSymbol(.assign) ? "to compare, write '=='" : nil)
         var statements: [Statement] = []
         try nested { parser in try parser.parseStatements(into: &statements, until: .rightBrace) }
         guard current.isSymbol(.rightBrace) else {

@@ -8,6 +8,8 @@ public struct CompiledScript: Sendable {
     public let registry: Registry
     /// The shortcuts declared by the script and the prelude, with their graphs, in declaration order.
     public let shortcuts: [(name: String, graph: ActionGraph)]
+    /// What is valid but likely a mistake, in the script itself (the prelude's are the library's own business).
+    public let warnings: [Diagnostic]
 
     public var graph: ActionGraph { program.main }
 }
@@ -77,7 +79,8 @@ public enum ScriptCompiler {
             (name: shortcut.descriptor.name, graph: Compiler.compile(body, registry: finalRegistry, shortcuts: finals))
         }
         let program = Program(main: Compiler.compile(main, registry: finalRegistry, shortcuts: finals), shortcuts: shortcuts.map(\.graph))
-        return .success(CompiledScript(program: program, registry: finalRegistry, shortcuts: shortcuts))
+        let warnings = diagnostics.filter { $0.severity == .warning && $0.file.name == source.name }.sorted { $0.span.start < $1.span.start }
+        return .success(CompiledScript(program: program, registry: finalRegistry, shortcuts: shortcuts, warnings: warnings))
     }
 
 }

@@ -133,6 +133,23 @@ public enum DurationArithmetic {
         return Date(timeIntervalSinceReferenceDate: moved)
     }
 
+    /// `date + period`, by the calendar: the same day of a later month, or that month's last day when it is
+    /// shorter (2024-01-31 + 1 month is 2024-02-29), as Foundation's `Calendar` and Shortcuts' "Adjust Date" do.
+    public static func date(_ date: Date, plus period: CalendarPeriod, _ operation: @autoclosure () -> String) throws(EvaluationError) -> Date {
+        guard let moved = Calendars.local.date(byAdding: .month, value: period.months, to: date), DateRange.contains(moved) else {
+            throw EvaluationError("\(operation()) is out of range: \(DateRange.description)")
+        }
+        return moved
+    }
+
+    /// A period from `amount unit` (`3 months`, `2 years`) or `a ± b`, `p * n`: whole months, within range.
+    public static func period(months: Int?, _ operation: @autoclosure () -> String) throws(EvaluationError) -> CalendarPeriod {
+        guard let months, let period = CalendarPeriod(months: months) else {
+            throw EvaluationError("\(operation()) is out of range: a period is at most 9999 years either way")
+        }
+        return period
+    }
+
     /// `a - b`, as precise as the two dates (a Date is a Double of seconds: microseconds in our era).
     public static func between(_ a: Date, _ b: Date) throws(EvaluationError) -> Duration {
         let seconds = a.timeIntervalSince(b)

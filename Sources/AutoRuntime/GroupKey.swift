@@ -32,6 +32,7 @@ struct GroupKey: Hashable {
         case .text(let text): hasher.combine(text)
         case .date(let date): hasher.combine(date)
         case .duration(let duration): hasher.combine(duration)
+        case .period(let period): hasher.combine(period)
         case .size(let size): hasher.combine(size)
         case .file(let file): hasher.combine(file)
         case .list(let items):

@@ -47,6 +47,16 @@ public enum Operations {
         case (.subtract, .date(let d), .duration(let t)):
             return .date(try DurationArithmetic.date(d, plus: try DurationArithmetic.negate(t), "\(ValueFormatter.date(d)) - \(ValueFormatter.duration(t))"))
         case (.subtract, .date(let x), .date(let y)): return .duration(try DurationArithmetic.between(x, y))
+        case (.add, .date(let d), .period(let p)), (.add, .period(let p), .date(let d)):
+            return .date(try DurationArithmetic.date(d, plus: p, "\(ValueFormatter.date(d)) + \(ValueFormatter.period(p))"))
+        case (.subtract, .date(let d), .period(let p)):
+            return .date(try DurationArithmetic.date(d, plus: try DurationArithmetic.period(months: -p.months, ""), "\(ValueFormatter.date(d)) - \(ValueFormatter.period(p))"))
+        case (.add, .period(let x), .period(let y)), (.subtract, .period(let x), .period(let y)):
+            let (months, overflow) = op == .add ? x.months.addingReportingOverflow(y.months) : x.months.subtractingReportingOverflow(y.months)
+            return .period(try DurationArithmetic.period(months: overflow ? nil : months, "\(ValueFormatter.period(x)) \(op.rawValue) \(ValueFormatter.period(y))"))
+        case (.multiply, .period(let p), .int(let n)), (.multiply, .int(let n), .period(let p)):
+            let (months, overflow) = p.months.multipliedReportingOverflow(by: n)
+            return .period(try DurationArithmetic.period(months: overflow ? nil : months, "\(ValueFormatter.period(p)) * \(n)"))
         case (.add, .duration(let x), .duration(let y)): return .duration(try DurationArithmetic.add(x, y))
         case (.subtract, .duration(let x), .duration(let y)): return .duration(try DurationArithmetic.subtract(x, y))
         case (.multiply, .duration(let t), .int), (.multiply, .duration(let t), .decimal):
@@ -121,6 +131,7 @@ public enum Operations {
             return .int(-i)
         case .decimal(let d): return .decimal(try DecimalArithmetic.negate(d))
         case .duration(let d): return .duration(try DurationArithmetic.negate(d))
+        case .period(let p): return .period(try DurationArithmetic.period(months: -p.months, "-(\(ValueFormatter.period(p)))"))
         default: throw EvaluationError("can't negate \(value.type)")
         }
     }
@@ -157,6 +168,7 @@ public enum Operations {
         case (.text(let x), .text(let y)): return x == y
         case (.date(let x), .date(let y)): return x == y
         case (.duration(let x), .duration(let y)): return x == y
+        case (.period(let x), .period(let y)): return x == y
         case (.size(let x), .size(let y)): return x == y
         case (.file(let x), .file(let y)): return x == y
         case (.entity(let x), .entity(let y)): return x.type === y.type && x.id == y.id
@@ -179,6 +191,7 @@ public enum Operations {
         case (.text(let x), .text(let y)): return result(x, y)
         case (.date(let x), .date(let y)): return result(x, y)
         case (.duration(let x), .duration(let y)): return result(x, y)
+        case (.period(let x), .period(let y)): return result(x, y)
         case (.size(let x), .size(let y)): return result(x, y)
         case (.bool(let x), .bool(let y)): return result(x ? 1 : 0, y ? 1 : 0)
         case (.enumCase(let x), .enumCase(let y)) where x.type === y.type: return result(x.index, y.index)

@@ -46,6 +46,10 @@ package enum Properties {
             if let property = FileProperty(rawValue: name) { return fileProperty(property, of: file) }
         case .list:
             return try read(.each(.dynamic(name)), of: value)
+        case .period(let period):
+            // All of it in months (`(1 year 2 months).months` is 14), or in years.
+            if name == "months" { return .int(period.months) }
+            if name == "years" { return .decimal(try DecimalArithmetic.divide(Decimal(period.months), 12)) }
         case .duration(let duration):
             if let unit = Units.durationProperty(named: name) { return .decimal(try DurationArithmetic.length(duration, in: unit)) }
         default:

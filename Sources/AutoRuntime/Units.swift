@@ -27,6 +27,13 @@ public enum Units {
         DurationUnit(singular: "week", plural: "weeks", attoseconds: 604_800 * second),
     ]
 
+    /// Calendar units: a whole number of them is a `CalendarPeriod` of months.
+    public static let periods: [(singular: String, plural: String, months: Int)] = [("month", "months", 1), ("year", "years", 12)]
+
+    public static func period(named name: String) -> (singular: String, plural: String, months: Int)? {
+        periods.first { $0.singular == name || $0.plural == name }
+    }
+
     /// Decimal units, as `ls --si` and file managers count (1 KB = 1000 bytes), and binary ones (1 KiB = 1024).
     public static let sizes: [SizeUnit] = [
         SizeUnit(name: "byte", bytes: 1), SizeUnit(name: "bytes", bytes: 1),
@@ -50,7 +57,7 @@ public enum Units {
 
     /// Whether `name` is a unit, so that `3 seconds` is one quantity ("times" is not, so `3 times` isn't).
     public static func isUnit(_ name: String) -> Bool {
-        duration(named: name) != nil || size(named: name) != nil
+        duration(named: name) != nil || size(named: name) != nil || period(named: name) != nil
     }
 
     /// `d.minutes`: a duration's length in a unit, by the unit's plural name.

@@ -65,6 +65,7 @@ public enum ValueFormatter {
         case .text(let text): return quoted(text)
         case .date(let date): return self.date(date)
         case .duration(let duration): return self.duration(duration)
+        case .period(let period): return self.period(period)
         case .size(let bytes): return size(bytes)
         case .file(let file): return file.path
         case .entity(let entity): return entity.display.title
@@ -180,6 +181,22 @@ public enum ValueFormatter {
         return (duration.attoseconds < 0 ? "-" : "") + parts.joined(separator: " ")
     }
 
+    /// `1 month`, `2 years`, `1 year 3 months`, `-1 month`.
+    public static func period(_ period: CalendarPeriod) -> String {
+        let (years, months) = period.months.magnitude.quotientAndRemainder(dividingBy: 12)
+        var parts: [String] = []
+        if years > 0 { parts.append("\(years) \(years == 1 ? "year" : "years")") }
+        if months > 0 || years == 0 { parts.append("\(months) \(months == 1 ? "month" : "months")") }
+        return (period.months < 0 ? "-" : "") + parts.joined(separator: " ")
+    }
+
+    static func iso8601(_ period: CalendarPeriod) -> String {
+        let (years, months) = period.months.magnitude.quotientAndRemainder(dividingBy: 12)
+        let sign = period.months < 0 ? "-" : ""
+        if years == 0 { return "P\(sign)\(months)M" }
+        return "P\(sign)\(years)Y" + (months > 0 ? "\(sign)\(months)M" : "")
+    }
+
     /// Decimal units, as `ls --si` and file managers show: `1.5 MB`.
     public static func size(_ bytes: Int64) -> String {
         let units = Units.sizeDisplay
@@ -237,6 +254,8 @@ public enum ValueFormatter {
         case .text(let text): writeJSONString(text, to: &out)
         case .date(let date): writeJSONString(iso8601(date), to: &out)
         case .duration(let duration): out += jsonSeconds(duration)
+        // ISO 8601's form for a period of the calendar: P1Y2M, P-1M.
+        case .period(let period): writeJSONString(iso8601(period), to: &out)
         case .size(let bytes): out += String(bytes)
         case .file(let file): writeJSONString(file.path, to: &out)
         case .enumCase(let value): writeJSONString(value.identifier, to: &out)

@@ -14,13 +14,21 @@ import Testing
         let outcome = await ScriptHarness.run(fixture.text, name: fixture.path, host: ScriptHarness.sampleHost,
                                               answers: fixture.answers, choices: fixture.choices, confirmations: fixture.confirmations,
                                               arguments: fixture.arguments)
+        let warnings = outcome.diagnostics.filter { $0.severity == .warning }
+        let errors = outcome.diagnostics.filter { $0.severity == .error }
+        #expect(warnings.count == fixture.warnings.count,
+                "\(fixture.path): expected \(fixture.warnings.count) warnings, got:\n\(warnings.map(\.description).joined(separator: "\n"))")
+        for expected in fixture.warnings {
+            #expect(warnings.contains { $0.location.line == expected.line && $0.location.column == expected.column && $0.message.contains(expected.message) },
+                    "\(fixture.path): no warning at \(expected.line):\(expected.column) containing '\(expected.message)'")
+        }
         if !fixture.errors.isEmpty {
-            let found = outcome.diagnostics.map { d in "\(d.location.line):\(d.location.column) \(d.message)" }
+            let found = errors.map { d in "\(d.location.line):\(d.location.column) \(d.message)" }
             #expect(outcome.exitCode == 2, "\(fixture.path): expected compile errors, exit code \(outcome.exitCode)")
-            #expect(outcome.diagnostics.count == fixture.errors.count,
+            #expect(errors.count == fixture.errors.count,
                     "\(fixture.path): expected \(fixture.errors.count) errors, got:\n\(found.joined(separator: "\n"))")
             for expected in fixture.errors {
-                let match = outcome.diagnostics.contains { d in
+                let match = errors.contains { d in
                     d.location.line == expected.line && d.location.column == expected.column && d.message.contains(expected.message)
                 }
                 #expect(match, "\(fixture.path): no error at \(expected.line):\(expected.column) containing '\(expected.message)'; got:\n\(found.joined(separator: "\n"))")
@@ -32,7 +40,7 @@ import Testing
             }
             return
         }
-        #expect(outcome.diagnostics.isEmpty, "\(fixture.path): unexpected errors:\n\(outcome.standardError)")
+        #expect(errors.isEmpty, "\(fixture.path): unexpected errors:\n\(outcome.standardError)")
         if let exitCode = fixture.exitCode {
             #expect(outcome.exitCode == exitCode, "\(fixture.path): exit code \(outcome.exitCode): \(outcome.standardError)")
         } else if fixture.runtimeError != nil {

@@ -21,6 +21,8 @@ public struct Fixture: Sendable, CustomStringConvertible {
     public var output: [String] = []
     public var errors: [ExpectedError] = []
     public var hints: [ExpectedError] = []
+    /// `# expect warning: L:C message`: the script compiles and runs, after this warning.
+    public var warnings: [ExpectedError] = []
     public var runtimeError: String?
     public var exitCode: Int32?
     public var answers: [String] = []
@@ -40,6 +42,8 @@ public struct Fixture: Sendable, CustomStringConvertible {
                 runtimeError = String(rest)
             } else if let rest = comment.dropPrefix("expect error: ") {
                 errors.append(Self.located(rest))
+            } else if let rest = comment.dropPrefix("expect warning: ") {
+                warnings.append(Self.located(rest))
             } else if let rest = comment.dropPrefix("expect hint: ") {
                 hints.append(Self.located(rest))
             } else if let rest = comment.dropPrefix("expect exit: ") {
@@ -117,7 +121,10 @@ public enum ScriptHarness {
         options.whatIf = whatIf
         let source = SourceFile(name: name, text: text)
         var diagnostics: [Diagnostic] = []
-        if case .failure(let failure) = host.compile(source) { diagnostics = failure.diagnostics }
+        switch host.compile(source) {
+        case .failure(let failure): diagnostics = failure.diagnostics
+        case .success(let compiled): diagnostics = compiled.warnings
+        }
         let code = await ScriptRunner(host: host, console: console).run(source, options: options, interaction: interaction)
         var lines = capture.standardOutput.components(separatedBy: "\n")
         if lines.last == "" { lines.removeLast() }
