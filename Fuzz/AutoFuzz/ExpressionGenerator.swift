@@ -174,7 +174,7 @@ extension ProgramGenerator {
     // MARK: Per type
 
     mutating func intExpression(_ d: Int) -> String {
-        switch random.weighted([(10, 0), (2, 1), (3, 2), (2, 3), (3, 4), (2, 5), (3, 6), (3, 7), (1, 8), (1, 9), (3, 10)]) {
+        switch random.weighted([(10, 0), (2, 1), (3, 2), (2, 3), (3, 4), (2, 5), (3, 6), (3, 7), (1, 8), (1, 9), (3, 10), (1, 11)]) {
         case 0: return "(\(expression(.int, depth: d)) \(random.pick(["+", "-", "*", "%"])) \(expression(.int, depth: d)))"
         case 1: return "(-\(expression(.int, depth: d)))"
         case 2:
@@ -190,6 +190,10 @@ extension ProgramGenerator {
         case 7: return member(expression(.date, depth: d), random.pick(["year", "month", "day", "hour", "minute", "second"]))
         case 8: return "number(\"\(random.int(-1000...1000))\")"
         case 9: return stdlibCall(.int, depth: d)
+        // A failure handled: a text that may not be a number, or a division that may be by zero.
+        case 11:
+            let attempt = random.chance(0.5) ? "number(\(random.pick(["\"12\"", "\"x\"", "\"0x10\"", "\"\""])))" : "round(\(expression(.int, depth: d)) / \(expression(.int, depth: d)))"
+            return "(\(attempt) otherwise \(expression(.int, depth: d)))"
         default: return generic(.int, d)
         }
     }

@@ -210,7 +210,7 @@ public struct ProgramGenerator {
         let canNest = blockDepth < Self.maxBlockDepth
         let choice = random.weighted([
             (24, "set"), (8, "reassign"), (14, "show"), (6, "value"), (5, "arrow"), (4, "it"),
-            (canNest ? 8 : 0, "if"), (canNest ? 6 : 0, "for"), (canNest ? 4 : 0, "repeat"), (canNest ? 3 : 0, "while"),
+            (canNest ? 8 : 0, "if"), (canNest ? 6 : 0, "for"), (canNest ? 4 : 0, "repeat"), (canNest ? 3 : 0, "while"), (canNest ? 2 : 0, "try"),
             (loopDepth > 0 ? 3 : 0, "loop exit"),
             (5, "stages"), (shortcuts.isEmpty ? 0 : 6, "call"), (3, "stdlib"), (mayRunAway ? 1 : 0, "runaway"),
         ])
@@ -261,6 +261,15 @@ public struct ProgramGenerator {
             loopBody()
         case "while":
             whileStatement()
+        case "try":
+            // The first block often fails (a division, a number read from a text), the second says so.
+            emit("try {")
+            block { $0.statements(1...2) }
+            emit(random.chance(0.5) ? "} otherwise {" : "}\notherwise {")
+            block { generator in
+                if generator.random.chance(0.5) { generator.emit("show error") } else { generator.statements(1...2) }
+            }
+            emit("}")
         case "loop exit":
             // Inside an `if`, so that what follows in the block is still reachable.
             inHeader = true

@@ -27,6 +27,8 @@ public struct Statement: Sendable {
         case forEach(Identifier, Expression, Block)
         case repeatTimes(Expression, Block)
         case whileLoop(Expression, Block)
+        /// `try { … } otherwise { … }`: the second block runs when the first fails, with `error` its message.
+        case attempt(Block, otherwise: Block)
         /// `break` and `continue`: leave the innermost loop, or go on with its next pass.
         case breakLoop
         case continueLoop
@@ -88,6 +90,8 @@ public struct Expression: Sendable {
         case function(Identifier, [Expression])
         case unary(UnaryOperator, Expression)
         case binary(BinaryOperator, Expression, Expression)
+        /// `number(t) otherwise 0`: the right side's value when the left side fails.
+        case otherwise(Expression, Expression)
         /// `x between low and high`: both ends included.
         case between(Expression, low: Expression, high: Expression)
         /// `open book b rating: 5`: the words that name the intent (and maybe an identifier argument after

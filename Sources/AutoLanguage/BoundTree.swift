@@ -31,6 +31,8 @@ struct BoundExpression {
         case limit(BoundExpression, BoundExpression)
         /// `xs | each expression`: the expression evaluated with `it` as each element.
         case each(BoundExpression, BoundExpression)
+        /// `a otherwise b`: b's value when a fails.
+        case otherwise(BoundExpression, BoundExpression)
         /// `group by`, `count by` and `distinct`: the elements grouped by the key at a path.
         case group(BoundExpression, [PropertyAccess], Grouping)
         /// Stands in for an expression that had an error, so checking goes on.
@@ -65,6 +67,8 @@ struct BoundStatement {
         case forEach(slot: Int, BoundExpression, [BoundStatement])
         case repeatTimes(BoundExpression, [BoundStatement])
         case whileLoop(BoundExpression, [BoundStatement])
+        /// `try { … } otherwise { … }`; the slot of `error`, the message, in the second block.
+        case attempt([BoundStatement], errorSlot: Int, otherwise: [BoundStatement])
         case breakLoop
         case continueLoop
         case stop

@@ -55,6 +55,10 @@ extension Checker {
             return folded(BoundExpression(kind: .record(keys: keys, values: values), type: .recordOf(shape), span: span))
         case .name(let name):
             return resolveName(name, expected: expected)
+        case .otherwise(let attempt, let fallback):
+            let first = bindPipeline(attempt)
+            let second = bind(fallback, expected: first.type)
+            return BoundExpression(kind: .otherwise(first, second), type: first.type.joined(with: second.type), span: span)
         case .member(let base, let member):
             return bindMember(bind(base), member, span: span)
         case .index(let base, let index):

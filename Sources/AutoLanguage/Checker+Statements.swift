@@ -85,6 +85,14 @@ extension Checker {
             scope.itType = .any
             return BoundStatement(kind: .whileLoop(condition, statements), span: statement.span)
 
+        case .attempt(let body, let handler):
+            let statements = bindBlock(body.statements)
+            // `error` is the failure's message inside `otherwise` (and keeps it after, as a loop's variable does).
+            let slot = declare(Identifier(name: "error", span: handler.span), type: .text)
+            let handling = bindBlock(handler.statements)
+            scope.itType = .any
+            return BoundStatement(kind: .attempt(statements, errorSlot: slot, otherwise: handling), span: statement.span)
+
         case .breakLoop, .continueLoop:
             let word = if case .breakLoop = statement.kind { "break" } else { "continue" }
             guard loopDepth > 0 else {

@@ -126,6 +126,14 @@ struct Compiler {
             nodes.append(finish(Node(id: id, kind: .whileLoop(conditionNodes: conditionNodes, condition: expression, body: bodyNodes),
                                      location: location(span), updatesIt: false, label: "while \(source(condition.span))"), reads: header))
 
+        case .attempt(let body, let errorSlot, let handler):
+            let id = claimID()
+            let bodyNodes = lowerBlock(body)
+            writers[errorSlot] = id
+            let handlerNodes = lowerBlock(handler)
+            nodes.append(finish(Node(id: id, kind: .attempt(body: bodyNodes, errorSlot: errorSlot, otherwise: handlerNodes),
+                                     location: location(span), updatesIt: false, label: "try"), reads: takeReads()))
+
         case .breakLoop:
             nodes.append(node(.breakLoop, span, label: "break"))
 
@@ -186,7 +194,7 @@ struct Compiler {
         case .action, .find: return true
         case .constant, .local, .it, .error: return false
         case .filter(let list, _), .sort(let list, _), .limit(let list, _), .group(let list, _, _): return containsAction(list)
-        case .each(let list, let value): return containsAction(list) || containsAction(value)
+        case .each(let list, let value), .otherwise(let list, let value): return containsAction(list) || containsAction(value)
         case .list(let items), .function(_, let items): return items.contains(where: containsAction)
         case .record(_, let values): return values.contains(where: containsAction)
         case .interpolation(let parts):
@@ -315,6 +323,30 @@ struct Compiler {
         return .local(slot)
     }
 
+    /// `a otherwise b` where an action runs in either side: a `try` node whose blocks compute each side into a
+    /// temporary, so that an action's failure is caught as an expression's is.
+    mutating func lowerAttempt(_ attempt: BoundExpression, _ fallback: BoundExpression, span: Span, into nodes: inout [Node]) -> Expr {
+        let outer = takeReads()
+        let slot = slotNames.count
+        slotNames.append("$\(slot)")
+        temporaryLabels[slot] = "result"
+        let errorSlot = slotNames.count
+        slotNames.append("$\(errorSlot)")
+        let id = claimID()
+        var body: [Node] = []
+        let first = lower(attempt, into: &body)
+        body.append(node(.assign(slot: slot, first), attempt.span, label: source(attempt.span), writes: [slot]))
+        var handler: [Node] = []
+        let second = lower(fallback, into: &handler)
+        handler.append(node(.assign(slot: slot, second), fallback.span, label: source(fallback.span), writes: [slot]))
+        nodes.append(finish(Node(id: id, kind: .attempt(body: body, errorSlot: errorSlot, otherwise: handler), location: location(span),
+                                 updatesIt: false, label: "try " + source(span)), reads: []))
+        writers[slot] = id
+        reads = outer
+        reads.append((id, "result"))
+        return .local(slot)
+    }
+
     mutating func lower(_ expression: BoundExpression, into nodes: inout [Node]) -> Expr {
         switch expression.kind {
         case .constant(let value): return .constant(value)
@@ -355,6 +387,9 @@ struct Compiler {
         case .limit(let list, let count): return .limit(lower(list, into: &nodes), lower(count, into: &nodes))
         case .each(let list, let value): return .each(lower(list, into: &nodes), lower(value, into: &nodes))
         case .group(let list, let path, let grouping): return .group(lower(list, into: &nodes), path, grouping)
+        case .otherwise(let attempt, let fallback):
+            if Self.containsAction(attempt) || Self.containsAction(fallback) { return lowerAttempt(attempt, fallback, span: expression.span, into: &nodes) }
+            return .otherwise(lower(attempt, into: &nodes), lower(fallback, into: &nodes))
         case .error: return .constant(.null)
         }
     }

@@ -5,7 +5,7 @@ extension Parser {
     /// Words that can't be an action's words: operators and literals. Other keywords (`where`, `limit`,
     /// `times`, …) are reserved only where their construct is being parsed, so they may name variables.
     static let stopWords: Set<String> = [
-        "and", "or", "not", "in", "contains", "starts", "ends", "between", "true", "false", "nil",
+        "and", "or", "not", "in", "contains", "starts", "ends", "between", "otherwise", "true", "false", "nil",
     ]
 
     /// The words of the built-in functions, which are called with `(` right after the name.
@@ -153,9 +153,24 @@ extension Parser {
         return ActionArgument(label: nil, value: try parseExpression(allowBraces: allowBraceArguments))
     }
 
-    // expression = and_expression { "or" and_expression } ;
+    // expression = or_expression { "otherwise" or_expression } ;
     mutating func parseExpression(allowBraces: Bool = true) throws -> Expression {
         enter(.expression)
+        let startDepth = depth
+        defer { depth = startDepth }
+        var left = try parseOr(allowBraces)
+        while acceptWord("otherwise") {
+            try deepen()
+            skipNewlines()
+            let right = try parseOr(allowBraces)
+            left = Expression(kind: .otherwise(left, right), span: left.span.to(right.span))
+        }
+        return left
+    }
+
+    // or_expression = and_expression { "or" and_expression } ;
+    mutating func parseOr(_ allowBraces: Bool) throws -> Expression {
+        enter(.orExpression)
         let startDepth = depth
         defer { depth = startDepth }
         var left = try parseAnd(allowBraces)

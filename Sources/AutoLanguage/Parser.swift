@@ -190,7 +190,7 @@ public struct Parser {
         }
     }
 
-    static let statementKeywords: Set<String> = ["set", "if", "for", "repeat", "while", "return", "shortcut", "automation"]
+    static let statementKeywords: Set<String> = ["set", "if", "for", "repeat", "while", "try", "return", "shortcut", "automation"]
 
     /// Skips a whole statement from its first token, brackets and all.
     mutating func skipStatement() {
@@ -259,7 +259,7 @@ public struct Parser {
         }
     }
 
-    // statement = set_statement | if_statement | for_statement | repeat_statement | while_statement
+    // statement = set_statement | if_statement | for_statement | repeat_statement | while_statement | try_statement
     //           | break_statement | continue_statement | stop_statement | return_statement
     //           | shortcut_declaration | expression_statement ;
     mutating func parseStatement() throws -> Statement {
@@ -270,6 +270,7 @@ public struct Parser {
         case "for": return try parseFor()
         case "repeat": return try parseRepeat()
         case "while": return try parseWhile()
+        case "try" where peek().isSymbol(.leftBrace): return try parseTry()
         case "break" where endsStatement(peek()): return parseLoopExit(.breakStatement, .breakLoop)
         case "continue" where endsStatement(peek()): return parseLoopExit(.continueStatement, .continueLoop)
         case "stop" where endsStatement(peek()): return parseStop()
@@ -369,6 +370,20 @@ public struct Parser {
         let condition = try parsePipeline(allowBraceArguments: false)
         let body = try parseBlock(after: "the condition")
         return Statement(kind: .whileLoop(condition, body), span: start.to(previous.span), resultName: nil)
+    }
+
+    // try_statement = "try" block "otherwise" block ;
+    mutating func parseTry() throws -> Statement {
+        enter(.tryStatement)
+        let start = advance().span
+        let body = try parseBlock(after: "'try'")
+        guard nextSignificant().isWord("otherwise") else {
+            throw error("expected 'otherwise { … }' after the block of 'try'", hint: "say what to do when the block fails: try { … } otherwise { show error }")
+        }
+        skipNewlines()
+        _ = advance()
+        let handler = try parseBlock(after: "'otherwise'")
+        return Statement(kind: .attempt(body, otherwise: handler), span: start.to(previous.span), resultName: nil)
     }
 
     // break_statement = "break" ;  continue_statement = "continue" ;

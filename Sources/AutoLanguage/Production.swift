@@ -9,6 +9,7 @@ public enum Production: String, CaseIterable, Sendable {
     case forStatement = "for_statement"
     case repeatStatement = "repeat_statement"
     case whileStatement = "while_statement"
+    case tryStatement = "try_statement"
     case breakStatement = "break_statement"
     case continueStatement = "continue_statement"
     case stopStatement = "stop_statement"
@@ -32,6 +33,7 @@ public enum Production: String, CaseIterable, Sendable {
     case groupStage = "group_stage"
     case distinctStage = "distinct_stage"
     case expression
+    case orExpression = "or_expression"
     case andExpression = "and_expression"
     case notExpression = "not_expression"
     case comparison

@@ -24,7 +24,7 @@ extension ActionGraph {
             switch node.kind {
             case .action: shape = "box, style=\"rounded,filled\", fillcolor=\"#e8f0fe\""
             case .find: shape = "box, style=\"rounded,filled\", fillcolor=\"#e6f4ea\""
-            case .branch, .forEach, .repeatTimes, .whileLoop: shape = "diamond"
+            case .branch, .forEach, .repeatTimes, .whileLoop, .attempt: shape = "diamond"
             case .stop, .returnValue, .breakLoop, .continueLoop: shape = "oval"
             case .assign, .append, .evaluate: shape = "box"
             }
@@ -38,6 +38,7 @@ extension ActionGraph {
             case .forEach: names = ["each"]
             case .repeatTimes: names = ["repeat"]
             case .whileLoop: names = ["condition", "while"]
+            case .attempt: names = ["try", "otherwise"]
             default: names = []
             }
             for (block, name) in zip(node.blocks, names) {

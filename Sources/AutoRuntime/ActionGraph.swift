@@ -50,6 +50,9 @@ public final class Node: Sendable {
         case repeatTimes(count: Expr, body: [Node])
         /// `while`: the nodes of the condition's actions, run before each test of it, then the condition, then the body.
         case whileLoop(conditionNodes: [Node], condition: Expr, body: [Node])
+        /// `try { … } otherwise { … }`: when the body fails with an error of the script or an intent, the
+        /// message goes in `errorSlot` and the second block runs.
+        case attempt(body: [Node], errorSlot: Int, otherwise: [Node])
         case breakLoop
         case continueLoop
         case stop
@@ -88,6 +91,7 @@ public final class Node: Sendable {
         case .branch(let branches, let otherwise): return branches.map(\.body) + (otherwise.map { [$0] } ?? [])
         case .forEach(_, _, let body), .repeatTimes(_, let body): return [body]
         case .whileLoop(let conditionNodes, _, let body): return [conditionNodes, body]
+        case .attempt(let body, _, let handler): return [body, handler]
         default: return []
         }
     }

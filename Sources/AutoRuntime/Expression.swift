@@ -32,6 +32,8 @@ public enum Expr: Sendable {
     indirect case limit(Expr, Expr)
     /// `xs | each expression`, with `it` as each element in turn.
     indirect case each(Expr, Expr)
+    /// `a otherwise b`: b's value when evaluating a fails (not when the run is interrupted or out of memory).
+    indirect case otherwise(Expr, Expr)
     /// `group by`, `count by` and `distinct`: the elements grouped by the key at a path (`ListQueries.group`).
     indirect case group(Expr, [PropertyAccess], Grouping)
 }

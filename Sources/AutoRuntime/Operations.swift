@@ -24,6 +24,9 @@ public struct EvaluationError: Error, Sendable {
     }
 
     static let interrupted = EvaluationError(interruption: ())
+
+    /// Whether `otherwise` may handle it: a failure of the script's own, not the run being stopped or out of memory.
+    var isCatchable: Bool { !isInterruption && kind == .failed }
 }
 
 /// Arithmetic and comparison on values. The checker rejects what it can see is wrong; these functions

@@ -93,6 +93,13 @@ extension Run {
                 guard try truth(condition, frame, node, "the condition of 'while'") else { break }
                 if let ending = try await execute(body, frame).endingLoop { return ending }
             }
+        case .attempt(let body, let errorSlot, let handler):
+            do {
+                return try await execute(body, frame)
+            } catch let failure as RuntimeError where failure.isCatchable {
+                frame.slots[errorSlot] = .text(failure.message)
+                return try await execute(handler, frame)
+            }
         case .assign, .append, .evaluate, .stop, .returnValue, .breakLoop, .continueLoop:
             return try run(node, frame)
         }
@@ -145,6 +152,13 @@ extension Run {
                 if let ending = try executeSync(conditionNodes, frame).endingLoop { return ending }
                 guard try truth(condition, frame, node, "the condition of 'while'") else { break }
                 if let ending = try executeSync(body, frame).endingLoop { return ending }
+            }
+        case .attempt(let body, let errorSlot, let handler):
+            do {
+                return try executeSync(body, frame)
+            } catch let failure as RuntimeError where failure.isCatchable {
+                frame.slots[errorSlot] = .text(failure.message)
+                return try executeSync(handler, frame)
             }
         case .breakLoop:
             return .breakLoop

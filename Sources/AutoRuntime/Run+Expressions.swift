@@ -103,6 +103,12 @@ extension Run {
                 results.append(try eval(value, frame))
             }
             return try limits.values.list(results)
+        case .otherwise(let attempt, let fallback):
+            do throws(EvaluationError) {
+                return try eval(attempt, frame)
+            } catch let failure where failure.isCatchable {
+                return try eval(fallback, frame)
+            }
         case .group(let list, let path, let grouping):
             return try ListQueries.group(try items(list, frame, grouping.stageName), by: path, grouping, limits: limits.values)
         }

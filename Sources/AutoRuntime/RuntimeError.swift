@@ -21,6 +21,10 @@ public struct RuntimeError: Error, Sendable, CustomStringConvertible {
 
     public let kind: Kind
     public let message: String
+
+    /// Whether `try … otherwise` handles it: an expression's or an intent's failure. A limit (steps, time, memory,
+    /// call depth), a question nobody answered and a confirmation nobody gave end the run whatever the script says.
+    public var isCatchable: Bool { kind == .failed }
     public let location: SourceLocation?
 
     /// Control characters in the message (a text value's ESC or NUL, a host's message) are escaped, so that
