@@ -169,7 +169,7 @@ extension Checker {
             let near = NearestNames.suggest(phrase, from: names + scope.names)
             hint = near.isEmpty ? "no variable or action has this name; '\(commandName) intents' lists the actions"
                 : "did you mean " + near.map { "'\($0)'" }.joined(separator: " or ") + "?"
-            error("unknown name '\(phrase)'", span, hint: hint)
+            error("unknown name '\(phrase)'", span, hint: ambiguousCaseHint(phrase) ?? hint)
             return
         }
         error("unknown action '\(phrase)'", span, hint: hint)

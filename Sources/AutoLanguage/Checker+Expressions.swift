@@ -60,6 +60,9 @@ extension Checker {
             let second = bind(fallback, expected: first.type)
             return BoundExpression(kind: .otherwise(first, second), type: first.type.joined(with: second.type), span: span)
         case .member(let base, let member):
+            if case .name(let typeName) = base.kind, lookupName(typeName, expected: nil) == nil, let enumeration = registry.enumType(named: typeName.name) {
+                return bindQualifiedCase(enumeration, member, span: span)
+            }
             return bindMember(bind(base), member, span: span)
         case .index(let base, let index):
             return bindIndex(bind(base), bindPipeline(index), span: span)
@@ -163,7 +166,7 @@ extension Checker {
         if case .enumeration(let enumeration)? = expected, NearestNames.suggest(name.name, from: candidates).isEmpty {
             hint = "a \(enumeration.typeName) is one of: " + enumeration.cases.map(\.identifier).joined(separator: ", ")
         }
-        error("unknown name '\(name.name)'", name.span, hint: hint)
+        error("unknown name '\(name.name)'", name.span, hint: ambiguousCaseHint(name.name) ?? hint)
         return .error(name.span)
     }
 
@@ -181,7 +184,34 @@ extension Checker {
         if case .enumeration(let enumeration)? = expected, let index = enumeration.caseIndex(named: name.name) {
             return BoundExpression(kind: .constant(.enumCase(EnumCaseValue(type: enumeration, index: index))), type: expected!, span: name.span)
         }
+        // Without a type to go by, a case's identifier names it when one enum alone has it: `set s = currentlyReading`.
+        let owners = enumCases(withIdentifier: name.name)
+        if owners.count == 1, let (enumeration, index) = owners.first {
+            return BoundExpression(kind: .constant(.enumCase(EnumCaseValue(type: enumeration, index: index))), type: .enumeration(enumeration), span: name.span)
+        }
         return nil
+    }
+
+    /// The enums that have a case with exactly this identifier.
+    func enumCases(withIdentifier name: String) -> [(AnyEnumType, Int)] {
+        registry.enumTypes.compactMap { type in type.cases.firstIndex { $0.identifier == name }.map { (type, $0) } }
+    }
+
+    /// `Shelf.currentlyReading`: a case named with its enum, where the name alone is ambiguous or unclear.
+    mutating func bindQualifiedCase(_ enumeration: AnyEnumType, _ member: Identifier, span: Span) -> BoundExpression {
+        guard let index = enumeration.caseIndex(named: member.name) else {
+            error("\(enumeration.typeName) has no case '\(member.name)'", member.span,
+                  hint: "a \(enumeration.typeName) is one of: " + enumeration.cases.map(\.identifier).joined(separator: ", "))
+            return .error(span)
+        }
+        return BoundExpression(kind: .constant(.enumCase(EnumCaseValue(type: enumeration, index: index))), type: .enumeration(enumeration), span: span)
+    }
+
+    /// The hint for a name that is a case of several enums.
+    func ambiguousCaseHint(_ name: String) -> String? {
+        let owners = enumCases(withIdentifier: name)
+        guard owners.count > 1 else { return nil }
+        return "'\(name)' is a case of " + owners.map(\.0.typeName).joined(separator: " and ") + ": name the enum, e.g. '\(owners[0].0.typeName).\(name)'"
     }
 
     // MARK: Properties
