@@ -62,9 +62,9 @@ public struct ScriptRunner: Sendable {
             compiled.program, arguments: [.list(options.arguments.map(Value.text))], interaction: interaction,
             cancellation: cancellation, whatIf: options.whatIf)
         switch outcome.ending {
-        case .completed(let result):
+        case .completed:
             let text: String? = finish("writing the result", within: timeLimit) {
-                if options.json { return ValueFormatter.json(result) + "\n" }
+                if options.json { return ValueFormatter.json(outcome.result(of: compiled.program) ?? .null) + "\n" }
                 return outcome.printedResult(of: compiled.program).map { ValueFormatter.display($0) + "\n" }
             }
             if let text { console.writeOut(text) }

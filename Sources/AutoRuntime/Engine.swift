@@ -72,10 +72,17 @@ public struct RunOutcome: Sendable {
         self.lastStatementShowedDialog = lastStatementShowedDialog
     }
 
-    /// The result a front end prints for people after the run: the value of a last statement that makes one
-    /// (an expression or an action, not `set` or `show`), unless that statement already said what it did.
+    /// The script's result: the value of its last statement when that statement makes one — an expression, an
+    /// action that returns something, `return value` — and nil after `set`, `show`, a control statement or `stop`.
+    /// One rule for every front end: `--json` writes it (`null` when there is none), people see it printed.
+    public func result(of program: Program) -> Value? {
+        guard case .completed(let value) = ending, program.main.endsWithValue else { return nil }
+        return value
+    }
+
+    /// The result as printed for people: not `nil`, and not when the last statement already said what it did.
     public func printedResult(of program: Program) -> Value? {
-        guard case .completed(let value) = ending, program.main.endsWithValue, !value.isNull, !lastStatementShowedDialog else { return nil }
+        guard let value = result(of: program), !value.isNull, !lastStatementShowedDialog else { return nil }
         return value
     }
 

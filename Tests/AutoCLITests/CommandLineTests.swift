@@ -35,6 +35,19 @@ import Testing
         #expect(shown.standardError == "1\n")
     }
 
+    /// One rule for the result in both modes: the last statement's value when it makes one, nothing (`null`) after
+    /// `set`, `show` or a loop.
+    @Test func theResultIsTheSameInBothModes() throws {
+        for (code, text, json) in [("set x = 5", "", "null\n"), ("set x = 5\nx * 2", "10\n", "10\n"),
+                                   ("for i in [1, 2] { i }", "", "null\n"), ("show 3", "3\n", "null\n"),
+                                   ("set r = {a: 1}\nr", "{a: 1}\n", #"{"a":1}"# + "\n")] {
+            let plain = try auto("-e", code)
+            let written = try auto("--json", "-e", code)
+            #expect(plain.standardOutput == text, "auto -e '\(code)'")
+            #expect(written.standardOutput == json, "auto --json -e '\(code)'")
+        }
+    }
+
     @Test func runsAFileAndStandardInputWithArguments() throws {
         let path = try temporaryFile("show args\nshow count(args)")
         let file = try auto("run", path, "a", "b")
