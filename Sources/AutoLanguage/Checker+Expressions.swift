@@ -393,11 +393,11 @@ extension Checker {
         case .round: type = bound.count == 2 ? .decimal : .int
         case .format:
             type = .text
-            if ![.any, .null, .date].contains(first) {
-                error("'format' writes a date, and this is \(first)", bound[0].span, hint: "to write any value as text, use text(…)")
+            if ![.any, .null, .date, .int, .decimal].contains(first) {
+                error("'format' writes a date or a number, and this is \(first)", bound[0].span, hint: "to write any value as text, use text(…)")
             }
             if ![.any, .null, .text].contains(bound[1].type) {
-                error("'format' needs a pattern text such as \"EEEE, d MMMM\", and this is \(bound[1].type)", bound[1].span)
+                error("'format' needs a pattern text such as \"EEEE, d MMMM\" or \"#,##0.00\", and this is \(bound[1].type)", bound[1].span)
             }
         case .abs: type = first
         case .now, .today: type = .date

@@ -40,12 +40,15 @@ public enum BuiltinFunctions {
             }
         case .sum: return try sum(list(arguments[0], "sum"))
         case .format:
-            guard case .date(let date) = arguments[0] else {
-                if arguments[0].isNull { return .null }
-                throw EvaluationError("format writes a date, not \(arguments[0].type)")
-            }
             guard case .text(let pattern) = arguments[1] else { throw EvaluationError("format's pattern must be a text, not \(arguments[1].type)") }
-            let text = DateFormatting.format(date, pattern: pattern)
+            let text: String
+            switch arguments[0] {
+            case .null: return .null
+            case .date(let date): text = DateFormatting.format(date, pattern: pattern)
+            case .int(let number): text = try NumberFormatting.format(Decimal(number), pattern: pattern)
+            case .decimal(let number): text = try NumberFormatting.format(number, pattern: pattern)
+            default: throw EvaluationError("format writes a date or a number, not \(arguments[0].type)")
+            }
             try limits.checkText(bytes: text.utf8.count)
             return .text(text)
         case .average: return try average(list(arguments[0], "average"))

@@ -130,7 +130,7 @@ public enum FileProperty: String, Sendable, CaseIterable {
 /// The built-in functions of LANGUAGE.md §5, plus `now` and `today`.
 public enum BuiltinFunction: String, Sendable, CaseIterable {
     case count, first, last, sum, average, min, max, join, text, number, date, round, abs
-    /// `format(d, "EEEE, d MMMM")`: a date written with a Unicode date pattern.
+    /// `format(d, "EEEE, d MMMM")`, `format(x, "#,##0.00")`: a date or a number written with a pattern.
     case format
     /// On texts (`TextFunctions`).
     case split, words, lines, characters, trim, upper, lower, capitalize, replace, padLeft, padRight

@@ -24,7 +24,7 @@ enum TextFunctions {
             }
             return try pieces(text.components(separatedBy: separator), limits: limits)
         case .words:
-            return try pieces(text.split(whereSeparator: { $0.isWhitespace }).map(String.init), limits: limits)
+            return try pieces(words(of: text), limits: limits)
         case .lines:
             // A final line break ends the last line; it doesn't start an empty one.
             var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
@@ -82,6 +82,30 @@ enum TextFunctions {
         guard case .int(let count) = value else { throw EvaluationError("\(what) must be a whole number, not \(value.type)") }
         guard count >= 0 else { throw EvaluationError("\(what) can't be negative (\(count))") }
         return count
+    }
+
+    /// The words of a text as people count them: runs of letters and digits, with an apostrophe or a hyphen
+    /// inside one kept (`don't`, `well-known`); spaces and punctuation (`dog;`, `"quoted"`) separate them.
+    static func words(of text: String) -> [String] {
+        func isWordCharacter(_ character: Character) -> Bool { character.isLetter || character.isNumber }
+        var words: [String] = []
+        var word = ""
+        var index = text.startIndex
+        while index < text.endIndex {
+            let character = text[index]
+            let next = text.index(after: index)
+            if isWordCharacter(character) {
+                word.append(character)
+            } else if !word.isEmpty, "'’-".contains(character), next < text.endIndex, isWordCharacter(text[next]) {
+                word.append(character)
+            } else if !word.isEmpty {
+                words.append(word)
+                word = ""
+            }
+            index = next
+        }
+        if !word.isEmpty { words.append(word) }
+        return words
     }
 
     static func pieces(_ texts: [String], limits: ValueLimits) throws(EvaluationError) -> Value {

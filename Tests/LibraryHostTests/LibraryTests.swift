@@ -7,7 +7,9 @@ import Testing
 
 /// The Library example as its users drive it: scripts, intents, the database, the `library` binary.
 @Suite struct LibraryTests {
+    /// The Library's examples, and the everyday tasks written on the Library (examples/everyday/library).
     static let scripts: [Fixture] = Fixture.all(under: Fixture.repositoryRoot + "/examples/library")
+        + Fixture.all(under: Fixture.repositoryRoot + "/examples/everyday/library")
 
     @Test func thereAreExampleScripts() {
         #expect(Self.scripts.count >= 5)
