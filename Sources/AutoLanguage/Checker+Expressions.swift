@@ -8,6 +8,14 @@ extension Checker {
         guard case .pipeline(let stages) = expression.kind else { return bind(expression) }
         var current = bind(stages[0])
         for stage in stages.dropFirst() {
+            // `show xs | sort by a`: the action takes `xs` and gives nothing, so the pipe has nothing to pass on.
+            if case .action(let action) = current.kind, Self.returnsNothing(current) {
+                let input = action.arguments.first.flatMap { $0 }.map { file.text(of: $0.span) } ?? "…"
+                let rest = file.text(of: stage.span)
+                error("'\(action.intent.name)' gives no value, so nothing goes through this '|'", stage.span,
+                      hint: "to \(action.intent.name) what the pipeline makes, put the pipeline in parentheses: '\(action.intent.name) (\(input) | \(rest))'")
+                return .error(expression.span)
+            }
             switch stage.kind {
             case .action(let words, let arguments):
                 current = bindAction(words: words, arguments: arguments, piped: current, span: stage.span)
