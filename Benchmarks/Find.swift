@@ -77,6 +77,59 @@ func makeBooks(_ count: Int) -> [BenchBook] {
     }
 }
 
+/// The books in a new SQLite file of their own (no index on author: SQLite scans, as the engine must over an
+/// enumerable query), and its path for the sqlite3 shell.
+func bookDatabase(_ books: [BenchBook]) async throws -> (DatabaseQueue, String) {
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent("auto-bench-books-\(books.count).sqlite").path
+    for suffix in ["", "-wal", "-shm", "-journal"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+    let database = try DatabaseQueue(path: path)
+    try await database.write { db in
+        try db.execute(sql: "CREATE TABLE book (id INTEGER PRIMARY KEY, title TEXT NOT NULL, author TEXT NOT NULL, published REAL NOT NULL, rating INTEGER NOT NULL)")
+        let insert = try db.makeStatement(sql: "INSERT INTO book VALUES (?, ?, ?, ?, ?)")
+        for book in books {
+            try insert.execute(arguments: [book.id, book.title, book.author, book.published.timeIntervalSince1970, book.rating])
+        }
+    }
+    try await database.writeWithoutTransaction { db in try db.execute(sql: "VACUUM") }
+    return (database, path)
+}
+
+/// Python that rebuilds `makeBooks(count)` as `books`, a list of (id, title, author, published, rating) tuples.
+func pythonBooks(_ count: Int) -> String {
+    """
+    M = (1 << 64) - 1
+    def make(n):
+        seed, books = 42, []
+        for i in range(n):
+            seed = (seed * 6364136223846793005 + 1442695040888963407) & M; a = seed >> 33
+            seed = (seed * 6364136223846793005 + 1442695040888963407) & M; p = seed >> 33
+            seed = (seed * 6364136223846793005 + 1442695040888963407) & M; r = seed >> 33
+            books.append((i, "Title %d" % i, "Author %d" % (a % 1000), -3000000000 + p % 4000000000, r % 5 + 1))
+        return books
+    books = make(\(count))
+
+    """
+}
+
+/// The sqlite3 shell on a database file, `.timer on`: the query once untimed, then `repetitions` times. Its median
+/// (real time per statement, 1 ms resolution) and the first `rows` lines the query printed (`.mode list`).
+func sqliteShell(_ anchors: Anchors, _ path: String, _ sql: String, _ repetitions: Int, rows: Int) throws -> (Timing, [String]) {
+    guard let sqlite3 = anchors.sqlite3 else { return (.notInstalled("sqlite3"), []) }
+    let query = sql + ";\n"
+    let input = ".mode list\n" + query + ".timer on\n" + String(repeating: query, count: repetitions)
+    let output = try run(sqlite3, ["-batch", path], input: input)
+    let lines = output.stdout.split(separator: "\n").map(String.init)
+    let times = lines.compactMap { line -> Double? in
+        guard line.hasPrefix("Run Time: real ") else { return nil }
+        return line.dropFirst("Run Time: real ".count).split(separator: " ").first.flatMap { Double($0) }.map { $0 * 1000 }
+    }
+    let found = Array(lines.prefix { !$0.hasPrefix("Run Time") }.prefix(rows))
+    if output.status != 0 || times.isEmpty {
+        return (.failed("sqlite3: \(output.stderr.split(separator: "\n").first ?? "no timings")"), found)
+    }
+    return (.milliseconds(median(times)), found)
+}
+
 /// An interaction nobody answers: the workloads never ask.
 struct Silent: Interaction {
     func show(_ dialog: Dialog) async {}
@@ -108,17 +161,7 @@ func titles(_ value: Value) -> [String] {
     let engine = try await measure(options.repetitions) { expected = titles(try await executor.run(engineGraph, interaction: Silent()).value()) }
 
     // The database file the pushdown and the sqlite3 shell share: no index on author, so SQLite scans as the engine does.
-    let path = FileManager.default.temporaryDirectory.appendingPathComponent("auto-bench-books-\(options.rows).sqlite").path
-    for suffix in ["", "-wal", "-shm", "-journal"] { try? FileManager.default.removeItem(atPath: path + suffix) }
-    let database = try DatabaseQueue(path: path)
-    try await database.write { db in
-        try db.execute(sql: "CREATE TABLE book (id INTEGER PRIMARY KEY, title TEXT NOT NULL, author TEXT NOT NULL, published REAL NOT NULL, rating INTEGER NOT NULL)")
-        let insert = try db.makeStatement(sql: "INSERT INTO book VALUES (?, ?, ?, ?, ?)")
-        for book in books {
-            try insert.execute(arguments: [book.id, book.title, book.author, book.published.timeIntervalSince1970, book.rating])
-        }
-    }
-    try await database.writeWithoutTransaction { db in try db.execute(sql: "VACUUM") }
+    let (database, path) = try await bookDatabase(books)
 
     // (b) Pushed down: the checker hands `author == …`, the sort and the limit to the property query, which runs SQL.
     var pushed = Registry.standard
@@ -137,39 +180,11 @@ func titles(_ value: Value) -> [String] {
     try database.close()
 
     // (c) The sqlite3 shell on the same file, `.timer on`, the query once to warm up, then `repetitions` times.
-    let shell: Timing
-    if let sqlite3 = anchors.sqlite3 {
-        let query = findSQL.replacingOccurrences(of: "SELECT *", with: "SELECT title") + ";\n"
-        let input = ".mode list\n" + query + ".timer on\n" + String(repeating: query, count: options.repetitions)
-        let output = try run(sqlite3, ["-batch", path], input: input)
-        let lines = output.stdout.split(separator: "\n").map(String.init)
-        let times = lines.compactMap { line -> Double? in
-            guard line.hasPrefix("Run Time: real ") else { return nil }
-            return line.dropFirst("Run Time: real ".count).split(separator: " ").first.flatMap { Double($0) }.map { $0 * 1000 }
-        }
-        let found = Array(lines.prefix { !$0.hasPrefix("Run Time") }.prefix(3))
-        if output.status != 0 || times.isEmpty {
-            shell = .failed("sqlite3: \(output.stderr.split(separator: "\n").first ?? "no timings")")
-        } else {
-            shell = .milliseconds(median(times))
-            if found != expected { notes.mismatch("find: the sqlite3 shell found \(found), the engine \(expected)") }
-        }
-    } else {
-        shell = .notInstalled("sqlite3")
-    }
+    let (shell, shellFound) = try sqliteShell(anchors, path, findSQL.replacingOccurrences(of: "SELECT *", with: "SELECT title"), options.repetitions, rows: 3)
+    if shell.milliseconds != nil, shellFound != expected { notes.mismatch("find: the sqlite3 shell found \(shellFound), the engine \(expected)") }
 
     // (d) Python: the same books rebuilt from the same generator as a list of tuples, then a filter and heapq.nlargest.
-    let (python, pythonFound) = anchors.python(pythonPrelude + """
-        M = (1 << 64) - 1
-        def make(n):
-            seed, books = 42, []
-            for i in range(n):
-                seed = (seed * 6364136223846793005 + 1442695040888963407) & M; a = seed >> 33
-                seed = (seed * 6364136223846793005 + 1442695040888963407) & M; p = seed >> 33
-                seed = (seed * 6364136223846793005 + 1442695040888963407) & M; r = seed >> 33
-                books.append((i, "Title %d" % i, "Author %d" % (a % 1000), -3000000000 + p % 4000000000, r % 5 + 1))
-            return books
-        books = make(\(options.rows))
+    let (python, pythonFound) = anchors.python(pythonPrelude + pythonBooks(options.rows) + """
         published = operator.itemgetter(3)
         found = []
         def query():

@@ -9,6 +9,7 @@ struct Workload: Sendable {
 
 let workloads: [Workload] = [
     Workload(name: "find", summary: "find books where author == X sort by published desc limit 3, 1M entities", run: findWorkload),
+    Workload(name: "group", summary: "count by author of all books, top 3 by count, 1M entities", run: groupWorkload),
     Workload(name: "calls", summary: "1M calls of an intent with two named parameters", run: callsWorkload),
     Workload(name: "loop", summary: "1M iterations of set x = x + 1", run: loopWorkload),
     Workload(name: "start", summary: "start, run show 1, exit", run: startWorkload),
