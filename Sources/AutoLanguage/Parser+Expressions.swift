@@ -371,7 +371,10 @@ extension Parser {
         case .endOfInput, .newline:
             // Point at what was left dangling (`set y = 1 +`), not past the end of the file.
             let last = lastSignificantToken()
-            throw error("expected a value after \(describe(last)), found \(describe(token))", at: last.span)
+            let hint = token.kind == .newline
+                ? "a statement continues on the next line only after an operator or a punctuation mark ('|', ',', '.', '->' …): write the value on this line"
+                : nil
+            throw error("expected a value after \(describe(last)), found \(describe(token))", at: last.span, hint: hint)
         default:
             throw error("expected a value, found \(describe(token))")
         }

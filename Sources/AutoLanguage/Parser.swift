@@ -276,7 +276,31 @@ public struct Parser {
         case "return": return try parseReturn()
         case "shortcut" where peek().kind.isText: return try parseShortcut()
         case "automation" where peek().kind.isText: return parseAutomation()
-        default: return try parseExpressionStatement()
+        default:
+            if let operatorText = operatorStartingLine() {
+                throw error("'\(operatorText)' can't start a line: a statement continues on the next line only after an operator, not before one",
+                            hint: "move '\(operatorText)' to the end of the line above")
+            }
+            return try parseExpressionStatement()
+        }
+    }
+
+    /// The operator a statement starts with, when it starts a line: nearly always the second half of a line
+    /// broken before the operator (`+ 1`, `and x`, `.title`, `-> name`). A line continues only when it ends
+    /// with the operator (grammar/auto.ebnf, "Where a line continues"), so this says so instead of "expected a
+    /// value". Not `-` and `not`, which may start a value, nor `|`, which does continue the line above.
+    func operatorStartingLine() -> String? {
+        guard index > 0, tokens[index - 1].kind == .newline else { return nil }
+        switch current.kind {
+        case .symbol(let symbol) where symbol != .minus && (Self.binarySymbols.contains(symbol) || [.dot, .arrow, .comma].contains(symbol)):
+            return symbol.rawValue
+        case .identifier(let word) where ["starts", "ends"].contains(word) && peek().isWord("with"):
+            return word + " with"
+        case .identifier(let word) where ["and", "or", "contains", "in", "between"].contains(word) && !endsStatement(peek()):
+            // Followed by more: alone, the word could be a variable's name (`set in = 1`, then `in`).
+            return word
+        default:
+            return nil
         }
     }
 
