@@ -84,8 +84,9 @@ extension Parser {
         case .symbol(.leftParen):
             return !(Self.functionNames.contains(word) && !next.spaceBefore)
         case .symbol(.minus):
-            // `show -1` passes minus one; `x - 1` subtracts.
-            return next.spaceBefore && !tokens[min(position + 2, tokens.count - 1)].spaceBefore
+            // `show -1` passes minus one; `x - 1` subtracts, and so does a `-` that ends the line (`x -`, then
+            // `1` on the next line), since a line that ends with an operator continues.
+            return next.spaceBefore && Self.touchesNextToken(tokens[min(position + 2, tokens.count - 1)])
         case .symbol(let symbol):
             return !Self.binarySymbols.contains(symbol)
         case .identifier(let following):
@@ -126,10 +127,16 @@ extension Parser {
         case .symbol(.leftBrace):
             return allowBraceArguments
         case .symbol(.minus):
-            return current.spaceBefore && !peek().spaceBefore
+            return current.spaceBefore && Self.touchesNextToken(peek())
         default:
             return false
         }
+    }
+
+    /// Whether `token`, the one after a `-`, follows it with no space: what makes the `-` of `show -1` a
+    /// negative argument. A newline or the end of the input right after the `-` doesn't: that `-` ends the line.
+    static func touchesNextToken(_ token: Token) -> Bool {
+        !token.spaceBefore && token.kind != .newline && token.kind != .endOfInput
     }
 
     // argument = identifier ":" expression | identifier expression | expression ;
@@ -281,6 +288,7 @@ extension Parser {
                 let literal = advance()
                 return Expression(kind: .integer(.min), span: start.to(literal.span))
             }
+            skipNewlines()
             let operand = try nested { try $0.parseUnary(allowBraces) }
             return Expression(kind: .unary(.negate, operand), span: start.to(operand.span))
         }
@@ -303,6 +311,7 @@ extension Parser {
                 base = Expression(kind: .index(base, index), span: base.span.to(close.span))
                 continue
             }
+            skipNewlines()
             // `r."first name"`: a field whose name is no identifier.
             if case .text(let pieces) = current.kind {
                 let token = advance()

@@ -58,7 +58,10 @@ extension Parser {
     mutating func parseKeyPath(_ context: String) throws -> [Identifier] {
         enter(.keyPath)
         var path = [try expectIdentifier(context)]
-        while accept(.dot) { path.append(try expectIdentifier("after '.'")) }
+        while accept(.dot) {
+            skipNewlines()
+            path.append(try expectIdentifier("after '.'"))
+        }
         return path
     }
 

@@ -62,6 +62,8 @@ public struct Parser {
         return true
     }
 
+    /// Called only where a line continues (grammar/auto.ebnf, "Where a line continues"): after an operator or
+    /// a punctuation mark that needs something after it, and inside brackets.
     mutating func skipNewlines() {
         while current.kind == .newline { _ = advance() }
     }
@@ -331,6 +333,7 @@ public struct Parser {
 
     mutating func parseResultName() throws -> Identifier? {
         guard accept(.arrow) else { return nil }
+        skipNewlines()
         return try expectIdentifier("after '->' to name the result")
     }
 
@@ -371,6 +374,7 @@ public struct Parser {
         let start = advance().span
         let name = try expectIdentifier("after 'for'")
         try expectWord("in", "after 'for \(name.name)'")
+        skipNewlines()
         let sequence = try parsePipeline(allowBraceArguments: false)
         let body = try parseBlock(after: "the list")
         return Statement(kind: .forEach(name, sequence, body), span: start.to(previous.span), resultName: nil)
@@ -468,9 +472,13 @@ public struct Parser {
         enter(.parameterDeclaration)
         let name = try expectIdentifier("for a parameter")
         _ = try expect(.colon, "after the parameter name", hint: "write '\(name.name): Text' or '\(name.name): Int = 3'")
+        skipNewlines()
         let type = try parseType()
         var defaultValue: Expression?
-        if accept(.assign) { defaultValue = try parseExpression() }
+        if accept(.assign) {
+            skipNewlines()
+            defaultValue = try parseExpression()
+        }
         return .init(name: name, type: type, defaultValue: defaultValue)
     }
 
@@ -480,7 +488,9 @@ public struct Parser {
         var type: TypeAnnotation
         if current.isSymbol(.leftBracket) {
             let open = advance().span
+            skipNewlines()
             let element = try nested { try $0.parseType() }
+            skipNewlines()
             let close = try expect(.rightBracket, "to close the list type")
             type = .list(element, open.to(close.span))
         } else {
