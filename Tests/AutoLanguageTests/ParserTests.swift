@@ -137,7 +137,7 @@ import Testing
 
     @Test func findAndListStages() {
         guard case .pipeline(let stages)? = expression(
-            "find books where author == \"X\" and not (rating < 3) sort by published desc, title limit 3 | filter where pages > 100 | sort by title | limit 2")?.kind,
+            "find books where author == \"X\" and not (rating < 3) sort by published desc, title ignoring case limit 3 | filter where pages > 100 | sort by title | limit 2")?.kind,
             case .find(let find) = stages[0].kind else {
             Issue.record("expected a find pipeline")
             return
@@ -145,6 +145,7 @@ import Testing
         #expect(find.typeName.name == "books")
         #expect(find.sort.map { $0.path.map(\.name).joined(separator: ".") } == ["published", "title"])
         #expect(find.sort.map(\.descending) == [true, false])
+        #expect(find.sort.map { $0.ignoringCase != nil } == [false, true])
         #expect(find.limit != nil)
         #expect(stages.count == 4)
     }
