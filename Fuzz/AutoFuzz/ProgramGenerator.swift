@@ -423,8 +423,10 @@ public struct ProgramGenerator {
         guard !orderable.isEmpty else { return shape.names[0] }   // an unorderable key: a compile-time error
         var keys: [String] = []
         for _ in 0..<random.int(1...min(2, orderable.count)) {
-            let name = shape.names[random.pick(orderable)]
-            keys.append(name + random.pick(["", " asc", " desc"]))
+            let index = random.pick(orderable)
+            // Only a text key may ignore case: on another it is a compile-time error.
+            let folding = shape.types[index] == .text && random.chance(0.3) ? " ignoring case" : ""
+            keys.append(shape.names[index] + random.pick(["", " asc", " desc"]) + folding)
         }
         return keys.joined(separator: ", ")
     }

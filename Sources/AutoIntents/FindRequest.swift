@@ -11,7 +11,9 @@
 
 /// One key of an engine-side sort.
 @usableFromInline package enum EntitySortKey: Sendable {
-    case property(Int, descending: Bool)
+    /// With `folding` (the engine's `ignoring case`), the property's values are ordered after passing through
+    /// it, as engine values: the typed order would see the case.
+    case property(Int, descending: Bool, folding: (@Sendable (Value) -> Value)? = nil)
     /// A path beyond one property, read from the entity as an engine value.
     case value(@Sendable (Value) -> Value, descending: Bool)
 }
@@ -143,10 +145,13 @@
         let compare: @Sendable (E, E) -> Int
         let descending: Bool
         switch key {
-        case .property(let index, let isDescending):
+        case .property(let index, let isDescending, let folding):
             descending = isDescending
             let property = type.typedProperties[index]
-            if let typed = property.makeOrder?() {
+            if let folding {
+                let get = property.get, order = request.order
+                compare = { a, b in order(folding(get(a)), folding(get(b))) }
+            } else if let typed = property.makeOrder?() {
                 compare = typed
             } else {
                 let get = property.get, order = request.order

@@ -143,6 +143,8 @@ public struct FindExpression: Sendable {
 public struct SortKey: Sendable {
     public let path: [Identifier]
     public let descending: Bool
+    /// Where `ignoring case` is written, when it is: the key's texts order by their lowercase forms.
+    public let ignoringCase: Span?
 }
 
 public enum ListStage: Sendable {

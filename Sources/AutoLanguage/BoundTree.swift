@@ -98,6 +98,14 @@ struct BoundSortKey {
     let path: [PropertyAccess]
     let names: [String]
     let descending: Bool
+    /// Texts order by their lowercase forms. The host's query is never asked for such a key: it declares
+    /// only plain sorts.
+    let ignoringCase: Bool
+
+    /// "title desc ignoring case", as the plan summary shows the key.
+    var description: String {
+        names.joined(separator: ".") + (descending ? " desc" : "") + (ignoringCase ? " ignoring case" : "")
+    }
 }
 
 /// `find`, with the decision of what the host's query does and what the engine does.

@@ -135,11 +135,19 @@ extension Checker {
     mutating func bindSortKeys(_ keys: [SortKey], candidate: ValueType, noun: String) -> [BoundSortKey] {
         keys.compactMap { key in
             guard let (path, type) = bindKeyPath(key.path, candidate: candidate) else { return nil }
+            let name = key.path.map(\.name).joined(separator: ".")
             if type.elementType != nil || type.isRecord || type == .file {
-                error("\(noun)s can't be sorted by '\(key.path.map(\.name).joined(separator: "."))': it is \(type), which has no order", key.path[0].span)
+                error("\(noun)s can't be sorted by '\(name)': it is \(type), which has no order", key.path[0].span)
                 return nil
             }
-            return BoundSortKey(path: path, names: key.path.map(\.name), descending: key.descending)
+            // Only texts have a case. Where the type is known only when the script runs (Any), texts are
+            // folded and other values order as they always do.
+            if let span = key.ignoringCase, ![.text, .any, .null].contains(type) {
+                error("'ignoring case' applies to texts, and '\(name)' is \(type)", span,
+                      hint: "remove 'ignoring case': \(type) values order the same without it")
+                return nil
+            }
+            return BoundSortKey(path: path, names: key.path.map(\.name), descending: key.descending, ignoringCase: key.ignoringCase != nil)
         }
     }
 
@@ -296,13 +304,17 @@ extension Checker {
                     }
                 }
             }
-            let sortPushable = residual == nil && sort.allSatisfy { $0.path.count == 1 && query.sortableProperties.contains($0.names[0].lowercased()) }
+            // A key ignoring case stays in the engine: a query declares plain sorts only, and its own idea of case
+            // (SQL's NOCASE folds ASCII alone) could give another order than the engine's.
+            let sortPushable = residual == nil && sort.allSatisfy {
+                $0.path.count == 1 && !$0.ignoringCase && query.sortableProperties.contains($0.names[0].lowercased())
+            }
             if pushed.isEmpty && !(sortPushable && !sort.isEmpty) {
                 // Nothing for the host to do: the engine needs every entity, or the query's suggestions.
                 if query.canEnumerate { return make(.all, condition, engineSort: sort, engineLimit: limit) }
                 if condition == nil && sort.isEmpty { return make(.suggested, nil, engineSort: [], engineLimit: limit) }
                 let what = residual != nil ? "filtered this way: the host's query supports none of these comparisons"
-                    : "sorted this way: the host's query can't sort by \(sort.map { $0.names.joined(separator: ".") }.joined(separator: ", "))"
+                    : "sorted this way: the host's query can't sort by \(sort.map(\.description).joined(separator: ", "))"
                 error("\(type.plural) can't be \(what), and it can't list them all for the engine to do it", span,
                       hint: capabilityHint(type, query))
                 return nil
@@ -389,7 +401,7 @@ extension Checker {
         }
         if let matchingInEngine { engine.append("title matching \(text(matchingInEngine))") }
         if let residual { engine.append("where " + condition(residual)) }
-        if !sort.isEmpty { engine.append(sorting(sort.map { $0.names.joined(separator: ".") + ($0.descending ? " desc" : "") })) }
+        if !sort.isEmpty { engine.append(sorting(sort.map(\.description))) }
         var pushedLimit = false
         if case .pushed(_, _, _, let pushes) = source { pushedLimit = pushes }
         if let limit, !pushedLimit { engine.append("limit \(text(limit))") }

@@ -273,7 +273,7 @@ struct Compiler {
             source = .pushed(comparisons.map { ($0.property, $0.op, lower($0.value, into: &nodes)) }, mode, sorts, pushesLimit: pushesLimit)
         }
         let call = FindCall(query: find.query, source: source, condition: find.condition.map { lower($0, into: &nodes) },
-                            sort: find.sort.map { SortPlan(path: $0.path, descending: $0.descending) },
+                            sort: find.sort.map { SortPlan(path: $0.path, descending: $0.descending, ignoringCase: $0.ignoringCase) },
                             limit: find.limit.map { lower($0, into: &nodes) },
                             matchingInEngine: find.matchingInEngine.map { lower($0, into: &nodes) },
                             resultSlots: resultSlots, summary: find.summary)
@@ -383,7 +383,7 @@ struct Compiler {
         case .function(let function, let arguments): return .function(function, arguments.map { lower($0, into: &nodes) })
         case .action, .find: return lowerHoisted(expression, label: "result", into: &nodes)
         case .filter(let list, let condition): return .filter(lower(list, into: &nodes), lower(condition, into: &nodes))
-        case .sort(let list, let keys): return .sort(lower(list, into: &nodes), keys.map { SortPlan(path: $0.path, descending: $0.descending) })
+        case .sort(let list, let keys): return .sort(lower(list, into: &nodes), keys.map { SortPlan(path: $0.path, descending: $0.descending, ignoringCase: $0.ignoringCase) })
         case .limit(let list, let count): return .limit(lower(list, into: &nodes), lower(count, into: &nodes))
         case .each(let list, let value): return .each(lower(list, into: &nodes), lower(value, into: &nodes))
         case .group(let list, let path, let grouping): return .group(lower(list, into: &nodes), path, grouping)

@@ -84,8 +84,9 @@ extension Parser {
         case .symbol(.leftParen):
             return !(Self.functionNames.contains(word) && !next.spaceBefore)
         case .symbol(.minus):
-            // `show -1` passes minus one; `x - 1` subtracts.
-            return next.spaceBefore && !tokens[min(position + 2, tokens.count - 1)].spaceBefore
+            // `show -1` passes minus one; `x - 1` subtracts, and so does a `-` that ends the line (`x -`, then
+            // `1` on the next line), since a line that ends with an operator continues.
+            return next.spaceBefore && Self.touchesNextToken(tokens[min(position + 2, tokens.count - 1)])
         case .symbol(let symbol):
             return !Self.binarySymbols.contains(symbol)
         case .identifier(let following):
@@ -126,10 +127,16 @@ extension Parser {
         case .symbol(.leftBrace):
             return allowBraceArguments
         case .symbol(.minus):
-            return current.spaceBefore && !peek().spaceBefore
+            return current.spaceBefore && Self.touchesNextToken(peek())
         default:
             return false
         }
+    }
+
+    /// Whether `token`, the one after a `-`, follows it with no space: what makes the `-` of `show -1` a
+    /// negative argument. A newline or the end of the input right after the `-` doesn't: that `-` ends the line.
+    static func touchesNextToken(_ token: Token) -> Bool {
+        !token.spaceBefore && token.kind != .newline && token.kind != .endOfInput
     }
 
     // argument = identifier ":" expression | identifier expression | expression ;
@@ -296,6 +303,7 @@ extension Parser {
                 let literal = advance()
                 return Expression(kind: .integer(.min), span: start.to(literal.span))
             }
+            skipNewlines()
             let operand = try nested { try $0.parseUnary(allowBraces) }
             return Expression(kind: .unary(.negate, operand), span: start.to(operand.span))
         }
@@ -318,6 +326,7 @@ extension Parser {
                 base = Expression(kind: .index(base, index), span: base.span.to(close.span))
                 continue
             }
+            skipNewlines()
             // `r."first name"`: a field whose name is no identifier.
             if case .text(let pieces) = current.kind {
                 let token = advance()
@@ -386,7 +395,10 @@ extension Parser {
         case .endOfInput, .newline:
             // Point at what was left dangling (`set y = 1 +`), not past the end of the file.
             let last = lastSignificantToken()
-            throw error("expected a value after \(describe(last)), found \(describe(token))", at: last.span)
+            let hint = token.kind == .newline
+                ? "a statement continues on the next line only after an operator or a punctuation mark ('|', ',', '.', '->' …): write the value on this line"
+                : nil
+            throw error("expected a value after \(describe(last)), found \(describe(token))", at: last.span, hint: hint)
         default:
             throw error("expected a value, found \(describe(token))")
         }

@@ -58,11 +58,14 @@ extension Parser {
     mutating func parseKeyPath(_ context: String) throws -> [Identifier] {
         enter(.keyPath)
         var path = [try expectIdentifier(context)]
-        while accept(.dot) { path.append(try expectIdentifier("after '.'")) }
+        while accept(.dot) {
+            skipNewlines()
+            path.append(try expectIdentifier("after '.'"))
+        }
         return path
     }
 
-    // sort_key = key_path [ "asc" | "desc" ] ;
+    // sort_key = key_path [ "asc" | "desc" ] [ "ignoring" "case" ] ;
     mutating func parseSortKeys() throws -> [SortKey] {
         var keys: [SortKey] = []
         while true {
@@ -70,7 +73,20 @@ extension Parser {
             let path = try parseKeyPath("to sort by")
             var descending = false
             if acceptWord("desc") { descending = true } else { _ = acceptWord("asc") }
-            keys.append(SortKey(path: path, descending: descending))
+            // Nothing else may follow a key (only ',', 'limit' or the end of the stage), so 'ignoring' here is
+            // always the modifier, never a name.
+            var ignoringCase: Span?
+            if current.isWord("ignoring") {
+                let start = advance().span
+                let caseWord = current
+                try expectWord("case", "after 'ignoring' (write 'ignoring case')")
+                ignoringCase = start.to(caseWord.span)
+                if let direction = current.identifier, ["asc", "desc"].contains(direction) {
+                    let key = path.map(\.name).joined(separator: ".")
+                    throw error("'\(direction)' goes before 'ignoring case'", hint: "write '\(key) \(direction) ignoring case'")
+                }
+            }
+            keys.append(SortKey(path: path, descending: descending, ignoringCase: ignoringCase))
             guard accept(.comma) else { break }
             skipNewlines()
         }

@@ -62,6 +62,8 @@ public struct Parser {
         return true
     }
 
+    /// Called only where a line continues (grammar/auto.ebnf, "Where a line continues"): after an operator or
+    /// a punctuation mark that needs something after it, and inside brackets.
     mutating func skipNewlines() {
         while current.kind == .newline { _ = advance() }
     }
@@ -277,7 +279,31 @@ public struct Parser {
         case "return": return try parseReturn()
         case "shortcut" where peek().kind.isText: return try parseShortcut()
         case "automation" where peek().kind.isText: return parseAutomation()
-        default: return try parseExpressionStatement()
+        default:
+            if let operatorText = operatorStartingLine() {
+                throw error("'\(operatorText)' can't start a line: a statement continues on the next line only after an operator, not before one",
+                            hint: "move '\(operatorText)' to the end of the line above")
+            }
+            return try parseExpressionStatement()
+        }
+    }
+
+    /// The operator a statement starts with, when it starts a line: nearly always the second half of a line
+    /// broken before the operator (`+ 1`, `and x`, `.title`, `-> name`). A line continues only when it ends
+    /// with the operator (grammar/auto.ebnf, "Where a line continues"), so this says so instead of "expected a
+    /// value". Not `-` and `not`, which may start a value, nor `|`, which does continue the line above.
+    func operatorStartingLine() -> String? {
+        guard index > 0, tokens[index - 1].kind == .newline else { return nil }
+        switch current.kind {
+        case .symbol(let symbol) where symbol != .minus && (Self.binarySymbols.contains(symbol) || [.dot, .arrow, .comma].contains(symbol)):
+            return symbol.rawValue
+        case .identifier(let word) where ["starts", "ends"].contains(word) && peek().isWord("with"):
+            return word + " with"
+        case .identifier(let word) where ["and", "or", "contains", "in", "between"].contains(word) && !endsStatement(peek()):
+            // Followed by more: alone, the word could be a variable's name (`set in = 1`, then `in`).
+            return word
+        default:
+            return nil
         }
     }
 
@@ -308,6 +334,7 @@ public struct Parser {
 
     mutating func parseResultName() throws -> Identifier? {
         guard accept(.arrow) else { return nil }
+        skipNewlines()
         return try expectIdentifier("after '->' to name the result")
     }
 
@@ -348,6 +375,7 @@ public struct Parser {
         let start = advance().span
         let name = try expectIdentifier("after 'for'")
         try expectWord("in", "after 'for \(name.name)'")
+        skipNewlines()
         let sequence = try parsePipeline(allowBraceArguments: false)
         let body = try parseBlock(after: "the list")
         return Statement(kind: .forEach(name, sequence, body), span: start.to(previous.span), resultName: nil)
@@ -460,9 +488,13 @@ public struct Parser {
         enter(.parameterDeclaration)
         let name = try expectIdentifier("for a parameter")
         _ = try expect(.colon, "after the parameter name", hint: "write '\(name.name): Text' or '\(name.name): Int = 3'")
+        skipNewlines()
         let type = try parseType()
         var defaultValue: Expression?
-        if accept(.assign) { defaultValue = try parseExpression() }
+        if accept(.assign) {
+            skipNewlines()
+            defaultValue = try parseExpression()
+        }
         return .init(name: name, type: type, defaultValue: defaultValue)
     }
 
@@ -472,7 +504,9 @@ public struct Parser {
         var type: TypeAnnotation
         if current.isSymbol(.leftBracket) {
             let open = advance().span
+            skipNewlines()
             let element = try nested { try $0.parseType() }
+            skipNewlines()
             let close = try expect(.rightBracket, "to close the list type")
             type = .list(element, open.to(close.span))
         } else {

@@ -69,9 +69,12 @@ public indirect enum ConditionPlan: Sendable {
 public struct SortPlan: Sendable {
     public let path: [PropertyAccess]
     public let descending: Bool
-    public init(path: [PropertyAccess], descending: Bool) {
+    /// `ignoring case`: texts order by their lowercase forms (`ListQueries.foldingCase`).
+    public let ignoringCase: Bool
+    public init(path: [PropertyAccess], descending: Bool, ignoringCase: Bool = false) {
         self.path = path
         self.descending = descending
+        self.ignoringCase = ignoringCase
     }
 }
 

@@ -47,6 +47,15 @@ enum ListQueries {
         }
     }
 
+    /// What `ignoring case` orders: a text's lowercase form (Swift's `lowercased()`, Unicode's default full
+    /// mapping, the same on every platform), so `"apple" < "Banana" < "cherry"`, and texts that differ only in
+    /// case tie (and keep their order). Other values are left as they are. The one place this rule lives: the
+    /// list stage and the engine's side of a `find` both order through it.
+    static func foldingCase(_ value: Value) -> Value {
+        if case .text(let text) = value { return .text(text.lowercased()) }
+        return value
+    }
+
     static func filter(_ items: [Value], _ plan: ConditionPlan, _ evaluate: (Expr) throws(EvaluationError) -> Value) throws(EvaluationError) -> [Value] {
         let keep = try test(plan, evaluate)
         var kept: [Value] = []
@@ -60,8 +69,12 @@ enum ListQueries {
     /// Stable. Nil sorts first; values of kinds that can't be ordered with each other (a number and a text,
     /// two records) are an error, as they are for `max`, rather than a list left half sorted.
     static func sort(_ items: [Value], _ keys: [SortPlan]) throws(EvaluationError) -> [Value] {
+        // Each key is read (and folded) once per item, not once per comparison.
         let keyed = items.enumerated().map { index, item in
-            (item, index, keys.map { (try? read($0.path, item)) ?? .null })
+            (item, index, keys.map { key in
+                let value = (try? read(key.path, item)) ?? .null
+                return key.ignoringCase ? foldingCase(value) : value
+            })
         }
         var failure: EvaluationError?
         var comparisons = 0

@@ -50,9 +50,15 @@ extension Run {
             condition = condition.map { .and(byTitle, $0) } ?? byTitle
         }
         let sort: [EntitySortKey] = call.sort.map { key in
-            if key.path.count == 1, case .entity(_, let index) = key.path[0] { return .property(index, descending: key.descending) }
+            let folding: (@Sendable (Value) -> Value)? = key.ignoringCase ? ListQueries.foldingCase : nil
+            if key.path.count == 1, case .entity(_, let index) = key.path[0] {
+                return .property(index, descending: key.descending, folding: folding)
+            }
             let path = key.path
-            return .value({ (try? ListQueries.read(path, $0)) ?? .null }, descending: key.descending)
+            return .value({ value in
+                let read = (try? ListQueries.read(path, value)) ?? .null
+                return folding?(read) ?? read
+            }, descending: key.descending)
         }
         return FindRequest(source: source, condition: condition, sort: sort, limit: limit,
                            compare: { op, a, b in (try? Operations.compare(op, a, b)) ?? false },

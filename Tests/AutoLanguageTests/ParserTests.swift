@@ -72,6 +72,39 @@ import Testing
         #expect(leading.count == 2)
     }
 
+    @Test func aLineContinuesAfterAnOperatorAndNotBeforeOne() {
+        // A '-' that ends the line subtracts: it is not the negative argument of an action 'x'.
+        guard case .binary(.subtract, _, _)? = expression("x -\n  1")?.kind else {
+            Issue.record("'x -' then '1' subtracts")
+            return
+        }
+        guard case .member(_, let member)? = expression("book.\n  title")?.kind else {
+            Issue.record("'book.' then 'title' reads a property")
+            return
+        }
+        #expect(member.name == "title")
+        let (named, namedDiagnostics) = parse("1 + 2 ->\n\n  three")
+        #expect(namedDiagnostics.isEmpty, "\(namedDiagnostics)")
+        #expect(named.statements.count == 1)
+        #expect(named.statements.first?.resultName?.name == "three")
+        guard case .unary(.not, _)? = expression("not\n  true")?.kind else {
+            Issue.record("'not' then 'true' negates")
+            return
+        }
+        // The other way round is two statements, and the second is an error that says why.
+        for text in ["x\n+ 1", "x\n.title", "x\n-> y", "x\nand y"] {
+            let (_, diagnostics) = parse(text)
+            #expect(diagnostics.count == 1, "\(text): \(diagnostics)")
+            #expect(diagnostics.first?.message.contains("can't start a line") == true, "\(text): \(diagnostics)")
+            #expect(diagnostics.first?.location.line == 2)
+        }
+        // A negative argument stays one when its number is on the same line.
+        guard case .action(_, let arguments)? = expression("show -1")?.kind, arguments.count == 1 else {
+            Issue.record("'show -1' passes minus one")
+            return
+        }
+    }
+
     @Test func statementsAndResultNames() {
         let (program, diagnostics) = parse("""
             set x = 1; x + 1 -> y
@@ -104,7 +137,7 @@ import Testing
 
     @Test func findAndListStages() {
         guard case .pipeline(let stages)? = expression(
-            "find books where author == \"X\" and not (rating < 3) sort by published desc, title limit 3 | filter where pages > 100 | sort by title | limit 2")?.kind,
+            "find books where author == \"X\" and not (rating < 3) sort by published desc, title ignoring case limit 3 | filter where pages > 100 | sort by title | limit 2")?.kind,
             case .find(let find) = stages[0].kind else {
             Issue.record("expected a find pipeline")
             return
@@ -112,6 +145,7 @@ import Testing
         #expect(find.typeName.name == "books")
         #expect(find.sort.map { $0.path.map(\.name).joined(separator: ".") } == ["published", "title"])
         #expect(find.sort.map(\.descending) == [true, false])
+        #expect(find.sort.map { $0.ignoringCase != nil } == [false, true])
         #expect(find.limit != nil)
         #expect(stages.count == 4)
     }

@@ -55,7 +55,7 @@ import Testing
         let constructs = [
             " + ", " - ", " * ", " / ", " % ", "(-", " == ", " != ", " < ", " <= ", " > ", " >= ", " and ", " or ", "(not ",
             " contains ", " starts with ", " ends with ", " in ", " between ", "\\(", "count(", "first(", "last(", "sum(", "min(",
-            "max(", "join(", "text(", "number(", "date(", "split(", "trim(", "padLeft(", ")[", "| each ", "| distinct)", " | count by ", " | group by ", "average(", "parseJson(json(", "round(", "abs(", "now", "today", "filter where", "sort by", " desc",
+            "max(", "join(", "text(", "number(", "date(", "split(", "trim(", "padLeft(", ")[", "| each ", "| distinct)", " | count by ", " | group by ", "average(", "parseJson(json(", "round(", "abs(", "now", "today", "filter where", "sort by", " desc", " ignoring case",
             "| limit", "if ", "} else if ", "} else {", "for ", "repeat ", " times {", "while ", "{ break }", "{ continue }", "try {", "otherwise {", " otherwise ", "show error", "set ", " -> ", "it", "shortcut \"",
             "return ", "stop", "average ", "clamp ", "plural ", "percent ", "numbers from ", "repeat text ", "shout", "days from ",
             "days until ", ".year", ".weekday", ".monthName", ".startOf", " month", " year", "format(", ".minutes", "nil", "true", "seconds", "KB", "args", ": Int", "= ", "Text?",
