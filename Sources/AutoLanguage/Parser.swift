@@ -299,7 +299,7 @@ public struct Parser {
             return symbol.rawValue
         case .identifier(let word) where ["starts", "ends"].contains(word) && peek().isWord("with"):
             return word + " with"
-        case .identifier(let word) where ["and", "or", "contains", "in", "between"].contains(word) && !endsStatement(peek()):
+        case .identifier(let word) where ["and", "or", "otherwise", "contains", "in", "between"].contains(word) && !endsStatement(peek()):
             // Followed by more: alone, the word could be a variable's name (`set in = 1`, then `in`).
             return word
         default:
