@@ -48,6 +48,16 @@ import Testing
         }
     }
 
+    /// A question with standard input piped in (not a terminal) says why nobody can answer it, and so does
+    /// `--no-input`.
+    @Test func aQuestionNobodyCanAnswerSaysWhy() throws {
+        let piped = try auto("-e", #"ask "Name?""#, input: "Ada\n")
+        #expect(piped.exitCode == 1)
+        #expect(piped.standardError.contains("nobody can answer 'Name?' (standard input is not a terminal)"), "\(piped.standardError)")
+        let refused = try auto("--no-input", "-e", #"ask "Name?""#)
+        #expect(refused.standardError.contains("(--no-input was given)"), "\(refused.standardError)")
+    }
+
     @Test func runsAFileAndStandardInputWithArguments() throws {
         let path = try temporaryFile("show args\nshow count(args)")
         let file = try auto("run", path, "a", "b")
