@@ -18,6 +18,8 @@ public enum AutoCommandLine {
     public static func main(_ host: AutoHost, arguments: [String]? = nil) async -> Never {
         Self.host = host
         var arguments = arguments ?? Array(CommandLine.arguments.dropFirst())
+        // `auto` alone on a terminal opens the REPL; without a terminal it stays a usage error.
+        if arguments.isEmpty, isatty(0) == 1 { arguments = ["repl"] }
         // `auto script.auto` (as a shebang line runs it) means `auto run script.auto`.
         if let first = arguments.first, !first.hasPrefix("-"), !AutoCommand.subcommandNames.contains(first) {
             arguments.insert("run", at: 0)
@@ -53,6 +55,7 @@ struct AutoCommand: AsyncParsableCommand {
             commandName: AutoCommandLine.host.name,
             abstract: "Run .auto scripts against the intents of \(AutoCommandLine.host.name).",
             discussion: """
+                \(AutoCommandLine.host.name)                                 the REPL, on a terminal (also: repl)
                 \(AutoCommandLine.host.name) -e 'show "hi \\(1 + 2)"'     run code
                 \(AutoCommandLine.host.name) script.auto [args…]          run a script (also: run -, from stdin)
                 \(AutoCommandLine.host.name) check script.auto            report every error, exit 2 if any
@@ -61,9 +64,9 @@ struct AutoCommand: AsyncParsableCommand {
                 \(AutoCommandLine.host.name) intents describe NAME [script.auto]
                 """,
             version: AutoCommandLine.host.version,
-            subcommands: [RunCommand.self, CheckCommand.self, GraphCommand.self, IntentsCommand.self],
+            subcommands: [RunCommand.self, CheckCommand.self, GraphCommand.self, IntentsCommand.self, ReplCommand.self],
             defaultSubcommand: RunCommand.self)
     }
 
-    static let subcommandNames: Set<String> = ["run", "check", "graph", "intents", "help"]
+    static let subcommandNames: Set<String> = ["run", "check", "graph", "intents", "repl", "help"]
 }

@@ -117,11 +117,13 @@ struct Checker {
     }
 
     /// Checks the statements of a script (its shortcut declarations were checked on their own).
-    /// `args` is the first slot.
-    mutating func checkScript(_ program: SyntaxTree) -> BoundBody {
+    /// `args` is the first slot; a REPL entry's session variables come next, in the slots they had.
+    mutating func checkScript(_ program: SyntaxTree, session: SessionScope? = nil) -> BoundBody {
         file = program.file
         scope = Scope()
         _ = scope.assign("args", type: .list(.text))
+        for variable in session?.variables ?? [] where variable.name != "args" { _ = scope.assign(variable.name, type: variable.type) }
+        if let session { scope.itType = session.itType }
         let statements = bindBlock(program.statements.filter {
             if case .shortcut = $0.kind { return false }
             return true

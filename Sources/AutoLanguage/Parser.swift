@@ -21,6 +21,9 @@ public struct Parser {
     public var coverage: Set<Production>?
     /// Whether this parser reads a `\( … )` inside a text.
     var isInterpolation = false
+    /// Whether an error came from the input ending where more was needed (an open bracket or block, a trailing
+    /// operator or `|`): at a prompt, the entry goes on with the next line.
+    public internal(set) var endedUnfinished = false
 
     public init(file: SourceFile, limits: Limits = Limits()) {
         var lexer = Lexer(file: file)
@@ -28,6 +31,13 @@ public struct Parser {
         self.diagnostics = lexer.diagnostics
         self.file = file
         self.limits = limits
+    }
+
+    /// Whether `text` stops where more is needed, and nothing else is wrong with it: a REPL entry that goes on.
+    public static func isUnfinished(_ text: String) -> Bool {
+        var parser = Parser(file: SourceFile(name: "<entry>", text: text))
+        _ = parser.parseProgram()
+        return parser.endedUnfinished
     }
 
     /// Parses a whole file.
@@ -91,6 +101,7 @@ public struct Parser {
     mutating func error(_ message: String, at span: Span? = nil, hint: String? = nil) -> SyntaxError {
         // The lexer has already explained an invalid token; a second message about it would only confuse.
         if span == nil, current.kind == .invalid { return SyntaxError() }
+        if atEnd { endedUnfinished = true }
         diagnostics.append(Diagnostic(.error, message, at: span ?? current.span, in: file, hint: hint))
         return SyntaxError()
     }

@@ -16,6 +16,11 @@ struct Scope {
 
     var names: [String] { Array(variables.keys).sorted() }
 
+    /// Every variable with its slot and type, in slot order.
+    var declared: [(name: String, slot: Int, type: ValueType)] {
+        slotNames.enumerated().map { slot, name in (name, slot, variables[name]?.type ?? .any) }
+    }
+
     /// Declares `name` or widens its type; returns its slot.
     mutating func assign(_ name: String, type: ValueType) -> Int {
         if var existing = variables[name] {

@@ -10,8 +10,22 @@ public struct CompiledScript: Sendable {
     public let shortcuts: [(name: String, graph: ActionGraph)]
     /// What is valid but likely a mistake, in the script itself (the prelude's are the library's own business).
     public let warnings: [Diagnostic]
+    /// The script's variables after it, in slot order (`args` first), and the type of `it`: a REPL session's
+    /// scope for its next entry.
+    public let scope: SessionScope
 
     public var graph: ActionGraph { program.main }
+}
+
+/// What a REPL session has defined before an entry: its variables in slot order (`args` first) and the type of
+/// `it`. An entry compiled with it sees them as its own.
+public struct SessionScope: Sendable {
+    public var variables: [(name: String, type: ValueType)]
+    public var itType: ValueType
+    public init(variables: [(name: String, type: ValueType)] = [("args", .list(.text))], itType: ValueType = .null) {
+        self.variables = variables
+        self.itType = itType
+    }
 }
 
 /// What went wrong, located; `auto check` prints them all.
@@ -24,9 +38,10 @@ public struct CompilationFailure: Error, Sendable {
 public enum ScriptCompiler {
     /// `commandName` is the command people run the host as (`auto`, `library`), for hints that name its commands.
     public static func compile(_ source: SourceFile, prelude: [SourceFile] = [], registry: Registry,
-                               limits: Parser.Limits = Parser.Limits(), commandName: String = "auto") -> Result<CompiledScript, CompilationFailure> {
+                               limits: Parser.Limits = Parser.Limits(), commandName: String = "auto",
+                               session: SessionScope? = nil) -> Result<CompiledScript, CompilationFailure> {
         let compiled = LargeStack.run {
-            compileOnThisThread(source, prelude: prelude, registry: registry, limits: limits, commandName: commandName)
+            compileOnThisThread(source, prelude: prelude, registry: registry, limits: limits, commandName: commandName, session: session)
         }
         guard let compiled else {
             let message = "not enough memory to compile: a thread with a \(LargeStack.size >> 20) MB stack could not be started"
@@ -37,7 +52,7 @@ public enum ScriptCompiler {
     }
 
     static func compileOnThisThread(_ source: SourceFile, prelude: [SourceFile], registry: Registry,
-                                    limits: Parser.Limits, commandName: String) -> Result<CompiledScript, CompilationFailure> {
+                                    limits: Parser.Limits, commandName: String, session: SessionScope?) -> Result<CompiledScript, CompilationFailure> {
         var diagnostics: [Diagnostic] = []
         let programs = (prelude + [source]).map { file in
             // The limits are for the script; the prelude ships with the engine and always parses.
@@ -49,7 +64,8 @@ public enum ScriptCompiler {
         checker.commandName = commandName
         let pending = programs.flatMap { checker.declareShortcuts(in: $0) }
         let shortcutBodies = pending.map { (shortcut: $0, body: checker.checkShortcut($0)) }
-        let main = checker.checkScript(programs[programs.count - 1])
+        let main = checker.checkScript(programs[programs.count - 1], session: session)
+        let scope = SessionScope(variables: checker.scope.declared.map { ($0.name, $0.type) }, itType: checker.scope.itType)
         diagnostics += checker.diagnostics
         for program in programs.dropLast() where programs.count > 1 {
             // A prelude's own top-level statements would run before every script: only shortcuts belong there.
@@ -80,7 +96,7 @@ public enum ScriptCompiler {
         }
         let program = Program(main: Compiler.compile(main, registry: finalRegistry, shortcuts: finals), shortcuts: shortcuts.map(\.graph))
         let warnings = diagnostics.filter { $0.severity == .warning && $0.file.name == source.name }.sorted { $0.span.start < $1.span.start }
-        return .success(CompiledScript(program: program, registry: finalRegistry, shortcuts: shortcuts, warnings: warnings))
+        return .success(CompiledScript(program: program, registry: finalRegistry, shortcuts: shortcuts, warnings: warnings, scope: scope))
     }
 
 }

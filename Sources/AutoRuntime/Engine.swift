@@ -19,15 +19,18 @@ public struct Engine: Sendable {
     /// - `interaction`: how the run talks to people (a terminal, a test's scripted answers, nobody).
     /// - `cancellation`: set from outside (Ctrl-C) to stop the run; the intent running sees it.
     /// - `whatIf`: stop before the first intent that changes anything, saying what it would do.
+    /// - `session`: a REPL session's state before the run — its variables' values in their slots and `it` — which
+    ///   the outcome gives back as the run left it, also when the run failed part way.
     public func run(_ program: Program, arguments: [Value] = [], interaction: any Interaction,
                     cancellation: CancellationFlag = CancellationFlag(), limits: RunLimits? = nil,
-                    whatIf: Bool = false) async -> RunOutcome {
+                    whatIf: Bool = false, session: SessionState? = nil) async -> RunOutcome {
         let limits = limits ?? self.limits
         let dependencies = self.dependencies
         let start: @Sendable (ContinuousClock.Instant?) async -> RunOutcome = { deadline in
             let context = IntentContext(interaction: interaction, cancellation: cancellation, dependencies: dependencies)
             let run = Run(program: program, context: context, limits: limits, deadline: deadline, whatIf: whatIf)
-            return await run.start(arguments: arguments)
+            guard let session else { return await run.start(arguments: arguments) }
+            return await run.start(arguments: session.slots, it: session.it, keepingState: true)
         }
         guard let maxDuration = limits.maxDuration else { return await start(nil) }
         let deadline = ContinuousClock.now + maxDuration
@@ -50,6 +53,16 @@ public struct Engine: Sendable {
     }
 }
 
+/// The values a REPL session keeps between entries: its variables by slot (`args` first) and `it`.
+public struct SessionState: Sendable {
+    public var slots: [Value]
+    public var it: Value
+    public init(slots: [Value] = [.list([])], it: Value = .null) {
+        self.slots = slots
+        self.it = it
+    }
+}
+
 /// How a run ended.
 public struct RunOutcome: Sendable {
     public enum Ending: Sendable {
@@ -66,10 +79,13 @@ public struct RunOutcome: Sendable {
     /// Whether the script's last statement showed a dialog: a front end that prints the result may leave it out,
     /// since the statement already said what it did.
     public let lastStatementShowedDialog: Bool
+    /// A session's state as the run left it, when the run was given one.
+    public let session: SessionState?
 
-    public init(ending: Ending, lastStatementShowedDialog: Bool) {
+    public init(ending: Ending, lastStatementShowedDialog: Bool, session: SessionState? = nil) {
         self.ending = ending
         self.lastStatementShowedDialog = lastStatementShowedDialog
+        self.session = session
     }
 
     /// The script's result: the value of its last statement when that statement makes one — an expression, an

@@ -43,17 +43,22 @@ final class Run {
         nextCheck = min(1024, stepCeiling)
     }
 
-    /// Runs the program's main graph to its end and says how it ended.
-    nonisolated(nonsending) func start(arguments: [Value]) async -> RunOutcome {
+    /// Runs the program's main graph to its end and says how it ended. `it` starts as given; with `keepingState`
+    /// the outcome holds the script frame's slots and `it` as the run left them (a REPL session's next state).
+    nonisolated(nonsending) func start(arguments: [Value], it: Value = .null, keepingState: Bool = false) async -> RunOutcome {
         let ending: RunOutcome.Ending
+        var state: SessionState? {
+            guard keepingState, let frame = scriptFrame else { return nil }
+            return SessionState(slots: Array(frame.slots), it: frame.it)
+        }
         do {
             let result = try await Interruption.$current.withValue(interruption) {
-                try await call(program.main, arguments: arguments, isScript: true)
+                try await call(program.main, arguments: arguments, isScript: true, it: it)
             }
-            return RunOutcome(ending: .completed(result), lastStatementShowedDialog: dialogs > dialogsBeforeStatement)
+            return RunOutcome(ending: .completed(result), lastStatementShowedDialog: dialogs > dialogsBeforeStatement, session: state)
         } catch is WhatIfStop {
             await showPendingDialogs()
-            return RunOutcome(ending: .stoppedBeforeChange, lastStatementShowedDialog: true)
+            return RunOutcome(ending: .stoppedBeforeChange, lastStatementShowedDialog: true, session: state)
         } catch let error as RuntimeError {
             ending = .failed(error)
         } catch {
@@ -61,7 +66,7 @@ final class Run {
         }
         // What a loop showed before it failed is still shown, before the error.
         await showPendingDialogs()
-        return RunOutcome(ending: ending, lastStatementShowedDialog: false)
+        return RunOutcome(ending: ending, lastStatementShowedDialog: false, session: state)
     }
 
     /// A cancellation that the time limit caused is the time limit's error; any other is a cancellation (nil).
@@ -73,8 +78,9 @@ final class Run {
     }
 
     /// Runs a graph in a frame of its own: the script's, or a shortcut's. Returns its result.
-    nonisolated(nonsending) func call(_ graph: ActionGraph, arguments: [Value], isScript: Bool = false) async throws -> Value {
+    nonisolated(nonsending) func call(_ graph: ActionGraph, arguments: [Value], isScript: Bool = false, it: Value = .null) async throws -> Value {
         let frame = Frame(slotCount: graph.slotNames.count)
+        frame.it = it
         if isScript { scriptFrame = frame }
         for (index, argument) in arguments.enumerated() where index < frame.slots.count { frame.slots[index] = argument }
         switch try await execute(graph.body, frame) {

@@ -1,0 +1,200 @@
+import AutoIntents
+import AutoLanguage
+import AutoRuntime
+import Foundation
+import Synchronization
+
+/// The read-eval-print loop: reads an entry — a line, or more while the parser finds it unfinished (an open
+/// bracket or block, a trailing operator or `|`) — runs it in the session, and answers the `:` commands.
+/// A blank line abandons an unfinished entry; the end of input ends the loop.
+struct Repl {
+    let session: ReplSession
+    let reader: any LineReader
+    let interaction: any Interaction
+    let limits: RunLimits
+    let interrupts: ReplInterrupts
+
+    var host: AutoHost { session.host }
+    var console: Console { session.console }
+
+    var prompt: String { "\(host.name)> " }
+    /// As wide as the prompt, so that a continued entry's lines line up.
+    var continuationPrompt: String { String(repeating: " ", count: max(0, host.name.count - 2)) + "...> " }
+
+    /// Runs until the input ends or `:quit`; the exit code is 0.
+    func run() async {
+        var lines: [String] = []
+        while let line = reader.readLine(prompt: lines.isEmpty ? prompt : continuationPrompt) {
+            if lines.isEmpty, line.trimmingCharacters(in: .whitespaces).hasPrefix(":") {
+                reader.remember(line)
+                if await command(line.trimmingCharacters(in: .whitespaces)) == .quit { return }
+                continue
+            }
+            if !lines.isEmpty, line.trimmingCharacters(in: .whitespaces).isEmpty {
+                // A blank line abandons the entry, as Ctrl-C does.
+                lines = []
+                continue
+            }
+            if lines.isEmpty, line.trimmingCharacters(in: .whitespaces).isEmpty { continue }
+            lines.append(line)
+            let entry = lines.joined(separator: "\n")
+            if Parser.isUnfinished(entry) { continue }
+            lines = []
+            // An entry starting with a space is not kept, as bash's `ignorespace` does.
+            if !entry.hasPrefix(" ") { reader.remember(entry) }
+            await runEntry(entry)
+        }
+        // The input ended in the middle of an entry: run what there is, so its error is said.
+        if !lines.isEmpty { await runEntry(lines.joined(separator: "\n")) }
+    }
+
+    func runEntry(_ text: String, name: String? = nil) async {
+        let cancellation = interrupts.begin()
+        await session.run(text, name: name, interaction: interaction, cancellation: cancellation, limits: limits)
+        interrupts.end()
+    }
+
+    enum Next { case goOn, quit }
+
+    /// `:help`, `:intents`, `:vars`, `:graph`, `:load`, `:history`, `:reset`, `:quit`.
+    func command(_ line: String) async -> Next {
+        let words = line.dropFirst().split(separator: " ", maxSplits: 1).map(String.init)
+        let name = words.first ?? ""
+        let argument = words.count > 1 ? words[1].trimmingCharacters(in: .whitespaces) : ""
+        switch name {
+        case "quit", "q", "exit":
+            return .quit
+        case "help", "h", "?":
+            console.writeOut(argument.isEmpty ? Self.help : describe(argument))
+        case "intents":
+            console.writeOut(intents(matching: argument))
+        case "vars":
+            let lines = session.variables.map { "\($0.name): \($0.type) = \(Self.short($0.value))\n" }
+            console.writeOut(lines.isEmpty ? "no variables yet\n" : lines.joined())
+        case "graph":
+            guard !argument.isEmpty else {
+                console.writeError(":graph needs an entry: ':graph find books | open'\n")
+                return .goOn
+            }
+            graph(argument)
+        case "load":
+            guard !argument.isEmpty else {
+                console.writeError(":load needs a file: ':load script.auto'\n")
+                return .goOn
+            }
+            do {
+                let text = try String(contentsOfFile: argument, encoding: .utf8)
+                await runEntry(text, name: argument)
+            } catch {
+                console.writeError("\(argument): can't be read (\(error.localizedDescription))\n")
+            }
+        case "history":
+            let count = Int(argument) ?? 20
+            let kept = reader.history.suffix(max(0, count))
+            let first = reader.history.count - kept.count + 1
+            let lines = kept.enumerated().map { index, entry in
+                String(format: "%5d  ", first + index) + entry.replacingOccurrences(of: "\n", with: "\n       ") + "\n"
+            }
+            console.writeOut(lines.joined())
+        case "reset":
+            session.reset()
+            console.writeOut("the session starts afresh: no variables, no shortcuts of its own\n")
+        default:
+            console.writeError("unknown command ':\(name)'; ':help' lists the commands\n")
+        }
+        return .goOn
+    }
+
+    static let help = """
+        Type a statement to run it; an entry that isn't finished (an open bracket or block, a trailing
+        operator or '|') goes on on the next line, and a blank line abandons it. Variables, shortcuts and
+        'it' stay from one entry to the next.
+
+          :help [NAME]       this, or an intent, entity type or enum described
+          :intents [TEXT]    the intents and shortcuts, or those whose name contains TEXT
+          :vars              the variables, their types and values
+          :graph ENTRY       the action graph of an entry, without running it
+          :load FILE         run a script in the session
+          :history [N]       the last N entries (20)
+          :reset             forget every variable and shortcut of the session
+          :quit              leave (so does Ctrl-D on an empty line)
+
+        """
+
+    func describe(_ name: String) -> String {
+        let registry = session.registry
+        if let intent = registry.intent(named: name) { return IntentDescriptionText.render(intent) }
+        if let entity = registry.entityType(named: name) { return IntentDescriptionText.render(entity, query: registry.query(for: entity)) }
+        if let enumeration = registry.enumType(named: name) { return IntentDescriptionText.render(enumeration) }
+        let names = registry.intents.map(\.name) + registry.entityTypes.map(\.singular) + registry.enumTypes.map(\.name)
+        return "nothing is named '\(name)'" + (NearestNames.hint(for: name, in: names, listing: "intents and types").map { "; \($0)" } ?? "") + "\n"
+    }
+
+    func intents(matching text: String) -> String {
+        let intents = session.registry.intents.filter { $0.isDiscoverable && (text.isEmpty || $0.name.localizedCaseInsensitiveContains(text)) }
+            .sorted { $0.name < $1.name }
+        if intents.isEmpty { return "no intent's name contains '\(text)'\n" }
+        let width = intents.map(\.name.count).max() ?? 0
+        return intents.map { intent in
+            let input = intent.input.map { "(\($0.type))" } ?? "()"
+            let result = intent.outputType == .null ? "" : " → \(intent.outputType)"
+            return intent.name.padding(toLength: width, withPad: " ", startingAt: 0) + "  \(input)\(result)\n"
+        }.joined()
+    }
+
+    /// The graph as text: a node per line (what it does, where), then the data that flows between them.
+    func graph(_ text: String) {
+        switch session.compile(text) {
+        case .failure(let failure):
+            session.report(failure.diagnostics)
+        case .success(let compiled):
+            let graph = compiled.graph
+            var out = ""
+            for node in graph.allNodes { out += "n\(node.id)  \(node.label)  (\(node.location.line):\(node.location.column))\n" }
+            for edge in graph.edges { out += "n\(edge.from) → n\(edge.to)  \(edge.label)\n" }
+            console.writeOut(out)
+        }
+    }
+
+    /// A value on one line, cut to 60 characters.
+    static func short(_ value: Value) -> String {
+        let text = ValueFormatter.inline(value)
+        return text.count > 60 ? String(text.prefix(59)) + "…" : text
+    }
+}
+
+/// Ctrl-C in a REPL cancels the entry running, and the REPL goes on; at the prompt it is the line editor's.
+/// Unchecked: the signal source is set up once, before it is shared, and the flag is behind a mutex.
+final class ReplInterrupts: @unchecked Sendable {
+    private let current = Mutex<CancellationFlag?>(nil)
+    private let source: any DispatchSourceSignal
+
+    private init() {
+        signal(SIGINT, SIG_IGN)
+        source = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
+    }
+
+    /// Returns once the handler is in place (see `InterruptHandler.install`).
+    static func install() async -> ReplInterrupts {
+        let interrupts = ReplInterrupts()
+        interrupts.source.setEventHandler { [interrupts] in
+            interrupts.current.withLock { $0?.cancel() }
+        }
+        await withCheckedContinuation { (registered: CheckedContinuation<Void, Never>) in
+            interrupts.source.setRegistrationHandler { registered.resume() }
+            interrupts.source.resume()
+        }
+        return interrupts
+    }
+
+    /// A fresh flag for the entry about to run.
+    func begin() -> CancellationFlag {
+        let flag = CancellationFlag()
+        current.withLock { $0 = flag }
+        return flag
+    }
+
+    func end() {
+        current.withLock { $0 = nil }
+    }
+}

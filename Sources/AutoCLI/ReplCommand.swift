@@ -1,0 +1,26 @@
+import ArgumentParser
+import AutoIntents
+import AutoRuntime
+import Foundation
+
+/// `auto repl` (and `auto` alone on a terminal): the interactive session. With standard input that is not a
+/// terminal, entries are read line by line, with the same rule for unfinished entries and the same state.
+struct ReplCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "repl", abstract: "Type statements and run them one entry at a time, keeping variables and shortcuts.")
+
+    @Flag(name: [.customShort("y"), .long], help: "Approve confirmations without asking.")
+    var yes = false
+
+    func run() async throws {
+        let console = Console.standard
+        let isTerminal = isatty(0) == 1
+        let interaction = TerminalInteraction(
+            console: console, showsOnStandardError: false, canAsk: isTerminal, approvesConfirmations: yes,
+            noAnswerReason: "standard input is the session's entries, not a terminal")
+        let repl = Repl(session: ReplSession(host: AutoCommandLine.host, console: console), reader: PlainLineReader(),
+                        interaction: interaction, limits: RunLimits(), interrupts: await ReplInterrupts.install())
+        await repl.run()
+        throw CommandExit(code: ExitCode.success)
+    }
+}

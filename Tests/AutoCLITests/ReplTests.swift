@@ -1,0 +1,84 @@
+import AutoTestSupport
+import Foundation
+import Testing
+
+/// The REPL without a terminal (`auto repl < entries`): the same session rules as on a terminal, read line by
+/// line. What it prints is what the entries would print as a script, plus errors on standard error.
+@Suite struct ReplTests {
+    func repl(_ lines: String...) throws -> BinaryRunner.Result {
+        try BinaryRunner.run(["repl"], input: lines.joined(separator: "\n") + "\n")
+    }
+
+    @Test func variablesShortcutsAndItStayFromOneEntryToTheNext() throws {
+        let result = try repl("set x = 5", "x * 2", "shortcut \"sq\" (n: Int) { return n * n }", "sq x", "it + 1")
+        #expect(result.exitCode == 0)
+        #expect(result.standardOutput == "10\n25\n26\n", "\(result.standardError)")
+        #expect(result.standardError.isEmpty)
+    }
+
+    @Test func anUnfinishedEntryGoesOnAndABlankLineAbandonsIt() throws {
+        let result = try repl("set xs = [", "  1,", "  2]", "if count(xs) > 1 {", "  show \"two\"", "}", "1 +", "", "xs")
+        #expect(result.standardOutput == "two\n[1, 2]\n", "\(result.standardError)")
+        #expect(result.standardError.isEmpty, "the abandoned '1 +' is never run")
+    }
+
+    @Test func anEntryThatDoesNotCompileChangesNothing() throws {
+        let result = try repl("set x = 1", "set x = nope + 1", "set y = 2", "x + y")
+        #expect(result.standardOutput == "3\n")
+        #expect(result.standardError.contains("entry 2:1:9: error: unknown name 'nope'"), "\(result.standardError)")
+    }
+
+    @Test func anEntryThatFailsKeepsWhatItSetBeforeTheError() throws {
+        let result = try repl("set a = 1", "set a = 2; set b = 1 / 0; set a = 3", "a")
+        #expect(result.standardOutput == "2\n", "\(result.standardError)")
+        #expect(result.standardError.contains("entry 2:1:"), "\(result.standardError)")
+        #expect(result.standardError.contains("division by zero"))
+        #expect(result.exitCode == 0, "an error in an entry doesn't end the session")
+    }
+
+    @Test func aShortcutDeclaredAgainReplacesTheFirst() throws {
+        let result = try repl("shortcut \"f\" (n: Int) { return n + 1 }", "f 1", "shortcut \"f\" (n: Int) { return n * 10 }", "f 1")
+        #expect(result.standardOutput == "2\n10\n", "\(result.standardError)")
+    }
+
+    @Test func anErrorInAKeptShortcutPointsAtItsOwnEntry() throws {
+        let result = try repl("shortcut \"half\" (n: Int) {", "  return n / 0", "}", "half 4")
+        #expect(result.standardError.contains("entry 1:2:3: error: division by zero"), "\(result.standardError)")
+        #expect(result.standardError.contains("  return n / 0"))
+    }
+
+    @Test func commandsListDescribeResetAndQuit() throws {
+        let result = try repl("set n = 3", ":vars", ":intents shou", ":help shout", ":reset", ":vars", ":quit", "show \"never\"")
+        #expect(result.exitCode == 0)
+        let out = result.standardOutput
+        #expect(out.contains("n: Int = 3\n"))
+        #expect(out.contains("shout  (Text) → Text\n"))
+        #expect(out.contains("Parameters:"))
+        #expect(out.contains("no variables yet\n"))
+        #expect(!out.contains("never"), ":quit ends the session")
+        let unknown = try repl(":frobnicate")
+        #expect(unknown.standardError == "unknown command ':frobnicate'; ':help' lists the commands\n")
+    }
+
+    @Test func loadRunsAScriptIntoTheSession() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("auto-repl-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let path = folder.appendingPathComponent("setup.auto").path
+        try "set greeting = \"hi\"\nshortcut \"twice\" (t: Text) { return t + t }\n".write(toFile: path, atomically: true, encoding: .utf8)
+        let result = try repl(":load \(path)", "twice greeting", ":load \(path).missing")
+        #expect(result.standardOutput == "hihi\n", "\(result.standardError)")
+        #expect(result.standardError.contains("setup.auto.missing: can't be read"))
+    }
+
+    @Test func theInputEndingInsideAnEntryRunsWhatThereIsSoItsErrorIsSaid() throws {
+        let result = try BinaryRunner.run(["repl"], input: "show [1,")
+        #expect(result.exitCode == 0)
+        #expect(result.standardError.contains("entry 1:1:8: error: expected a value after ',', found the end of the input"), "\(result.standardError)")
+    }
+
+    @Test func aQuestionSaysThatStandardInputIsTheEntries() throws {
+        let result = try repl("ask \"Name?\"", "show \"goes on\"")
+        #expect(result.standardError.contains("standard input is the session's entries, not a terminal"), "\(result.standardError)")
+        #expect(result.standardOutput == "goes on\n")
+    }
+}
