@@ -26,11 +26,13 @@ let package = Package(
         // The shortcuts of stdlib/*.auto, shipped as resources and loaded as the prelude.
         // Embedded in the code (EmbedFiles), so that an installed binary needs nothing beside it.
         .target(name: "AutoPrelude", path: "stdlib", plugins: ["EmbedFiles"]),
+        // libedit (Debian's libedit-dev, installed by .ci/setup) through a C shim: the REPL's line editing.
+        .systemLibrary(name: "CEditLine", path: "Sources/CEditLine"),
         // The `auto` command line, reusable by any host through `AutoCommandLine.main(registry:)`.
         .target(
             name: "AutoCLI",
             dependencies: [
-                "AutoIntents", "AutoLanguage", "AutoRuntime", "AutoPrelude",
+                "AutoIntents", "AutoLanguage", "AutoRuntime", "AutoPrelude", "CEditLine",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -18,7 +18,13 @@ struct ReplCommand: AsyncParsableCommand {
         let interaction = TerminalInteraction(
             console: console, showsOnStandardError: false, canAsk: isTerminal, approvesConfirmations: yes,
             noAnswerReason: "standard input is the session's entries, not a terminal")
-        let repl = Repl(session: ReplSession(host: AutoCommandLine.host, console: console), reader: PlainLineReader(),
+        let host = AutoCommandLine.host
+        var reader: any LineReader = PlainLineReader()
+        if isTerminal, let editor = EditLineReader(program: host.name, historyFile: HistoryFile.path(host: host.name).map { HistoryFile(path: $0) },
+                                                   warn: { console.writeError("warning: \($0)\n") }) {
+            reader = editor
+        }
+        let repl = Repl(session: ReplSession(host: host, console: console), reader: reader,
                         interaction: interaction, limits: RunLimits(), interrupts: await ReplInterrupts.install())
         await repl.run()
         throw CommandExit(code: ExitCode.success)

@@ -61,6 +61,15 @@ public final class TerminalSession: @unchecked Sendable {
 
         init(_ fd: Int32) { self.fd = fd }
 
+        /// Whether the program reads the terminal key by key (a line editor's raw mode), not line by line.
+        var readsKeys: Bool {
+            lock.lock()
+            defer { lock.unlock() }
+            guard fd >= 0 else { return false }
+            var settings = termios()
+            return tcgetattr(fd, &settings) == 0 && settings.c_lflag & tcflag_t(ICANON) == 0
+        }
+
         func write(_ bytes: [UInt8]) -> Bool {
             lock.lock()
             defer { lock.unlock() }
@@ -229,6 +238,19 @@ public final class TerminalSession: @unchecked Sendable {
     }
 
     // MARK: What the person does
+
+    /// Waits until the program reads key by key: a line editor such as libedit puts the terminal in that mode
+    /// only after drawing its prompt, and keys typed before are lost (as a person's typing ahead is). Polls the
+    /// terminal's mode every few milliseconds; false after `timeout`.
+    @discardableResult
+    public func waitForKeys(timeout: Duration = .seconds(5)) -> Bool {
+        let deadline = Self.deadline(timeout)
+        while Date() < deadline {
+            if master.readsKeys { return true }
+            usleep(2_000)
+        }
+        return master.readsKeys
+    }
 
     /// Types `text` at the terminal; a line is `"answer\r"`, as the Return key sends it.
     public func send(_ text: String) {

@@ -1,0 +1,45 @@
+@testable import AutoCLI
+import Foundation
+import Testing
+
+/// The REPL's history file: entries come back whole, the file is bounded, and a file that can't be used is
+/// an error the REPL turns into one warning.
+@Suite struct HistoryFileTests {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("auto-history-\(UUID().uuidString)")
+
+    @Test func entriesComeBackWholeWithLineBreaksAndBackslashes() throws {
+        let file = HistoryFile(path: folder.appendingPathComponent("auto/history").path)
+        let entries = ["show 1", "if x {\n  show \"a\\\\b\"\n}", "show \"\\n is not a line break\""]
+        for entry in entries { try file.append(entry) }
+        #expect(try file.load() == entries)
+        try? FileManager.default.removeItem(at: folder)
+    }
+
+    @Test func theFileKeepsTheLastEntriesAndIsRewrittenWhenTwiceTooLong() throws {
+        let path = folder.appendingPathComponent("history").path
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let many = (0..<(2 * HistoryFile.limit + 5)).map { "show \($0)" }
+        try many.map { $0 + "\n" }.joined().write(toFile: path, atomically: true, encoding: .utf8)
+        let loaded = try HistoryFile(path: path).load()
+        #expect(loaded.count == HistoryFile.limit)
+        #expect(loaded.last == "show \(2 * HistoryFile.limit + 4)")
+        let rewritten = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n")
+        #expect(rewritten.count == HistoryFile.limit)
+        try? FileManager.default.removeItem(at: folder)
+    }
+
+    @Test func aFileThatCantBeWrittenOrReadIsAnError() throws {
+        let blocked = HistoryFile(path: "/dev/null/auto/history")
+        #expect(throws: HistoryFile.Problem.self) { try blocked.append("show 1") }
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("history"), withIntermediateDirectories: true)
+        let folderInstead = HistoryFile(path: folder.appendingPathComponent("history").path)
+        #expect(throws: HistoryFile.Problem.self) { try folderInstead.load() }
+        try? FileManager.default.removeItem(at: folder)
+    }
+
+    @Test func thePathFollowsXDGStateHome() {
+        #expect(HistoryFile.path(host: "library", environment: ["XDG_STATE_HOME": "/s", "HOME": "/h"]) == "/s/library/history")
+        #expect(HistoryFile.path(host: "auto", environment: ["HOME": "/h"]) == "/h/.local/state/auto/history")
+        #expect(HistoryFile.path(host: "auto", environment: ["XDG_STATE_HOME": "relative", "HOME": "/h"]) == "/h/.local/state/auto/history")
+    }
+}

@@ -1,0 +1,127 @@
+import AutoTestSupport
+import Foundation
+import Testing
+
+/// The REPL in a real pseudo-terminal, through libedit: what a person sees typing, editing, recalling history
+/// and pressing Ctrl-C. Each test has its own history folder (`XDG_STATE_HOME`). Serialized, and every wait is
+/// for something on the screen, with a generous deadline. Keys are sent only once the prompt they are for is on
+/// the screen: libedit switches the terminal's mode when it starts reading, and what was typed ahead is lost
+/// then, as it is for a person typing ahead.
+@Suite(.serialized) final class ReplTerminalTests {
+    let state: URL
+
+    init() throws {
+        state = FileManager.default.temporaryDirectory.appendingPathComponent("auto-repl-state-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: state, withIntermediateDirectories: true)
+    }
+
+    deinit {
+        try? FileManager.default.removeItem(at: state)
+    }
+
+    func repl(_ arguments: [String] = []) throws -> TerminalSession {
+        try TerminalSession(arguments, environment: ["XDG_STATE_HOME": state.path])
+    }
+
+    static let up = "\u{1B}[A"
+    static let left = "\u{1B}[D"
+
+    @Test func aloneOnATerminalAutoOpensTheREPLAndKeepsVariables() throws {
+        let session = try repl()
+        #expect(session.waitFor("auto> ", timeout: .seconds(20)) && session.waitForKeys(), "\(session.visibleOutput)")
+        session.send("set x = 20\r")
+        #expect(session.waitFor("auto> ", count: 2) && session.waitForKeys())
+        session.send("x + 22\r")
+        #expect(session.waitFor("42"), "\(session.visibleOutput)")
+        #expect(session.waitFor("auto> ", count: 3) && session.waitForKeys())
+        session.send("\u{4}")
+        #expect(session.waitForExit(timeout: .seconds(20)) == 0)
+    }
+
+    @Test func anUnfinishedEntryGoesOnAtTheContinuationPrompt() throws {
+        let session = try repl(["repl"])
+        #expect(session.waitFor("auto> ", timeout: .seconds(20)) && session.waitForKeys())
+        session.send("if 1 < 2 {\r")
+        #expect(session.waitFor("...> ") && session.waitForKeys(), "\(session.visibleOutput)")
+        session.send("show \"inside\"\r")
+        #expect(session.waitFor("...> ", count: 2) && session.waitForKeys())
+        session.send("}\r")
+        #expect(session.waitFor("inside\n"), "\(session.visibleOutput)")
+        #expect(session.waitFor("auto> ", count: 2) && session.waitForKeys())
+        session.send("\u{4}")
+        #expect(session.waitForExit(timeout: .seconds(20)) == 0)
+    }
+
+    @Test func editingKeysAndCtrlCAtThePromptClearsTheLine() throws {
+        let session = try repl(["repl"])
+        #expect(session.waitFor("auto> ", timeout: .seconds(20)) && session.waitForKeys())
+        // Ctrl-A goes to the start of the line: "show 1" becomes "show 21"... typed as "1", Ctrl-A, "show 2".
+        session.send("1\u{1}show 2\r")
+        #expect(session.waitFor("21\n"), "\(session.visibleOutput)")
+        #expect(session.waitFor("auto> ", count: 2) && session.waitForKeys())
+        session.send("show \"never\"\u{3}")
+        #expect(session.waitFor("auto> ", count: 3) && session.waitForKeys(), "\(session.visibleOutput)")
+        session.send("show \"after\"\r")
+        #expect(session.waitFor("after\n"), "\(session.visibleOutput)")
+        #expect(!session.visibleOutput.contains("never\n"), "Ctrl-C abandons the line: \(session.visibleOutput)")
+        #expect(session.waitFor("auto> ", count: 4) && session.waitForKeys())
+        session.send("\u{4}")
+        #expect(session.waitForExit(timeout: .seconds(20)) == 0)
+    }
+
+    @Test func historyIsRecalledAfterARestartAndSearchedWithCtrlR() throws {
+        let first = try repl(["repl"])
+        #expect(first.waitFor("auto> ", timeout: .seconds(20)) && first.waitForKeys())
+        first.send("show 40 + 2\r")
+        #expect(first.waitFor("auto> ", count: 2) && first.waitForKeys())
+        first.send("show \"alpha\"\r")
+        #expect(first.waitFor("auto> ", count: 3) && first.waitForKeys())
+        first.send("\u{4}")
+        #expect(first.waitForExit(timeout: .seconds(20)) == 0)
+        let saved = try String(contentsOfFile: state.appendingPathComponent("auto/history").path, encoding: .utf8)
+        #expect(saved == "show 40 + 2\nshow \"alpha\"\n")
+
+        let second = try repl(["repl"])
+        #expect(second.waitFor("auto> ", timeout: .seconds(20)) && second.waitForKeys())
+        second.send(Self.up + Self.up + "\r")
+        #expect(second.waitFor("42"), "Up twice brings back the first entry: \(second.visibleOutput)")
+        #expect(second.waitFor("auto> ", count: 2) && second.waitForKeys())
+        second.send("\u{12}alph")
+        second.send("\r")
+        #expect(second.waitFor("alpha\n"), "Ctrl-R finds the entry: \(second.visibleOutput)")
+        #expect(second.waitFor("auto> ", count: 3) && second.waitForKeys())
+        second.send("\u{4}")
+        #expect(second.waitForExit(timeout: .seconds(20)) == 0)
+    }
+
+    @Test func ctrlCCancelsTheEntryRunningAndTheSessionGoesOn() throws {
+        let session = try repl(["repl"])
+        #expect(session.waitFor("auto> ", timeout: .seconds(20)) && session.waitForKeys())
+        session.send("set kept = 7\r")
+        #expect(session.waitFor("auto> ", count: 2) && session.waitForKeys())
+        session.send("show \"started\"; repeat 1000000000 times { set n = 1 }\r")
+        // The entry is running once it has shown something; then Ctrl-C.
+        #expect(session.waitFor("started\n"))
+        session.interrupt()
+        #expect(session.waitFor("cancelled: interrupted", timeout: .seconds(20)), "\(session.visibleOutput)")
+        #expect(session.waitFor("auto> ", count: 3) && session.waitForKeys())
+        session.send("show kept\r")
+        #expect(session.waitFor("7\n"), "\(session.visibleOutput)")
+        #expect(session.waitFor("auto> ", count: 4) && session.waitForKeys())
+        session.send("\u{4}")
+        #expect(session.waitForExit(timeout: .seconds(20)) == 0)
+    }
+
+    @Test func aHistoryThatCantBeSavedGivesOneWarningAndTheSessionGoesOn() throws {
+        let session = try TerminalSession(["repl"], environment: ["XDG_STATE_HOME": "/dev/null/state"])
+        #expect(session.waitFor("auto> ", timeout: .seconds(20)) && session.waitForKeys())
+        session.send("show 1\r")
+        #expect(session.waitFor("auto> ", count: 2) && session.waitForKeys())
+        session.send("show 2\r")
+        #expect(session.waitFor("auto> ", count: 3) && session.waitForKeys())
+        #expect(session.visibleOutput.components(separatedBy: "warning: history:").count == 2, "one warning: \(session.visibleOutput)")
+        #expect(session.visibleOutput.contains("2\n"))
+        session.send("\u{4}")
+        #expect(session.waitForExit(timeout: .seconds(20)) == 0)
+    }
+}
