@@ -1,3 +1,4 @@
+import AutoLanguage
 import CEditLine
 import Foundation
 
@@ -15,12 +16,17 @@ final class EditLineReader: LineReader {
     fileprivate var interrupted = false
     private(set) var history: [String] = []
 
+    /// What Tab offers for the line and the cursor (a byte offset).
+    private let completer: (String, Int) -> CompletionResult
+
     /// nil when libedit can't start on this terminal; the caller then reads plain lines.
-    init?(program: String, historyFile: HistoryFile?, warn: @escaping (String) -> Void) {
+    init?(program: String, historyFile: HistoryFile?, completer: @escaping (String, Int) -> CompletionResult,
+          warn: @escaping (String) -> Void) {
         guard let editor = auto_el_init(program), let handle = auto_history_init() else { return nil }
         self.editor = editor
         self.handle = handle
         self.warn = warn
+        self.completer = completer
         auto_history_set_size(handle, Int32(HistoryFile.limit))
         auto_el_set_emacs(editor)
         auto_el_set_history(editor, handle)
@@ -35,9 +41,16 @@ final class EditLineReader: LineReader {
             if let editor, let data = auto_el_clientdata(editor) {
                 Unmanaged<EditLineReader>.fromOpaque(data).takeUnretainedValue().interrupted = true
             }
+            // The line stays on the screen, marked, and the next prompt starts below it.
+            FileHandle.standardOutput.write(Data("^C\n".utf8))
             return UInt8(CC_NEWLINE)
         }
         auto_el_bind(editor, "^C", "auto-interrupt")
+        auto_el_add_function(editor, "auto-complete", "Complete the word at the cursor") { editor, _ in
+            guard let editor, let data = auto_el_clientdata(editor) else { return UInt8(CC_ERROR) }
+            return Unmanaged<EditLineReader>.fromOpaque(data).takeUnretainedValue().complete()
+        }
+        auto_el_bind(editor, "^I", "auto-complete")
         // Reverse search through the history as bash and zsh have it (libedit's emacs map redraws on Ctrl-R).
         auto_el_bind(editor, "^R", "em-inc-search-prev")
         auto_el_source(editor)
@@ -68,6 +81,35 @@ final class EditLineReader: LineReader {
         var text = String(cString: line)
         if text.hasSuffix("\n") { text.removeLast() }
         return text
+    }
+
+    /// Tab: one candidate replaces the word; several put in what they share, or are listed under the line.
+    private func complete() -> UInt8 {
+        guard let line = auto_el_line(editor)?.pointee, let buffer = line.buffer, let cursor = line.cursor, let end = line.lastchar else {
+            return UInt8(CC_ERROR)
+        }
+        let bytes = UnsafeBufferPointer(start: UnsafeRawPointer(buffer).assumingMemoryBound(to: UInt8.self), count: end - buffer)
+        let text = String(decoding: bytes, as: UTF8.self)
+        let offset = cursor - buffer
+        let result = completer(text, offset)
+        guard !result.candidates.isEmpty else { return UInt8(CC_REFRESH_BEEP) }
+        let typed = String(decoding: bytes[result.range.lowerBound..<min(offset, bytes.count)], as: UTF8.self)
+        var replacement = result.candidates.count == 1 ? result.candidates[0].text : result.commonPrefix
+        if result.candidates.count == 1, result.candidates[0].kind == .intent { replacement += " " }
+        if replacement.count > typed.count || (result.candidates.count == 1 && replacement != typed) {
+            auto_el_delete(editor, Int32(typed.count))
+            _ = auto_el_insert(editor, replacement)
+            return UInt8(CC_REFRESH)
+        }
+        // Nothing more to insert: list them, each with its type or summary, then the prompt and line again.
+        let width = result.candidates.map(\.text.count).max() ?? 0
+        var listing = "\n"
+        for candidate in result.candidates.prefix(100) {
+            listing += candidate.text.padding(toLength: width + 2, withPad: " ", startingAt: 0) + candidate.detail + "\n"
+        }
+        if result.candidates.count > 100 { listing += "… and \(result.candidates.count - 100) more\n" }
+        FileHandle.standardOutput.write(Data(listing.utf8))
+        return UInt8(CC_REDISPLAY)
     }
 
     func remember(_ entry: String) {

@@ -105,6 +105,9 @@ struct Repl {
         return .goOn
     }
 
+    /// The commands, for completion.
+    static let commands = [":help", ":intents", ":vars", ":graph", ":load", ":history", ":reset", ":quit"]
+
     static let help = """
         Type a statement to run it; an entry that isn't finished (an open bracket or block, a trailing
         operator or '|') goes on on the next line, and a blank line abandons it. Variables, shortcuts and

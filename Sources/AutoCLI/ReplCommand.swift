@@ -20,11 +20,13 @@ struct ReplCommand: AsyncParsableCommand {
             noAnswerReason: "standard input is the session's entries, not a terminal")
         let host = AutoCommandLine.host
         var reader: any LineReader = PlainLineReader()
+        let session = ReplSession(host: host, console: console)
         if isTerminal, let editor = EditLineReader(program: host.name, historyFile: HistoryFile.path(host: host.name).map { HistoryFile(path: $0) },
+                                                   completer: { session.complete($0, cursor: $1) },
                                                    warn: { console.writeError("warning: \($0)\n") }) {
             reader = editor
         }
-        let repl = Repl(session: ReplSession(host: host, console: console), reader: reader,
+        let repl = Repl(session: session, reader: reader,
                         interaction: interaction, limits: RunLimits(), interrupts: await ReplInterrupts.install())
         await repl.run()
         throw CommandExit(code: ExitCode.success)

@@ -14,7 +14,9 @@ final class ReplSession {
     /// Shortcuts declared at the prompt, by name, each compiled with every later entry. Its file is the entry
     /// with everything but the declaration blanked out, so a diagnostic in it points at the entry's own line
     /// and column.
-    private(set) var shortcuts: [(name: String, file: SourceFile)] = []
+    private(set) var shortcuts: [(name: String, file: SourceFile)] = [] {
+        didSet { cachedRegistry = nil }
+    }
     /// Every entry's text by its name (`entry 3`), to show the line of a runtime error in it.
     private var entries: [String: SourceFile] = [:]
     private var entryCount = 0
@@ -88,13 +90,24 @@ final class ReplSession {
         zip(scope.variables, state.slots).filter { $0.0.name != "args" }.map { ($0.0.name, $0.0.type, $0.1) }
     }
 
-    /// The registry an entry sees: the host's, the prelude's shortcuts and those declared at the prompt.
+    /// The registry an entry sees: the host's, the prelude's shortcuts and those declared at the prompt. Made
+    /// again only when the shortcuts change, since Tab asks for it at every press.
     var registry: Registry {
+        if let cachedRegistry { return cachedRegistry }
+        let made: Registry
         switch ScriptCompiler.compile(SourceFile(name: "<session>", text: ""), prelude: host.prelude + shortcuts.map(\.file),
                                       registry: host.registry, commandName: host.name) {
-        case .success(let compiled): return compiled.registry
-        case .failure: return host.registry
+        case .success(let compiled): made = compiled.registry
+        case .failure: made = host.registry
         }
+        cachedRegistry = made
+        return made
+    }
+    private var cachedRegistry: Registry?
+
+    /// Completion for the text of an entry at a cursor, against what the session has defined.
+    func complete(_ text: String, cursor: Int) -> CompletionResult {
+        Completer(registry: registry, scope: scope, commands: Repl.commands).complete(text, cursor: cursor)
     }
 
     /// The shortcuts an entry declares, each as the entry with everything else blanked out (line breaks kept).

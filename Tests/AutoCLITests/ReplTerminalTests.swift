@@ -124,4 +124,32 @@ import Testing
         session.send("\u{4}")
         #expect(session.waitForExit(timeout: .seconds(20)) == 0)
     }
+
+    /// The Library's REPL: Tab completes a property after `where` and an intent's name of several words, and a
+    /// destructive intent asks at the prompt before it runs.
+    @Test func libraryCompletesAndConfirmsAtThePrompt() throws {
+        let library = BinaryRunner.productsFolder.appendingPathComponent("library").path
+        try #require(FileManager.default.isExecutableFile(atPath: library), "build the library product first: swift build")
+        let database = state.appendingPathComponent("lib.sqlite").path
+        let session = try TerminalSession(["--db", database], executable: library, environment: ["XDG_STATE_HOME": state.path])
+        #expect(session.waitFor("library> ", timeout: .seconds(30)) && session.waitForKeys(), "\(session.visibleOutput)")
+        session.send("find books where au\t")
+        #expect(session.waitFor("author"), "Tab completes the property: \(session.visibleOutput)")
+        session.send(" == \"Jane Austen\" sort by published limit 2\r")
+        #expect(session.waitFor("Sense and Sensibility — Jane Austen"), "\(session.visibleOutput)")
+        #expect(session.waitFor("library> ", count: 2) && session.waitForKeys())
+        session.send("mark as r\t")
+        #expect(session.waitFor("mark as read"), "Tab completes a name of three words: \(session.visibleOutput)")
+        session.send("\u{3}")
+        #expect(session.waitFor("library> ", count: 3) && session.waitForKeys())
+        session.send("delete book \"Emma\"\r")
+        #expect(session.waitFor("[y/N]"), "a destructive intent asks first: \(session.visibleOutput)")
+        session.send("y\r")
+        #expect(session.waitFor("library> ", count: 4) && session.waitForKeys(), "\(session.visibleOutput)")
+        session.send("count(find books where title == \"Emma\")\r")
+        #expect(session.waitFor("0\n"), "Emma was deleted: \(session.visibleOutput)")
+        #expect(session.waitFor("library> ", count: 5) && session.waitForKeys())
+        session.send("\u{4}")
+        #expect(session.waitForExit(timeout: .seconds(20)) == 0)
+    }
 }

@@ -1,0 +1,312 @@
+import AutoIntents
+import AutoRuntime
+
+/// One thing Tab can put at the cursor.
+public struct Completion: Sendable, Equatable {
+    public enum Kind: String, Sendable {
+        case intent, label, property, enumCase = "case", variable, keyword, function, command
+    }
+    /// What replaces the range: `author`, `rating: `, `mark as read`.
+    public let text: String
+    public let kind: Kind
+    /// For the list shown when there are several: a type (`Int (1…5)`), a summary.
+    public let detail: String
+}
+
+/// The candidates for the text before a cursor, and the byte range of the text they replace.
+public struct CompletionResult: Sendable, Equatable {
+    public let range: Range<Int>
+    public let candidates: [Completion]
+
+    /// What every candidate starts with, beyond what is typed: Tab inserts it when there are several.
+    public var commonPrefix: String {
+        guard var prefix = candidates.first?.text else { return "" }
+        for candidate in candidates.dropFirst() {
+            while !candidate.text.hasPrefix(prefix) { prefix.removeLast() }
+        }
+        return prefix
+    }
+}
+
+/// Completion from the language itself, for a REPL or an editor: intent and shortcut names (several words),
+/// parameter labels with their types, properties after `where`, `and`, `or`, `sort by`, `group by` and after
+/// `.` on a path whose type is known, enum cases where an enum is compared or expected, variables, keywords,
+/// functions. It reads the tokens before the cursor, so it works on unfinished and broken entries; it never
+/// runs anything.
+public struct Completer {
+    public let registry: Registry
+    public let scope: SessionScope
+    /// `:help`, `:vars`, … offered at the start of an entry that begins with `:`.
+    public let commands: [String]
+
+    public init(registry: Registry, scope: SessionScope = SessionScope(), commands: [String] = []) {
+        self.registry = registry
+        self.scope = scope
+        self.commands = commands
+    }
+
+    static let statementKeywords = ["set", "if", "for", "repeat", "while", "try", "return", "stop", "shortcut", "find"]
+
+    public func complete(_ text: String, cursor: Int) -> CompletionResult {
+        let bytes = Array(text.utf8.prefix(max(0, min(cursor, text.utf8.count))))
+        let before = String(decoding: bytes, as: UTF8.self)
+        let end = before.utf8.count
+        if before.trimmingCharacters(in: .whitespaces).hasPrefix(":") {
+            let typed = before.trimmingCharacters(in: .whitespaces)
+            guard !typed.contains(" ") else { return CompletionResult(range: end..<end, candidates: []) }
+            let start = end - typed.utf8.count
+            return result(start..<end, typed, commands.map { Completion(text: $0, kind: .command, detail: "") })
+        }
+        var lexer = Lexer(file: SourceFile(name: "<completion>", text: before))
+        var tokens = lexer.tokenize().filter { $0.kind != .endOfInput }
+        // Inside a text nothing here completes (entity values and file names are the front end's to offer).
+        if let last = tokens.last, last.span.end >= end, case .text = last.kind { return CompletionResult(range: end..<end, candidates: []) }
+        if let last = tokens.last, last.span.end >= end, case .invalid = last.kind { return CompletionResult(range: end..<end, candidates: []) }
+        // The word being typed, if the cursor is right after one.
+        var partial = ""
+        var range = end..<end
+        if let last = tokens.last, last.span.end == end, let name = last.identifier {
+            partial = name
+            range = last.span.start..<end
+            tokens.removeLast()
+        }
+        // The current stage: after the last statement boundary or `|` (outside brackets).
+        let stage = Self.currentStage(tokens)
+        let previous = stage.last
+
+        if previous?.isSymbol(.dot) == true {
+            return result(range, partial, members(after: Array(stage.dropLast())))
+        }
+        // The stage the pipe brings its input from, for `… | sort by …`.
+        let pipeIndex = tokens.count - stage.count - 1
+        let input = pipeIndex >= 0 && tokens[pipeIndex].isSymbol(.pipe) ? Self.currentStage(Array(tokens[..<pipeIndex])) : []
+        if let element = elementType(ofConditionIn: stage, input: input), Self.startsOperand(previous) {
+            return result(range, partial, properties(of: element) + [Completion(text: "it", kind: .variable, detail: "the element")])
+        }
+        if let enumeration = enumCompared(in: Self.currentStage(tokens, withinBrackets: false)) {
+            return result(range, partial, cases(of: enumeration))
+        }
+        let words = stage.prefix { $0.identifier != nil }
+        if words.count == stage.count, !stage.contains(where: { $0.isSymbol(.colon) }) {
+            // Only words so far: the name of an action (several words), a variable or a keyword.
+            let typed = (words.compactMap(\.identifier) + [partial]).joined(separator: " ")
+            let start = words.first?.span.start ?? range.lowerBound
+            let names = registry.intents.filter(\.isDiscoverable).map { Completion(text: $0.name, kind: .intent, detail: Self.summary($0)) }
+            var candidates = result(start..<end, typed, names).candidates
+            if words.isEmpty {
+                candidates += result(range, partial, variables() + Self.statementKeywords.map { Completion(text: $0, kind: .keyword, detail: "") }).candidates
+            }
+            if !candidates.isEmpty || words.isEmpty {
+                return CompletionResult(range: words.isEmpty || candidates.allSatisfy({ $0.kind == .intent }) ? start..<end : range,
+                                        candidates: candidates)
+            }
+        }
+        if let intent = intent(startingStage: stage), Self.startsOperand(previous) || previous?.identifier != nil {
+            let given = Set(stage.indices.compactMap { index -> String? in
+                guard index + 1 < stage.count, stage[index + 1].isSymbol(.colon) else { return nil }
+                return stage[index].identifier
+            })
+            var candidates = intent.parameters.dropFirst().filter { !given.contains($0.name) }.map {
+                Completion(text: $0.name + ": ", kind: .label, detail: Self.describe($0))
+            }
+            // The input of an enum right after the intent's name: one of its cases.
+            if case .enumeration(let enumeration)? = intent.input?.type, Self.wordCount(of: intent) == stage.count {
+                return result(range, partial, cases(of: enumeration))
+            }
+            if let label = Self.label(before: stage), let index = intent.parameterIndex(named: label),
+               case .enumeration(let enumeration) = intent.parameters[index].type {
+                candidates = cases(of: enumeration)
+            }
+            return result(range, partial, candidates + expressionNames())
+        }
+        return result(range, partial, expressionNames())
+    }
+
+    // MARK: Contexts
+
+    /// The tokens of the statement and pipeline stage the cursor is in; `withinBrackets`: only those after the
+    /// innermost `(` or `[` left open (an argument list, a list).
+    static func currentStage(_ tokens: [Token], withinBrackets: Bool = true) -> [Token] {
+        var depth = 0
+        var start = tokens.count
+        for index in tokens.indices.reversed() {
+            let token = tokens[index]
+            switch token.kind {
+            case .symbol(.rightParen), .symbol(.rightBracket): depth += 1
+            case .symbol(.leftParen), .symbol(.leftBracket):
+                if depth == 0, withinBrackets { return Array(tokens[(index + 1)...]) }
+                depth = max(0, depth - 1)
+            case .symbol(.rightBrace): if depth == 0 { return Array(tokens[(index + 1)...]) }
+            case .symbol(.leftBrace): if depth == 0 { return Array(tokens[(index + 1)...]) }
+            case .newline, .symbol(.semicolon), .symbol(.pipe): if depth == 0 { return Array(tokens[(index + 1)...]) }
+            default: break
+            }
+            start = index
+        }
+        return Array(tokens[start...])
+    }
+
+    /// Whether the word at the cursor starts an operand: after an operator, a keyword of a clause, `(` or `,`.
+    static func startsOperand(_ previous: Token?) -> Bool {
+        guard let previous else { return true }
+        switch previous.kind {
+        case .symbol(let symbol): return symbol != .rightParen && symbol != .rightBracket && symbol != .dot
+        case .identifier(let word): return ["where", "and", "or", "not", "by", "in", "contains", "between"].contains(word)
+        default: return false
+        }
+    }
+
+    /// In `find books where …`, `… | filter where …`, `sort by`, `group by`, `count by`: the element's type, when
+    /// the cursor is in the condition or the keys.
+    func elementType(ofConditionIn stage: [Token], input: [Token]) -> ValueType? {
+        guard let clause = stage.indices.last(where: { stage[$0].isWord("where") || (stage[$0].isWord("by") && $0 > 0) }) else { return nil }
+        // After `==` and friends the cursor is on a value, not a property.
+        if stage[clause...].contains(where: { token in
+            if case .symbol(let symbol) = token.kind { return [.equal, .notEqual, .less, .lessEqual, .greater, .greaterEqual].contains(symbol) }
+            return false
+        }), let last = stage.last, !(last.isWord("and") || last.isWord("or") || last.isWord("not") || last.isSymbol(.comma)) {
+            return nil
+        }
+        return listElement(of: stage.first?.isWord("find") == true ? stage : input) ?? .any
+    }
+
+    /// The element type of what a stage gives: `find books …`, or a list variable alone.
+    func listElement(of stage: [Token]) -> ValueType? {
+        if stage.first?.isWord("find") == true, stage.count > 1, let name = stage[1].identifier, let type = registry.entityType(named: name) {
+            return .entity(type)
+        }
+        if stage.count == 1, let name = stage[0].identifier, let variable = scope.variables.last(where: { $0.name == name }) {
+            return variable.type.elementType
+        }
+        return nil
+    }
+
+    /// `where shelf == …`, `where shelf in [read, …`: the enum of the property compared, for its cases.
+    func enumCompared(in stage: [Token]) -> AnyEnumType? {
+        guard let last = stage.last else { return nil }
+        var operatorIndex: Int?
+        if last.isSymbol(.equal) || last.isSymbol(.notEqual) || last.isWord("in") {
+            operatorIndex = stage.count - 1
+        } else if last.isSymbol(.leftBracket) || last.isSymbol(.comma),
+                  let open = stage.lastIndex(where: { $0.isSymbol(.leftBracket) }), !stage[open...].contains(where: { $0.isSymbol(.rightBracket) }),
+                  open > 0, stage[open - 1].isWord("in") {
+            operatorIndex = open - 1
+        }
+        guard let operatorIndex, operatorIndex > 0, let property = stage[operatorIndex - 1].identifier else { return nil }
+        if stage.first?.isWord("find") == true, stage.count > 1, let name = stage[1].identifier, let type = registry.entityType(named: name),
+           let index = type.propertyIndex[property.lowercased()], case .enumeration(let enumeration) = type.properties[index].type {
+            return enumeration
+        }
+        if let variable = scope.variables.last(where: { $0.name == property }), case .enumeration(let enumeration) = variable.type {
+            return enumeration
+        }
+        return nil
+    }
+
+    /// The intent named by the stage's first words (the longest name that fits), for its labels.
+    func intent(startingStage stage: [Token]) -> IntentDescriptor? {
+        let words = stage.prefix { $0.identifier != nil }.compactMap(\.identifier)
+        for count in stride(from: words.count, through: 1, by: -1) {
+            if let intent = registry.intent(named: words.prefix(count).joined(separator: " ")) { return intent }
+        }
+        return nil
+    }
+
+    static func wordCount(of intent: IntentDescriptor) -> Int {
+        intent.name.split(separator: " ").count
+    }
+
+    /// `rating:` just before the cursor: the label whose value is being typed.
+    static func label(before stage: [Token]) -> String? {
+        guard stage.count >= 2, stage[stage.count - 1].isSymbol(.colon) else { return nil }
+        return stage[stage.count - 2].identifier
+    }
+
+    // MARK: Candidates
+
+    /// The type of `a.b.c` before a `.`, from a variable, `it`, `now` or `today`.
+    func members(after tokens: [Token]) -> [Completion] {
+        var path: [String] = []
+        var index = tokens.count - 1
+        while index >= 0, let name = tokens[index].identifier {
+            path.insert(name, at: 0)
+            if index > 0, tokens[index - 1].isSymbol(.dot) { index -= 2 } else { break }
+        }
+        guard let root = path.first else { return [] }
+        var type: ValueType
+        if root == "it" {
+            type = scope.itType
+        } else if root == "now" || root == "today" {
+            type = .date
+        } else if let variable = scope.variables.last(where: { $0.name == root }) {
+            type = variable.type
+        } else {
+            return []
+        }
+        for name in path.dropFirst() {
+            guard let next = Self.propertyType(name, of: type) else { return [] }
+            type = next
+        }
+        return properties(of: type)
+    }
+
+    static func propertyType(_ name: String, of type: ValueType) -> ValueType? {
+        switch type {
+        case .list(let element): return propertyType(name, of: element).map { .list($0) }
+        case .entity(let entity): return entity.propertyIndex[name.lowercased()].map { entity.properties[$0].type }
+        case .recordOf(let shape): return shape.type(of: name)
+        case .date: return DatePart(rawValue: name)?.type
+        default: return nil
+        }
+    }
+
+    func properties(of type: ValueType) -> [Completion] {
+        switch type {
+        case .list(let element): return properties(of: element)
+        case .entity(let entity): return entity.properties.map { Completion(text: $0.name, kind: .property, detail: $0.type.description) }
+        case .recordOf(let shape): return zip(shape.names, shape.types).map { Completion(text: $0, kind: .property, detail: $1.description) }
+        case .date: return DatePart.allCases.map { Completion(text: $0.rawValue, kind: .property, detail: $0.type.description) }
+        case .duration: return Units.durationPropertyNames.map { Completion(text: $0, kind: .property, detail: "Decimal") }
+        case .period: return [Completion(text: "months", kind: .property, detail: "Int"), Completion(text: "years", kind: .property, detail: "Decimal")]
+        case .file: return FileProperty.allCases.map { Completion(text: $0.rawValue, kind: .property, detail: "") }
+        default: return []
+        }
+    }
+
+    func cases(of enumeration: AnyEnumType) -> [Completion] {
+        enumeration.cases.map { Completion(text: $0.identifier, kind: .enumCase, detail: $0.displayName) }
+    }
+
+    func variables() -> [Completion] {
+        scope.variables.filter { $0.name != "args" }.map { Completion(text: $0.name, kind: .variable, detail: $0.type.description) }
+    }
+
+    /// What may start an operand: variables, `it`, `now`, `today`, functions, and every enum's cases.
+    func expressionNames() -> [Completion] {
+        variables()
+            + ["it", "now", "today"].map { Completion(text: $0, kind: .variable, detail: "") }
+            + BuiltinFunction.allCases.filter(\.isCalled).map { Completion(text: $0.rawValue + "(", kind: .function, detail: "") }
+            + registry.enumTypes.flatMap { cases(of: $0) }
+    }
+
+    /// Those of `candidates` that start with `typed` (ignoring case when none match exactly), sorted, once each.
+    func result(_ range: Range<Int>, _ typed: String, _ candidates: [Completion]) -> CompletionResult {
+        var matching = candidates.filter { $0.text.hasPrefix(typed) }
+        if matching.isEmpty { matching = candidates.filter { $0.text.lowercased().hasPrefix(typed.lowercased()) } }
+        var seen = Set<String>()
+        matching = matching.filter { seen.insert($0.text).inserted }.sorted { $0.text < $1.text }
+        return CompletionResult(range: range, candidates: matching)
+    }
+
+    static func summary(_ intent: IntentDescriptor) -> String {
+        intent.description.text.isEmpty ? intent.summary.description : intent.description.text
+    }
+
+    /// `Int (1…5)`, `Shelf = wantToRead`.
+    static func describe(_ parameter: ParameterInfo) -> String {
+        var text = parameter.type.description
+        if let range = parameter.range { text += " (\(ValueFormatter.inline(range.lowerBound))…\(ValueFormatter.inline(range.upperBound)))" }
+        if let value = parameter.defaultValue { text += " = \(ValueFormatter.inline(value))" }
+        return text
+    }
+}
