@@ -72,7 +72,14 @@ final class ReplSession {
         shortcuts = shortcutsAfter
         switch outcome.ending {
         case .completed:
-            if let value = outcome.printedResult(of: compiled.program) { console.writeOut(ValueFormatter.display(value) + "\n") }
+            if let value = outcome.printedResult(of: compiled.program) {
+                // On a terminal entities are a table; piped, the output is what a script's would be.
+                if let width = EntityTable.terminalWidth() {
+                    console.writeOut(EntityTable.render(value, width: width))
+                } else {
+                    console.writeOut(ValueFormatter.display(value) + "\n")
+                }
+            }
         case .stoppedBeforeChange:
             break
         case .failed(let error):

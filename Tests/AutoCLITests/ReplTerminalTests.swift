@@ -125,18 +125,22 @@ import Testing
         #expect(session.waitForExit(timeout: .seconds(20)) == 0)
     }
 
-    /// The Library's REPL: Tab completes a property after `where` and an intent's name of several words, and a
-    /// destructive intent asks at the prompt before it runs.
+    /// The Library's REPL: Tab completes a property after `where` and an intent's name of several words, books
+    /// are a table fitted to the terminal, and a destructive intent asks at the prompt before it runs.
     @Test func libraryCompletesAndConfirmsAtThePrompt() throws {
         let library = BinaryRunner.productsFolder.appendingPathComponent("library").path
         try #require(FileManager.default.isExecutableFile(atPath: library), "build the library product first: swift build")
         let database = state.appendingPathComponent("lib.sqlite").path
-        let session = try TerminalSession(["--db", database], executable: library, environment: ["XDG_STATE_HOME": state.path])
+        let session = try TerminalSession(["--db", database], executable: library, environment: ["XDG_STATE_HOME": state.path], columns: 80)
         #expect(session.waitFor("library> ", timeout: .seconds(30)) && session.waitForKeys(), "\(session.visibleOutput)")
         session.send("find books where au\t")
         #expect(session.waitFor("author"), "Tab completes the property: \(session.visibleOutput)")
         session.send(" == \"Jane Austen\" sort by published limit 2\r")
-        #expect(session.waitFor("Sense and Sensibility — Jane Austen"), "\(session.visibleOutput)")
+        // The books are a table fitted to the 80 columns: the title first, properties while they fit, the count.
+        #expect(session.waitFor("(2 books"), "\(session.visibleOutput)")
+        let table = session.screenLines.drop { !$0.hasPrefix("Book ") }.prefix { !$0.hasPrefix("(2 books") }
+        #expect(table.count == 4 && table.allSatisfy { $0.count <= 80 }, "\(session.visibleOutput)")
+        #expect(table.contains { $0.hasPrefix("Sense and Sensibility") && $0.contains("Jane Austen") })
         #expect(session.waitFor("library> ", count: 2) && session.waitForKeys())
         session.send("mark as r\t")
         #expect(session.waitFor("mark as read"), "Tab completes a name of three words: \(session.visibleOutput)")
