@@ -102,10 +102,12 @@ final class EditLineReader: LineReader {
             return UInt8(CC_REFRESH)
         }
         // Nothing more to insert: list them, each with its type or summary, then the prompt and line again.
-        let width = result.candidates.map(\.text.count).max() ?? 0
+        // A value is listed without the closing quote it brings.
+        let shown = result.candidates.map { $0.kind == .value && $0.text.hasSuffix("\"") ? String($0.text.dropLast()) : $0.text }
+        let width = shown.map(\.count).max() ?? 0
         var listing = "\n"
-        for candidate in result.candidates.prefix(100) {
-            listing += candidate.text.padding(toLength: width + 2, withPad: " ", startingAt: 0) + candidate.detail + "\n"
+        for (candidate, text) in zip(result.candidates, shown).prefix(100) {
+            listing += text.padding(toLength: width + 2, withPad: " ", startingAt: 0) + candidate.detail + "\n"
         }
         if result.candidates.count > 100 { listing += "… and \(result.candidates.count - 100) more\n" }
         FileHandle.standardOutput.write(Data(listing.utf8))

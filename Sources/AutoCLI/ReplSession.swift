@@ -114,7 +114,9 @@ final class ReplSession {
 
     /// Completion for the text of an entry at a cursor, against what the session has defined.
     func complete(_ text: String, cursor: Int) -> CompletionResult {
-        Completer(registry: registry, scope: scope, commands: Repl.commands).complete(text, cursor: cursor)
+        let result = Completer(registry: registry, scope: scope, commands: Repl.commands).complete(text, cursor: cursor)
+        guard let wanted = result.values else { return result }
+        return CompletionResult(range: result.range, candidates: HostValues.completions(for: wanted, registry: registry))
     }
 
     /// The shortcuts an entry declares, each as the entry with everything else blanked out (line breaks kept).

@@ -5,18 +5,35 @@ import AutoRuntime
 public struct Completion: Sendable, Equatable {
     public enum Kind: String, Sendable {
         case intent, label, property, enumCase = "case", variable, keyword, function, command
+        /// An entity's title or a property's value, from the host's query.
+        case value
     }
     /// What replaces the range: `author`, `rating: `, `mark as read`.
     public let text: String
     public let kind: Kind
     /// For the list shown when there are several: a type (`Int (1…5)`), a summary.
     public let detail: String
+
+    public init(text: String, kind: Kind, detail: String) {
+        self.text = text
+        self.kind = kind
+        self.detail = detail
+    }
 }
 
 /// The candidates for the text before a cursor, and the byte range of the text they replace.
 public struct CompletionResult: Sendable, Equatable {
     public let range: Range<Int>
     public let candidates: [Completion]
+    /// Inside a text where the values come from the host (`open book "Em`, `where author == "Jane`): what to ask
+    /// its query for. The front end asks, under a time budget, and offers what comes back for `range`.
+    public let values: ValuesWanted?
+
+    public init(range: Range<Int>, candidates: [Completion], values: ValuesWanted? = nil) {
+        self.range = range
+        self.candidates = candidates
+        self.values = values
+    }
 
     /// What every candidate starts with, beyond what is typed: Tab inserts it when there are several.
     public var commonPrefix: String {
@@ -25,6 +42,24 @@ public struct CompletionResult: Sendable, Equatable {
             while !candidate.text.hasPrefix(prefix) { prefix.removeLast() }
         }
         return prefix
+    }
+}
+
+/// Values a host's query knows, asked for by completion inside a text.
+public struct ValuesWanted: Sendable, Equatable {
+    public enum Wanted: Sendable, Equatable {
+        /// Entities of the type, by their titles: a text given for an entity parameter.
+        case entities(AnyEntityType)
+        /// The values of a Text property: the right side of `where author == "…`.
+        case property(AnyEntityType, index: Int)
+    }
+    public let wanted: Wanted
+    /// What is typed inside the text so far.
+    public let typed: String
+
+    public init(wanted: Wanted, typed: String) {
+        self.wanted = wanted
+        self.typed = typed
     }
 }
 
@@ -59,8 +94,11 @@ public struct Completer {
         }
         var lexer = Lexer(file: SourceFile(name: "<completion>", text: before))
         var tokens = lexer.tokenize().filter { $0.kind != .endOfInput }
-        // Inside a text nothing here completes (entity values and file names are the front end's to offer).
-        if let last = tokens.last, last.span.end >= end, case .text = last.kind { return CompletionResult(range: end..<end, candidates: []) }
+        // Inside a text: values from the host's query where the text names an entity or a property's value.
+        if let quote = Self.openQuote(in: before) {
+            let typed = String(decoding: Array(before.utf8)[(quote + 1)...], as: UTF8.self)
+            return CompletionResult(range: (quote + 1)..<end, candidates: [], values: valueRequest(before: String(decoding: Array(before.utf8)[..<quote], as: UTF8.self), typed: typed))
+        }
         if let last = tokens.last, last.span.end >= end, case .invalid = last.kind { return CompletionResult(range: end..<end, candidates: []) }
         // The word being typed, if the cursor is right after one.
         var partial = ""
@@ -123,6 +161,54 @@ public struct Completer {
     }
 
     // MARK: Contexts
+
+    /// The byte offset of the quote that opens a text the cursor is in, on the last line; nil outside texts.
+    /// (Inside an interpolation `\( … )` the cursor is code again, and this says nil.)
+    static func openQuote(in text: String) -> Int? {
+        let bytes = Array(text.utf8)
+        var open: Int?
+        var index = (bytes.lastIndex(of: UInt8(ascii: "\n")) ?? -1) + 1
+        var nesting = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            if open != nil {
+                if byte == UInt8(ascii: "\\"), index + 1 < bytes.count {
+                    if bytes[index + 1] == UInt8(ascii: "(") { nesting += 1; open = nil }
+                    index += 2
+                    continue
+                }
+                if byte == UInt8(ascii: "\"") { open = nil }
+            } else if byte == UInt8(ascii: "\"") {
+                open = index
+            } else if byte == UInt8(ascii: ")"), nesting > 0 {
+                // The end of an interpolation: back inside the text it is in.
+                nesting -= 1
+            }
+            index += 1
+        }
+        return nesting > 0 ? nil : open
+    }
+
+    /// What a text at the end of `code` stands for: an entity given to an intent, or a property's value compared.
+    func valueRequest(before code: String, typed: String) -> ValuesWanted? {
+        var lexer = Lexer(file: SourceFile(name: "<completion>", text: code))
+        let tokens = lexer.tokenize().filter { $0.kind != .endOfInput }
+        let stage = Self.currentStage(tokens, withinBrackets: false)
+        guard let last = stage.last else { return nil }
+        if last.isSymbol(.equal) || last.isSymbol(.notEqual) || last.isWord("with") || last.isWord("contains"),
+           stage.first?.isWord("find") == true, stage.count > 1, let name = stage[1].identifier, let type = registry.entityType(named: name) {
+            let propertyToken = last.isWord("with") ? stage.dropLast(2).last : stage.dropLast().last
+            if let property = propertyToken?.identifier, let index = type.propertyIndex[property.lowercased()], type.properties[index].type == .text {
+                return ValuesWanted(wanted: .property(type, index: index), typed: typed)
+            }
+            return nil
+        }
+        guard let intent = intent(startingStage: stage) else { return nil }
+        var parameter = intent.input
+        if let label = Self.label(before: stage), let index = intent.parameterIndex(named: label) { parameter = intent.parameters[index] }
+        guard case .entity(let type)? = parameter?.type else { return nil }
+        return ValuesWanted(wanted: .entities(type), typed: typed)
+    }
 
     /// The tokens of the statement and pipeline stage the cursor is in; `withinBrackets`: only those after the
     /// innermost `(` or `[` left open (an argument list, a list).

@@ -96,7 +96,7 @@ public enum ValueFormatter {
         scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
     }
 
-    static func quoted(_ text: String) -> String {
+    package static func quoted(_ text: String) -> String {
         var out = "\""
         for character in text {
             switch character {

@@ -80,8 +80,18 @@ import Testing
         #expect(texts(":h‸", commands: [":help", ":history", ":vars"]) == [":help", ":history"])
     }
 
-    @Test func insideATextNothingIsOffered() {
-        #expect(texts("open book \"Em‸").isEmpty)
+    /// Inside a text the values come from the host's query: the completer says what to ask for.
+    @Test func insideATextTheHostsValuesAreAskedFor() throws {
+        let book = try #require(registry.entityType(named: "book"))
+        let (given, text) = complete("open book \"Em‸")
+        #expect(given.values == ValuesWanted(wanted: .entities(book), typed: "Em"))
+        #expect(given.range == 11..<text.utf8.count, "the text inside the quote is replaced")
+        let (compared, _) = complete("find books where author == \"Jane‸")
+        #expect(compared.values == ValuesWanted(wanted: .property(book, index: book.propertyIndex["author"]!), typed: "Jane"))
+        #expect(complete("find books where pages == \"1‸").0.values == nil, "pages is not a text")
+        #expect(complete("show \"hi ‸").0.values == nil)
+        #expect(complete("show \"a \\(b) c‸").0.values == nil)
+        #expect(complete("show \"done\" + x‸").0.values == nil, "after a closed text the cursor is in code")
     }
 
     /// Every cursor position of every fixture, valid or broken: no crash, and a range that ends at the cursor

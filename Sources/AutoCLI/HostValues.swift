@@ -1,0 +1,61 @@
+import AutoIntents
+import AutoLanguage
+import AutoRuntime
+import Foundation
+import Synchronization
+
+/// The values Tab offers inside a text, from the host's own query: entities' titles (`open book "Em`) or a text
+/// property's values (`where author == "Jane`). Asked under a time budget, so that typing never stalls: a host
+/// slower than that simply offers nothing this time.
+enum HostValues {
+    static let budget: Duration = .milliseconds(100)
+    /// At most this many are offered.
+    static let limit = 50
+
+    static func completions(for wanted: ValuesWanted, registry: Registry) -> [Completion] {
+        let type: AnyEntityType
+        switch wanted.wanted {
+        case .entities(let entityType): type = entityType
+        case .property(let entityType, index: _): type = entityType
+        }
+        guard let query = registry.query(for: type), query.canSearchText || query.canEnumerate else { return [] }
+        let typed = wanted.typed
+        let source: FindRequest.Source = query.canEnumerate ? .all : .matching(typed)
+        let found: [Value] = withinBudget { () async throws -> [Value] in
+            try await query.run(FindRequest(source: source, compare: { _, _, _ in false }, order: { _, _ in 0 }))
+        } ?? []
+        var seen = Set<String>()
+        var values: [Completion] = []
+        for value in found {
+            guard case Value.entity(let entity) = value else { continue }
+            let text: String
+            switch wanted.wanted {
+            case .entities: text = entity.display.title
+            case .property(_, let index):
+                guard case .text(let property) = entity.property(index) else { continue }
+                text = property
+            }
+            guard text.lowercased().hasPrefix(typed.lowercased()), seen.insert(text).inserted else { continue }
+            // Written as in a text, with the closing quote: the value is whole.
+            values.append(Completion(text: String(ValueFormatter.quoted(text).dropFirst()), kind: .value, detail: entity.display.subtitle ?? ""))
+            if values.count == limit { break }
+        }
+        return values.sorted { $0.text < $1.text }
+    }
+
+    /// Runs `work` and waits for it at most `budget`; nil when it failed or took longer (it is then cancelled).
+    static func withinBudget<T: Sendable>(_ work: @escaping @Sendable () async throws -> T) -> T? {
+        let result = Mutex<T?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        let task = Task.detached {
+            if let value = try? await work() { result.withLock { $0 = value } }
+            done.signal()
+        }
+        let nanoseconds = Int(budget.components.seconds) * 1_000_000_000 + Int(budget.components.attoseconds / 1_000_000_000)
+        if done.wait(timeout: .now() + .nanoseconds(nanoseconds)) == .timedOut {
+            task.cancel()
+            return nil
+        }
+        return result.withLock { $0 }
+    }
+}
