@@ -13,6 +13,7 @@ let workloads: [Workload] = [
     Workload(name: "calls", summary: "1M calls of an intent with two named parameters", run: callsWorkload),
     Workload(name: "loop", summary: "1M iterations of set x = x + 1", run: loopWorkload),
     Workload(name: "start", summary: "start, run show 1, exit", run: startWorkload),
+    Workload(name: "repl", summary: "REPL ready for input; completion p99 with 1,000 intents", run: replWorkload),
     Workload(name: "compile", summary: "parse and check a 100,000-line script", run: compileWorkload),
 ]
 
