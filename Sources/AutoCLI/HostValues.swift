@@ -17,6 +17,7 @@ enum HostValues {
         switch wanted.wanted {
         case .entities(let entityType): type = entityType
         case .property(let entityType, index: _): type = entityType
+        case .files: return files(startingWith: wanted.typed)
         }
         guard let query = registry.query(for: type), query.canSearchText || query.canEnumerate else { return [] }
         let typed = wanted.typed
@@ -30,7 +31,7 @@ enum HostValues {
             guard case Value.entity(let entity) = value else { continue }
             let text: String
             switch wanted.wanted {
-            case .entities: text = entity.display.title
+            case .entities, .files: text = entity.display.title
             case .property(_, let index):
                 guard case .text(let property) = entity.property(index) else { continue }
                 text = property
@@ -41,6 +42,23 @@ enum HostValues {
             if values.count == limit { break }
         }
         return values.sorted { $0.text < $1.text }
+    }
+
+    /// The files and folders whose path starts with `typed` (a folder's with `/` after it, to go on into it; a
+    /// file's with the closing quote). Relative paths are from the working folder; `~/` is the home folder.
+    static func files(startingWith typed: String) -> [Completion] {
+        let expanded = typed.hasPrefix("~/") ? NSHomeDirectory() + typed.dropFirst() : typed
+        let folder = expanded.hasSuffix("/") ? expanded : (expanded as NSString).deletingLastPathComponent
+        let namePrefix = expanded.hasSuffix("/") ? "" : (expanded as NSString).lastPathComponent
+        let typedFolder = typed.hasSuffix("/") ? typed : String(typed.dropLast(namePrefix.count))
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder.isEmpty ? "." : folder) else { return [] }
+        return names.filter { $0.hasPrefix(namePrefix) && ($0.hasPrefix(".") == namePrefix.hasPrefix(".")) }.sorted().prefix(limit).map { name in
+            var isFolder: ObjCBool = false
+            let path = (folder.isEmpty ? name : (folder as NSString).appendingPathComponent(name))
+            FileManager.default.fileExists(atPath: path, isDirectory: &isFolder)
+            let written = String(ValueFormatter.quoted(typedFolder + name).dropFirst().dropLast())
+            return Completion(text: written + (isFolder.boolValue ? "/" : "\""), kind: .value, detail: isFolder.boolValue ? "folder" : "file")
+        }
     }
 
     /// Runs `work` and waits for it at most `budget`; nil when it failed or took longer (it is then cancelled).

@@ -17,9 +17,15 @@ struct Repl {
     var host: AutoHost { session.host }
     var console: Console { session.console }
 
-    var prompt: String { "\(host.name)> " }
+    /// Bold on a terminal that takes colour; `\u{1}` around the escapes tells libedit they take no width.
+    var prompt: String { emphasized("\(host.name)>") + " " }
     /// As wide as the prompt, so that a continued entry's lines line up.
-    var continuationPrompt: String { String(repeating: " ", count: max(0, host.name.count - 2)) + "...> " }
+    var continuationPrompt: String { String(repeating: " ", count: max(0, host.name.count - 2)) + emphasized("...>") + " " }
+
+    func emphasized(_ text: String) -> String {
+        guard console.colourOut, reader is EditLineReader else { return text }
+        return "\u{1}\u{1B}[1m\u{1}" + text + "\u{1}\u{1B}[0m\u{1}"
+    }
 
     /// Runs until the input ends or `:quit`; the exit code is 0.
     func run() async {

@@ -52,6 +52,8 @@ public struct ValuesWanted: Sendable, Equatable {
         case entities(AnyEntityType)
         /// The values of a Text property: the right side of `where author == "…`.
         case property(AnyEntityType, index: Int)
+        /// Paths of files and folders: a text given for a File parameter.
+        case files
     }
     public let wanted: Wanted
     /// What is typed inside the text so far.
@@ -206,8 +208,11 @@ public struct Completer {
         guard let intent = intent(startingStage: stage) else { return nil }
         var parameter = intent.input
         if let label = Self.label(before: stage), let index = intent.parameterIndex(named: label) { parameter = intent.parameters[index] }
-        guard case .entity(let type)? = parameter?.type else { return nil }
-        return ValuesWanted(wanted: .entities(type), typed: typed)
+        switch parameter?.type {
+        case .entity(let type)?: return ValuesWanted(wanted: .entities(type), typed: typed)
+        case .file?: return ValuesWanted(wanted: .files, typed: typed)
+        default: return nil
+        }
     }
 
     /// The tokens of the statement and pipeline stage the cursor is in; `withinBrackets`: only those after the

@@ -81,4 +81,17 @@ import Testing
         #expect(result.standardError.contains("standard input is the session's entries, not a terminal"), "\(result.standardError)")
         #expect(result.standardOutput == "goes on\n")
     }
+
+    /// Control characters, bytes that are not UTF-8 and a long pasted line are an entry like any other: an error
+    /// with its place, and the session goes on.
+    @Test func badInputIsAnErrorAndTheSessionGoesOn() throws {
+        var input = Data("show \"a\u{7}b\"\n".utf8)
+        input.append(contentsOf: [0x73, 0x68, 0x6F, 0x77, 0x20, 0xFF, 0xFE, 0x0A])
+        input.append(Data(("set long = \"" + String(repeating: "x", count: 20_000) + "\"\ncount(long)\n").utf8))
+        input.append(Data("show \"still here\"\n".utf8))
+        let result = try BinaryRunner.run(["repl"], input: String(decoding: input, as: UTF8.self))
+        #expect(result.exitCode == 0)
+        #expect(result.standardOutput.hasSuffix("20000\nstill here\n"), "\(result.standardOutput.suffix(200))")
+        #expect(result.standardError.contains("entry 2:1:"), "\(result.standardError)")
+    }
 }

@@ -111,3 +111,13 @@ import Testing
         #expect(checked > 5_000)
     }
 }
+
+extension CompletionTests {
+    @Test func aTextForAFileParameterAsksForPaths() throws {
+        var registry = self.registry
+        try registry.add(IntentDescriptor(title: "Import list", parameters: [ParameterInfo(name: "from", type: .file, isRequired: true)],
+                                          outputType: .null, implementation: .immediate { _, _ in IntentOutput(value: .null) }))
+        let result = Completer(registry: registry).complete("import list \"examp", cursor: 18)
+        #expect(result.values == ValuesWanted(wanted: .files, typed: "examp"))
+    }
+}
