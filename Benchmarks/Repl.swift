@@ -11,6 +11,8 @@ import Foundation
 func untilPrompt(_ executable: String, _ arguments: [String], prompt: String, environment: [String: String]) -> Double? {
     var master: Int32 = -1, slave: Int32 = -1
     guard openpty(&master, &slave, nil, nil, nil) == 0 else { return nil }
+    // A read that waits at most until the deadline: a program that never shows its prompt must not hang the run.
+    _ = fcntl(master, F_SETFL, fcntl(master, F_GETFL) | O_NONBLOCK)
     defer { close(master) }
     var actions = posix_spawn_file_actions_t()
     posix_spawn_file_actions_init(&actions)
@@ -23,9 +25,15 @@ func untilPrompt(_ executable: String, _ arguments: [String], prompt: String, en
     for (key, value) in environment { merged[key] = value }
     let envp: [UnsafeMutablePointer<CChar>?] = merged.map { strdup("\($0.key)=\($0.value)") } + [nil]
     defer { for pointer in envp { free(pointer) } }
+    // A session of its own, as a terminal emulator starts a shell: the pseudo-terminal is then nobody's
+    // controlling terminal but the child's business, and job control never stops it.
+    var attributes = posix_spawnattr_t()
+    posix_spawnattr_init(&attributes)
+    defer { posix_spawnattr_destroy(&attributes) }
+    posix_spawnattr_setflags(&attributes, 0x80)  // POSIX_SPAWN_SETSID (glibc 2.26), which Swift does not import
     var pid: pid_t = 0
     let start = ContinuousClock.now
-    guard posix_spawn(&pid, executable, &actions, nil, argv, envp) == 0 else {
+    guard posix_spawn(&pid, executable, &actions, &attributes, argv, envp) == 0 else {
         close(slave)
         return nil
     }
@@ -35,7 +43,10 @@ func untilPrompt(_ executable: String, _ arguments: [String], prompt: String, en
     var buffer = [UInt8](repeating: 0, count: 4096)
     let deadline = ContinuousClock.now + .seconds(10)
     while ContinuousClock.now < deadline {
+        var ready = pollfd(fd: master, events: Int16(POLLIN), revents: 0)
+        guard poll(&ready, 1, 100) >= 0 || errno == EINTR else { break }
         let count = buffer.withUnsafeMutableBytes { read(master, $0.baseAddress, $0.count) }
+        if count < 0, errno == EAGAIN || errno == EINTR { continue }
         if count <= 0 { break }
         seen += String(decoding: buffer[..<count], as: UTF8.self)
         if seen.contains(prompt) {
@@ -56,7 +67,7 @@ func untilPrompt(_ executable: String, _ arguments: [String], prompt: String, en
 
     func ready(_ executable: String?, _ arguments: [String], prompt: String, _ program: String) -> Timing {
         guard let executable, FileManager.default.isExecutableFile(atPath: executable) else { return .notInstalled(program) }
-        let environment = ["XDG_STATE_HOME": state, "TERM": "xterm", "PYTHONSTARTUP": ""]
+        let environment = ["XDG_STATE_HOME": state, "TERM": "xterm", "PYTHONSTARTUP": "", "NO_COLOR": "1"]
         guard untilPrompt(executable, arguments, prompt: prompt, environment: environment) != nil else { return .failed("\(program): no prompt") }
         var samples: [Double] = []
         for _ in 0..<options.starts {
