@@ -42,4 +42,22 @@ import Testing
         #expect(HistoryFile.path(host: "auto", environment: ["HOME": "/h"]) == "/h/.local/state/auto/history")
         #expect(HistoryFile.path(host: "auto", environment: ["XDG_STATE_HOME": "relative", "HOME": "/h"]) == "/h/.local/state/auto/history")
     }
+
+    /// Two REPLs append to one file at once: every entry arrives whole (one `write` with O_APPEND each).
+    @Test func twoWritersAtOnceLoseAndBreakNothing() async throws {
+        let file = HistoryFile(path: folder.appendingPathComponent("shared/history").path)
+        try file.append("first")
+        await withTaskGroup(of: Void.self) { group in
+            for writer in 0..<2 {
+                group.addTask {
+                    for index in 0..<500 { try? file.append("writer \(writer) entry \(index)\nsecond line") }
+                }
+            }
+        }
+        let entries = try file.load()
+        #expect(entries.count == 1_001)
+        #expect(entries.dropFirst().allSatisfy { $0.wholeMatch(of: /writer [01] entry \d+\nsecond line/) != nil })
+        #expect(Set(entries).count == 1_001)
+        try? FileManager.default.removeItem(at: folder)
+    }
 }
