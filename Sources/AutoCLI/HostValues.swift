@@ -31,7 +31,8 @@ enum HostValues {
             guard case Value.entity(let entity) = value else { continue }
             let text: String
             switch wanted.wanted {
-            case .entities, .files: text = entity.display.title
+            case .entities: text = entity.display.title
+            case .files: continue  // paths are answered above, without a query
             case .property(_, let index):
                 guard case .text(let property) = entity.property(index) else { continue }
                 text = property

@@ -33,16 +33,22 @@ struct ListIntents: ParsableCommand {
 
     func run() throws {
         let intents = try IntentsCommand.registry(script: file).intents.filter { all || $0.isDiscoverable }
+        Console.standard.writeOut(Self.lines(intents, detailed: true))
+    }
+
+    /// One line per intent, by name, with its input and result types; `detailed` adds the description and where
+    /// a shortcut is declared (the REPL's `:intents` leaves them out).
+    static func lines(_ intents: [IntentDescriptor], detailed: Bool) -> String {
         let width = intents.map(\.name.count).max() ?? 0
         var lines = ""
         for intent in intents.sorted(by: { $0.name < $1.name }) {
             let input = intent.input.map { "(\($0.type))" } ?? "()"
             let result = intent.outputType == .null ? "" : " → \(intent.outputType)"
-            let about = intent.description.text.isEmpty ? "" : "  \(intent.description.text)"
-            let kind = intent.origin.map { "  [shortcut, \($0)]" } ?? ""
+            let about = !detailed || intent.description.text.isEmpty ? "" : "  \(intent.description.text)"
+            let kind = detailed ? intent.origin.map { "  [shortcut, \($0)]" } ?? "" : ""
             lines += intent.name.padding(toLength: width, withPad: " ", startingAt: 0) + "  \(input)\(result)\(about)\(kind)\n"
         }
-        Console.standard.writeOut(lines)
+        return lines
     }
 }
 
@@ -77,22 +83,29 @@ struct DescribeIntent: ParsableCommand {
     func run() throws {
         let (wanted, script) = try request
         let registry = try IntentsCommand.registry(script: script)
-        if let intent = registry.intent(named: wanted) {
-            Console.standard.writeOut(IntentDescriptionText.render(intent))
-        } else if let entity = registry.entityType(named: wanted) {
-            Console.standard.writeOut(IntentDescriptionText.render(entity, query: registry.query(for: entity)))
-        } else if let enumeration = registry.enumType(named: wanted) {
-            Console.standard.writeOut(IntentDescriptionText.render(enumeration))
-        } else {
-            let names = registry.intents.map(\.name) + registry.entityTypes.map(\.singular) + registry.enumTypes.map(\.name)
-            let hint = NearestNames.hint(for: wanted, in: names, listing: "intents and types") ?? ""
-            throw ValidationError("no intent, entity type or enum named '\(wanted)'; \(hint)")
+        guard let text = IntentDescriptionText.describe(wanted, in: registry) else {
+            throw ValidationError("no intent, entity type or enum named '\(wanted)'; \(IntentDescriptionText.hint(for: wanted, in: registry) ?? "")")
         }
+        Console.standard.writeOut(text)
     }
 }
 
 /// The text of `intents describe`: the title, the summary sentence, parameters and result.
 enum IntentDescriptionText {
+    /// The description of the intent, entity type or enum called `name`; nil when nothing is.
+    static func describe(_ name: String, in registry: Registry) -> String? {
+        if let intent = registry.intent(named: name) { return render(intent) }
+        if let entity = registry.entityType(named: name) { return render(entity, query: registry.query(for: entity)) }
+        if let enumeration = registry.enumType(named: name) { return render(enumeration) }
+        return nil
+    }
+
+    /// The names nearest to one that names nothing.
+    static func hint(for name: String, in registry: Registry) -> String? {
+        let names = registry.intents.map(\.name) + registry.entityTypes.map(\.singular) + registry.enumTypes.map(\.name)
+        return NearestNames.hint(for: name, in: names, listing: "intents and types")
+    }
+
     static func render(_ intent: IntentDescriptor) -> String {
         var text = "\(intent.title)\n"
         text += "  \(intent.summary)\n"

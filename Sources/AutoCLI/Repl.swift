@@ -31,17 +31,17 @@ struct Repl {
     func run() async {
         var lines: [String] = []
         while let line = reader.readLine(prompt: lines.isEmpty ? prompt : continuationPrompt) {
-            if lines.isEmpty, line.trimmingCharacters(in: .whitespaces).hasPrefix(":") {
+            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            if lines.isEmpty, trimmed.hasPrefix(":") {
                 reader.remember(line)
-                if await command(line.trimmingCharacters(in: .whitespaces)) == .quit { return }
+                if await command(trimmed) == .quit { return }
                 continue
             }
-            if !lines.isEmpty, line.trimmingCharacters(in: .whitespaces).isEmpty {
-                // A blank line abandons the entry, as Ctrl-C does.
+            if trimmed.isEmpty {
+                // A blank line abandons an unfinished entry, as Ctrl-C does; at the prompt it is nothing.
                 lines = []
                 continue
             }
-            if lines.isEmpty, line.trimmingCharacters(in: .whitespaces).isEmpty { continue }
             lines.append(line)
             let entry = lines.joined(separator: "\n")
             if Parser.isUnfinished(entry) { continue }
@@ -132,23 +132,14 @@ struct Repl {
 
     func describe(_ name: String) -> String {
         let registry = session.registry
-        if let intent = registry.intent(named: name) { return IntentDescriptionText.render(intent) }
-        if let entity = registry.entityType(named: name) { return IntentDescriptionText.render(entity, query: registry.query(for: entity)) }
-        if let enumeration = registry.enumType(named: name) { return IntentDescriptionText.render(enumeration) }
-        let names = registry.intents.map(\.name) + registry.entityTypes.map(\.singular) + registry.enumTypes.map(\.name)
-        return "nothing is named '\(name)'" + (NearestNames.hint(for: name, in: names, listing: "intents and types").map { "; \($0)" } ?? "") + "\n"
+        if let text = IntentDescriptionText.describe(name, in: registry) { return text }
+        return "nothing is named '\(name)'" + (IntentDescriptionText.hint(for: name, in: registry).map { "; \($0)" } ?? "") + "\n"
     }
 
     func intents(matching text: String) -> String {
         let intents = session.registry.intents.filter { $0.isDiscoverable && (text.isEmpty || $0.name.localizedCaseInsensitiveContains(text)) }
-            .sorted { $0.name < $1.name }
         if intents.isEmpty { return "no intent's name contains '\(text)'\n" }
-        let width = intents.map(\.name.count).max() ?? 0
-        return intents.map { intent in
-            let input = intent.input.map { "(\($0.type))" } ?? "()"
-            let result = intent.outputType == .null ? "" : " → \(intent.outputType)"
-            return intent.name.padding(toLength: width, withPad: " ", startingAt: 0) + "  \(input)\(result)\n"
-        }.joined()
+        return ListIntents.lines(intents, detailed: false)
     }
 
     /// The graph as text: a node per line (what it does, where), then the data that flows between them.

@@ -139,9 +139,6 @@ final class ReplSession {
     }
 
     func report(_ error: RuntimeError) {
-        let files = host.prelude + Array(entries.values)
-        let line = error.location.flatMap { location in files.first { $0.name == location.file }?.line(location.line) }
-        console.writeError(DiagnosticText.render("error", error.message, at: error.location, line: line,
-                                                 hint: ScriptRunner.hint(for: error.kind), colour: console.colourError))
+        ScriptRunner(host: host, console: console).report(error, in: host.prelude + Array(entries.values))
     }
 }

@@ -117,7 +117,11 @@ public struct ScriptRunner: Sendable {
     /// A runtime error as a diagnostic reads: the place, the source line with a caret, and what the command line
     /// can do about it.
     func report(_ error: RuntimeError, source: SourceFile) {
-        let files = [source] + host.prelude
+        report(error, in: [source] + host.prelude)
+    }
+
+    /// The same, for an error that may be in any of `files` (a REPL's entries).
+    func report(_ error: RuntimeError, in files: [SourceFile]) {
         let line = error.location.flatMap { location in files.first { $0.name == location.file }?.line(location.line) }
         console.writeError(DiagnosticText.render("error", error.message, at: error.location, line: line,
                                                  hint: Self.hint(for: error.kind), colour: console.colourError))

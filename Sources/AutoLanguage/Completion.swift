@@ -136,10 +136,8 @@ public struct Completer {
             if words.isEmpty {
                 candidates += result(range, partial, variables() + Self.statementKeywords.map { Completion(text: $0, kind: .keyword, detail: "") }).candidates
             }
-            if !candidates.isEmpty || words.isEmpty {
-                return CompletionResult(range: words.isEmpty || candidates.allSatisfy({ $0.kind == .intent }) ? start..<end : range,
-                                        candidates: candidates)
-            }
+            // With no words yet, `start` is where the word being typed starts: one range serves both kinds.
+            if !candidates.isEmpty || words.isEmpty { return CompletionResult(range: start..<end, candidates: candidates) }
         }
         if let intent = intent(startingStage: stage), Self.startsOperand(previous) || previous?.identifier != nil {
             let given = Set(stage.indices.compactMap { index -> String? in

@@ -45,7 +45,7 @@ import Testing
 
     /// Two REPLs append to one file at once: every entry arrives whole (one `write` with O_APPEND each).
     @Test func twoWritersAtOnceLoseAndBreakNothing() async throws {
-        let file = HistoryFile(path: folder.appendingPathComponent("shared/history").path)
+        let file = HistoryFile(path: folder.appendingPathComponent("two-writers/history").path)
         try file.append("first")
         await withTaskGroup(of: Void.self) { group in
             for writer in 0..<2 {
