@@ -5,6 +5,10 @@ import Foundation
 /// Lines from a terminal through libedit: emacs bindings (Ctrl-A/E/K/W, Alt-B/F), Up/Down and Ctrl-R through
 /// the history, a redraw when the window changes size. Ctrl-C while editing abandons the line (the entry, when it
 /// goes on over several lines) and gives a fresh prompt; Ctrl-D on an empty line ends the session.
+///
+/// Keys are read here, not by libedit (`readCharacter`): waiting for a key and for a window change at once lets the
+/// redraw happen on the editing thread, between keys. libedit's own SIGWINCH handler redraws in signal context on
+/// whichever thread takes the signal, and crashed the REPL when that was not the one drawing.
 final class EditLineReader: LineReader {
     private let editor: OpaquePointer
     private let handle: OpaquePointer
@@ -18,10 +22,14 @@ final class EditLineReader: LineReader {
 
     /// What Tab offers for the line and the cursor (a byte offset).
     private let completer: (String, Int) -> CompletionResult
+    private let windowChanges = WindowChanges()
+    /// A byte read after an invalid UTF-8 sequence, which starts the next character.
+    private var pendingByte: UInt8?
 
     /// nil when libedit can't start on this terminal; the caller then reads plain lines.
     init?(program: String, historyFile: HistoryFile?, completer: @escaping (String, Int) -> CompletionResult,
           warn: @escaping (String) -> Void) {
+        Self.useUTF8Characters()
         guard let editor = auto_el_init(program), let handle = auto_history_init() else { return nil }
         self.editor = editor
         self.handle = handle
@@ -30,8 +38,12 @@ final class EditLineReader: LineReader {
         auto_history_set_size(handle, Int32(HistoryFile.limit))
         auto_el_set_emacs(editor)
         auto_el_set_history(editor, handle)
-        auto_el_set_signal(editor, 1)
+        auto_el_set_signal(editor, 0)
         auto_el_set_clientdata(editor, Unmanaged.passUnretained(self).toOpaque())
+        auto_el_set_getc(editor) { editor, character in
+            guard let editor, let character, let data = auto_el_clientdata(editor) else { return -1 }
+            return Unmanaged<EditLineReader>.fromOpaque(data).takeUnretainedValue().readCharacter(into: character)
+        }
         auto_el_set_prompt(editor) { editor in
             guard let editor, let data = auto_el_clientdata(editor) else { return nil }
             return Unmanaged<EditLineReader>.fromOpaque(data).takeUnretainedValue().prompt
@@ -65,6 +77,14 @@ final class EditLineReader: LineReader {
         }
     }
 
+    /// libedit writes the line's characters through the C library's locale, in which, unset, only ASCII can be
+    /// written: everything else would vanish from the line. The REPL reads and writes UTF-8 whatever the locale.
+    private static func useUTF8Characters() {
+        _ = setlocale(LC_CTYPE, "")
+        if let codeset = nl_langinfo(nl_item(CODESET)), String(cString: codeset) == "UTF-8" { return }
+        _ = setlocale(LC_CTYPE, "C.UTF-8")
+    }
+
     deinit {
         auto_el_end(editor)
         auto_history_end(handle)
@@ -81,6 +101,79 @@ final class EditLineReader: LineReader {
         var text = String(cString: line)
         if text.hasSuffix("\n") { text.removeLast() }
         return text
+    }
+
+    /// The next key's character for libedit: 1 when one is read, 0 at the end of input, -1 on an error. A window
+    /// change while waiting redraws the line for the new width. Input is UTF-8; an invalid sequence is U+FFFD.
+    private func readCharacter(into character: UnsafeMutablePointer<wchar_t>) -> Int32 {
+        guard let lead = pendingByte.take() ?? nextByte() else { return 0 }
+        let length = switch lead {
+        case 0..<0x80: 1
+        case 0xC2...0xDF: 2
+        case 0xE0...0xEF: 3
+        case 0xF0...0xF4: 4
+        default: 0
+        }
+        var bytes = [lead]
+        while bytes.count < length {
+            guard let next = nextByte() else { break }
+            guard next & 0xC0 == 0x80 else {
+                pendingByte = next
+                break
+            }
+            bytes.append(next)
+        }
+        let scalar = bytes.count == length ? String(decoding: bytes, as: UTF8.self).unicodeScalars.first : nil
+        character.pointee = wchar_t(bitPattern: scalar?.value ?? 0xFFFD)
+        return 1
+    }
+
+    /// A byte from the terminal, waiting for it; nil at the end of input or on an error.
+    private func nextByte() -> UInt8? {
+        while true {
+            var watched = [pollfd(fd: 0, events: Int16(POLLIN), revents: 0),
+                           pollfd(fd: windowChanges.descriptor, events: Int16(POLLIN), revents: 0)]
+            if poll(&watched, 2, -1) < 0 {
+                if errno == EINTR { continue }
+                return nil
+            }
+            if watched[1].revents & Int16(POLLIN) != 0 {
+                windowChanges.drain()
+                redrawForNewWidth()
+                continue
+            }
+            guard watched[0].revents != 0 else { continue }
+            var byte: UInt8 = 0
+            let count = read(0, &byte, 1)
+            if count == 1 { return byte }
+            if count < 0, errno == EINTR || errno == EAGAIN { continue }
+            return nil
+        }
+    }
+
+    /// The width the line was last drawn for.
+    private var width = StandardStream.output.terminalColumns ?? 80
+
+    /// Draws the prompt and the line again after the window changed size: back up to the row the prompt is on (the
+    /// rows the text before the cursor took at the old width), clear from there down, draw for the new width.
+    private func redrawForNewWidth() {
+        let old = width
+        width = StandardStream.output.terminalColumns ?? 80
+        var rowsUp = 0
+        if let line = auto_el_line(editor)?.pointee, let buffer = line.buffer, let cursor = line.cursor {
+            let typed = String(decoding: UnsafeRawBufferPointer(start: buffer, count: cursor - buffer), as: UTF8.self)
+            rowsUp = (promptWidth + typed.count) / max(1, old)
+        }
+        FileHandle.standardOutput.write(Data(((rowsUp > 0 ? "\u{1B}[\(rowsUp)A" : "") + "\r\u{1B}[J").utf8))
+        el_resize(editor)
+        auto_el_refresh(editor)
+    }
+
+    /// The prompt's width on the screen: its text without the escapes between `\u{1}` marks.
+    private var promptWidth: Int {
+        guard let prompt else { return 0 }
+        return String(cString: prompt).split(separator: "\u{1}", omittingEmptySubsequences: false)
+            .enumerated().filter { $0.offset % 2 == 0 }.map(\.element.count).reduce(0, +)
     }
 
     /// Tab: one candidate replaces the word; several put in what they share, or are listed under the line.
@@ -127,5 +220,43 @@ final class EditLineReader: LineReader {
             warn("history: \(error.message); entries are no longer saved")
             self.file = nil
         }
+    }
+}
+
+/// SIGWINCH (and SIGCONT, after which the screen may need drawing again) as a byte on a pipe the editor polls
+/// beside the terminal. Unchecked: the descriptors and the sources are set once, in `init`.
+private final class WindowChanges: @unchecked Sendable {
+    private var pipe: [Int32] = [-1, -1]
+    private var sources: [any DispatchSourceSignal] = []
+
+    init() {
+        guard Glibc.pipe(&pipe) == 0 else { return }
+        for descriptor in pipe {
+            _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
+            _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
+        }
+        let writer = pipe[1]
+        for number in [SIGWINCH, SIGCONT] {
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler {
+                var byte: UInt8 = 1
+                _ = write(writer, &byte, 1)  // a full pipe already says the window changed
+            }
+            source.resume()
+            sources.append(source)
+        }
+    }
+
+    /// What the editor polls; -1 (never ready) when no pipe could be made.
+    var descriptor: Int32 { pipe[0] }
+
+    func drain() {
+        var bytes = [UInt8](repeating: 0, count: 64)
+        while read(pipe[0], &bytes, bytes.count) > 0 {}
+    }
+
+    deinit {
+        for source in sources { source.cancel() }
+        for descriptor in pipe where descriptor >= 0 { close(descriptor) }
     }
 }

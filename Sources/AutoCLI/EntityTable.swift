@@ -77,11 +77,4 @@ enum EntityTable {
         return text.padding(toLength: width, withPad: " ", startingAt: 0)
     }
 
-    /// The terminal's width, or nil when standard output is not a terminal.
-    static func terminalWidth() -> Int? {
-        guard isatty(1) == 1 else { return nil }
-        var size = winsize()
-        guard ioctl(1, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return 80 }
-        return Int(size.ws_col)
-    }
 }

@@ -18,6 +18,7 @@ enum HostValues {
         case .entities(let entityType): type = entityType
         case .property(let entityType, index: _): type = entityType
         case .files: return files(startingWith: wanted.typed)
+        case .options(let parameter, let arguments, let inText): return options(of: parameter, given: arguments, inText: inText, typed: wanted.typed)
         }
         guard let query = registry.query(for: type), query.canSearchText || query.canEnumerate else { return [] }
         let typed = wanted.typed
@@ -32,7 +33,7 @@ enum HostValues {
             let text: String
             switch wanted.wanted {
             case .entities: text = entity.display.title
-            case .files: continue  // paths are answered above, without a query
+            case .files, .options: continue  // answered above, without a query
             case .property(_, let index):
                 guard case .text(let property) = entity.property(index) else { continue }
                 text = property
@@ -43,6 +44,36 @@ enum HostValues {
             if values.count == limit { break }
         }
         return values.sorted { $0.text < $1.text }
+    }
+
+    /// The options a parameter's provider suggests that start with `typed`, in the provider's order (best first):
+    /// inside a text, the text options without their opening quote; elsewhere every option as a literal.
+    static func options(of parameter: ParameterInfo, given arguments: [String: Value], inText: Bool, typed: String,
+                        budget: Duration = budget) -> [Completion] {
+        guard let provider = parameter.options else { return [] }
+        let found = withinBudget(budget) { try await provider.options(for: OptionsRequest(arguments: arguments)) } ?? []
+        var seen = Set<String>()
+        var values: [Completion] = []
+        for value in found {
+            let text: String
+            if inText {
+                guard case .text(let option) = value else { continue }
+                text = String(ValueFormatter.quoted(option).dropFirst())
+            } else {
+                switch value {
+                case .text(let option): text = ValueFormatter.quoted(option)
+                case .enumCase(let option): text = option.identifier
+                case .int, .decimal, .bool: text = ValueFormatter.inline(value)
+                default: continue  // no literal writes it (an entity, a date): completion offers it in its text instead
+                }
+            }
+            // A word typed without its quote (`genre: Fa`) still finds "Fantasy", which replaces it.
+            let compared = !inText && text.hasPrefix("\"") ? text.dropFirst() : Substring(text)
+            guard compared.lowercased().hasPrefix(typed.lowercased()), seen.insert(text).inserted else { continue }
+            values.append(Completion(text: text, kind: .value, detail: parameter.type.description))
+            if values.count == limit { break }
+        }
+        return values
     }
 
     /// The files and folders whose path starts with `typed` (a folder's with `/` after it, to go on into it; a
@@ -63,7 +94,7 @@ enum HostValues {
     }
 
     /// Runs `work` and waits for it at most `budget`; nil when it failed or took longer (it is then cancelled).
-    static func withinBudget<T: Sendable>(_ work: @escaping @Sendable () async throws -> T) -> T? {
+    static func withinBudget<T: Sendable>(_ budget: Duration = budget, _ work: @escaping @Sendable () async throws -> T) -> T? {
         let result = Mutex<T?>(nil)
         let done = DispatchSemaphore(value: 0)
         let task = Task.detached {

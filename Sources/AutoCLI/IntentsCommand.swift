@@ -120,6 +120,7 @@ enum IntentDescriptionText {
                 facts.append(parameter.isRequired ? "required" : "optional")
                 if let value = parameter.defaultValue { facts.append("default \(ValueFormatter.inline(value))") }
                 if let range = parameter.range { facts.append(Coercion.describe(range)) }
+                if parameter.options != nil { facts.append("options from the host") }
                 if index == 0 { facts.append("input") }
                 text += "  \(parameter.name): \(facts.joined(separator: ", "))"
                 if parameter.title.lowercased() != parameter.name.lowercased() { text += " — \(parameter.title)" }

@@ -74,7 +74,7 @@ final class ReplSession {
         case .completed:
             if let value = outcome.printedResult(of: compiled.program) {
                 // On a terminal entities are a table; piped, the output is what a script's would be.
-                if let width = EntityTable.terminalWidth() {
+                if let width = StandardStream.output.terminalColumns {
                     console.writeOut(EntityTable.render(value, width: width))
                 } else {
                     console.writeOut(ValueFormatter.display(value) + "\n")
@@ -116,7 +116,8 @@ final class ReplSession {
     func complete(_ text: String, cursor: Int) -> CompletionResult {
         let result = Completer(registry: registry, scope: scope, commands: Repl.commands).complete(text, cursor: cursor)
         guard let wanted = result.values else { return result }
-        return CompletionResult(range: result.range, candidates: HostValues.completions(for: wanted, registry: registry))
+        // The host's values first: they are what the position is for (the code-position names follow options).
+        return CompletionResult(range: result.range, candidates: HostValues.completions(for: wanted, registry: registry) + result.candidates)
     }
 
     /// The shortcuts an entry declares, each as the entry with everything else blanked out (line breaks kept).

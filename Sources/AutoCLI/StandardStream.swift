@@ -31,6 +31,13 @@ final class StandardStream: Sendable {
         return String(decoding: target[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self).hasPrefix("anon_inode:")
     }
 
+    /// How many columns the terminal the stream writes to has; nil when it is no terminal.
+    var terminalColumns: Int? {
+        var size = winsize()
+        guard isatty(descriptor) == 1, ioctl(descriptor, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return nil }
+        return Int(size.ws_col)
+    }
+
     func write(_ text: String) {
         guard failure.load(ordering: .relaxed) == 0 else { return }
         var bytes = Array(text.utf8)[...]

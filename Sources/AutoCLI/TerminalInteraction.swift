@@ -231,7 +231,7 @@ public final class TerminalInteraction: Interaction, Sendable {
             labels.insert(outer.label, at: 0)
             parent = outer.parent
         }
-        let line = Self.barLine(labels: labels, task: task, elapsed: now - task.started, width: Self.terminalWidth())
+        let line = Self.barLine(labels: labels, task: task, elapsed: now - task.started, width: StandardStream.error.terminalColumns ?? 80)
         console.writeError("\r\u{1B}[2K" + line)
         state.barVisible = true
     }
@@ -280,9 +280,4 @@ public final class TerminalInteraction: Interaction, Sendable {
             : String(format: "%d:%02d", seconds / 60, seconds % 60)
     }
 
-    static func terminalWidth() -> Int {
-        var size = winsize()
-        if ioctl(2, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 { return Int(size.ws_col) }
-        return 80
-    }
 }

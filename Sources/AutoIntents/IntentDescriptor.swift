@@ -115,7 +115,7 @@ public final class IntentDescriptor: Sendable {
         // @Parameter's initialiser (names, questions, defaults) again on each call.
         var prototype = I()
         try dependencies.fill(&prototype, in: "intent '\(I.title)'")
-        let parameters = Self.parameters(of: prototype)
+        let parameters = try Self.parameters(of: prototype, dependencies: dependencies)
         let infos = parameters.map(\.info)
         try Self.check(title: I.title, parameters: infos, summary: I.parameterSummary)
         self.init(
@@ -135,15 +135,17 @@ public final class IntentDescriptor: Sendable {
     /// The intent's `@Parameter` properties, in declaration order, found from the type's stored properties, once,
     /// at registration.
     @usableFromInline
-    static func parameters<I: AppIntent>(of prototype: I) -> [ParameterSetter] {
+    static func parameters<I: AppIntent>(of prototype: I, dependencies: Dependencies) throws(RegistrationError) -> [ParameterSetter] {
         let declarations = Dictionary(Mirror(reflecting: prototype).children.compactMap { child in
             (child.value as? any ParameterProperty).map { (child.label ?? "", $0.anyDeclaration) }
         }, uniquingKeysWith: { first, _ in first })
-        return StoredProperties.of(I.self).compactMap { field in
-            declarations[field.name].map { declaration in
-                ParameterSetter(info: declaration.info(propertyName: field.propertyName), offset: field.offset, assign: declaration.assign)
-            }
+        var setters: [ParameterSetter] = []
+        for field in StoredProperties.of(I.self) {
+            guard let declaration = declarations[field.name] else { continue }
+            let info = try declaration.info(propertyName: field.propertyName, dependencies: dependencies, intent: I.title)
+            setters.append(ParameterSetter(info: info, offset: field.offset, assign: declaration.assign))
         }
+        return setters
     }
 
     /// Parameter names are unique, and the summary names only parameters.

@@ -53,6 +53,24 @@ public struct Parameter<T: Sendable>: Sendable {
                                            assign: Self.assigner())
     }
 
+    /// A parameter whose usual values the host supplies (`@Parameter(optionsProvider: GenreOptions()) var genre: String`):
+    /// completion offers them and a question for it is a choice among them.
+    @inlinable
+    public init<P: DynamicOptionsProvider>(_ name: String? = nil, title: String? = nil, question: String? = nil, default defaultValue: T? = nil,
+                                           optionsProvider: P) where T: IntentValue, P.Option == T {
+        declaration = ParameterDeclaration(name: name, title: title, question: question, type: T.valueType,
+                                           defaultValue: defaultValue, defaultAutoValue: defaultValue?.autoValue, range: nil,
+                                           options: ParameterOptions.maker(optionsProvider), assign: Self.assigner())
+    }
+
+    @inlinable
+    public init<W: IntentValue, P: DynamicOptionsProvider>(_ name: String? = nil, title: String? = nil, question: String? = nil,
+                                                            optionsProvider: P) where T == W?, P.Option == W {
+        declaration = ParameterDeclaration(name: name, title: title, question: question, type: W.valueType,
+                                           defaultValue: .some(nil), defaultAutoValue: nil, range: nil,
+                                           options: ParameterOptions.maker(optionsProvider), assign: Self.optionalAssigner())
+    }
+
     @inlinable
     public init<W: IntentValue>(_ name: String? = nil, title: String? = nil, question: String? = nil) where T == W? {
         declaration = ParameterDeclaration(name: name, title: title, question: question, type: W.valueType,
@@ -106,11 +124,14 @@ public final class ParameterDeclaration<T: Sendable>: Sendable, AnyParameterDecl
     /// The default as the engine holds it; nil for none (an optional parameter's default is "not given").
     let defaultAutoValue: Value?
     let range: ParameterRange?
+    let options: ParameterDeclarationOptions?
     public let assign: @Sendable (UnsafeMutableRawPointer, Value) -> Bool
 
     @usableFromInline
     init(name: String?, title: String?, question: String?, type: ValueType, defaultValue: T?, defaultAutoValue: Value?,
-         range: ParameterRange?, assign: @escaping @Sendable (UnsafeMutableRawPointer, Value) -> Bool) {
+         range: ParameterRange?, options: ParameterDeclarationOptions? = nil,
+         assign: @escaping @Sendable (UnsafeMutableRawPointer, Value) -> Bool) {
+        self.options = options
         self.name = name
         self.title = title
         self.question = question
@@ -121,16 +142,18 @@ public final class ParameterDeclaration<T: Sendable>: Sendable, AnyParameterDecl
         self.assign = assign
     }
 
-    public func info(propertyName: String) -> ParameterInfo {
+    /// What the engine knows of the parameter; `dependencies` fill in its options provider's, for `intent`.
+    public func info(propertyName: String, dependencies: Dependencies, intent: String) throws(RegistrationError) -> ParameterInfo {
         let name = self.name ?? propertyName
         return ParameterInfo(name: name, title: title ?? ParameterInfo.titleCase(name), type: type,
-                             isRequired: defaultValue == nil, defaultValue: defaultAutoValue, question: question, range: range)
+                             isRequired: defaultValue == nil, defaultValue: defaultAutoValue, question: question, range: range,
+                             options: try options?(dependencies, "the options of '\(name)' of intent '\(intent)'"))
     }
 }
 
 /// A `@Parameter` without its type: what registration reads from an intent's properties.
 public protocol AnyParameterDeclaration: AnyObject, Sendable {
-    func info(propertyName: String) -> ParameterInfo
+    func info(propertyName: String, dependencies: Dependencies, intent: String) throws(RegistrationError) -> ParameterInfo
     var assign: @Sendable (UnsafeMutableRawPointer, Value) -> Bool { get }
 }
 
@@ -163,9 +186,12 @@ public final class ParameterInfo: Sendable {
     public let defaultValue: Value?
     public let question: String?
     public let range: ParameterRange?
+    /// The values the host suggests for it, nil for none.
+    public let options: ParameterOptions?
 
     public init(name: String, title: String? = nil, type: ValueType, isRequired: Bool, defaultValue: Value? = nil,
-                question: String? = nil, range: ParameterRange? = nil) {
+                question: String? = nil, range: ParameterRange? = nil, options: ParameterOptions? = nil) {
+        self.options = options
         self.name = name
         self.title = title ?? name
         self.type = type

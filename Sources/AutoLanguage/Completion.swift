@@ -54,6 +54,21 @@ public struct ValuesWanted: Sendable, Equatable {
         case property(AnyEntityType, index: Int)
         /// Paths of files and folders: a text given for a File parameter.
         case files
+        /// The options the host suggests for a parameter (`DynamicOptionsProvider`), asked with the arguments written
+        /// as literals in the entry. `inText`: the cursor is inside a text, so only text options fit, without their
+        /// opening quote; otherwise every option, written as a literal.
+        case options(ParameterInfo, arguments: [String: Value], inText: Bool)
+
+        public static func == (lhs: Wanted, rhs: Wanted) -> Bool {
+            switch (lhs, rhs) {
+            case (.entities(let a), .entities(let b)): return a === b
+            case (.property(let a, let i), .property(let b, let j)): return a === b && i == j
+            case (.files, .files): return true
+            case (.options(let a, let x, let t), .options(let b, let y, let u)):
+                return a === b && t == u && x.mapValues(ValueFormatter.inline) == y.mapValues(ValueFormatter.inline)
+            default: return false
+            }
+        }
     }
     public let wanted: Wanted
     /// What is typed inside the text so far.
@@ -99,7 +114,8 @@ public struct Completer {
         // Inside a text: values from the host's query where the text names an entity or a property's value.
         if let quote = Self.openQuote(in: before) {
             let typed = String(decoding: Array(before.utf8)[(quote + 1)...], as: UTF8.self)
-            return CompletionResult(range: (quote + 1)..<end, candidates: [], values: valueRequest(before: String(decoding: Array(before.utf8)[..<quote], as: UTF8.self), typed: typed))
+            let code = String(decoding: Array(before.utf8)[..<quote], as: UTF8.self)
+            return CompletionResult(range: (quote + 1)..<end, candidates: [], values: valueRequest(before: code, typed: typed, in: text))
         }
         if let last = tokens.last, last.span.end >= end, case .invalid = last.kind { return CompletionResult(range: end..<end, candidates: []) }
         // The word being typed, if the cursor is right after one.
@@ -151,9 +167,17 @@ public struct Completer {
             if case .enumeration(let enumeration)? = intent.input?.type, Self.wordCount(of: intent) == stage.count {
                 return result(range, partial, cases(of: enumeration))
             }
-            if let label = Self.label(before: stage), let index = intent.parameterIndex(named: label),
-               case .enumeration(let enumeration) = intent.parameters[index].type {
-                candidates = cases(of: enumeration)
+            var valued: ParameterInfo?
+            if Self.wordCount(of: intent) == stage.count { valued = intent.input }
+            if let label = Self.label(before: stage), let index = intent.parameterIndex(named: label) {
+                valued = intent.parameters[index]
+                if case .enumeration(let enumeration) = intent.parameters[index].type { candidates = cases(of: enumeration) }
+            }
+            if let valued, valued.options != nil {
+                // The host's options, asked by the front end; the names an expression may start with follow them.
+                let arguments = literalArguments(of: intent, in: text, from: stage[0].span.start, excluding: valued)
+                let wanted = ValuesWanted(wanted: .options(valued, arguments: arguments, inText: false), typed: partial)
+                return CompletionResult(range: range, candidates: result(range, partial, candidates + expressionNames()).candidates, values: wanted)
             }
             return result(range, partial, candidates + expressionNames())
         }
@@ -189,8 +213,9 @@ public struct Completer {
         return nesting > 0 ? nil : open
     }
 
-    /// What a text at the end of `code` stands for: an entity given to an intent, or a property's value compared.
-    func valueRequest(before code: String, typed: String) -> ValuesWanted? {
+    /// What a text at the end of `code` stands for: an entity given to an intent, a property's value compared, or
+    /// a parameter with options; `entry` is the whole entry, for the arguments written after the cursor.
+    func valueRequest(before code: String, typed: String, in entry: String) -> ValuesWanted? {
         var lexer = Lexer(file: SourceFile(name: "<completion>", text: code))
         let tokens = lexer.tokenize().filter { $0.kind != .endOfInput }
         let stage = Self.currentStage(tokens, withinBrackets: false)
@@ -206,6 +231,10 @@ public struct Completer {
         guard let intent = intent(startingStage: stage) else { return nil }
         var parameter = intent.input
         if let label = Self.label(before: stage), let index = intent.parameterIndex(named: label) { parameter = intent.parameters[index] }
+        if let parameter, parameter.options != nil {
+            let arguments = literalArguments(of: intent, in: entry, from: stage[0].span.start, excluding: parameter)
+            return ValuesWanted(wanted: .options(parameter, arguments: arguments, inText: true), typed: typed)
+        }
         switch parameter?.type {
         case .entity(let type)?: return ValuesWanted(wanted: .entities(type), typed: typed)
         case .file?: return ValuesWanted(wanted: .files, typed: typed)
@@ -299,6 +328,57 @@ public struct Completer {
             if let intent = registry.intent(named: words.prefix(count).joined(separator: " ")) { return intent }
         }
         return nil
+    }
+
+    /// The arguments of `intent` written as literals in the stage of `entry` that starts at byte `start`, before and
+    /// after the cursor (`genre: "Fantasy"`, `shelf: read`, `3`), by parameter name, but for the one being completed:
+    /// what an options provider may depend on. Anything computed is left out, since completion runs nothing.
+    func literalArguments(of intent: IntentDescriptor, in entry: String, from start: Int, excluding completed: ParameterInfo) -> [String: Value] {
+        var lexer = Lexer(file: SourceFile(name: "<completion>", text: entry))
+        var stage: [Token] = []
+        var depth = 0
+        scan: for token in lexer.tokenize() where token.span.start >= start {
+            switch token.kind {
+            case .symbol(.leftParen), .symbol(.leftBracket): depth += 1
+            case .symbol(.rightParen), .symbol(.rightBracket): depth -= 1
+            case .newline, .endOfInput, .symbol(.semicolon), .symbol(.pipe), .symbol(.leftBrace), .symbol(.rightBrace):
+                if depth <= 0 { break scan }
+            default: break
+            }
+            stage.append(token)
+        }
+        var arguments: [String: Value] = [:]
+        func literal(_ token: Token, for parameter: ParameterInfo) -> Value? {
+            switch token.kind {
+            case .text(let pieces):
+                guard pieces.count <= 1 else { return nil }
+                if case .literal(let text)? = pieces.first { return .text(text) }
+                return pieces.isEmpty ? .text("") : nil
+            case .integer(let number): return .int(number)
+            case .decimal(let number): return .decimal(number)
+            case .identifier(let name):
+                guard case .enumeration(let enumeration) = parameter.type, let index = enumeration.caseIndex(named: name) else { return nil }
+                return .enumCase(EnumCaseValue(type: enumeration, index: index))
+            default: return nil
+            }
+        }
+        // A literal is the whole argument when what follows it is the end, the next label or `->`: `seats: 1 + 1` is not 1.
+        func endsArgument(_ index: Int) -> Bool {
+            index >= stage.count || stage[index].isSymbol(.arrow)
+                || (stage[index].identifier != nil && index + 1 < stage.count && stage[index + 1].isSymbol(.colon))
+        }
+        let first = Self.wordCount(of: intent)
+        if first < stage.count, let input = intent.input, endsArgument(first + 1),
+           let value = literal(stage[first], for: input) {
+            arguments[input.name] = value
+        }
+        for index in stage.indices.dropFirst(first) where index + 2 < stage.count && stage[index + 1].isSymbol(.colon) && endsArgument(index + 3) {
+            guard let label = stage[index].identifier, let parameter = intent.parameterIndex(named: label).map({ intent.parameters[$0] }),
+                  let value = literal(stage[index + 2], for: parameter) else { continue }
+            arguments[parameter.name] = value
+        }
+        arguments[completed.name] = nil
+        return arguments
     }
 
     static func wordCount(of intent: IntentDescriptor) -> Int {

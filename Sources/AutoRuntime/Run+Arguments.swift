@@ -25,7 +25,7 @@ extension Run {
         let intent = call.intent
         for (index, parameter) in intent.parameters.enumerated() {
             if arguments[index] == nil, parameter.isRequired, parameter.defaultValue == nil {
-                arguments[index] = try await answer(for: index, of: call, reason: nil, node)
+                arguments[index] = try await answer(for: index, of: call, given: arguments, reason: nil, node)
             } else if case .text(let text)? = arguments[index], let query = call.textLookups[index] {
                 arguments[index] = try await entity(named: text, in: query, for: parameter, of: intent,
                                                     at: call.argumentLocations[index] ?? node.location)
@@ -56,14 +56,25 @@ extension Run {
     }
 
     /// Asks for a parameter's value (an entity by name, found with its type's text search) and converts the answer.
-    /// `reason` is why the intent asks again, said where nobody can answer.
-    nonisolated(nonsending) func answer(for index: Int, of call: ActionCall, reason: String?, _ node: Node) async throws -> Value {
+    /// A parameter with options from its host is a choice among them. `given` are the call's arguments so far, for the
+    /// options; `reason` is why the intent asks again, said where nobody can answer.
+    nonisolated(nonsending) func answer(for index: Int, of call: ActionCall, given: [Value?], reason: String?, _ node: Node) async throws -> Value {
         let intent = call.intent, parameter = intent.parameters[index]
         let question = parameter.question ?? "\(parameter.title) for '\(intent.name)'?"
         let value: Value
         do {
-            value = try await interaction.requestValue(ValueRequest(prompt: question, type: parameter.type, intent: intent.name,
-                                                                    parameter: parameter.name, reason: reason))
+            if let options = try await options(for: parameter, of: intent, given: given, node), !options.isEmpty {
+                let request = ChoiceRequest(prompt: reason.map { "\($0)\n\(question)" } ?? question, options: options.map(IntentContext.choice(for:)),
+                                            intent: intent.name, parameter: parameter.name)
+                let chosen = try await interaction.choose(request)
+                guard options.indices.contains(chosen) else {
+                    throw RuntimeError("no option \(chosen + 1) for '\(parameter.name)' of '\(intent.name)'", at: node.location)
+                }
+                value = options[chosen]
+            } else {
+                value = try await interaction.requestValue(ValueRequest(prompt: question, type: parameter.type, intent: intent.name,
+                                                                        parameter: parameter.name, reason: reason))
+            }
         } catch is NoAnswerError {
             // The intent's reason, where it gave one, says what was wrong with the value it had.
             let need = "'\(intent.name)' needs '\(parameter.name)' (\(parameter.type))" + (reason.map { ": \($0);" } ?? " and")
@@ -77,6 +88,21 @@ extension Run {
             return try Coercion.argument(value, for: parameter, of: intent)
         } catch {
             throw located(error, at: node.location)
+        }
+    }
+
+    /// The values the host suggests for a parameter, asked with the arguments given so far; nil when it suggests none.
+    nonisolated(nonsending) func options(for parameter: ParameterInfo, of intent: IntentDescriptor, given: [Value?],
+                                         _ node: Node) async throws -> [Value]? {
+        guard let options = parameter.options else { return nil }
+        var arguments: [String: Value] = [:]
+        for (index, value) in given.enumerated() {
+            if let value { arguments[intent.parameters[index].name] = value }
+        }
+        do {
+            return try await options.options(for: OptionsRequest(arguments: arguments))
+        } catch {
+            throw reported(error, doing: "finding the options for '\(parameter.name)' of '\(intent.name)'", at: node.location)
         }
     }
 

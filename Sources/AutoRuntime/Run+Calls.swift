@@ -85,7 +85,7 @@ extension Run {
                         throw unansweredNeed(needed, of: intent, node)
                     }
                     asked[index, default: 0] += 1
-                    arguments[index] = try await answer(for: index, of: call, reason: needed.reason, node)
+                    arguments[index] = try await answer(for: index, of: call, given: arguments, reason: needed.reason, node)
                 }
             }
             await finishProgress(after: progressMark, failed: false)

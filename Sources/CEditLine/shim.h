@@ -20,8 +20,14 @@ static inline void *auto_el_clientdata(EditLine *el) {
     el_get(el, EL_CLIENTDATA, &data);
     return data;
 }
-/// libedit handles SIGWINCH (redraws for the new width) and restores the terminal on a signal.
+/// Off: libedit's own handlers (SIGWINCH, SIGCONT, …) run in signal context on whichever thread takes the signal,
+/// and redraw there while the editing thread may be drawing too; the REPL watches those signals itself.
 static inline void auto_el_set_signal(EditLine *el, int on) { el_set(el, EL_SIGNAL, on); }
+/// Characters come from `getc` rather than libedit's own read, so that the REPL can wait for a key and for a window
+/// change at once, and redraw on the editing thread.
+static inline void auto_el_set_getc(EditLine *el, el_rfunc_t getc) { el_set(el, EL_GETCFN, getc); }
+/// Draws the prompt and the line again, from scratch.
+static inline void auto_el_refresh(EditLine *el) { el_set(el, EL_REFRESH); }
 /// While editing, Ctrl-C is a key (bound by the REPL) rather than SIGINT.
 static inline void auto_el_set_no_isig(EditLine *el) { el_set(el, EL_SETTY, "-d", "-isig", NULL); }
 static inline void auto_el_add_function(EditLine *el, const char *name, const char *help,

@@ -1,8 +1,9 @@
 @testable import AutoCLI
+import AutoIntents
 import Foundation
 import Testing
 
-/// Paths Tab offers inside a text for a File parameter.
+/// Paths Tab offers inside a text for a File parameter, and a parameter's options from its host.
 @Suite struct HostValuesTests {
     @Test func pathsInAFolderWithFoldersGoingOnAndFilesClosingTheText() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("auto-paths-\(UUID().uuidString)")
@@ -17,5 +18,39 @@ import Testing
         #expect(!HostValues.files(startingWith: base).map(\.text).contains { $0.contains(".hidden") }, "hidden files only when asked for")
         #expect(HostValues.files(startingWith: base + ".h").map(\.text) == [base + ".hidden\""])
         #expect(HostValues.files(startingWith: base + "nothing/here").isEmpty)
+    }
+
+    /// Completion is asked on the REPL's own thread, never on the tasks' pool, which the provider's work needs.
+    func offThePool<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
+        await withCheckedContinuation { continuation in Thread.detachNewThread { continuation.resume(returning: work()) } }
+    }
+
+    /// Generous: the provider answers at once, but a loaded machine may take a while to run its task.
+    static let budget: Duration = .seconds(20)
+
+    @Test func optionsInATextAndAsLiteralsInTheProvidersOrder() async {
+        let genres = ParameterInfo(name: "genre", type: .text, isRequired: true, options: ParameterOptions { request in
+            request.argument("shelf", as: String.self) == "empty" ? [] : [.text("Science Fiction"), .text("Fantasy"), .text("Science"), .text("Say \"hi\"")]
+        })
+        let inText = await offThePool { HostValues.options(of: genres, given: [:], inText: true, typed: "sci", budget: Self.budget) }
+        #expect(inText.map(\.text) == ["Science Fiction\"", "Science\""], "the provider's order, ignoring case, closing the text")
+        #expect(await offThePool { HostValues.options(of: genres, given: [:], inText: false, typed: "Fa", budget: Self.budget) }.map(\.text) == ["\"Fantasy\""],
+                "a word typed without its quote is replaced by the whole text")
+        #expect(await offThePool { HostValues.options(of: genres, given: [:], inText: false, typed: "Say", budget: Self.budget) }.map(\.text) == ["\"Say \\\"hi\\\"\""])
+        #expect(await offThePool { HostValues.options(of: genres, given: ["shelf": .text("empty")], inText: true, typed: "", budget: Self.budget) }.isEmpty,
+                "the arguments reach the provider")
+        let numbers = ParameterInfo(name: "seats", type: .int, isRequired: false, options: ParameterOptions { _ in [.int(1), .int(12), .int(2)] })
+        #expect(await offThePool { HostValues.options(of: numbers, given: [:], inText: false, typed: "1", budget: Self.budget) }.map(\.text) == ["1", "12"])
+        #expect(await offThePool { HostValues.options(of: numbers, given: [:], inText: true, typed: "", budget: Self.budget) }.isEmpty, "a number is no text")
+    }
+
+    @Test func aProviderSlowerThanTheBudgetOffersNothing() async {
+        let slow = ParameterInfo(name: "genre", type: .text, isRequired: true, options: ParameterOptions { _ in
+            try await Task.sleep(for: .seconds(30))
+            return [.text("Fantasy")]
+        })
+        let started = ContinuousClock.now
+        #expect(await offThePool { HostValues.options(of: slow, given: [:], inText: true, typed: "", budget: .milliseconds(100)) }.isEmpty)
+        #expect(ContinuousClock.now - started < .seconds(20), "Tab waits for the budget, not for the provider")
     }
 }

@@ -69,6 +69,17 @@ import Testing
         #expect(session.waitForExit(timeout: .seconds(20)) == 0)
     }
 
+    @Test func altBAndAltFMoveByWords() throws {
+        let session = try repl(["repl"])
+        #expect(session.waitFor("auto> ", timeout: .seconds(20)) && session.waitForKeys())
+        // "show 3", Alt-B to the start of "3", "4" before it, Alt-F past "43", "5": `show 435`.
+        session.send("show 3\u{1B}b4\u{1B}f5\r")
+        #expect(session.waitFor("435\n"), "\(session.visibleOutput)")
+        #expect(session.waitFor("auto> ", count: 2) && session.waitForKeys())
+        session.send("\u{4}")
+        #expect(session.waitForExit(timeout: .seconds(20)) == 0)
+    }
+
     @Test func historyIsRecalledAfterARestartAndSearchedWithCtrlR() throws {
         let first = try repl(["repl"])
         #expect(first.waitFor("auto> ", timeout: .seconds(20)) && first.waitForKeys())
@@ -157,6 +168,71 @@ import Testing
         session.send("count(find books where title == \"Emma\")\r")
         #expect(session.waitFor("0\n"), "Emma was deleted: \(session.visibleOutput)")
         #expect(session.waitFor("library> ", count: 6) && session.waitForKeys())
+        session.send("\u{4}")
+        #expect(session.waitForExit(timeout: .seconds(20)) == 0)
+    }
+
+    func library(columns: UInt16 = 80) throws -> TerminalSession {
+        let library = BinaryRunner.productsFolder.appendingPathComponent("library").path
+        try #require(FileManager.default.isExecutableFile(atPath: library), "build the library product first: swift build")
+        let database = state.appendingPathComponent("lib.sqlite").path
+        return try TerminalSession(["--db", database], executable: library, environment: ["XDG_STATE_HOME": state.path], columns: columns)
+    }
+
+    /// A parameter with options from the host: Tab offers them inside its text, and a question for it is a
+    /// choice among them, answered at the prompt.
+    @Test func libraryOffersTheGenresItHasAndAsksForOneWithAChoice() throws {
+        let session = try library()
+        #expect(session.waitFor("library> ", timeout: .seconds(30)) && session.waitForKeys(), "\(session.visibleOutput)")
+        // First the question, which opens (and seeds) the database: Tab waits for the host at most 100 ms.
+        session.send("open genre\r")
+        #expect(session.waitFor("Which genre?", timeout: .seconds(30)), "\(session.visibleOutput)")
+        #expect(session.waitFor("Choose 1–22"), "one option per genre: \(session.visibleOutput)")
+        #expect(session.visibleOutput.contains(") Poetry"))
+        session.send("poetry\r")
+        #expect(session.waitFor("(20 books"), "\(session.visibleOutput)")
+        #expect(session.waitFor("library> ", count: 2) && session.waitForKeys())
+        session.send("open genre \"Fan\t")
+        #expect(session.waitFor("\"Fantasy\""), "Tab completes the genre from the host's options: \(session.visibleOutput)")
+        session.send(" shelf: read\r")
+        #expect(session.waitFor("(23 books"), "\(session.visibleOutput)")
+        #expect(session.waitFor("library> ", count: 3) && session.waitForKeys())
+        session.send("\u{4}")
+        #expect(session.waitForExit(timeout: .seconds(20)) == 0)
+    }
+
+    /// A progress bar drawn during an entry is gone when the entry ends: its last line says it is done, and the
+    /// prompt comes back on a line of its own.
+    @Test func aProgressBarInsideTheREPLLeavesThePromptIntact() throws {
+        let csv = state.appendingPathComponent("new.csv")
+        try "title,author\nFirst Invented Book,A. Writer\nSecond Invented Book,A. Writer\n".write(to: csv, atomically: true, encoding: .utf8)
+        let session = try library()
+        #expect(session.waitFor("library> ", timeout: .seconds(30)) && session.waitForKeys(), "\(session.visibleOutput)")
+        session.send("import books from \"\(csv.path)\"\r")
+        #expect(session.waitFor("[y/N]"), "an import is confirmed first: \(session.visibleOutput)")
+        session.send("y\r")
+        #expect(session.waitFor("Importing new.csv: done, 2/2"), "\(session.visibleOutput)")
+        #expect(session.waitFor("library> ", count: 2) && session.waitForKeys(), "\(session.visibleOutput)")
+        let screen = session.screenLines
+        #expect(screen.last == "library> ", "the prompt alone on its line: \(screen.suffix(4))")
+        #expect(!screen.contains { $0.contains("[#") || $0.contains("[-") }, "no bar is left on the screen: \(screen)")
+        session.send("\u{4}")
+        #expect(session.waitForExit(timeout: .seconds(20)) == 0)
+    }
+
+    /// When the window changes size while a line is edited, the line goes on, and what the entry prints is fitted
+    /// to the new width.
+    @Test func aResizedWindowKeepsTheLineAndFitsTheTableToTheNewWidth() throws {
+        let session = try library(columns: 120)
+        #expect(session.waitFor("library> ", timeout: .seconds(30)) && session.waitForKeys(), "\(session.visibleOutput)")
+        session.send("find books where author == \"Jane Austen\"")
+        #expect(session.waitFor("Austen\""))
+        #expect(session.resize(columns: 50))
+        session.send(" sort by published limit 2\r")
+        #expect(session.waitFor("(2 books"), "\(session.visibleOutput)")
+        let table = session.screenLines.drop { !$0.hasPrefix("Book ") }.prefix { !$0.hasPrefix("(2 books") }
+        #expect(table.count == 4 && table.allSatisfy { $0.count <= 50 }, "fitted to 50 columns: \(table)")
+        #expect(session.waitFor("library> ", count: 2) && session.waitForKeys())
         session.send("\u{4}")
         #expect(session.waitForExit(timeout: .seconds(20)) == 0)
     }

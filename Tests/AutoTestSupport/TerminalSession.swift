@@ -70,6 +70,14 @@ public final class TerminalSession: @unchecked Sendable {
             return tcgetattr(fd, &settings) == 0 && settings.c_lflag & tcflag_t(ICANON) == 0
         }
 
+        /// Gives the terminal a new size, as a window being resized does.
+        func resize(columns: UInt16, rows: UInt16) -> Bool {
+            lock.lock()
+            defer { lock.unlock() }
+            var size = winsize(ws_row: rows, ws_col: columns, ws_xpixel: 0, ws_ypixel: 0)
+            return fd >= 0 && ioctl(fd, UInt(TIOCSWINSZ), &size) == 0
+        }
+
         func write(_ bytes: [UInt8]) -> Bool {
             lock.lock()
             defer { lock.unlock() }
@@ -255,6 +263,15 @@ public final class TerminalSession: @unchecked Sendable {
     /// Types `text` at the terminal; a line is `"answer\r"`, as the Return key sends it.
     public func send(_ text: String) {
         _ = master.write(Array(text.utf8))
+    }
+
+    /// Resizes the terminal and tells the child with SIGWINCH, as the kernel does for a controlling terminal
+    /// (which `Process` doesn't make the pty; see `interrupt`).
+    @discardableResult
+    public func resize(columns: UInt16, rows: UInt16 = 40) -> Bool {
+        guard master.resize(columns: columns, rows: rows) else { return false }
+        if process.isRunning { kill(process.processIdentifier, SIGWINCH) }
+        return true
     }
 
     /// Ctrl-C: sends SIGINT to the child. (`Process` doesn't make the pty the child's controlling

@@ -30,6 +30,41 @@ struct OpenShelf: AppIntent {
     }
 }
 
+struct OpenGenre: AppIntent {
+    static let title = "Open genre"
+    static let description = IntentDescription("Lists the books of a genre, on one shelf or on all of them.", category: "Books",
+                                               resultName: "books")
+    static let parameterSummary: ParameterSummary? = "Open the {genre} books on {shelf}"
+    @Parameter(question: "Which genre?", optionsProvider: GenreOptions()) var genre: String
+    @Parameter var shelf: Shelf?
+    @Dependency var database: LibraryDatabase
+
+    func perform(_ context: IntentContext) async throws -> IntentResult<[Book]> {
+        let genre = self.genre, shelf = self.shelf
+        let books = try await database.read { db in
+            var request = BookRecord.filter(Column("genre").collating(.nocase) == genre)
+            if let shelf { request = request.filter(Column("shelf") == shelf.rawValue) }
+            return try request.order(Column("title"), Column("id")).fetchAll(db).map(\.book)
+        }
+        return .result(value: books)
+    }
+}
+
+/// The genres in the library, those with the most books first; with a shelf given, only the genres of the books on it,
+/// so that `open genre` offers what it would find.
+struct GenreOptions: DynamicOptionsProvider {
+    @Dependency var database: LibraryDatabase
+
+    func results(for request: OptionsRequest) async throws -> [String] {
+        let shelf = request.argument("shelf", as: Shelf.self)
+        return try await database.read { db in
+            try String.fetchAll(db, sql: """
+                SELECT genre FROM book WHERE ?1 IS NULL OR shelf = ?1 GROUP BY genre ORDER BY count(*) DESC, genre
+                """, arguments: [shelf?.rawValue])
+        }
+    }
+}
+
 struct AddBook: AppIntent {
     static let title = "Add book"
     static let description = IntentDescription("Adds a book to the library, on the want-to-read shelf.", category: "Books", resultName: "newBook")
@@ -40,7 +75,7 @@ struct AddBook: AppIntent {
     @Parameter(title: "Recommended by") var recommendedBy: String?
     @Parameter var published: Date?
     @Parameter(default: 0, range: Book.pageRange) var pages: Int
-    @Parameter(default: "Unknown") var genre: String
+    @Parameter(default: "Unknown", optionsProvider: GenreOptions()) var genre: String
     @Dependency var database: LibraryDatabase
 
     func perform(_ context: IntentContext) async throws -> IntentResult<Book> {
