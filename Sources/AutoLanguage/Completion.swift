@@ -131,7 +131,7 @@ public struct Completer {
         let previous = stage.last
 
         if previous?.isSymbol(.dot) == true {
-            return result(range, partial, members(after: Array(stage.dropLast())))
+            return result(range, partial, members(after: Array(stage.dropLast()), in: before))
         }
         // The stage the pipe brings its input from, for `… | sort by …`.
         let pipeIndex = tokens.count - stage.count - 1
@@ -393,15 +393,76 @@ public struct Completer {
 
     // MARK: Candidates
 
-    /// The type of `a.b.c` before a `.`, from a variable, `it`, `now` or `today`.
-    func members(after tokens: [Token]) -> [Completion] {
+    /// The properties of what is before a `.`: a path (`a.b.c` from a variable, `it`, `now` or `today`) is typed
+    /// here; any other expression (`first(books).`, `(find books limit 1).`, `xs[0].`) by the checker.
+    func members(after tokens: [Token], in entry: String) -> [Completion] {
+        if let type = pathType(before: tokens) { return properties(of: type) }
+        guard let type = expressionType(before: tokens, in: entry) else { return [] }
+        return properties(of: type)
+    }
+
+    /// The type of the expression that ends `tokens` (before a `.`), found by checking `set … = <expression>` in
+    /// the session's scope: nothing runs. Nil when it has errors or no expression ends there.
+    func expressionType(before tokens: [Token], in entry: String) -> ValueType? {
+        guard var start = tokens.indices.last else { return nil }
+        var index = start
+        // Back over the operands of a chain: `f(x)`, `(…)`, `xs[…]`, names and literals, joined by `.`.
+        while index >= 0 {
+            let token = tokens[index]
+            if token.isSymbol(.rightParen) || token.isSymbol(.rightBracket) {
+                var depth = 0
+                var open = index
+                while open >= 0 {
+                    if tokens[open].isSymbol(.rightParen) || tokens[open].isSymbol(.rightBracket) { depth += 1 }
+                    if tokens[open].isSymbol(.leftParen) || tokens[open].isSymbol(.leftBracket) { depth -= 1 }
+                    if depth == 0 { break }
+                    open -= 1
+                }
+                guard open >= 0 else { return nil }
+                start = open
+                index = open - 1
+                // A call's name, or what is indexed, goes with its brackets when nothing is between (`count(x)`,
+                // `xs[0]`); `show (x)` is an action given a value.
+                if index >= 0, !tokens[open].spaceBefore,
+                   tokens[index].identifier != nil || tokens[index].isSymbol(.rightParen) || tokens[index].isSymbol(.rightBracket) {
+                    continue
+                }
+            } else if token.identifier != nil || token.isLiteral {
+                start = index
+                index -= 1
+            } else {
+                return nil
+            }
+            guard index >= 0, tokens[index].isSymbol(.dot) else { break }
+            index -= 1
+        }
+        let bytes = Array(entry.utf8)
+        guard let last = tokens.last, tokens[start].span.start < last.span.end, last.span.end <= bytes.count else { return nil }
+        let expression = String(decoding: bytes[tokens[start].span.start..<last.span.end], as: UTF8.self)
+        let name = "completionTarget_"
+        let (tree, parseDiagnostics) = Parser.parse(SourceFile(name: "<completion>", text: "set \(name) = \(expression)"))
+        guard parseDiagnostics.isEmpty else { return nil }
+        var checker = Checker(registry: registry, file: tree.file)
+        _ = checker.checkScript(tree, session: scope)
+        guard !checker.diagnostics.contains(where: { $0.severity == .error }) else { return nil }
+        return checker.scope.declared.last { $0.name == name }?.type
+    }
+
+    /// The type of `a.b.c` at the end of `tokens`, from a variable, `it`, `now` or `today`.
+    func pathType(before tokens: [Token]) -> ValueType? {
         var path: [String] = []
         var index = tokens.count - 1
+        // Whether the path starts with a name: in `f(x).y` it starts with a call, which is the checker's.
+        var whole = false
         while index >= 0, let name = tokens[index].identifier {
             path.insert(name, at: 0)
-            if index > 0, tokens[index - 1].isSymbol(.dot) { index -= 2 } else { break }
+            guard index > 0, tokens[index - 1].isSymbol(.dot) else {
+                whole = true
+                break
+            }
+            index -= 2
         }
-        guard let root = path.first else { return [] }
+        guard whole, let root = path.first else { return nil }
         var type: ValueType
         if root == "it" {
             type = scope.itType
@@ -410,13 +471,13 @@ public struct Completer {
         } else if let variable = scope.variables.last(where: { $0.name == root }) {
             type = variable.type
         } else {
-            return []
+            return nil
         }
         for name in path.dropFirst() {
-            guard let next = Self.propertyType(name, of: type) else { return [] }
+            guard let next = Self.propertyType(name, of: type) else { return nil }
             type = next
         }
-        return properties(of: type)
+        return type
     }
 
     static func propertyType(_ name: String, of type: ValueType) -> ValueType? {

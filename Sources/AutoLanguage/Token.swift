@@ -39,6 +39,14 @@ public struct Token: Sendable {
         return nil
     }
 
+    /// A number or a text written out.
+    public var isLiteral: Bool {
+        switch kind {
+        case .integer, .decimal, .text: return true
+        default: return false
+        }
+    }
+
     public func isSymbol(_ symbol: Symbol) -> Bool { kind == .symbol(symbol) }
     public func isWord(_ word: String) -> Bool { kind == .identifier(word) }
 }

@@ -70,6 +70,21 @@ import Testing
         #expect(texts("nobody.ti‸", scope: scope).isEmpty)
     }
 
+    /// Any other expression before the `.` is typed by the checker, without running it.
+    @Test func membersAfterADotOnAnyExpressionTheCheckerTypes() throws {
+        let book = try #require(registry.entityType(named: "book"))
+        let scope = SessionScope(variables: [("args", .list(.text)), ("xs", .list(.entity(book)))], itType: .null)
+        #expect(texts("show first(xs).ti‸", scope: scope) == ["title"])
+        #expect(texts("show xs[0].pu‸", scope: scope) == ["published"])
+        #expect(texts("(find books where rating > 3 limit 1).au‸", scope: scope) == ["author"])
+        #expect(texts("set d = date(\"2024-05-01\").ye‸") == ["year"])
+        #expect(texts("show (open book \"Emma\").sh‸") == ["shelf"], "an action is typed, never run")
+        #expect(texts("show max(xs.published).mo‸", scope: scope) == ["month", "monthName"])
+        #expect(texts("show first(nothing).ti‸", scope: scope).isEmpty, "an expression with errors offers nothing")
+        #expect(texts("show (1 +).x‸").isEmpty)
+        #expect(texts(").‸").isEmpty)
+    }
+
     @Test func variablesKeywordsAndCommands() {
         let scope = SessionScope(variables: [("args", .list(.text)), ("total", .int)], itType: .null)
         #expect(texts("to‸", scope: scope) == ["total"])
