@@ -80,6 +80,24 @@ import Testing
         #expect(session.waitForExit(timeout: .seconds(20)) == 0)
     }
 
+    /// Characters beyond ASCII whatever the locale, invalid UTF-8 as U+FFFD, and a pasted line of several kilobytes.
+    @Test func unicodeInvalidBytesAndALongPastedLine() throws {
+        let session = try TerminalSession(["repl"], environment: ["XDG_STATE_HOME": state.path, "LANG": "", "LC_ALL": "", "LC_CTYPE": ""])
+        #expect(session.waitFor("auto> ", timeout: .seconds(20)) && session.waitForKeys())
+        session.send("show \"café 漢字\"\r")
+        #expect(session.waitFor("café 漢字\n"), "\(session.visibleOutput)")
+        #expect(session.waitFor("auto> ", count: 2) && session.waitForKeys())
+        session.send(bytes: Array("show \"a".utf8) + [0xFF, 0xC3] + Array("b\"\r".utf8))
+        #expect(session.waitFor("a\u{FFFD}\u{FFFD}b\n"), "\(session.visibleOutput)")
+        #expect(session.waitFor("auto> ", count: 3) && session.waitForKeys())
+        let long = String(repeating: "0123456789", count: 600)
+        session.send("show count(characters(\"\(long)\"))\r")
+        #expect(session.waitFor("6000\n", timeout: .seconds(20)), "\(session.visibleOutput.suffix(300))")
+        #expect(session.waitFor("auto> ", count: 4) && session.waitForKeys())
+        session.send("\u{4}")
+        #expect(session.waitForExit(timeout: .seconds(20)) == 0)
+    }
+
     @Test func historyIsRecalledAfterARestartAndSearchedWithCtrlR() throws {
         let first = try repl(["repl"])
         #expect(first.waitFor("auto> ", timeout: .seconds(20)) && first.waitForKeys())

@@ -265,6 +265,11 @@ public final class TerminalSession: @unchecked Sendable {
         _ = master.write(Array(text.utf8))
     }
 
+    /// Bytes as they come, which need not be UTF-8.
+    public func send(bytes: [UInt8]) {
+        _ = master.write(bytes)
+    }
+
     /// Resizes the terminal and tells the child with SIGWINCH, as the kernel does for a controlling terminal
     /// (which `Process` doesn't make the pty; see `interrupt`).
     @discardableResult
