@@ -3,7 +3,7 @@ import AutoLanguage
 
 struct GraphCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "graph", abstract: "Print a script's action graph (and its shortcuts') as Graphviz DOT.")
+        commandName: "graph", abstract: "Print a script's action graph (and its shortcuts' and automations') as Graphviz DOT.")
 
     @OptionGroup var source: ScriptSourceOptions
 
@@ -18,7 +18,9 @@ struct GraphCommand: ParsableCommand {
             let own = compiled.shortcuts.filter { shortcut in
                 compiled.registry.intent(named: shortcut.name)?.origin?.hasPrefix(script.name + ":") ?? false
             }
-            runner.console.writeOut(compiled.graph.dot(shortcuts: own))
+            runner.console.writeOut(compiled.graph.dot(shortcuts: own, automations: compiled.automations.map {
+                (name: $0.name, trigger: $0.trigger.description, graph: $0.graph)
+            }))
         case .failure(let failure):
             runner.report(failure.diagnostics)
             throw CommandExit(code: ExitCode.usageError)

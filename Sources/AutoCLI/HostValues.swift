@@ -52,6 +52,11 @@ enum HostValues {
                         budget: Duration = budget) -> [Completion] {
         guard let provider = parameter.options else { return [] }
         let found = withinBudget(budget) { try await provider.options(for: OptionsRequest(arguments: arguments)) } ?? []
+        return completions(ofOptions: found, type: parameter.type, inText: inText, typed: typed)
+    }
+
+    /// The options that start with `typed`, written for where the cursor is.
+    static func completions(ofOptions found: [Value], type: ValueType, inText: Bool, typed: String) -> [Completion] {
         var seen = Set<String>()
         var values: [Completion] = []
         for value in found {
@@ -70,7 +75,7 @@ enum HostValues {
             // A word typed without its quote (`genre: Fa`) still finds "Fantasy", which replaces it.
             let compared = !inText && text.hasPrefix("\"") ? text.dropFirst() : Substring(text)
             guard compared.lowercased().hasPrefix(typed.lowercased()), seen.insert(text).inserted else { continue }
-            values.append(Completion(text: text, kind: .value, detail: parameter.type.description))
+            values.append(Completion(text: text, kind: .value, detail: type.description))
             if values.count == limit { break }
         }
         return values

@@ -35,6 +35,7 @@ public struct Statement: Sendable {
         case stop
         case returnValue(Expression?)
         case shortcut(ShortcutDeclaration)
+        case automation(AutomationDeclaration)
         case error
     }
     public let kind: Kind
@@ -54,6 +55,46 @@ public struct ShortcutDeclaration: Sendable {
     public let parameters: [ParameterDeclaration]
     public let phrases: [Expression]
     public let body: Block
+}
+
+/// `automation "name" <trigger> <options> { … }`, as written; the checker resolves the trigger and options.
+public struct AutomationDeclaration: Sendable {
+    public let name: String
+    public let nameSpan: Span
+    public let trigger: TriggerSyntax
+    public let options: [AutomationOptionSyntax]
+    public let body: Block
+}
+
+/// When an automation fires, as written.
+public enum TriggerSyntax: Sendable {
+    /// `every 15 minutes`, `every hour`: a duration of elapsed time.
+    case interval(Expression)
+    /// `every day at 07:30` (no days: every day), `every monday, friday at 09:00`, `every weekday at 08:00`.
+    case weekly(days: [Identifier], time: TimeOfDaySyntax)
+    /// `at "2026-12-24 18:00"`: once.
+    case once(text: String, span: Span)
+    /// `cron "*/10 9-17 * * mon-fri" in "Europe/Paris"`; `span` is the expression's text, quotes excluded.
+    case cron(expression: String, span: Span, zone: (name: String, span: Span)?)
+}
+
+/// `07:30`: a wall-clock time, checked by the checker.
+public struct TimeOfDaySyntax: Sendable {
+    public let hour: Int
+    public let minute: Int
+    public let span: Span
+}
+
+/// What an automation does when it fires while a run of it is going, and how it runs.
+public enum AutomationOptionSyntax: Sendable {
+    /// `mode single`, `mode queued 5`, `mode parallel 3`, `mode restart`.
+    case mode(Identifier, bound: (value: Int, span: Span)?)
+    /// `catch up`: after downtime, the latest missed fire runs once.
+    case catchUp(Span)
+    /// `confirm automatically`: a destructive intent runs without asking.
+    case confirmAutomatically(Span)
+    /// `timeout 5 minutes`.
+    case timeout(Expression)
 }
 
 /// `Int`, `Book`, `[Text]`, `Text?`.

@@ -115,6 +115,11 @@ extension Checker {
                   hint: "move 'shortcut \"\(declaration.name)\"' out of the block")
             return nil
 
+        case .automation(let declaration):
+            error("an automation is declared at the top level of a file, not inside a block", declaration.nameSpan,
+                  hint: "move 'automation \"\(declaration.name)\"' out of the block")
+            return nil
+
         case .error:
             return nil
         }

@@ -125,8 +125,10 @@ struct Checker {
         for variable in session?.variables ?? [] where variable.name != "args" { _ = scope.assign(variable.name, type: variable.type) }
         if let session { scope.itType = session.itType }
         let statements = bindBlock(program.statements.filter {
-            if case .shortcut = $0.kind { return false }
-            return true
+            switch $0.kind {
+            case .shortcut, .automation: return false
+            default: return true
+            }
         })
         return BoundBody(name: program.file.name, file: file, statements: statements, slotNames: scope.slotNames)
     }

@@ -121,8 +121,8 @@ public struct Parser {
         return Identifier(name: name, span: token.span)
     }
 
-    mutating func expectWord(_ word: String, _ context: String) throws {
-        guard acceptWord(word) else { throw error("expected '\(word)' \(context), found \(describe(current))") }
+    mutating func expectWord(_ word: String, _ context: String, hint: String? = nil) throws {
+        guard acceptWord(word) else { throw error("expected '\(word)' \(context), found \(describe(current))", hint: hint) }
     }
 
     /// Expects the closing bracket of `opener`. When the input moved on to another line or ended, the
@@ -274,7 +274,7 @@ public struct Parser {
 
     // statement = set_statement | if_statement | for_statement | repeat_statement | while_statement | try_statement
     //           | break_statement | continue_statement | stop_statement | return_statement
-    //           | shortcut_declaration | expression_statement ;
+    //           | shortcut_declaration | automation_declaration | expression_statement ;
     mutating func parseStatement() throws -> Statement {
         enter(.statement)
         switch current.identifier {
@@ -289,7 +289,7 @@ public struct Parser {
         case "stop" where endsStatement(peek()): return parseStop()
         case "return": return try parseReturn()
         case "shortcut" where peek().kind.isText: return try parseShortcut()
-        case "automation" where peek().kind.isText: return parseAutomation()
+        case "automation" where peek().kind.isText: return try parseAutomation()
         default:
             if let operatorText = operatorStartingLine() {
                 throw error("'\(operatorText)' can't start a line: a statement continues on the next line only after an operator, not before one",
@@ -316,16 +316,6 @@ public struct Parser {
         default:
             return nil
         }
-    }
-
-    /// `automation "name" …`: part of the language, not built yet (docs/LANGUAGE.md §9). Said plainly, and the
-    /// whole block skipped, rather than read as an action called `automation`.
-    mutating func parseAutomation() -> Statement {
-        let start = current.span
-        _ = error("automations aren't built yet: 'automation' blocks are planned for the daemon", at: start,
-                  hint: "run the block's statements as a script for now")
-        skipStatement()
-        return Statement(kind: .error, span: start.to(previous.span), resultName: nil)
     }
 
     func endsStatement(_ token: Token) -> Bool {

@@ -16,6 +16,10 @@ public enum Production: String, CaseIterable, Sendable {
     case returnStatement = "return_statement"
     case shortcutDeclaration = "shortcut_declaration"
     case parameterDeclaration = "parameter_declaration"
+    case automationDeclaration = "automation_declaration"
+    case trigger
+    case timeOfDay = "time_of_day"
+    case automationOption = "automation_option"
     case type
     case block
     case expressionStatement = "expression_statement"

@@ -13,6 +13,8 @@ public struct CompiledScript: Sendable {
     /// The script's variables after it, in slot order (`args` first), and the type of `it`: a REPL session's
     /// scope for its next entry.
     public let scope: SessionScope
+    /// The script's automations, in declaration order; `auto run` runs none of them, the daemon schedules them.
+    public let automations: [Automation]
 
     public var graph: ActionGraph { program.main }
 }
@@ -64,6 +66,7 @@ public enum ScriptCompiler {
         checker.commandName = commandName
         let pending = programs.flatMap { checker.declareShortcuts(in: $0) }
         let shortcutBodies = pending.map { (shortcut: $0, body: checker.checkShortcut($0)) }
+        let automations = checker.checkAutomations(in: programs[programs.count - 1], session: session)
         let main = checker.checkScript(programs[programs.count - 1], session: session)
         let scope = SessionScope(variables: checker.scope.declared.map { ($0.name, $0.type) }, itType: checker.scope.itType)
         diagnostics += checker.diagnostics
@@ -95,8 +98,17 @@ public enum ScriptCompiler {
             (name: shortcut.descriptor.name, graph: Compiler.compile(body, registry: finalRegistry, shortcuts: finals))
         }
         let program = Program(main: Compiler.compile(main, registry: finalRegistry, shortcuts: finals), shortcuts: shortcuts.map(\.graph))
+        let compiledAutomations = automations.map { automation in
+            var spans: (expression: Span, zone: Span?) = (automation.declaration.nameSpan, nil)
+            if case .cron(_, let span, let zone) = automation.declaration.trigger { spans = (span, zone?.span) }
+            return Automation(name: automation.declaration.name, trigger: automation.trigger, mode: automation.mode,
+                              catchUp: automation.catchUp, confirmsAutomatically: automation.confirmsAutomatically,
+                              timeout: automation.timeout, graph: Compiler.compile(automation.body, registry: finalRegistry, shortcuts: finals),
+                              origin: automation.origin, file: source, triggerSpans: spans)
+        }
         let warnings = diagnostics.filter { $0.severity == .warning && $0.file.name == source.name }.sorted { $0.span.start < $1.span.start }
-        return .success(CompiledScript(program: program, registry: finalRegistry, shortcuts: shortcuts, warnings: warnings, scope: scope))
+        return .success(CompiledScript(program: program, registry: finalRegistry, shortcuts: shortcuts, warnings: warnings, scope: scope,
+                                       automations: compiledAutomations))
     }
 
 }

@@ -2,9 +2,11 @@ import Foundation
 
 /// The graph as Graphviz DOT (`auto graph script.auto | dot -Tsvg > g.svg`): actions are boxes labelled
 /// with their filled-in summary, control steps are diamonds with dashed edges into their blocks, and data
-/// edges are labelled with the variable, pipe or property they carry.
+/// edges are labelled with the variable, pipe or property they carry. An automation is a cluster whose entry is
+/// its trigger.
 extension ActionGraph {
-    public func dot(shortcuts: [(name: String, graph: ActionGraph)] = []) -> String {
+    public func dot(shortcuts: [(name: String, graph: ActionGraph)] = [],
+                    automations: [(name: String, trigger: String, graph: ActionGraph)] = []) -> String {
         var lines = ["digraph \"\(Self.escape(name))\" {", "  rankdir=TB;", "  node [fontname=\"Helvetica\", fontsize=11];",
                      "  edge [fontname=\"Helvetica\", fontsize=9];"]
         appendNodes(prefix: "n", to: &lines, indent: "  ")
@@ -12,6 +14,15 @@ extension ActionGraph {
             lines.append("  subgraph \"cluster_\(index)\" {")
             lines.append("    label=\"shortcut \(Self.escape(shortcut.name))\"; style=rounded; color=gray;")
             shortcut.graph.appendNodes(prefix: "s\(index)_", to: &lines, indent: "    ")
+            lines.append("  }")
+        }
+        for (index, automation) in automations.enumerated() {
+            let prefix = "a\(index)_"
+            lines.append("  subgraph \"cluster_automation_\(index)\" {")
+            lines.append("    label=\"automation \(Self.escape(automation.name))\"; style=rounded; color=\"#b06000\";")
+            lines.append("    \(prefix)trigger [label=\"\(Self.escape(automation.trigger))\", shape=cds, style=filled, fillcolor=\"#fef7e0\"];")
+            automation.graph.appendNodes(prefix: prefix, to: &lines, indent: "    ")
+            if let first = automation.graph.body.first { lines.append("    \(prefix)trigger -> \(prefix)\(first.id) [label=\"fires\"];") }
             lines.append("  }")
         }
         lines.append("}")

@@ -1,0 +1,81 @@
+import AutoRuntime
+import Foundation
+
+/// An automation of a script, checked and compiled: when it fires, how its runs go, and the graph of its body.
+/// The daemon schedules it; `auto graph` draws it with its trigger as the entry.
+public struct Automation: Sendable {
+    /// When it fires, as the script says it. Cron expressions are kept as written: the scheduler parses them
+    /// (and `AutoHost.compile` reports a bad one at its column).
+    public enum Trigger: Sendable, Equatable {
+        /// `every 15 minutes`: elapsed time, whatever the clock does.
+        case interval(Duration)
+        /// `every day at 07:30` (`days` nil), `every monday, friday at 09:00`: ISO weekdays, 1 Monday … 7 Sunday.
+        case weekly(days: [Int]?, hour: Int, minute: Int)
+        /// `at "2026-12-24 18:00"`: once, at that instant.
+        case once(Date)
+        /// `cron "…" in "Europe/Paris"`: five fields or an `@` name; the machine's zone when none is given.
+        case cron(expression: String, zone: String?)
+    }
+
+    /// What happens when it fires while a run of it is still going.
+    public enum Mode: Sendable, Equatable {
+        /// The new fire is skipped (recorded as rejected).
+        case single
+        /// Runs wait their turn, at most this many waiting.
+        case queued(Int)
+        /// Runs go at once, at most this many together.
+        case parallel(Int)
+        /// The running run is cancelled and the new one starts.
+        case restart
+    }
+
+    public let name: String
+    public let trigger: Trigger
+    public let mode: Mode
+    /// After downtime, the latest missed fire runs once (the others are recorded as skipped).
+    public let catchUp: Bool
+    /// A destructive intent runs without a confirmation, as nobody is there to give one.
+    public let confirmsAutomatically: Bool
+    /// How long a run may take; nil for no limit beyond the engine's.
+    public let timeout: Duration?
+    /// The body, a program of its own: `args` is empty and `it` is the instant it was scheduled for.
+    public let graph: ActionGraph
+    /// `file.auto:3`.
+    public let origin: String
+    /// Where the trigger is written, for errors found once the scheduler reads it: the cron expression's
+    /// text (inside its quotes) and the zone's.
+    public let file: SourceFile
+    public let triggerSpans: (expression: Span, zone: Span?)
+
+    /// The default bound of `mode queued` and `mode parallel` without a number.
+    public static let defaultBound = 10
+}
+
+extension Automation.Trigger: CustomStringConvertible {
+    static let dayNames = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"]
+
+    /// As a script would write it: `every day at 07:30`, `every 15 minutes`, `cron "0 9 * * *" in "Europe/Paris"`.
+    public var description: String {
+        switch self {
+        case .interval(let duration): return "every \(ValueFormatter.inline(.duration(duration)))"
+        case .weekly(let days, let hour, let minute):
+            let time = String(format: "%02d:%02d", hour, minute)
+            guard let days else { return "every day at \(time)" }
+            if days == [1, 2, 3, 4, 5] { return "every weekday at \(time)" }
+            return "every " + days.map { Self.dayNames[$0 - 1].lowercased() }.joined(separator: ", ") + " at \(time)"
+        case .once(let date): return "at \"\(ValueFormatter.inline(.date(date)))\""
+        case .cron(let expression, let zone): return "cron \"\(expression)\"" + (zone.map { " in \"\($0)\"" } ?? "")
+        }
+    }
+}
+
+extension Automation.Mode: CustomStringConvertible {
+    public var description: String {
+        switch self {
+        case .single: return "single"
+        case .queued(let bound): return "queued \(bound)"
+        case .parallel(let bound): return "parallel \(bound)"
+        case .restart: return "restart"
+        }
+    }
+}
