@@ -21,15 +21,17 @@ public struct Engine: Sendable {
     /// - `whatIf`: stop before the first intent that changes anything, saying what it would do.
     /// - `session`: a REPL session's state before the run — its variables' values in their slots and `it` — which
     ///   the outcome gives back as the run left it, also when the run failed part way.
+    /// - `it`: what `it` starts as (an automation's scheduled instant).
+    /// - `trace`: where each action is recorded as it runs (an automation's run history).
     public func run(_ program: Program, arguments: [Value] = [], interaction: any Interaction,
                     cancellation: CancellationFlag = CancellationFlag(), limits: RunLimits? = nil,
-                    whatIf: Bool = false, session: SessionState? = nil) async -> RunOutcome {
+                    whatIf: Bool = false, session: SessionState? = nil, it: Value = .null, trace: RunTrace? = nil) async -> RunOutcome {
         let limits = limits ?? self.limits
         let dependencies = self.dependencies
         let start: @Sendable (ContinuousClock.Instant?) async -> RunOutcome = { deadline in
             let context = IntentContext(interaction: interaction, cancellation: cancellation, dependencies: dependencies)
-            let run = Run(program: program, context: context, limits: limits, deadline: deadline, whatIf: whatIf)
-            guard let session else { return await run.start(arguments: arguments) }
+            let run = Run(program: program, context: context, limits: limits, deadline: deadline, whatIf: whatIf, trace: trace)
+            guard let session else { return await run.start(arguments: arguments, it: it) }
             return await run.start(arguments: session.slots, it: session.it, keepingState: true)
         }
         guard let maxDuration = limits.maxDuration else { return await start(nil) }

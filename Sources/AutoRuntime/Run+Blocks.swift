@@ -61,11 +61,18 @@ extension Run {
             var arguments = frame.takeArguments()
             try evaluateArguments(call, frame, node, into: &arguments)
             let value: Value
-            if let items = pipedList(call, arguments) {
-                value = try await performForEach(items, call, arguments, node)
-            } else {
-                value = try await invoke(call, &arguments, node)
+            let startedAt = trace == nil ? nil : ContinuousClock.now
+            do {
+                if let items = pipedList(call, arguments) {
+                    value = try await performForEach(items, call, arguments, node)
+                } else {
+                    value = try await invoke(call, &arguments, node)
+                }
+            } catch {
+                if let startedAt { trace?.record(call.intent, arguments, result: .failure(error), startedAt: startedAt, location: node.location) }
+                throw error
             }
+            if let startedAt { trace?.record(call.intent, arguments, result: .success(value), startedAt: startedAt, location: node.location) }
             frame.giveBack(consume arguments)
             store(value, in: call.resultSlots, of: node, frame)
         case .find(let call):
@@ -114,11 +121,18 @@ extension Run {
             var arguments = frame.takeArguments()
             try evaluateArguments(call, frame, node, into: &arguments)
             let value: Value
-            if let items = pipedList(call, arguments) {
-                value = try performForEachNow(items, call, arguments, node)
-            } else {
-                value = try invokeNow(call, &arguments, node)
+            let startedAt = trace == nil ? nil : ContinuousClock.now
+            do {
+                if let items = pipedList(call, arguments) {
+                    value = try performForEachNow(items, call, arguments, node)
+                } else {
+                    value = try invokeNow(call, &arguments, node)
+                }
+            } catch {
+                if let startedAt { trace?.record(call.intent, arguments, result: .failure(error), startedAt: startedAt, location: node.location) }
+                throw error
             }
+            if let startedAt { trace?.record(call.intent, arguments, result: .success(value), startedAt: startedAt, location: node.location) }
             frame.giveBack(consume arguments)
             store(value, in: call.resultSlots, of: node, frame)
         case .assign(let slot, let expression):

@@ -12,6 +12,8 @@ final class Run {
     let limits: RunLimits
     /// `--what-if`: stop before the first intent that changes anything, saying what it would do.
     let whatIf: Bool
+    /// Where each action is recorded, for a run history; nil records nothing.
+    let trace: RunTrace?
 
     var interaction: any Interaction { context.interaction }
     var cancellation: CancellationFlag { context.cancellation }
@@ -34,7 +36,8 @@ final class Run {
     /// Thrown to end a `--what-if` run before the first change.
     struct WhatIfStop: Error {}
 
-    init(program: Program, context: IntentContext, limits: RunLimits, deadline: ContinuousClock.Instant?, whatIf: Bool) {
+    init(program: Program, context: IntentContext, limits: RunLimits, deadline: ContinuousClock.Instant?, whatIf: Bool, trace: RunTrace? = nil) {
+        self.trace = trace
         self.program = program
         self.context = context
         self.limits = limits
