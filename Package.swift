@@ -26,6 +26,11 @@ let package = Package(
         // The shortcuts of stdlib/*.auto, shipped as resources and loaded as the prelude.
         // Embedded in the code (EmbedFiles), so that an installed binary needs nothing beside it.
         .target(name: "AutoPrelude", path: "stdlib", plugins: ["EmbedFiles"]),
+        // Automations: time triggers and their schedules, the run store (SQLite through GRDB) and the daemon.
+        .target(
+            name: "AutoAutomation",
+            dependencies: ["AutoIntents", "AutoRuntime", "AutoLanguage", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
         // libedit (Debian's libedit-dev, installed by .ci/setup) through a C shim: the REPL's line editing.
         .systemLibrary(name: "CEditLine", path: "Sources/CEditLine"),
         // The `auto` command line, reusable by any host through `AutoCommandLine.main(registry:)`.
@@ -68,6 +73,7 @@ let package = Package(
                 path: "Tests/AutoTestSupport"),
         .testTarget(name: "AutoIntentsTests", dependencies: ["AutoIntents"]),
         .testTarget(name: "AutoLanguageTests", dependencies: ["AutoLanguage", "AutoRuntime", "AutoIntents", "AutoTestSupport"]),
+        .testTarget(name: "AutoAutomationTests", dependencies: ["AutoAutomation", "AutoLanguage", "AutoRuntime", "AutoIntents", "AutoTestSupport"]),
         .testTarget(name: "AutoRuntimeTests", dependencies: ["AutoRuntime", "AutoIntents", "AutoLanguage", "AutoTestSupport"]),
         // Depends on the `auto` executable so that `swift test` builds the binary its tests run.
         .testTarget(name: "AutoCLITests", dependencies: ["auto", "AutoCLI", "AutoLanguage", "AutoRuntime", "AutoIntents", "AutoTestSupport"]),

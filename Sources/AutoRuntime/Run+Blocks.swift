@@ -61,18 +61,13 @@ extension Run {
             var arguments = frame.takeArguments()
             try evaluateArguments(call, frame, node, into: &arguments)
             let value: Value
-            let startedAt = trace == nil ? nil : ContinuousClock.now
-            do {
-                if let items = pipedList(call, arguments) {
-                    value = try await performForEach(items, call, arguments, node)
-                } else {
-                    value = try await invoke(call, &arguments, node)
-                }
-            } catch {
-                if let startedAt { trace?.record(call.intent, arguments, result: .failure(error), startedAt: startedAt, location: node.location) }
-                throw error
+            if let trace {
+                value = try await invokeTraced(call, &arguments, node, trace)
+            } else if let items = pipedList(call, arguments) {
+                value = try await performForEach(items, call, arguments, node)
+            } else {
+                value = try await invoke(call, &arguments, node)
             }
-            if let startedAt { trace?.record(call.intent, arguments, result: .success(value), startedAt: startedAt, location: node.location) }
             frame.giveBack(consume arguments)
             store(value, in: call.resultSlots, of: node, frame)
         case .find(let call):
@@ -121,18 +116,13 @@ extension Run {
             var arguments = frame.takeArguments()
             try evaluateArguments(call, frame, node, into: &arguments)
             let value: Value
-            let startedAt = trace == nil ? nil : ContinuousClock.now
-            do {
-                if let items = pipedList(call, arguments) {
-                    value = try performForEachNow(items, call, arguments, node)
-                } else {
-                    value = try invokeNow(call, &arguments, node)
-                }
-            } catch {
-                if let startedAt { trace?.record(call.intent, arguments, result: .failure(error), startedAt: startedAt, location: node.location) }
-                throw error
+            if let trace {
+                value = try invokeTracedNow(call, &arguments, node, trace)
+            } else if let items = pipedList(call, arguments) {
+                value = try performForEachNow(items, call, arguments, node)
+            } else {
+                value = try invokeNow(call, &arguments, node)
             }
-            if let startedAt { trace?.record(call.intent, arguments, result: .success(value), startedAt: startedAt, location: node.location) }
             frame.giveBack(consume arguments)
             store(value, in: call.resultSlots, of: node, frame)
         case .assign(let slot, let expression):

@@ -31,6 +31,45 @@ extension Run {
         return items
     }
 
+    // MARK: Traced
+
+    /// A call, a list piped into one included, recorded in the run's trace; apart from the untraced path so that
+    /// a run without a trace runs exactly as before.
+    @inline(never)
+    nonisolated(nonsending) func invokeTraced(_ call: ActionCall, _ arguments: inout [Value?], _ node: Node, _ trace: RunTrace) async throws -> Value {
+        let startedAt = ContinuousClock.now
+        do {
+            let value = if let items = pipedList(call, arguments) {
+                try await performForEach(items, call, arguments, node)
+            } else {
+                try await invoke(call, &arguments, node)
+            }
+            trace.record(call.intent, arguments, result: .success(value), startedAt: startedAt, location: node.location)
+            return value
+        } catch {
+            trace.record(call.intent, arguments, result: .failure(error), startedAt: startedAt, location: node.location)
+            throw error
+        }
+    }
+
+    /// `invokeTraced` without awaiting.
+    @inline(never)
+    func invokeTracedNow(_ call: ActionCall, _ arguments: inout [Value?], _ node: Node, _ trace: RunTrace) throws -> Value {
+        let startedAt = ContinuousClock.now
+        do {
+            let value = if let items = pipedList(call, arguments) {
+                try performForEachNow(items, call, arguments, node)
+            } else {
+                try invokeNow(call, &arguments, node)
+            }
+            trace.record(call.intent, arguments, result: .success(value), startedAt: startedAt, location: node.location)
+            return value
+        } catch {
+            trace.record(call.intent, arguments, result: .failure(error), startedAt: startedAt, location: node.location)
+            throw error
+        }
+    }
+
     // MARK: Awaiting
 
     /// Runs one call. `arguments` is the caller's buffer: it comes back with the values `perform` was given.

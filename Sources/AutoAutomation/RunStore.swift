@@ -1,0 +1,127 @@
+import AutoRuntime
+import Foundation
+
+/// What the daemon keeps: per automation the last scheduled time it handled (its cursor) and whether it is
+/// enabled, and every fire with how it ended and its step trace. A protocol, with SQLite's specifics in
+/// `SQLiteRunStore`: the store is what makes each fire run once, so a shared store (PostgreSQL) can later let
+/// several daemons share the work, each fire claimed by exactly one of them.
+public protocol RunStore: Sendable {
+    /// Claims a scheduled fire: records its run as started and moves the automation's cursor to the fire's time,
+    /// in one transaction. Nil when the fire was already claimed (it ran, is running, or was skipped): a fire
+    /// never runs twice, even across a crash. A manual fire is always new.
+    func claim(_ fire: Fire, at start: Date) throws(RunStoreError) -> RunID?
+    /// Records a fire that does not run — missed while the daemon was down, rejected by the automation's mode —
+    /// and moves the cursor past it. False when the fire was already recorded.
+    @discardableResult
+    func skip(_ fire: Fire, as outcome: RunOutcomeKind, reason: String, at time: Date) throws(RunStoreError) -> Bool
+    /// Records how a claimed run ended, with its steps.
+    func finish(_ run: RunID, _ ending: RunEnding, steps: [RunTrace.Step], droppedSteps: Int, at end: Date) throws(RunStoreError)
+    /// Runs that were started and never finished: the daemon stopped (a crash, SIGKILL) while they ran. Each is
+    /// recorded as failed with `reason`; they are not run again. Returns how many there were.
+    func closeUnfinished(reason: String, at time: Date) throws(RunStoreError) -> Int
+    /// The last scheduled time handled for an automation; nil before its first fire.
+    func cursor(of automation: AutomationKey) throws(RunStoreError) -> Date?
+    /// Whether an automation is enabled (the default) or disabled by `auto automations disable`.
+    func isEnabled(_ name: String) throws(RunStoreError) -> Bool
+    func setEnabled(_ enabled: Bool, for name: String) throws(RunStoreError)
+    /// The latest runs, newest first, of one automation (by name) or of all.
+    func runs(of name: String?, limit: Int) throws(RunStoreError) -> [RunRecord]
+    func run(_ id: RunID) throws(RunStoreError) -> RunRecord?
+    func steps(of run: RunID) throws(RunStoreError) -> [RunTrace.Step]
+    /// Removes old runs as `retention` says; returns how many went.
+    @discardableResult
+    func prune(_ retention: Retention, now: Date) throws(RunStoreError) -> Int
+}
+
+public typealias RunID = Int64
+
+/// An automation as the store knows it: by the script it is in and its name.
+public struct AutomationKey: Sendable, Hashable, CustomStringConvertible {
+    public let script: String
+    public let name: String
+    public init(script: String, name: String) {
+        self.script = script
+        self.name = name
+    }
+    public var description: String { "\(script)#\(name)" }
+}
+
+/// One firing of an automation: which, by what trigger, for which scheduled instant.
+public struct Fire: Sendable, Hashable {
+    public let automation: AutomationKey
+    /// The trigger as the script writes it: `every day at 07:30`.
+    public let trigger: String
+    /// The instant it was scheduled for, to the millisecond; a manual fire's is when it was asked for.
+    public let scheduled: Date
+    /// `auto automations run`: by hand, outside the schedule and the cursor.
+    public let manual: Bool
+
+    public init(automation: AutomationKey, trigger: String, scheduled: Date, manual: Bool = false) {
+        self.automation = automation
+        self.trigger = trigger
+        self.scheduled = scheduled
+        self.manual = manual
+    }
+}
+
+public enum RunOutcomeKind: String, Sendable, Codable, CaseIterable {
+    case running, succeeded, failed, cancelled
+    /// Not run: missed while the daemon was down, or an `at` time already past.
+    case skipped
+    /// Not run: its mode turned it away (a `single` automation still running).
+    case rejected
+}
+
+/// How a claimed run ended.
+public struct RunEnding: Sendable, Equatable {
+    public let outcome: RunOutcomeKind
+    /// The error or the reason for a cancellation, with its script location when it has one.
+    public let message: String?
+    public let location: String?
+
+    public init(_ outcome: RunOutcomeKind, message: String? = nil, location: String? = nil) {
+        self.outcome = outcome
+        self.message = message
+        self.location = location
+    }
+}
+
+/// A run as the history shows it.
+public struct RunRecord: Sendable, Equatable {
+    public let id: RunID
+    public let automation: AutomationKey
+    public let trigger: String
+    public let scheduled: Date
+    public let manual: Bool
+    public let started: Date?
+    public let ended: Date?
+    public let outcome: RunOutcomeKind
+    public let message: String?
+    public let location: String?
+    public let droppedSteps: Int
+}
+
+/// How long runs are kept: the latest `runsPerAutomation` of each automation, and none older than `age` — or,
+/// for failures and cancellations, which are what people come back to look at, than `failureAge`.
+public struct Retention: Sendable, Equatable {
+    public let runsPerAutomation: Int
+    public let age: Duration
+    public let failureAge: Duration
+
+    public init(runsPerAutomation: Int = 1_000, age: Duration = .seconds(30 * 86_400), failureAge: Duration = .seconds(90 * 86_400)) {
+        self.runsPerAutomation = runsPerAutomation
+        self.age = age
+        self.failureAge = failureAge
+    }
+}
+
+/// Why the store can't be used, said so people can act on it.
+public struct RunStoreError: Error, Sendable, CustomStringConvertible {
+    public let path: String
+    public let reason: String
+    public init(path: String, reason: String) {
+        self.path = path
+        self.reason = reason
+    }
+    public var description: String { "run store \(path): \(reason)" }
+}

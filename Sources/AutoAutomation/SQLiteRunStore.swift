@@ -1,0 +1,290 @@
+import AutoRuntime
+import Foundation
+import GRDB
+
+/// The run store in one SQLite file (GRDB, WAL mode): `$XDG_STATE_HOME/auto/runs.sqlite` by default. A fire is
+/// claimed by inserting its run under a unique key (automation, scheduled millisecond), in the transaction that
+/// moves the automation's cursor, so a fire that was claimed is never claimed again — whatever crashed in between.
+/// Commits are synchronous (`PRAGMA synchronous = FULL`): a run recorded as started stays recorded.
+public final class SQLiteRunStore: RunStore {
+    public let path: String
+    private let pool: DatabasePool
+
+    /// How long a write waits for another process's transaction (an `auto automations` command) before failing.
+    static let busyTimeout: TimeInterval = 5
+
+    /// `$XDG_STATE_HOME/auto/runs.sqlite`, or `~/.local/state/auto/runs.sqlite`.
+    public static var defaultPath: String {
+        let environment = ProcessInfo.processInfo.environment
+        let state = environment["XDG_STATE_HOME"].flatMap { $0.isEmpty ? nil : $0 }
+            ?? (environment["HOME"] ?? NSHomeDirectory()) + "/.local/state"
+        return state + "/auto/runs.sqlite"
+    }
+
+    /// Opens the store at `path`, creating it and its folder when missing and migrating its schema; the error says
+    /// why it can't: a folder, not a database, not writable, written by a newer auto.
+    public init(path: String = SQLiteRunStore.defaultPath) throws(RunStoreError) {
+        self.path = path
+        let folder = (path as NSString).deletingLastPathComponent
+        if !folder.isEmpty {
+            do {
+                try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            } catch {
+                throw RunStoreError(path: path, reason: "its folder can't be made (\(Self.systemReason(error)))")
+            }
+        }
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(Self.busyTimeout)
+        configuration.label = "auto run store"
+        do {
+            pool = try DatabasePool(path: path, configuration: configuration)
+            try pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = FULL") }
+            let migrator = Self.migrator
+            let superseded = try pool.read { db in try migrator.hasBeenSuperseded(db) }
+            if superseded {
+                throw RunStoreError(path: path, reason: "it was written by a newer version of auto; use that version, or another --store")
+            }
+            try migrator.migrate(pool)
+        } catch let error as RunStoreError {
+            throw error
+        } catch {
+            throw RunStoreError(path: path, reason: Self.reason(for: error, path: path))
+        }
+    }
+
+    /// The schema, one migration per version: a store from a newer auto has identifiers this one doesn't know.
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1: automations, runs, steps") { db in
+            try db.execute(sql: """
+                CREATE TABLE automation (
+                  script TEXT NOT NULL, name TEXT NOT NULL, cursor_ms INTEGER,
+                  PRIMARY KEY (script, name));
+                CREATE TABLE disabled (name TEXT PRIMARY KEY);
+                CREATE TABLE run (
+                  id INTEGER PRIMARY KEY AUTOINCREMENT,
+                  script TEXT NOT NULL, name TEXT NOT NULL, trigger TEXT NOT NULL,
+                  scheduled_ms INTEGER NOT NULL, manual INTEGER NOT NULL,
+                  started_ms INTEGER, ended_ms INTEGER,
+                  outcome TEXT NOT NULL, message TEXT, location TEXT, dropped_steps INTEGER NOT NULL DEFAULT 0);
+                CREATE UNIQUE INDEX run_fire ON run (script, name, scheduled_ms) WHERE manual = 0;
+                CREATE INDEX run_by_name ON run (name, id);
+                CREATE TABLE step (
+                  run INTEGER NOT NULL REFERENCES run(id) ON DELETE CASCADE, position INTEGER NOT NULL,
+                  intent TEXT NOT NULL, arguments TEXT NOT NULL, result TEXT, error TEXT,
+                  started_after_us INTEGER NOT NULL, duration_us INTEGER NOT NULL, location TEXT NOT NULL,
+                  PRIMARY KEY (run, position));
+                """)
+        }
+        return migrator
+    }
+
+    // MARK: Fires
+
+    public func claim(_ fire: Fire, at start: Date) throws(RunStoreError) -> RunID? {
+        try write { db in
+            try db.execute(sql: """
+                INSERT OR IGNORE INTO run (script, name, trigger, scheduled_ms, manual, started_ms, outcome)
+                VALUES (?, ?, ?, ?, ?, ?, 'running')
+                """, arguments: [fire.automation.script, fire.automation.name, fire.trigger, Self.milliseconds(fire.scheduled),
+                                 fire.manual, Self.milliseconds(start)])
+            guard db.changesCount == 1 else { return nil }
+            let id = db.lastInsertedRowID
+            if !fire.manual { try Self.moveCursor(of: fire, in: db) }
+            return id
+        }
+    }
+
+    @discardableResult
+    public func skip(_ fire: Fire, as outcome: RunOutcomeKind, reason: String, at time: Date) throws(RunStoreError) -> Bool {
+        try write { db in
+            try db.execute(sql: """
+                INSERT OR IGNORE INTO run (script, name, trigger, scheduled_ms, manual, ended_ms, outcome, message)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                """, arguments: [fire.automation.script, fire.automation.name, fire.trigger, Self.milliseconds(fire.scheduled),
+                                 fire.manual, Self.milliseconds(time), outcome.rawValue, reason])
+            guard db.changesCount == 1 else { return false }
+            if !fire.manual { try Self.moveCursor(of: fire, in: db) }
+            return true
+        }
+    }
+
+    /// The cursor only moves forward: a late `skip` of an older fire leaves a newer cursor as it is.
+    static func moveCursor(of fire: Fire, in db: Database) throws {
+        try db.execute(sql: """
+            INSERT INTO automation (script, name, cursor_ms) VALUES (?, ?, ?)
+            ON CONFLICT (script, name) DO UPDATE SET cursor_ms = max(coalesce(cursor_ms, excluded.cursor_ms), excluded.cursor_ms)
+            """, arguments: [fire.automation.script, fire.automation.name, milliseconds(fire.scheduled)])
+    }
+
+    public func finish(_ run: RunID, _ ending: RunEnding, steps: [RunTrace.Step], droppedSteps: Int, at end: Date) throws(RunStoreError) {
+        try write { db in
+            try db.execute(sql: "UPDATE run SET ended_ms = ?, outcome = ?, message = ?, location = ?, dropped_steps = ? WHERE id = ?",
+                           arguments: [Self.milliseconds(end), ending.outcome.rawValue, ending.message, ending.location, droppedSteps, run])
+            let insert = try db.makeStatement(sql: """
+                INSERT OR REPLACE INTO step (run, position, intent, arguments, result, error, started_after_us, duration_us, location)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """)
+            for (position, step) in steps.enumerated() {
+                try insert.execute(arguments: [run, position, step.intent, Self.encode(step.arguments), step.result, step.error,
+                                               Self.microseconds(step.startedAfter), Self.microseconds(step.duration), step.location.description])
+            }
+        }
+    }
+
+    public func closeUnfinished(reason: String, at time: Date) throws(RunStoreError) -> Int {
+        try write { db in
+            try db.execute(sql: "UPDATE run SET outcome = 'failed', message = ?, ended_ms = ? WHERE outcome = 'running'",
+                           arguments: [reason, Self.milliseconds(time)])
+            return db.changesCount
+        }
+    }
+
+    // MARK: Automations
+
+    public func cursor(of automation: AutomationKey) throws(RunStoreError) -> Date? {
+        try read { db in
+            try Int64.fetchOne(db, sql: "SELECT cursor_ms FROM automation WHERE script = ? AND name = ?",
+                               arguments: [automation.script, automation.name]).map(Self.date(milliseconds:))
+        }
+    }
+
+    public func isEnabled(_ name: String) throws(RunStoreError) -> Bool {
+        try read { db in try Int.fetchOne(db, sql: "SELECT 1 FROM disabled WHERE name = ?", arguments: [name]) == nil }
+    }
+
+    public func setEnabled(_ enabled: Bool, for name: String) throws(RunStoreError) {
+        try write { db in
+            if enabled {
+                try db.execute(sql: "DELETE FROM disabled WHERE name = ?", arguments: [name])
+            } else {
+                try db.execute(sql: "INSERT OR IGNORE INTO disabled (name) VALUES (?)", arguments: [name])
+            }
+        }
+    }
+
+    // MARK: History
+
+    public func runs(of name: String?, limit: Int) throws(RunStoreError) -> [RunRecord] {
+        try read { db in
+            let rows = try Row.fetchAll(db, sql: "SELECT * FROM run WHERE ?1 IS NULL OR name = ?1 ORDER BY id DESC LIMIT ?2",
+                                        arguments: [name, max(0, limit)])
+            return rows.map(Self.record)
+        }
+    }
+
+    public func run(_ id: RunID) throws(RunStoreError) -> RunRecord? {
+        try read { db in try Row.fetchOne(db, sql: "SELECT * FROM run WHERE id = ?", arguments: [id]).map(Self.record) }
+    }
+
+    public func steps(of run: RunID) throws(RunStoreError) -> [RunTrace.Step] {
+        try read { db in
+            try Row.fetchAll(db, sql: "SELECT * FROM step WHERE run = ? ORDER BY position", arguments: [run]).map { row in
+                RunTrace.Step(intent: row["intent"], arguments: Self.decode(row["arguments"]), result: row["result"], error: row["error"],
+                              startedAfter: .microseconds(row["started_after_us"] as Int64), duration: .microseconds(row["duration_us"] as Int64),
+                              location: Self.location(row["location"]))
+            }
+        }
+    }
+
+    @discardableResult
+    public func prune(_ retention: Retention, now: Date) throws(RunStoreError) -> Int {
+        try write { db in
+            let ageLimit = Self.milliseconds(now) - Int64(retention.age.components.seconds) * 1000
+            let failureLimit = Self.milliseconds(now) - Int64(retention.failureAge.components.seconds) * 1000
+            try db.execute(sql: """
+                DELETE FROM run WHERE outcome != 'running' AND (
+                  (outcome IN ('failed', 'cancelled') AND coalesce(ended_ms, scheduled_ms) < ?)
+                  OR (outcome NOT IN ('failed', 'cancelled') AND coalesce(ended_ms, scheduled_ms) < ?))
+                """, arguments: [failureLimit, ageLimit])
+            var removed = db.changesCount
+            try db.execute(sql: """
+                DELETE FROM run WHERE outcome != 'running' AND id IN (
+                  SELECT id FROM (SELECT id, row_number() OVER (PARTITION BY script, name ORDER BY id DESC) AS newer FROM run)
+                  WHERE newer > ?)
+                """, arguments: [retention.runsPerAutomation])
+            removed += db.changesCount
+            return removed
+        }
+    }
+
+    // MARK: Rows and values
+
+    static func record(_ row: Row) -> RunRecord {
+        RunRecord(id: row["id"], automation: AutomationKey(script: row["script"], name: row["name"]), trigger: row["trigger"],
+                  scheduled: date(milliseconds: row["scheduled_ms"]), manual: row["manual"],
+                  started: (row["started_ms"] as Int64?).map(date(milliseconds:)), ended: (row["ended_ms"] as Int64?).map(date(milliseconds:)),
+                  outcome: RunOutcomeKind(rawValue: row["outcome"]) ?? .failed, message: row["message"], location: row["location"],
+                  droppedSteps: row["dropped_steps"])
+    }
+
+    static func milliseconds(_ date: Date) -> Int64 { Int64((date.timeIntervalSince1970 * 1000).rounded()) }
+    static func date(milliseconds: Int64) -> Date { Date(timeIntervalSince1970: Double(milliseconds) / 1000) }
+    static func microseconds(_ duration: Duration) -> Int64 {
+        duration.components.seconds * 1_000_000 + duration.components.attoseconds / 1_000_000_000_000
+    }
+
+    /// Arguments as a JSON array of `[name, value]` pairs: in order, and readable with sqlite3.
+    static func encode(_ arguments: [RunTrace.Argument]) -> String {
+        let pairs = arguments.map { [$0.name, $0.value] }
+        guard let data = try? JSONSerialization.data(withJSONObject: pairs), let text = String(data: data, encoding: .utf8) else { return "[]" }
+        return text
+    }
+
+    static func decode(_ text: String) -> [RunTrace.Argument] {
+        guard let pairs = (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [[String]] else { return [] }
+        return pairs.compactMap { $0.count == 2 ? RunTrace.Argument(name: $0[0], value: $0[1]) : nil }
+    }
+
+    /// `file.auto:3:5` back into a location; the file may itself hold colons.
+    static func location(_ text: String) -> SourceLocation {
+        let parts = text.split(separator: ":", omittingEmptySubsequences: false)
+        guard parts.count >= 3, let line = Int(parts[parts.count - 2]), let column = Int(parts[parts.count - 1]) else {
+            return SourceLocation(file: text, line: 0, column: 0)
+        }
+        return SourceLocation(file: parts.dropLast(2).joined(separator: ":"), line: line, column: column)
+    }
+
+    // MARK: Access
+
+    private func write<T>(_ work: (Database) throws -> T) throws(RunStoreError) -> T {
+        do {
+            return try pool.write(work)
+        } catch {
+            throw RunStoreError(path: path, reason: Self.reason(for: error, path: path))
+        }
+    }
+
+    private func read<T>(_ work: (Database) throws -> T) throws(RunStoreError) -> T {
+        do {
+            return try pool.read(work)
+        } catch {
+            throw RunStoreError(path: path, reason: Self.reason(for: error, path: path))
+        }
+    }
+
+    /// What people can act on, rather than an SQLite result code.
+    static func reason(for error: any Error, path: String) -> String {
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue { return "it is a folder" }
+        guard let error = error as? DatabaseError else { return "\(error)" }
+        switch error.resultCode {
+        case .SQLITE_NOTADB, .SQLITE_CORRUPT: return "it is not a SQLite database, or it is damaged; move it away to start a new one"
+        case .SQLITE_BUSY, .SQLITE_LOCKED: return "it is locked by another process; try again"
+        case .SQLITE_FULL: return "the disk is full"
+        case .SQLITE_CANTOPEN, .SQLITE_READONLY, .SQLITE_PERM, .SQLITE_AUTH:
+            let folder = (path as NSString).deletingLastPathComponent
+            for (file, mode) in [(path, R_OK | W_OK), (folder.isEmpty ? "." : folder, W_OK)]
+            where FileManager.default.fileExists(atPath: file) && access(file, mode) != 0 {
+                return String(cString: strerror(errno)).lowercased()
+            }
+            return "it can't be written (\(error.message ?? "read-only"))"
+        default:
+            return error.message ?? "\(error)"
+        }
+    }
+
+    static func systemReason(_ error: any Error) -> String {
+        (error as NSError).localizedFailureReason ?? (error as NSError).localizedDescription
+    }
+}
