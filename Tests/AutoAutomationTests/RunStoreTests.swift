@@ -129,3 +129,16 @@ import Testing
         #expect { try SQLiteRunStore(path: fileAsFolder + "/runs.sqlite") } throws: { "\($0)".contains("its folder can't be made") }
     }
 }
+
+/// One daemon per store.
+@Suite struct StoreLockTests {
+    @Test func aSecondLockOnTheSameStoreIsRefusedUntilTheFirstGoes() throws {
+        let store = FileManager.default.temporaryDirectory.appendingPathComponent("auto-lock-\(UUID().uuidString).sqlite").path
+        defer { try? FileManager.default.removeItem(atPath: store + ".lock") }
+        var first: StoreLock? = try StoreLock(store: store)
+        #expect { try StoreLock(store: store) } throws: { "\($0)".contains("another daemon uses it (process \(getpid()))") }
+        #expect(first != nil)
+        first = nil
+        #expect(throws: Never.self) { _ = try StoreLock(store: store) }
+    }
+}
