@@ -15,6 +15,7 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     ],
     targets: [
         // The embedding API: what a host writes to register intents, entities and enums.
@@ -29,7 +30,8 @@ let package = Package(
         // Automations: time triggers and their schedules, the run store (SQLite through GRDB) and the daemon.
         .target(
             name: "AutoAutomation",
-            dependencies: ["AutoIntents", "AutoRuntime", "AutoLanguage", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["AutoIntents", "AutoRuntime", "AutoLanguage", .product(name: "GRDB", package: "GRDB.swift"),
+                           .product(name: "Logging", package: "swift-log")]
         ),
         // libedit (Debian's libedit-dev, installed by .ci/setup) through a C shim: the REPL's line editing.
         .systemLibrary(name: "CEditLine", path: "Sources/CEditLine"),

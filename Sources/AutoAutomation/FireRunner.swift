@@ -1,0 +1,69 @@
+import AutoIntents
+import AutoLanguage
+import AutoRuntime
+import Foundation
+import Logging
+
+/// An automation ready to fire: where it comes from, its trigger and options, and the program its body runs as
+/// (with the shortcuts of its script and of the prelude).
+public struct LoadedAutomation: Sendable {
+    public let key: AutomationKey
+    public let automation: Automation
+    public let program: Program
+    public let registry: Registry
+
+    /// The automations of a compiled script, keyed by the script's path.
+    public static func all(in compiled: CompiledScript, script: String) -> [LoadedAutomation] {
+        compiled.automations.map { automation in
+            LoadedAutomation(key: AutomationKey(script: script, name: automation.name), automation: automation,
+                             program: Program(main: automation.graph, shortcuts: compiled.program.shortcuts), registry: compiled.registry)
+        }
+    }
+}
+
+/// Runs one fire of an automation, unattended, and records it: claimed in the store first — a fire claimed before
+/// (it ran, or a crash stopped it) never runs again — then run by the engine with nobody to answer, `it` the
+/// scheduled instant, and its ending and steps recorded. One log line when it starts and one when it ends.
+public struct FireRunner: Sendable {
+    public let store: any RunStore
+    public let logger: Logger
+    public let now: @Sendable () -> Date
+
+    public init(store: any RunStore, logger: Logger, now: @escaping @Sendable () -> Date = { Date() }) {
+        self.store = store
+        self.logger = logger
+        self.now = now
+    }
+
+    /// The run as recorded; nil when the fire had been claimed before.
+    public func run(_ loaded: LoadedAutomation, _ fire: Fire, cancellation: CancellationFlag = CancellationFlag()) async throws(RunStoreError)
+        -> RunRecord? {
+        let automation = loaded.automation
+        guard let id = try store.claim(fire, at: now()) else { return nil }
+        var metadata: Logger.Metadata = ["automation": "\(automation.name)", "run": "\(id)"]
+        metadata["scheduled"] = "\(ValueFormatter.iso8601(fire.scheduled))"
+        if fire.manual { metadata["manual"] = "true" }
+        logger.info("run started", metadata: metadata)
+        let started = ContinuousClock.now
+        let trace = RunTrace()
+        let engine = Engine(registry: loaded.registry, limits: RunLimits(maxDuration: automation.timeout))
+        let interaction = UnattendedInteraction(automation: automation.name, confirmsAutomatically: automation.confirmsAutomatically, logger: logger)
+        let outcome = await engine.run(loaded.program, arguments: [.list([])], interaction: interaction, cancellation: cancellation,
+                                       it: .date(fire.scheduled), trace: trace)
+        let ending: RunEnding
+        switch outcome.ending {
+        case .completed, .stoppedBeforeChange: ending = RunEnding(.succeeded)
+        case .failed(let error): ending = RunEnding(.failed, message: error.message, location: error.location?.description)
+        case .cancelled(let reason): ending = RunEnding(.cancelled, message: reason)
+        }
+        try store.finish(id, ending, steps: trace.steps, droppedSteps: trace.dropped, at: now())
+        metadata["took"] = "\(Self.milliseconds(ContinuousClock.now - started)) ms"
+        if let message = ending.message { metadata["error"] = "\(ending.location.map { "\($0): " } ?? "")\(message)" }
+        logger.log(level: ending.outcome == .succeeded ? .info : .warning, "run \(ending.outcome.rawValue)", metadata: metadata)
+        return try store.run(id)
+    }
+
+    static func milliseconds(_ duration: Duration) -> Int64 {
+        duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000
+    }
+}
