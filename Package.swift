@@ -27,10 +27,12 @@ let package = Package(
         // The shortcuts of stdlib/*.auto, shipped as resources and loaded as the prelude.
         // Embedded in the code (EmbedFiles), so that an installed binary needs nothing beside it.
         .target(name: "AutoPrelude", path: "stdlib", plugins: ["EmbedFiles"]),
+        // timerfd and inotify, which the Glibc module leaves out: the scheduler's wall-clock timer, file events.
+        .systemLibrary(name: "CLinux", path: "Sources/CLinux"),
         // Automations: time triggers and their schedules, the run store (SQLite through GRDB) and the daemon.
         .target(
             name: "AutoAutomation",
-            dependencies: ["AutoIntents", "AutoRuntime", "AutoLanguage", .product(name: "GRDB", package: "GRDB.swift"),
+            dependencies: ["AutoIntents", "AutoRuntime", "AutoLanguage", "CLinux", .product(name: "GRDB", package: "GRDB.swift"),
                            .product(name: "Logging", package: "swift-log")]
         ),
         // libedit (Debian's libedit-dev, installed by .ci/setup) through a C shim: the REPL's line editing.

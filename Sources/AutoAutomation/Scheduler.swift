@@ -1,0 +1,307 @@
+import AutoIntents
+import AutoLanguage
+import AutoRuntime
+import Foundation
+import Logging
+
+/// When an automation fires: the next instant strictly after a given one, or nil when it never fires again.
+public protocol FireSchedule: Sendable {
+    func nextFire(after instant: Date) -> Date?
+}
+
+/// Fires automations on time, each fire once. It keeps, per automation, the last scheduled instant handled (the
+/// store's cursor), waits on the clock for the earliest next fire, and hands each due fire to the automation's
+/// mode: run it, queue it, or turn it away (recorded as rejected).
+///
+/// What it does when time doesn't go as planned:
+/// - fires missed while the daemon was down are recorded as skipped ("the daemon was not running"); with
+///   `catch up`, the latest of them runs;
+/// - a clock set forward, or a machine that slept, leaves several fires due at once: all but the latest are
+///   skipped ("the clock jumped forward"), and the latest runs — with `catch up` or not, as it is the one due now;
+/// - a clock set back repeats nothing: the next fire is the one after the last handled.
+public actor Scheduler {
+    /// An automation and what the scheduler knows of it.
+    final class Entry {
+        let loaded: LoadedAutomation
+        let schedule: any FireSchedule
+        /// The last scheduled instant handled (run, skipped or rejected).
+        var handled: Date
+        var running: [RunningFire] = []
+        var queued: [Fire] = []
+        init(loaded: LoadedAutomation, schedule: any FireSchedule, handled: Date) {
+            self.loaded = loaded
+            self.schedule = schedule
+            self.handled = handled
+        }
+        var next: Date? { schedule.nextFire(after: handled) }
+    }
+
+    struct RunningFire {
+        let id: Int
+        let cancellation: CancellationFlag
+        let task: Task<Void, Never>
+
+        /// Stops the run: the flag for the engine's steps, the task for an intent that awaits.
+        func cancel() {
+            cancellation.cancel()
+            task.cancel()
+        }
+    }
+
+    let store: any RunStore
+    let runner: FireRunner
+    let clock: any SchedulerClock
+    let logger: Logger
+    /// At most this many missed fires are recorded one by one for an automation when the daemon starts; the
+    /// rest are counted in the log. (A per-second automation down for a week would otherwise add 600,000 rows.)
+    let missedRecordLimit: Int
+
+    var entries: [AutomationKey: Entry] = [:]
+    var loop: Task<Void, Never>?
+    var stopping = false
+    var nextRunID = 0
+    /// Callers of `settled()`, resumed when nothing is due and nothing runs.
+    var settledWaiters: [CheckedContinuation<Void, Never>] = []
+    var waitingOnClock = false
+
+    public init(store: any RunStore, clock: any SchedulerClock, logger: Logger, missedRecordLimit: Int = 10_000) {
+        self.store = store
+        self.clock = clock
+        self.logger = logger
+        self.runner = FireRunner(store: store, logger: logger, now: { [clock] in clock.now() })
+        self.missedRecordLimit = missedRecordLimit
+    }
+
+    // MARK: Automations
+
+    /// Sets the automations to schedule: new ones start from their cursor (and what they missed is recorded),
+    /// ones that are no longer there stop being scheduled (a run of theirs finishes), and ones kept keep their place.
+    public func load(_ automations: [(LoadedAutomation, any FireSchedule)]) throws(RunStoreError) {
+        let now = clock.now()
+        var kept: [AutomationKey: Entry] = [:]
+        for (loaded, schedule) in automations {
+            if let existing = entries[loaded.key], existing.loaded.automation.trigger == loaded.automation.trigger {
+                let entry = Entry(loaded: loaded, schedule: schedule, handled: existing.handled)
+                entry.running = existing.running
+                entry.queued = existing.queued
+                kept[loaded.key] = entry
+                continue
+            }
+            let cursor = try store.cursor(of: loaded.key)
+            let entry = Entry(loaded: loaded, schedule: schedule, handled: cursor ?? now)
+            kept[loaded.key] = entry
+            if cursor != nil { try recordMissed(entry, upTo: now, reason: "the daemon was not running", catchUp: loaded.automation.catchUp) }
+        }
+        for (key, entry) in entries where kept[key] == nil {
+            logger.info("automation removed", metadata: ["automation": "\(key.name)", "script": "\(key.script)"])
+            _ = entry
+        }
+        entries = kept
+        loop?.cancel()  // the earliest next fire may have changed: the loop waits again
+    }
+
+    /// The automations scheduled, with their next fires.
+    public func nextFires() -> [(key: AutomationKey, next: Date?)] {
+        entries.values.map { ($0.loaded.key, $0.next) }.sorted { $0.key.description < $1.key.description }
+    }
+
+    // MARK: Running
+
+    /// Closes the runs a crash left running, then fires on time until `stop`.
+    public func start() throws(RunStoreError) {
+        let closed = try store.closeUnfinished(reason: "the daemon stopped during this run", at: clock.now())
+        if closed > 0 { logger.warning("runs left unfinished by the last daemon recorded as failed", metadata: ["runs": "\(closed)"]) }
+        guard loop == nil else { return }
+        startLoop()
+    }
+
+    private func startLoop() {
+        loop = Task { await self.runLoop() }
+    }
+
+    private func runLoop() async {
+        while !stopping {
+            do {
+                try fireDue()
+            } catch {
+                logger.error("the run store failed; fires wait for the next try", metadata: ["error": "\(error)"])
+            }
+            let next = entries.values.compactMap(\.next).min()
+            waitingOnClock = true
+            resumeSettledIfIdle()
+            do {
+                let wake: ClockWake
+                if let next { wake = try await clock.wait(until: next) } else { wake = try await clock.waitForever() }
+                waitingOnClock = false
+                if wake == .clockChanged { logger.notice("the clock was set; looking again at what is due", metadata: ["now": "\(ValueFormatter.iso8601(clock.now()))"]) }
+            } catch {
+                waitingOnClock = false
+                // Cancelled by `load` (what is next changed) or by `stop`.
+                if stopping { return }
+                if Task.isCancelled { loop = nil; startLoop(); return }
+            }
+        }
+    }
+
+    /// Every fire due by now, by automation: the latest runs (or goes to the mode), the earlier ones are skipped.
+    func fireDue() throws(RunStoreError) {
+        let now = clock.now()
+        for entry in entries.values.sorted(by: { $0.loaded.key.description < $1.loaded.key.description }) {
+            var due: [Date] = []
+            var after = entry.handled
+            while let next = entry.schedule.nextFire(after: after), next <= now {
+                due.append(next)
+                after = next
+                if due.count > missedRecordLimit { due.removeFirst() }
+            }
+            guard let latest = due.last else { continue }
+            for missed in due.dropLast() {
+                try store.skip(fire(entry, at: missed), as: .skipped, reason: "the clock jumped forward, or the machine slept, past this fire", at: now)
+            }
+            entry.handled = latest
+            try dispatch(fire(entry, at: latest), to: entry)
+        }
+    }
+
+    /// What `catch up` and downtime mean at start: the fires between the cursor and now, skipped, but the latest
+    /// runs when the automation catches up.
+    func recordMissed(_ entry: Entry, upTo now: Date, reason: String, catchUp: Bool) throws(RunStoreError) {
+        var missed: [Date] = []
+        var dropped = 0
+        var after = entry.handled
+        while let next = entry.schedule.nextFire(after: after), next <= now {
+            missed.append(next)
+            after = next
+            if missed.count > missedRecordLimit {
+                missed.removeFirst()
+                dropped += 1
+            }
+        }
+        guard let latest = missed.last else { return }
+        if dropped > 0 {
+            logger.warning("missed fires not recorded one by one", metadata: ["automation": "\(entry.loaded.key.name)", "count": "\(dropped)"])
+        }
+        for instant in catchUp ? missed.dropLast() : missed[...] {
+            try store.skip(fire(entry, at: instant), as: .skipped, reason: reason, at: now)
+        }
+        entry.handled = latest
+        if catchUp {
+            logger.info("catching up the latest missed fire", metadata: ["automation": "\(entry.loaded.key.name)"])
+            try dispatch(fire(entry, at: latest), to: entry)
+        }
+    }
+
+    func fire(_ entry: Entry, at instant: Date, manual: Bool = false) -> Fire {
+        Fire(automation: entry.loaded.key, trigger: entry.loaded.automation.trigger.description, scheduled: instant, manual: manual)
+    }
+
+    /// A due fire, by the automation's mode.
+    func dispatch(_ fire: Fire, to entry: Entry) throws(RunStoreError) {
+        guard try store.isEnabled(entry.loaded.key.name) else {
+            try store.skip(fire, as: .skipped, reason: "the automation is disabled", at: clock.now())
+            return
+        }
+        switch entry.loaded.automation.mode {
+        case .single:
+            if entry.running.isEmpty { begin(fire, entry) } else {
+                try store.skip(fire, as: .rejected, reason: "the previous run is still going (mode single)", at: clock.now())
+            }
+        case .queued(let bound):
+            if entry.running.isEmpty { begin(fire, entry) } else if entry.queued.count < bound { entry.queued.append(fire) } else {
+                try store.skip(fire, as: .rejected, reason: "\(bound) runs are already waiting (mode queued \(bound))", at: clock.now())
+            }
+        case .parallel(let bound):
+            if entry.running.count < bound { begin(fire, entry) } else {
+                try store.skip(fire, as: .rejected, reason: "\(bound) runs are already going (mode parallel \(bound))", at: clock.now())
+            }
+        case .restart:
+            for running in entry.running { running.cancel() }
+            begin(fire, entry)
+        }
+    }
+
+    func begin(_ fire: Fire, _ entry: Entry) {
+        nextRunID += 1
+        let id = nextRunID
+        let cancellation = CancellationFlag()
+        let runner = self.runner, loaded = entry.loaded, logger = self.logger
+        let task = Task {
+            do {
+                _ = try await runner.run(loaded, fire, cancellation: cancellation)
+            } catch {
+                logger.error("the run store failed while a run was recorded", metadata: ["automation": "\(loaded.key.name)", "error": "\(error)"])
+            }
+            await self.ended(id, of: loaded.key)
+        }
+        entry.running.append(RunningFire(id: id, cancellation: cancellation, task: task))
+    }
+
+    func ended(_ id: Int, of key: AutomationKey) {
+        guard let entry = entries[key] else { return resumeSettledIfIdle() }
+        entry.running.removeAll { $0.id == id }
+        if !stopping, !entry.queued.isEmpty, entry.running.isEmpty {
+            begin(entry.queued.removeFirst(), entry)
+        }
+        resumeSettledIfIdle()
+    }
+
+    /// Runs an automation now, by hand: recorded as manual, outside its schedule and its mode.
+    public func runNow(_ key: AutomationKey) async throws(RunStoreError) -> RunRecord? {
+        guard let entry = entries[key] else { return nil }
+        return try await runner.run(entry.loaded, fire(entry, at: clock.now(), manual: true))
+    }
+
+    // MARK: Stopping
+
+    /// Takes no more fires, gives the runs going `grace` to end, then cancels them (they are recorded as
+    /// cancelled) and waits for them.
+    public func stop(grace: Duration) async {
+        stopping = true
+        loop?.cancel()
+        for entry in entries.values { entry.queued.removeAll() }
+        let running = entries.values.flatMap(\.running)
+        guard !running.isEmpty else { return }
+        logger.info("stopping: waiting for runs to end", metadata: ["runs": "\(running.count)", "grace": "\(grace)"])
+        let deadline = ContinuousClock.now + grace
+        while entries.values.contains(where: { !$0.running.isEmpty }), ContinuousClock.now < deadline {
+            try? await Task.sleep(for: .milliseconds(20))
+        }
+        let left = entries.values.flatMap(\.running)
+        for run in left { run.cancel() }
+        // An intent that ignores cancellation gets one more grace, then the daemon goes without it: the store
+        // then still says "running", and the next daemon closes the run as failed.
+        let stopped = await withTaskGroup(of: Bool.self) { group in
+            group.addTask { for run in left { await run.task.value }; return true }
+            group.addTask { try? await Task.sleep(for: grace); return false }
+            let first = await group.next() ?? false
+            group.cancelAll()
+            return first
+        }
+        if !stopped { logger.warning("runs did not stop when cancelled; leaving them", metadata: ["runs": "\(left.count)"]) }
+    }
+
+    // MARK: Tests
+
+    /// Returns once no run is going or waiting and the loop waits on the clock. For tests that move the clock
+    /// (whose move returns once the loop has handed out what was due).
+    public func settled() async {
+        if isIdle { return }
+        await withCheckedContinuation { settledWaiters.append($0) }
+    }
+
+    var isIdle: Bool { waitingOnClock && entries.values.allSatisfy { $0.running.isEmpty && $0.queued.isEmpty } }
+
+    func resumeSettledIfIdle() {
+        guard isIdle else { return }
+        let waiters = settledWaiters
+        settledWaiters = []
+        for waiter in waiters { waiter.resume() }
+    }
+}
+
+extension SchedulerClock {
+    /// No automation has a next fire: wait until cancelled (a reload, a stop).
+    func waitForever() async throws -> ClockWake {
+        while true { _ = try await wait(until: .distantFuture) }
+    }
+}
