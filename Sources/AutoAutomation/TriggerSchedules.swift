@@ -1,0 +1,86 @@
+import AutoLanguage
+import Foundation
+
+/// `every 15 minutes`: elapsed time from the last fire handled, whatever the wall clock does between.
+public struct IntervalSchedule: FireSchedule {
+    public let interval: Duration
+    public init(interval: Duration) {
+        self.interval = interval
+    }
+    public func nextFire(after instant: Date) -> Date? {
+        let seconds = Double(interval.components.seconds) + Double(interval.components.attoseconds) / 1e18
+        return instant.addingTimeInterval(seconds)
+    }
+}
+
+/// `at "2026-12-24 18:00"`: once.
+public struct OnceSchedule: FireSchedule {
+    public let instant: Date
+    public init(instant: Date) {
+        self.instant = instant
+    }
+    public func nextFire(after other: Date) -> Date? { instant > other ? instant : nil }
+}
+
+/// `every day at 07:30`, `every monday, friday at 09:00`: a wall-clock time in a time zone, on some days of the
+/// week, with docs/LANGUAGE.md §9's rules across daylight-saving changes (`LocalTime.instant`).
+public struct WallClockSchedule: FireSchedule {
+    /// ISO weekdays, 1 Monday … 7 Sunday; nil for every day.
+    public let days: Set<Int>?
+    public let hour: Int
+    public let minute: Int
+    public let timeZone: TimeZone
+
+    public init(days: Set<Int>?, hour: Int, minute: Int, timeZone: TimeZone = .current) {
+        self.days = days
+        self.hour = hour
+        self.minute = minute
+        self.timeZone = timeZone
+    }
+
+    public func nextFire(after instant: Date) -> Date? {
+        // The day `instant` falls on in the zone, then the days after it: a week and a day covers every weekday
+        // even when the first day's time has passed.
+        var day = LocalTime.civilDay(of: instant, in: timeZone)
+        for _ in 0..<9 {
+            if days?.contains(LocalTime.isoWeekday(of: day)) ?? true {
+                let fire = LocalTime.instant(day: day, hour: hour, minute: minute, in: timeZone)
+                if fire > instant { return fire }
+            }
+            day += 1
+        }
+        return nil
+    }
+}
+
+/// Wall-clock times in a time zone, by docs/LANGUAGE.md §9: a time the clock skips (it springs forward) is the
+/// first instant after the gap; a time it shows twice (it falls back) is its first occurrence. Worked out from
+/// the zone's offsets, not Foundation's `Calendar.nextDate`, which skips the whole day of a 30-minute change
+/// (Australia/Lord_Howe).
+public enum LocalTime {
+    /// Days since 1970-01-01 of the civil date `instant` has in the zone.
+    public static func civilDay(of instant: Date, in zone: TimeZone) -> Int {
+        let local = Int((instant.timeIntervalSince1970).rounded(.down)) + zone.secondsFromGMT(for: instant)
+        return Int((Double(local) / 86_400).rounded(.down))
+    }
+
+    /// 1 Monday … 7 Sunday; 1970-01-01 was a Thursday.
+    public static func isoWeekday(of day: Int) -> Int {
+        ((day % 7) + 7 + 3) % 7 + 1
+    }
+
+    /// The instant the zone's clock reads `hour:minute` on civil day `day`.
+    public static func instant(day: Int, hour: Int, minute: Int, in zone: TimeZone) -> Date {
+        let local = Double(day * 86_400 + hour * 3_600 + minute * 60)
+        // A day holds at most one change here: the offsets a day before and a day after are the two it can have.
+        let before = Double(zone.secondsFromGMT(for: Date(timeIntervalSince1970: local - 86_400)))
+        let after = Double(zone.secondsFromGMT(for: Date(timeIntervalSince1970: local + 86_400)))
+        let candidates = Set([local - before, local - after]).filter { candidate in
+            Double(zone.secondsFromGMT(for: Date(timeIntervalSince1970: candidate))) == local - candidate
+        }
+        if let first = candidates.min() { return Date(timeIntervalSince1970: first) }
+        // In the gap: the change itself is the first instant after it.
+        let transition = zone.nextDaylightSavingTimeTransition(after: Date(timeIntervalSince1970: local - before - 86_400))
+        return transition ?? Date(timeIntervalSince1970: local - before)
+    }
+}
