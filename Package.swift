@@ -41,7 +41,7 @@ let package = Package(
         .target(
             name: "AutoCLI",
             dependencies: [
-                "AutoIntents", "AutoLanguage", "AutoRuntime", "AutoPrelude", "CEditLine",
+                "AutoIntents", "AutoLanguage", "AutoRuntime", "AutoPrelude", "AutoAutomation", "CEditLine",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -69,18 +69,38 @@ public enum LocalTime {
         ((day % 7) + 7 + 3) % 7 + 1
     }
 
-    /// The instant the zone's clock reads `hour:minute` on civil day `day`.
+    /// The instant the zone's clock reads `hour:minute` on civil day `day`: the first, when it reads it twice.
     public static func instant(day: Int, hour: Int, minute: Int, in zone: TimeZone) -> Date {
+        instants(day: day, hour: hour, minute: minute, in: zone, bothOccurrences: false)[0]
+    }
+
+    /// The instants the zone's clock reads `hour:minute` on civil day `day`: one, two when the clock shows it twice
+    /// (or only the first, unless `bothOccurrences`), and the end of the gap when the clock skips it.
+    public static func instants(day: Int, hour: Int, minute: Int, in zone: TimeZone, bothOccurrences: Bool) -> [Date] {
         let local = Double(day * 86_400 + hour * 3_600 + minute * 60)
         // A day holds at most one change here: the offsets a day before and a day after are the two it can have.
         let before = Double(zone.secondsFromGMT(for: Date(timeIntervalSince1970: local - 86_400)))
         let after = Double(zone.secondsFromGMT(for: Date(timeIntervalSince1970: local + 86_400)))
         let candidates = Set([local - before, local - after]).filter { candidate in
             Double(zone.secondsFromGMT(for: Date(timeIntervalSince1970: candidate))) == local - candidate
-        }
-        if let first = candidates.min() { return Date(timeIntervalSince1970: first) }
+        }.sorted().map { Date(timeIntervalSince1970: $0) }
+        if let first = candidates.first { return bothOccurrences ? candidates : [first] }
         // In the gap: the change itself is the first instant after it.
         let transition = zone.nextDaylightSavingTimeTransition(after: Date(timeIntervalSince1970: local - before - 86_400))
-        return transition ?? Date(timeIntervalSince1970: local - before)
+        return [transition ?? Date(timeIntervalSince1970: local - before)]
+    }
+
+    /// The year, month and day of days since 1970-01-01 (the proleptic Gregorian calendar; Howard Hinnant's
+    /// `civil_from_days`).
+    public static func civilDate(ofDay day: Int) -> (year: Int, month: Int, day: Int) {
+        let z = day + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let dayOfEra = z - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1_460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let monthIndex = (5 * dayOfYear + 2) / 153
+        let date = dayOfYear - (153 * monthIndex + 2) / 5 + 1
+        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
+        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, date)
     }
 }

@@ -82,7 +82,19 @@ extension Checker {
                 return nil
             }
             return .once(date)
-        case .cron(let expression, _, let zone):
+        case .cron(let expression, let span, let zone):
+            do throws(CronExpression.ParseError) {
+                let parsed = try CronExpression(parsing: expression)
+                if !parsed.canFire {
+                    error("'\(expression)' can never fire: no month has such a day", span, hint: "check the day-of-month and month fields")
+                    return nil
+                }
+            } catch {
+                let start = span.start + min(error.offset, span.end - span.start)
+                self.error(error.message, Span(start, min(span.end, start + error.length)),
+                           hint: "five fields: minute hour day-of-month month day-of-week, e.g. \"*/10 9-17 * * mon-fri\"")
+                return nil
+            }
             if let zone, TimeZone(identifier: zone.name) == nil {
                 error("'\(zone.name)' is not a time zone this machine knows", zone.span,
                       hint: "write an IANA name such as \"Europe/Paris\" or \"America/New_York\"")

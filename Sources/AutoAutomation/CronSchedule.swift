@@ -1,0 +1,70 @@
+import AutoLanguage
+import Foundation
+
+/// A cron expression in a time zone, fired by docs/LANGUAGE.md §9's rules: a wall time the clock skips fires once,
+/// when the gap ends; one it shows twice fires at its first occurrence, or at both when the hour field is `*`.
+public struct CronSchedule: FireSchedule {
+    public let expression: CronExpression
+    public let timeZone: TimeZone
+    let sortedHours: [Int]
+    let sortedMinutes: [Int]
+
+    /// Days searched for a match before saying it never fires again: eight years hold every leap-day pattern.
+    static let horizon = 8 * 366
+
+    public init(_ expression: CronExpression, timeZone: TimeZone = .current) {
+        self.expression = expression
+        self.timeZone = timeZone
+        sortedHours = expression.hours.sorted()
+        sortedMinutes = expression.minutes.sorted()
+    }
+
+    public func nextFire(after instant: Date) -> Date? {
+        guard expression.canFire else { return nil }
+        var day = LocalTime.civilDay(of: instant, in: timeZone)
+        for _ in 0..<Self.horizon {
+            let (year, month, date) = LocalTime.civilDate(ofDay: day)
+            if expression.matches(year: year, month: month, day: date, weekday: LocalTime.isoWeekday(of: day) % 7),
+               let fire = firstFire(on: day, after: instant) {
+                return fire
+            }
+            day += 1
+        }
+        return nil
+    }
+
+    /// The day's first fire after `instant`. A day far from any change has one offset, and its wall times and
+    /// instants go in the same order: the first wall time past `instant` is it. Near a change each wall time has
+    /// the instants the old and new offsets give, kept where they fall on their side of the change.
+    func firstFire(on day: Int, after instant: Date) -> Date? {
+        let start = Double(day * 86_400)
+        let transition = timeZone.nextDaylightSavingTimeTransition(after: Date(timeIntervalSince1970: start - 2 * 86_400))
+        guard let change = transition?.timeIntervalSince1970, change < start + 2 * 86_400 else {
+            let offset = Double(timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: start)))
+            for hour in sortedHours {
+                for minute in sortedMinutes {
+                    let fire = Date(timeIntervalSince1970: start + Double(hour * 3_600 + minute * 60) - offset)
+                    if fire > instant { return fire }
+                }
+            }
+            return nil
+        }
+        let old = Double(timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: change - 1)))
+        let new = Double(timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: change)))
+        let after = instant.timeIntervalSince1970
+        var first: Double?
+        for hour in sortedHours {
+            for minute in sortedMinutes {
+                let local = start + Double(hour * 3_600 + minute * 60)
+                let before = local - old, later = local - new
+                var fires: [Double] = []
+                if before < change { fires.append(before) }
+                if later >= change, fires.isEmpty || expression.everyHour { fires.append(later) }
+                // In the gap: neither offset reads this wall time; it fires when the gap ends.
+                if fires.isEmpty { fires.append(change) }
+                for fire in fires where fire > after && fire < (first ?? .infinity) { first = fire }
+            }
+        }
+        return first.map(Date.init(timeIntervalSince1970:))
+    }
+}

@@ -1,0 +1,127 @@
+import Foundation
+
+/// A cron expression as a script writes it in `cron "…"`: part of the language, so its mistakes are compile-time
+/// errors at their column (`CronSchedule`, in the scheduler, says when it fires). Five fields — minute, hour, day of month, month, day of week — with `*`, lists, ranges,
+/// steps, month and weekday names (0 and 7 are both Sunday), and the names `@hourly @daily @midnight @weekly
+/// @monthly @yearly @annually`. As in classic cron, when both day fields are restricted (anything but a bare `*`)
+/// a day matches if either matches; otherwise both must.
+public struct CronExpression: Sendable, Equatable {
+    public let minutes: Set<Int>
+    public let hours: Set<Int>
+    public let daysOfMonth: Set<Int>
+    public let months: Set<Int>
+    /// 0 Sunday … 6 Saturday.
+    public let daysOfWeek: Set<Int>
+    let daysOfMonthRestricted: Bool
+    let daysOfWeekRestricted: Bool
+    /// The hour field is a bare `*`: a wall time shown twice (the clock falls back) fires at both occurrences.
+    public let everyHour: Bool
+
+    /// Where an expression is wrong: a message, and the UTF-8 offset and length of the part in the expression.
+    public struct ParseError: Error, Sendable, Equatable, CustomStringConvertible {
+        public let message: String
+        public let offset: Int
+        public let length: Int
+        public init(message: String, offset: Int, length: Int) {
+            self.message = message
+            self.offset = offset
+            self.length = length
+        }
+        public var description: String { message }
+    }
+
+    static let shorthands = ["@hourly": "0 * * * *", "@daily": "0 0 * * *", "@midnight": "0 0 * * *", "@weekly": "0 0 * * 0",
+                             "@monthly": "0 0 1 * *", "@yearly": "0 0 1 1 *", "@annually": "0 0 1 1 *"]
+    static let monthNames = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"]
+    static let dayNames = ["sun", "mon", "tue", "wed", "thu", "fri", "sat"]
+
+    public init(parsing written: String) throws(ParseError) {
+        var text = written
+        let trimmed = written.trimmingCharacters(in: .whitespaces)
+        if trimmed.hasPrefix("@") {
+            guard let expanded = Self.shorthands[trimmed.lowercased()] else {
+                throw ParseError(message: "'\(trimmed)' is not a cron name; write @hourly, @daily, @weekly, @monthly or @yearly",
+                                 offset: Self.offset(of: trimmed, in: written), length: trimmed.utf8.count)
+            }
+            text = expanded
+        }
+        // The fields and where each starts, for errors that point at the field.
+        var fields: [(text: Substring, offset: Int)] = []
+        var index = text.startIndex
+        while index < text.endIndex {
+            if text[index] == " " || text[index] == "\t" { index = text.index(after: index); continue }
+            let start = index
+            while index < text.endIndex, text[index] != " ", text[index] != "\t" { index = text.index(after: index) }
+            fields.append((text[start..<index], text.utf8.distance(from: text.startIndex, to: start)))
+        }
+        guard fields.count == 5 else {
+            throw ParseError(message: "a cron expression has five fields (minute hour day-of-month month day-of-week), and this has \(fields.count)",
+                             offset: 0, length: text.utf8.count)
+        }
+        minutes = try Self.field(fields[0], "minute", 0...59, names: [])
+        hours = try Self.field(fields[1], "hour", 0...23, names: [])
+        daysOfMonth = try Self.field(fields[2], "day of month", 1...31, names: [])
+        months = try Self.field(fields[3], "month", 1...12, names: Self.monthNames, firstName: 1)
+        // 7 is Sunday too.
+        daysOfWeek = Set(try Self.field(fields[4], "day of week", 0...7, names: Self.dayNames, firstName: 0).map { $0 % 7 })
+        daysOfMonthRestricted = fields[2].text != "*"
+        daysOfWeekRestricted = fields[4].text != "*"
+        everyHour = fields[1].text == "*"
+    }
+
+    static func offset(of part: String, in text: String) -> Int {
+        text.range(of: part).map { text.utf8.distance(from: text.startIndex, to: $0.lowerBound) } ?? 0
+    }
+
+    /// One field: comma-separated items, each `*`, `N`, `A-B` or either with `/STEP`; names where the field has them.
+    static func field(_ field: (text: Substring, offset: Int), _ name: String, _ range: ClosedRange<Int>, names: [String],
+                      firstName: Int = 0) throws(ParseError) -> Set<Int> {
+        var values = Set<Int>()
+        var itemOffset = field.offset
+        for item in field.text.split(separator: ",", omittingEmptySubsequences: false) {
+            defer { itemOffset += item.utf8.count + 1 }
+            func fail(_ message: String) -> ParseError { ParseError(message: message, offset: itemOffset, length: max(1, item.utf8.count)) }
+            guard !item.isEmpty else { throw fail("an empty item in the \(name) field") }
+            let parts = item.split(separator: "/", maxSplits: 1, omittingEmptySubsequences: false)
+            var step = 1
+            if parts.count == 2 {
+                guard let parsed = Int(parts[1]), parsed > 0 else { throw fail("the step in '\(item)' is a whole number above zero") }
+                step = parsed
+            }
+            func value(_ text: Substring) throws(ParseError) -> Int {
+                if let number = Int(text) {
+                    guard range.contains(number) else { throw fail("\(name) \(number) is out of range \(range.lowerBound)–\(range.upperBound)") }
+                    return number
+                }
+                if let index = names.firstIndex(of: text.lowercased()) { return index + firstName }
+                throw fail("'\(text)' is not a \(name)" + (names.isEmpty ? "" : " (names: \(names.joined(separator: " ")))"))
+            }
+            var low = range.lowerBound, high = range.upperBound
+            if parts[0] != "*" {
+                let bounds = parts[0].split(separator: "-", maxSplits: 1, omittingEmptySubsequences: false)
+                low = try value(bounds[0])
+                // `A/STEP` runs to the field's end; `A` alone is one value.
+                high = bounds.count == 2 ? try value(bounds[1]) : (parts.count == 2 ? range.upperBound : low)
+                guard low <= high else { throw fail("the range '\(parts[0])' runs backwards") }
+            }
+            values.formUnion(stride(from: low, through: high, by: step))
+        }
+        return values
+    }
+
+    /// Whether any day can match: `0 0 31 2 *` and `0 0 30 2 *` never fire.
+    public var canFire: Bool {
+        if daysOfMonthRestricted && daysOfWeekRestricted { return true }  // either may match: a weekday always comes
+        if !daysOfMonthRestricted { return !daysOfWeek.isEmpty }
+        let longest = [31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
+        return months.contains { month in daysOfMonth.contains { $0 <= longest[month - 1] } }
+    }
+
+    /// Whether the civil date matches the day fields and the month.
+    public func matches(year: Int, month: Int, day: Int, weekday: Int) -> Bool {
+        guard months.contains(month) else { return false }
+        let dayOfMonth = daysOfMonth.contains(day), dayOfWeek = daysOfWeek.contains(weekday)
+        if daysOfMonthRestricted && daysOfWeekRestricted { return dayOfMonth || dayOfWeek }
+        return dayOfMonth && dayOfWeek
+    }
+}
