@@ -58,13 +58,23 @@ public actor Scheduler {
 
     var entries: [AutomationKey: Entry] = [:]
     var loop: Task<Void, Never>?
+    /// The loop's wait on the clock, cancelled when what is next changes (`load`) or on `stop`.
+    var waitTask: Task<ClockWake, any Error>?
+    /// How many times the loop has begun to wait, and who waits for it to begin again.
+    var cycle = 0
+    var cycleWaiters: [(mark: Int, continuation: CheckedContinuation<Void, Never>)] = []
     var stopping = false
     var nextRunID = 0
     /// Callers of `settled()`, resumed when nothing is due and nothing runs.
     var settledWaiters: [CheckedContinuation<Void, Never>] = []
     var waitingOnClock = false
 
-    public init(store: any RunStore, clock: any SchedulerClock, logger: Logger, missedRecordLimit: Int = 10_000) {
+    /// Old runs are removed as this says, at most once an hour, after a run ends (no wake-up of its own).
+    let retention: Retention?
+    var lastPrune: Date?
+
+    public init(store: any RunStore, clock: any SchedulerClock, logger: Logger, retention: Retention? = nil, missedRecordLimit: Int = 10_000) {
+        self.retention = retention
         self.store = store
         self.clock = clock
         self.logger = logger
@@ -76,7 +86,8 @@ public actor Scheduler {
 
     /// Sets the automations to schedule: new ones start from their cursor (and what they missed is recorded),
     /// ones that are no longer there stop being scheduled (a run of theirs finishes), and ones kept keep their place.
-    public func load(_ automations: [(LoadedAutomation, any FireSchedule)]) throws(RunStoreError) {
+    /// Returns once the scheduler waits for the new earliest fire (what was due has been handed out).
+    public func load(_ automations: [(LoadedAutomation, any FireSchedule)]) async throws(RunStoreError) {
         let now = clock.now()
         var kept: [AutomationKey: Entry] = [:]
         for (loaded, schedule) in automations {
@@ -97,7 +108,12 @@ public actor Scheduler {
             _ = entry
         }
         entries = kept
-        loop?.cancel()  // the earliest next fire may have changed: the loop waits again
+        // The earliest next fire may have changed: the loop looks again, and this returns once it waits again.
+        if let waitTask {
+            let mark = cycle
+            waitTask.cancel()
+            await withCheckedContinuation { cycleWaiters.append((mark, $0)) }
+        }
     }
 
     /// The automations scheduled, with their next fires.
@@ -107,16 +123,16 @@ public actor Scheduler {
 
     // MARK: Running
 
-    /// Closes the runs a crash left running, then fires on time until `stop`.
-    public func start() throws(RunStoreError) {
+    /// Closes the runs a crash left running, then fires on time until `stop`. Call it before the first `load`, so
+    /// that a catch-up run `load` starts is not taken for one a crash left.
+    public func start() async throws(RunStoreError) {
+        pruneIfDue()
         let closed = try store.closeUnfinished(reason: "the daemon stopped during this run", at: clock.now())
         if closed > 0 { logger.warning("runs left unfinished by the last daemon recorded as failed", metadata: ["runs": "\(closed)"]) }
         guard loop == nil else { return }
-        startLoop()
-    }
-
-    private func startLoop() {
+        let mark = cycle
         loop = Task { await self.runLoop() }
+        await withCheckedContinuation { cycleWaiters.append((mark, $0)) }
     }
 
     private func runLoop() async {
@@ -127,20 +143,26 @@ public actor Scheduler {
                 logger.error("the run store failed; fires wait for the next try", metadata: ["error": "\(error)"])
             }
             let next = entries.values.compactMap(\.next).min()
+            let clock = self.clock
+            let waiting = Task { next == nil ? try await clock.waitForever() : try await clock.wait(until: next ?? .distantFuture) }
+            waitTask = waiting
             waitingOnClock = true
+            cycle += 1
+            let ready = cycleWaiters.filter { $0.mark < cycle }
+            cycleWaiters.removeAll { $0.mark < cycle }
+            for waiter in ready { waiter.continuation.resume() }
             resumeSettledIfIdle()
             do {
-                let wake: ClockWake
-                if let next { wake = try await clock.wait(until: next) } else { wake = try await clock.waitForever() }
-                waitingOnClock = false
+                let wake = try await waiting.value
                 if wake == .clockChanged { logger.notice("the clock was set; looking again at what is due", metadata: ["now": "\(ValueFormatter.iso8601(clock.now()))"]) }
             } catch {
-                waitingOnClock = false
                 // Cancelled by `load` (what is next changed) or by `stop`.
-                if stopping { return }
-                if Task.isCancelled { loop = nil; startLoop(); return }
             }
+            waitTask = nil
+            waitingOnClock = false
         }
+        for waiter in cycleWaiters { waiter.continuation.resume() }
+        cycleWaiters = []
     }
 
     /// Every fire due by now, by automation: the latest runs (or goes to the mode), the earlier ones are skipped.
@@ -237,12 +259,26 @@ public actor Scheduler {
     }
 
     func ended(_ id: Int, of key: AutomationKey) {
+        pruneIfDue()
         guard let entry = entries[key] else { return resumeSettledIfIdle() }
         entry.running.removeAll { $0.id == id }
         if !stopping, !entry.queued.isEmpty, entry.running.isEmpty {
             begin(entry.queued.removeFirst(), entry)
         }
         resumeSettledIfIdle()
+    }
+
+    func pruneIfDue() {
+        guard let retention else { return }
+        let now = clock.now()
+        if let lastPrune, now.timeIntervalSince(lastPrune) < 3_600, now >= lastPrune { return }
+        lastPrune = now
+        do {
+            let removed = try store.prune(retention, now: now)
+            if removed > 0 { logger.info("old runs removed", metadata: ["runs": "\(removed)"]) }
+        } catch {
+            logger.error("old runs could not be removed", metadata: ["error": "\(error)"])
+        }
     }
 
     /// Runs an automation now, by hand: recorded as manual, outside its schedule and its mode.
@@ -257,7 +293,7 @@ public actor Scheduler {
     /// cancelled) and waits for them.
     public func stop(grace: Duration) async {
         stopping = true
-        loop?.cancel()
+        waitTask?.cancel()
         for entry in entries.values { entry.queued.removeAll() }
         let running = entries.values.flatMap(\.running)
         guard !running.isEmpty else { return }

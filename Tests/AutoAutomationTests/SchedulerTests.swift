@@ -153,8 +153,8 @@ struct WaitAtGate: AppIntent {
 
     @Test func firesOnTimeAndOnce() async throws {
         let (scheduler, clock) = scheduler(at: 30)
-        try await scheduler.load(automations("automation \"a\" every minute { show 1 }"))
         try await scheduler.start()
+        try await scheduler.load(automations("automation \"a\" every minute { show 1 }"))
         await scheduler.settled()
         #expect(try history().isEmpty)
         await clock.advance(to: 60)
@@ -175,11 +175,11 @@ struct WaitAtGate: AppIntent {
         _ = try store.claim(Fire(automation: AutomationKey(script: "/s.auto", name: "catching"), trigger: "every 1 minute",
                                  scheduled: Date(timeIntervalSince1970: 60)), at: Date())
         let (scheduler, _) = scheduler(at: 250)
+        try await scheduler.start()
         try await scheduler.load(automations("""
             automation "plain" every minute { show 1 }
             automation "catching" every minute catch up { show 1 }
             """))
-        try await scheduler.start()
         await scheduler.settled()
         let plain = try store.runs(of: "plain", limit: 10).reversed().map { "\(Int($0.scheduled.timeIntervalSince1970)) \($0.outcome.rawValue)" }
         #expect(plain == ["60 succeeded", "120 skipped", "180 skipped", "240 skipped"])
@@ -191,8 +191,8 @@ struct WaitAtGate: AppIntent {
 
     @Test func aClockSetForwardSkipsAllButTheLatestAndSetBackRepeatsNothing() async throws {
         let (scheduler, clock) = scheduler(at: 30)
-        try await scheduler.load(automations("automation \"a\" every minute { show 1 }"))
         try await scheduler.start()
+        try await scheduler.load(automations("automation \"a\" every minute { show 1 }"))
         await clock.advance(to: 60)
         await scheduler.settled()
         await clock.set(to: 300)
@@ -211,8 +211,8 @@ struct WaitAtGate: AppIntent {
 
     @Test func modeSingleTurnsAwayAFireWhileARunIsGoing() async throws {
         let (scheduler, clock) = scheduler(at: 30)
-        try await scheduler.load(automations("automation \"a\" every minute { wait at gate }"))
         try await scheduler.start()
+        try await scheduler.load(automations("automation \"a\" every minute { wait at gate }"))
         await clock.advance(to: 60)
         try await waitUntil { gate.arrivals == 1 }
         await clock.advance(to: 120)
@@ -226,8 +226,8 @@ struct WaitAtGate: AppIntent {
 
     @Test func modeQueuedRunsThemInTurnUpToItsBound() async throws {
         let (scheduler, clock) = scheduler(at: 30)
-        try await scheduler.load(automations("automation \"a\" every minute mode queued 1 { wait at gate }"))
         try await scheduler.start()
+        try await scheduler.load(automations("automation \"a\" every minute mode queued 1 { wait at gate }"))
         await clock.advance(to: 60)
         try await waitUntil { gate.arrivals == 1 }
         await clock.advance(to: 120)   // waits its turn
@@ -241,11 +241,11 @@ struct WaitAtGate: AppIntent {
 
     @Test func modeParallelAndRestart() async throws {
         let (scheduler, clock) = scheduler(at: 30)
+        try await scheduler.start()
         try await scheduler.load(automations("""
             automation "p" every minute mode parallel 2 { wait at gate }
             automation "r" every minute mode restart { wait at gate }
             """))
-        try await scheduler.start()
         await clock.advance(to: 60)
         try await waitUntil { gate.arrivals == 2 }
         await clock.advance(to: 120)
@@ -264,8 +264,8 @@ struct WaitAtGate: AppIntent {
 
     @Test func stoppingCancelsWhatOutlastsTheGrace() async throws {
         let (scheduler, clock) = scheduler(at: 30)
-        try await scheduler.load(automations("automation \"a\" every minute { wait at gate }"))
         try await scheduler.start()
+        try await scheduler.load(automations("automation \"a\" every minute { wait at gate }"))
         await clock.advance(to: 60)
         try await waitUntil { gate.arrivals == 1 }
         await scheduler.stop(grace: .milliseconds(50))
@@ -275,8 +275,8 @@ struct WaitAtGate: AppIntent {
     @Test func aDisabledAutomationsFiresAreRecordedAsSkipped() async throws {
         try store.setEnabled(false, for: "a")
         let (scheduler, clock) = scheduler(at: 30)
-        try await scheduler.load(automations("automation \"a\" every minute { show 1 }"))
         try await scheduler.start()
+        try await scheduler.load(automations("automation \"a\" every minute { show 1 }"))
         await clock.advance(to: 60)
         await scheduler.settled()
         #expect(try history() == ["60 skipped"])
