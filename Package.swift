@@ -43,6 +43,7 @@ let package = Package(
             dependencies: [
                 "AutoIntents", "AutoLanguage", "AutoRuntime", "AutoPrelude", "AutoAutomation", "CEditLine",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .executableTarget(name: "auto", dependencies: ["AutoCLI"]),

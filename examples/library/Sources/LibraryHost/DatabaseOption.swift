@@ -9,7 +9,7 @@ public enum DatabaseOption {
 
     /// The engine's subcommands: after `check`, `graph` or `intents` every word is a file or a name, so
     /// `--db` may come anywhere (they never open the database, but `--db` is no error for them).
-    static let subcommands: Set<String> = ["run", "check", "graph", "intents", "help"]
+    static let subcommands: Set<String> = ["run", "check", "graph", "intents", "repl", "daemon", "automations", "help"]
     /// The options of `run` that take a value: the word after them is not the script.
     static let optionsWithValues: Set<String> = ["-e", "--max-steps", "--timeout", "--max-depth"]
 

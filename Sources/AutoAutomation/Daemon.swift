@@ -1,0 +1,207 @@
+import AutoLanguage
+import Dispatch
+import Foundation
+import Logging
+import Synchronization
+
+/// `auto daemon`: loads the automations of some scripts, fires them on time under one run store, reloads a script
+/// when it changes — a broken edit keeps the version running and says what is wrong — and on SIGTERM or SIGINT
+/// stops taking fires and gives the runs going a grace period.
+public final class Daemon: Sendable {
+    /// How a script's text is compiled: the host's intents and prelude.
+    public typealias Compile = @Sendable (SourceFile) -> Result<CompiledScript, CompilationFailure>
+
+    public struct Options: Sendable {
+        /// Scripts, and folders whose `.auto` files are scripts.
+        public var paths: [String]
+        public var store: String
+        public var grace: Duration
+        public var retention: Retention
+        public init(paths: [String], store: String = SQLiteRunStore.defaultPath, grace: Duration = .seconds(10),
+                    retention: Retention = Retention()) {
+            self.paths = paths
+            self.store = store
+            self.grace = grace
+            self.retention = retention
+        }
+    }
+
+    public struct StartError: Error, Sendable, CustomStringConvertible {
+        public let description: String
+    }
+
+    let options: Options
+    let compile: Compile
+    let logger: Logger
+    let clock: any SchedulerClock
+    /// Each script's automations as last loaded, by the script's path; a script that fails to compile keeps its
+    /// previous ones.
+    let loaded = Mutex<[String: [LoadedAutomation]]>([:])
+    let reloads = DispatchQueue(label: "auto.daemon.reload")
+
+    public init(options: Options, compile: @escaping Compile, logger: Logger, clock: any SchedulerClock = SystemClock()) {
+        self.options = options
+        self.compile = compile
+        self.logger = logger
+        self.clock = clock
+    }
+
+    /// The scripts the paths name: each file, and each folder's `.auto` files (not its subfolders).
+    public static func scripts(in paths: [String]) throws(StartError) -> (scripts: [String], folders: [String]) {
+        var scripts: [String] = [], folders: [String] = []
+        for path in paths {
+            let absolute = URL(fileURLWithPath: path).standardizedFileURL.path
+            var isFolder: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: absolute, isDirectory: &isFolder) else {
+                throw StartError(description: "\(path): no such file or folder")
+            }
+            if isFolder.boolValue {
+                folders.append(absolute)
+                let names = (try? FileManager.default.contentsOfDirectory(atPath: absolute)) ?? []
+                scripts += names.filter { $0.hasSuffix(".auto") }.sorted().map { absolute + "/" + $0 }
+            } else {
+                folders.append((absolute as NSString).deletingLastPathComponent)
+                scripts.append(absolute)
+            }
+        }
+        return (scripts, folders)
+    }
+
+    /// Runs until SIGTERM or SIGINT; the store is locked for the daemon's life. Throws when it can't start.
+    public func run() async throws(StartError) {
+        let lock: StoreLock, store: SQLiteRunStore
+        do {
+            lock = try StoreLock(store: options.store)
+            store = try SQLiteRunStore(path: options.store)
+        } catch {
+            throw StartError(description: error.description)
+        }
+        let (scripts, folders) = try Self.scripts(in: options.paths)
+        let scheduler = Scheduler(store: store, clock: clock, logger: logger, retention: options.retention)
+        do {
+            try await scheduler.start()
+        } catch {
+            throw StartError(description: error.description)
+        }
+        for script in scripts { load(script) }
+        await apply(to: scheduler)
+        let total = loaded.withLock { $0.values.reduce(0) { $0 + $1.count } }
+        logger.info("daemon started", metadata: ["scripts": "\(scripts.count)", "automations": "\(total)", "store": "\(options.store)"])
+
+        // Changed scripts are reloaded one change at a time, in order.
+        let watched = Set(scripts), watchedFolders = Set(options.paths.compactMap { path -> String? in
+            var isFolder: ObjCBool = false
+            let absolute = URL(fileURLWithPath: path).standardizedFileURL.path
+            return FileManager.default.fileExists(atPath: absolute, isDirectory: &isFolder) && isFolder.boolValue ? absolute : nil
+        })
+        let changes = AsyncStream<[String]>.makeStream()
+        let watcher: FileWatcher?
+        do {
+            watcher = try FileWatcher(folders: folders) { paths in changes.continuation.yield(paths) }
+        } catch {
+            logger.warning("scripts are not reloaded when they change", metadata: ["reason": "\(error)"])
+            watcher = nil
+        }
+        let stop = Self.stopSignals()
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask {
+                for await paths in changes.stream {
+                    let scripts = Set(paths.filter { path in
+                        path.hasSuffix(".auto") && (watched.contains(path) || watchedFolders.contains((path as NSString).deletingLastPathComponent))
+                    })
+                    guard !scripts.isEmpty else { continue }
+                    for script in scripts.sorted() { self.load(script) }
+                    await self.apply(to: scheduler)
+                }
+            }
+            await stop.wait()
+            logger.info("stopping", metadata: ["grace": "\(options.grace)"])
+            changes.continuation.finish()
+            await scheduler.stop(grace: options.grace)
+            group.cancelAll()
+        }
+        _ = watcher
+        _ = lock
+        logger.info("daemon stopped")
+    }
+
+    /// Compiles one script and keeps its automations; a script that is gone loses them, and one that no longer
+    /// compiles keeps the ones it had, with its errors in the log.
+    func load(_ script: String) {
+        guard let text = try? String(contentsOfFile: script, encoding: .utf8) else {
+            if loaded.withLock({ $0.removeValue(forKey: script) }) != nil {
+                logger.warning("script gone: its automations stop", metadata: ["script": "\(script)"])
+            }
+            return
+        }
+        switch compile(SourceFile(name: script, text: text)) {
+        case .success(let compiled):
+            let automations = LoadedAutomation.all(in: compiled, script: script)
+            let previous = loaded.withLock { $0.updateValue(automations, forKey: script) }
+            logger.info(previous == nil ? "script loaded" : "script reloaded", metadata: ["script": "\(script)", "automations": "\(automations.count)"])
+        case .failure(let failure):
+            let errors = failure.diagnostics.filter { $0.severity == .error }
+            let kept = loaded.withLock { $0[script] != nil }
+            logger.error(kept ? "script has errors; its previous version keeps running" : "script has errors; it is not loaded",
+                         metadata: ["script": "\(script)", "errors": "\(errors.count)",
+                                    "first": "\(errors.first.map { "\($0.file.name):\($0.file.location(of: $0.span.start).line): \($0.message)" } ?? "")"])
+        }
+    }
+
+    /// Hands every loaded automation, with its schedule, to the scheduler.
+    func apply(to scheduler: Scheduler) async {
+        var all: [(LoadedAutomation, any FireSchedule)] = []
+        for automation in loaded.withLock({ $0.values.flatMap { $0 } }) {
+            do {
+                all.append((automation, try Schedules.schedule(for: automation.automation.trigger)))
+            } catch {
+                logger.error("automation not scheduled", metadata: ["automation": "\(automation.key.name)", "error": "\(error)"])
+            }
+        }
+        do {
+            try await scheduler.load(all)
+        } catch {
+            logger.error("the run store failed while automations were loaded", metadata: ["error": "\(error)"])
+        }
+    }
+
+    /// SIGTERM and SIGINT, as an event to wait for; their default actions are replaced for the daemon's life.
+    static func stopSignals() -> StopSignal {
+        let stop = StopSignal()
+        for number in [SIGTERM, SIGINT] {
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler { stop.fire() }
+            source.resume()
+            stop.keep(source)
+        }
+        return stop
+    }
+}
+
+/// A one-time event: the first signal to stop. Unchecked: the sources are only kept, to stay alive.
+final class StopSignal: @unchecked Sendable {
+    private let state = Mutex<(fired: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))
+    private var sources: [any DispatchSourceSignal] = []
+
+    func keep(_ source: any DispatchSourceSignal) { sources.append(source) }
+
+    func fire() {
+        let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+            state.fired = true
+            defer { state.waiters = [] }
+            return state.waiters
+        }
+        for waiter in waiters { waiter.resume() }
+    }
+
+    func wait() async {
+        await withCheckedContinuation { continuation in
+            let fired = state.withLock { state in
+                if !state.fired { state.waiters.append(continuation) }
+                return state.fired
+            }
+            if fired { continuation.resume() }
+        }
+    }
+}

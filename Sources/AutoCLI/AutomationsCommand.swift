@@ -1,0 +1,298 @@
+import ArgumentParser
+import AutoAutomation
+import AutoLanguage
+import AutoRuntime
+import Foundation
+import Logging
+
+/// `auto automations`: what is scheduled and what happened — list, next fires, history, a run's trace — and running
+/// one by hand, enabling and disabling.
+struct AutomationsCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "automations", abstract: "List automations, their next fires and their run history.",
+        subcommands: [ListAutomations.self, NextFires.self, History.self, Trace.self, RunAutomation.self, Enable.self, Disable.self],
+        defaultSubcommand: ListAutomations.self)
+}
+
+/// The automations of scripts, compiled with the host: for `list`, `next` and `run`.
+enum AutomationScripts {
+    static func load(_ paths: [String]) throws -> [LoadedAutomation] {
+        let host = AutoCommandLine.host
+        let scripts: [String]
+        do {
+            scripts = try Daemon.scripts(in: paths).scripts
+        } catch {
+            Console.standard.writeError("error: \(error)\n")
+            throw CommandExit(code: ExitCode.usageError)
+        }
+        var automations: [LoadedAutomation] = []
+        for script in scripts {
+            let source: SourceFile
+            do {
+                source = SourceFile(name: script, text: try String(contentsOfFile: script, encoding: .utf8))
+            } catch {
+                Console.standard.writeError("error: \(script): can't be read\n")
+                throw CommandExit(code: ExitCode.usageError)
+            }
+            switch host.compile(source) {
+            case .success(let compiled): automations += LoadedAutomation.all(in: compiled, script: script)
+            case .failure(let failure):
+                ScriptRunner(host: host, console: .standard).report(failure.diagnostics)
+                throw CommandExit(code: ExitCode.usageError)
+            }
+        }
+        return automations
+    }
+
+    static func store(_ option: StoreOption) throws -> SQLiteRunStore {
+        do {
+            return try SQLiteRunStore(path: option.path)
+        } catch {
+            Console.standard.writeError("error: \(error)\n")
+            throw CommandExit(code: 1)
+        }
+    }
+
+    /// `2026-03-29T03:00:00+02:00`: the instant in the zone, with its offset.
+    static func iso(_ date: Date, in zone: TimeZone = .current) -> String {
+        let formatter = ISO8601DateFormatter()
+        formatter.timeZone = zone
+        return formatter.string(from: date)
+    }
+
+    /// A date and time as `date()` reads it (the machine's zone), or ISO 8601 with an offset.
+    static func date(_ text: String) -> Date? {
+        DateParsing.parse(text) ?? ISO8601DateFormatter().date(from: text)
+    }
+
+    static func json(_ object: Any) -> String {
+        guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]),
+              let text = String(data: data, encoding: .utf8) else { return "null" }
+        return text
+    }
+}
+
+struct ListAutomations: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "list", abstract: "Name, trigger, next fire and last outcome of each automation.")
+
+    @Argument(help: "Scripts or folders; without them, the automations the run store knows.")
+    var paths: [String] = []
+    @OptionGroup var store: StoreOption
+    @Flag(help: "Print JSON.") var json = false
+
+    func run() async throws {
+        let store = try AutomationScripts.store(self.store)
+        let now = Date()
+        var rows: [[String: Any]] = []
+        if paths.isEmpty {
+            for name in Set(try store.runs(of: nil, limit: 10_000).map(\.automation.name)).sorted() {
+                let last = try store.runs(of: name, limit: 1).first
+                rows.append(["name": name, "trigger": last?.trigger ?? "", "script": last?.automation.script ?? "",
+                             "enabled": try store.isEnabled(name), "last": last?.outcome.rawValue ?? "never ran"])
+            }
+        } else {
+            for automation in try AutomationScripts.load(paths) {
+                let schedule = try? Schedules.schedule(for: automation.automation.trigger)
+                let cursor = try store.cursor(of: automation.key)
+                let next = schedule?.nextFire(after: max(now, cursor ?? now))
+                let last = try store.runs(of: automation.key.name, limit: 1).first { $0.automation == automation.key }
+                rows.append(["name": automation.key.name, "trigger": automation.automation.trigger.description, "script": automation.key.script,
+                             "enabled": try store.isEnabled(automation.key.name), "next": next.map { AutomationScripts.iso($0) } ?? "never",
+                             "last": last?.outcome.rawValue ?? "never ran"])
+            }
+        }
+        if json {
+            Console.standard.writeOut(AutomationScripts.json(rows) + "\n")
+            return
+        }
+        for row in rows {
+            let name = row["name"] as? String ?? "", trigger = row["trigger"] as? String ?? ""
+            var line = "\(name)  \(trigger)"
+            if let next = row["next"] as? String { line += "  next \(next)" }
+            line += "  last \(row["last"] as? String ?? "")"
+            if row["enabled"] as? Bool == false { line += "  (disabled)" }
+            Console.standard.writeOut(line + "\n")
+        }
+    }
+}
+
+struct NextFires: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "next", abstract: "The next fire instants of a cron expression or of a script's automation.",
+        discussion: "auto automations next --cron \"0 9 * * mon-fri\" --in Europe/Paris -n 5\nauto automations next script.auto \"morning digest\"")
+
+    @Argument(help: "A script and the name of one of its automations (or use --cron).")
+    var target: [String] = []
+    @Option(help: "A cron expression.") var cron: String?
+    @Option(name: .customLong("in"), help: "The time zone of --cron (IANA name); the machine's by default.") var zone: String?
+    @Option(help: "Start after this date and time instead of now.") var after: String?
+    @Option(name: .short, help: "How many.") var n: Int = 10
+
+    func validate() throws {
+        guard (cron == nil) != target.isEmpty else { throw ValidationError("give --cron EXPRESSION, or a script and an automation's name") }
+        guard cron != nil || target.count == 2 else { throw ValidationError("give a script and the name of one of its automations") }
+        guard n > 0, n <= 100_000 else { throw ValidationError("-n is from 1 to 100000") }
+        if let after, AutomationScripts.date(after) == nil { throw ValidationError("--after takes a date and time such as \"2026-03-28 12:00\"") }
+        if let zone, TimeZone(identifier: zone) == nil { throw ValidationError("'\(zone)' is not a time zone this machine knows") }
+    }
+
+    func run() async throws {
+        var timeZone = TimeZone.current
+        let schedule: any FireSchedule
+        if let cron {
+            do {
+                let expression = try CronExpression(parsing: cron)
+                guard expression.canFire else {
+                    Console.standard.writeError("error: '\(cron)' can never fire: no month has such a day\n")
+                    throw CommandExit(code: ExitCode.usageError)
+                }
+                timeZone = zone.flatMap(TimeZone.init(identifier:)) ?? .current
+                schedule = CronSchedule(expression, timeZone: timeZone)
+            } catch let error as CronExpression.ParseError {
+                Console.standard.writeError("error: \(cron): \(error.message)\n  \(cron)\n  \(String(repeating: " ", count: error.offset))^\n")
+                throw CommandExit(code: ExitCode.usageError)
+            }
+        } else {
+            guard let automation = try AutomationScripts.load([target[0]]).first(where: { $0.key.name == target[1] }) else {
+                Console.standard.writeError("error: \(target[0]) has no automation named '\(target[1])'\n")
+                throw CommandExit(code: ExitCode.usageError)
+            }
+            if case .cron(_, let name?) = automation.automation.trigger { timeZone = TimeZone(identifier: name) ?? .current }
+            schedule = try Schedules.schedule(for: automation.automation.trigger)
+        }
+        var instant = after.flatMap(AutomationScripts.date) ?? Date()
+        var lines = ""
+        for _ in 0..<n {
+            guard let next = schedule.nextFire(after: instant) else { break }
+            lines += AutomationScripts.iso(next, in: timeZone) + "\n"
+            instant = next
+        }
+        if lines.isEmpty { lines = "never\n" }
+        Console.standard.writeOut(lines)
+    }
+}
+
+struct History: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "history", abstract: "The latest runs, newest first, with their outcomes.")
+
+    @Argument(help: "An automation's name; all of them without it.") var name: String?
+    @Option(help: "How many runs.") var limit: Int = 20
+    @OptionGroup var store: StoreOption
+    @Flag(help: "Print JSON.") var json = false
+
+    func run() async throws {
+        let runs = try AutomationScripts.store(store).runs(of: name, limit: limit)
+        if json {
+            Console.standard.writeOut(AutomationScripts.json(runs.map(Self.object)) + "\n")
+            return
+        }
+        if runs.isEmpty { Console.standard.writeOut("no runs\(name.map { " of '\($0)'" } ?? "")\n") }
+        for run in runs {
+            var line = "\(run.id)  \(run.automation.name)  \(AutomationScripts.iso(run.scheduled))  \(run.outcome.rawValue)"
+            if run.manual { line += " (by hand)" }
+            if let started = run.started, let ended = run.ended { line += "  \(Int((ended.timeIntervalSince(started) * 1000).rounded())) ms" }
+            if let message = run.message { line += "  \(run.location.map { "\($0): " } ?? "")\(message)" }
+            Console.standard.writeOut(line + "\n")
+        }
+    }
+
+    static func object(_ run: RunRecord) -> [String: Any] {
+        var object: [String: Any] = ["id": run.id, "automation": run.automation.name, "script": run.automation.script, "trigger": run.trigger,
+                                     "scheduled": AutomationScripts.iso(run.scheduled), "manual": run.manual, "outcome": run.outcome.rawValue]
+        if let started = run.started { object["started"] = AutomationScripts.iso(started) }
+        if let ended = run.ended { object["ended"] = AutomationScripts.iso(ended) }
+        if let message = run.message { object["message"] = message }
+        if let location = run.location { object["location"] = location }
+        return object
+    }
+}
+
+struct Trace: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "trace", abstract: "The steps of one run: each action, its arguments, result and time.")
+
+    @Argument(help: "The run's id, from history.") var run: Int64
+    @OptionGroup var store: StoreOption
+    @Flag(help: "Print JSON.") var json = false
+
+    func run() async throws {
+        let store = try AutomationScripts.store(self.store)
+        guard let record = try store.run(run) else {
+            Console.standard.writeError("error: no run \(run) in \(self.store.path)\n")
+            throw CommandExit(code: 1)
+        }
+        let steps = try store.steps(of: run)
+        if json {
+            var object = History.object(record)
+            object["steps"] = steps.map { step -> [String: Any] in
+                var item: [String: Any] = ["intent": step.intent, "arguments": step.arguments.map { [$0.name, $0.value] },
+                                           "location": step.location.description,
+                                           "startedAfterMs": Double(step.startedAfter.components.attoseconds / 1_000_000_000_000) / 1000
+                                               + Double(step.startedAfter.components.seconds) * 1000,
+                                           "durationMs": Double(step.duration.components.attoseconds / 1_000_000_000_000) / 1000
+                                               + Double(step.duration.components.seconds) * 1000]
+                if let result = step.result { item["result"] = result }
+                if let error = step.error { item["error"] = error }
+                return item
+            }
+            object["droppedSteps"] = record.droppedSteps
+            Console.standard.writeOut(AutomationScripts.json(object) + "\n")
+            return
+        }
+        var text = "run \(record.id) of '\(record.automation.name)' (\(record.trigger)), scheduled \(AutomationScripts.iso(record.scheduled)): \(record.outcome.rawValue)\n"
+        if let message = record.message { text += "  \(record.location.map { "\($0): " } ?? "")\(message)\n" }
+        for step in steps {
+            let arguments = step.arguments.map { "\($0.name): \($0.value)" }.joined(separator: ", ")
+            let outcome = step.error.map { "failed: \($0)" } ?? "→ \(step.result ?? "")"
+            text += "  \(step.location.line):\(step.location.column)  \(step.intent)(\(arguments)) \(outcome)  \(step.duration.formatted(.units(allowed: [.seconds, .milliseconds, .microseconds], width: .narrow)))\n"
+        }
+        if record.droppedSteps > 0 { text += "  … and \(record.droppedSteps) more steps, not kept\n" }
+        Console.standard.writeOut(text)
+    }
+}
+
+struct RunAutomation: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "run", abstract: "Run a script's automation now, by hand; recorded as manual.")
+
+    @Argument(help: "The script.") var script: String
+    @Argument(help: "The automation's name.") var name: String
+    @OptionGroup var store: StoreOption
+
+    func run() async throws {
+        guard let automation = try AutomationScripts.load([script]).first(where: { $0.key.name == name }) else {
+            Console.standard.writeError("error: \(script) has no automation named '\(name)'\n")
+            throw CommandExit(code: ExitCode.usageError)
+        }
+        LoggingSystem.bootstrap(StreamLogHandler.standardError)
+        let runner = FireRunner(store: try AutomationScripts.store(store), logger: Logger(label: "auto.automations"))
+        let fire = Fire(automation: automation.key, trigger: automation.automation.trigger.description, scheduled: Date(), manual: true)
+        guard let record = try await runner.run(automation, fire) else { throw CommandExit(code: 1) }
+        switch record.outcome {
+        case .succeeded: return
+        case .cancelled: throw CommandExit(code: 130)
+        default:
+            Console.standard.writeError("error: \(record.location.map { "\($0): " } ?? "")\(record.message ?? "the run failed")\n")
+            throw CommandExit(code: 1)
+        }
+    }
+}
+
+struct Enable: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "enable", abstract: "Let an automation's fires run again.")
+    @Argument(help: "The automation's name.") var name: String
+    @OptionGroup var store: StoreOption
+    func run() async throws {
+        try AutomationScripts.store(store).setEnabled(true, for: name)
+        Console.standard.writeOut("'\(name)' is enabled\n")
+    }
+}
+
+struct Disable: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "disable", abstract: "Skip an automation's fires (recorded as skipped) until it is enabled.")
+    @Argument(help: "The automation's name.") var name: String
+    @OptionGroup var store: StoreOption
+    func run() async throws {
+        try AutomationScripts.store(store).setEnabled(false, for: name)
+        Console.standard.writeOut("'\(name)' is disabled\n")
+    }
+}

@@ -1,0 +1,70 @@
+import ArgumentParser
+import AutoAutomation
+import Foundation
+import Logging
+
+/// `auto daemon SCRIPT|DIR…`: fires the automations of those scripts on time, one line of log per run start and end
+/// on standard error, until SIGTERM or SIGINT.
+struct DaemonCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "daemon", abstract: "Run the automations of scripts (a folder: its .auto files) on their schedules.",
+        discussion: """
+            Each fire runs once, unattended: a question fails the run, as does a confirmation unless the automation says \
+            'confirm automatically'. A script that changes is reloaded; a broken edit keeps the previous version. \
+            SIGTERM or SIGINT stops taking fires and gives the runs going --grace to end.
+            """)
+
+    @Argument(help: "Scripts, or folders whose .auto files are scripts.")
+    var paths: [String]
+
+    @OptionGroup var store: StoreOption
+
+    @Option(help: "How long runs going may take to end when the daemon stops (e.g. 10s, 2m).")
+    var grace: String = "10s"
+
+    @Option(help: "Runs kept per automation.")
+    var keep: Int = 1_000
+
+    @Option(name: .customLong("keep-days"), help: "Days successful runs are kept; failures are kept three times as long.")
+    var keepDays: Int = 30
+
+    func validate() throws {
+        guard DurationOption.parse(grace) != nil else { throw ValidationError("--grace takes a duration such as 10s, 500ms or 2m") }
+        guard keep > 0, keepDays > 0 else { throw ValidationError("--keep and --keep-days are above zero") }
+    }
+
+    func run() async throws {
+        LoggingSystem.bootstrap(StreamLogHandler.standardError)
+        var logger = Logger(label: "auto.daemon")
+        logger.logLevel = .info
+        let host = AutoCommandLine.host
+        let days = Duration.seconds(keepDays * 86_400)
+        let options = Daemon.Options(paths: paths, store: store.path, grace: DurationOption.parse(grace) ?? .seconds(10),
+                                     retention: Retention(runsPerAutomation: keep, age: days, failureAge: days * 3))
+        do {
+            try await Daemon(options: options, compile: { host.compile($0) }, logger: logger).run()
+        } catch {
+            Console.standard.writeError("error: \(error)\n")
+            throw CommandExit(code: 1)
+        }
+        throw CommandExit(code: ExitCode.success)
+    }
+}
+
+/// `--store PATH`, shared by the daemon and `auto automations`.
+struct StoreOption: ParsableArguments {
+    @Option(name: .customLong("store"), help: "The run store (SQLite); by default $XDG_STATE_HOME/auto/runs.sqlite.")
+    var path: String = SQLiteRunStore.defaultPath
+}
+
+/// `10s`, `500ms`, `2m`, `1h`, or a number of seconds.
+enum DurationOption {
+    static func parse(_ text: String) -> Duration? {
+        let units: [(String, Int64)] = [("ms", 1), ("s", 1_000), ("m", 60_000), ("h", 3_600_000)]
+        for (suffix, milliseconds) in units where text.hasSuffix(suffix) {
+            guard let number = Double(text.dropLast(suffix.count)), number >= 0, number < 1e9 else { return nil }
+            return .milliseconds(Int64(number * Double(milliseconds)))
+        }
+        return Double(text).flatMap { $0 >= 0 && $0 < 1e9 ? .milliseconds(Int64($0 * 1000)) : nil }
+    }
+}
