@@ -81,7 +81,7 @@ let package = Package(
         .testTarget(name: "AutoAutomationTests", dependencies: ["AutoAutomation", "AutoLanguage", "AutoRuntime", "AutoIntents", "AutoTestSupport"]),
         .testTarget(name: "AutoRuntimeTests", dependencies: ["AutoRuntime", "AutoIntents", "AutoLanguage", "AutoTestSupport"]),
         // Depends on the `auto` executable so that `swift test` builds the binary its tests run.
-        .testTarget(name: "AutoCLITests", dependencies: ["auto", "AutoCLI", "AutoLanguage", "AutoRuntime", "AutoIntents", "AutoTestSupport"]),
+        .testTarget(name: "AutoCLITests", dependencies: ["auto", "AutoCLI", "AutoAutomation", "AutoLanguage", "AutoRuntime", "AutoIntents", "AutoTestSupport"]),
         // The harness's oracles against fake binaries, and its generator against the real checker.
         .testTarget(name: "FuzzTests", dependencies: ["AutoFuzz", "AutoCLI", "AutoLanguage"]),
         .testTarget(name: "LibraryHostTests", dependencies: ["library", "LibraryHost", "AutoCLI", "AutoLanguage", "AutoRuntime", "AutoIntents", "AutoTestSupport"]),
