@@ -64,7 +64,8 @@ let package = Package(
         // `swift run -c release auto-bench`: the workloads of DESIGN.md §5 next to their anchors.
         .executableTarget(
             name: "auto-bench",
-            dependencies: ["AutoIntents", "AutoLanguage", "AutoRuntime", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: ["AutoIntents", "AutoLanguage", "AutoRuntime", "AutoAutomation", .product(name: "GRDB", package: "GRDB.swift"),
+                           .product(name: "Logging", package: "swift-log")],
             path: "Benchmarks"
         ),
 

@@ -15,6 +15,8 @@ let workloads: [Workload] = [
     Workload(name: "start", summary: "start, run show 1, exit", run: startWorkload),
     Workload(name: "repl", summary: "REPL ready for input; completion p99 with 1,000 intents", run: replWorkload),
     Workload(name: "compile", summary: "parse and check a 100,000-line script", run: compileWorkload),
+    Workload(name: "schedule", summary: "next fires of 10,000 automations and of a cron expression; fire latency; the idle daemon",
+             run: scheduleWorkload),
 ]
 
 /// The table as Markdown, columns padded so that it also reads in a terminal.

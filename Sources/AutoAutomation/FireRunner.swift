@@ -38,8 +38,14 @@ public struct FireRunner: Sendable {
     /// The run as recorded; nil when the fire had been claimed before.
     public func run(_ loaded: LoadedAutomation, _ fire: Fire, cancellation: CancellationFlag = CancellationFlag()) async throws(RunStoreError)
         -> RunRecord? {
-        let automation = loaded.automation
         guard let id = try store.claim(fire, at: now()) else { return nil }
+        return try await perform(loaded, fire, run: id, cancellation: cancellation)
+    }
+
+    /// Runs a fire already claimed as `id` (the scheduler claims the fires due together in one transaction).
+    public func perform(_ loaded: LoadedAutomation, _ fire: Fire, run id: RunID, cancellation: CancellationFlag = CancellationFlag())
+        async throws(RunStoreError) -> RunRecord? {
+        let automation = loaded.automation
         var metadata: Logger.Metadata = ["automation": "\(automation.name)", "run": "\(id)"]
         metadata["scheduled"] = "\(ValueFormatter.iso8601(fire.scheduled))"
         if fire.manual { metadata["manual"] = "true" }

@@ -10,6 +10,8 @@ public protocol RunStore: Sendable {
     /// in one transaction. Nil when the fire was already claimed (it ran, is running, or was skipped): a fire
     /// never runs twice, even across a crash. A manual fire is always new.
     func claim(_ fire: Fire, at start: Date) throws(RunStoreError) -> RunID?
+    /// Several fires claimed in one transaction (one sync to disk): the fires due at the same instant.
+    func claim(_ fires: [Fire], at start: Date) throws(RunStoreError) -> [RunID?]
     /// Records a fire that does not run — missed while the daemon was down, rejected by the automation's mode —
     /// and moves the cursor past it. False when the fire was already recorded.
     @discardableResult

@@ -82,16 +82,22 @@ public final class SQLiteRunStore: RunStore {
     // MARK: Fires
 
     public func claim(_ fire: Fire, at start: Date) throws(RunStoreError) -> RunID? {
+        try claim([fire], at: start)[0]
+    }
+
+    public func claim(_ fires: [Fire], at start: Date) throws(RunStoreError) -> [RunID?] {
         try write { db in
-            try db.execute(sql: """
-                INSERT OR IGNORE INTO run (script, name, trigger, scheduled_ms, manual, started_ms, outcome)
-                VALUES (?, ?, ?, ?, ?, ?, 'running')
-                """, arguments: [fire.automation.script, fire.automation.name, fire.trigger, Self.milliseconds(fire.scheduled),
-                                 fire.manual, Self.milliseconds(start)])
-            guard db.changesCount == 1 else { return nil }
-            let id = db.lastInsertedRowID
-            if !fire.manual { try Self.moveCursor(of: fire, in: db) }
-            return id
+            try fires.map { fire in
+                try db.execute(sql: """
+                    INSERT OR IGNORE INTO run (script, name, trigger, scheduled_ms, manual, started_ms, outcome)
+                    VALUES (?, ?, ?, ?, ?, ?, 'running')
+                    """, arguments: [fire.automation.script, fire.automation.name, fire.trigger, Self.milliseconds(fire.scheduled),
+                                     fire.manual, Self.milliseconds(start)])
+                guard db.changesCount == 1 else { return nil }
+                let id = db.lastInsertedRowID
+                if !fire.manual { try Self.moveCursor(of: fire, in: db) }
+                return id
+            }
         }
     }
 

@@ -39,14 +39,18 @@ public actor Scheduler {
     struct RunningFire {
         let id: Int
         let cancellation: CancellationFlag
-        let task: Task<Void, Never>
+        /// Nil until its claim is made (`startClaimed`): it counts for the mode from the moment it is begun.
+        var task: Task<Void, Never>?
 
         /// Stops the run: the flag for the engine's steps, the task for an intent that awaits.
         func cancel() {
             cancellation.cancel()
-            task.cancel()
+            task?.cancel()
         }
     }
+
+    /// Fires begun and waiting for their claim, made for all of them in one transaction.
+    var unclaimed: [(fire: Fire, entry: Entry, id: Int, cancellation: CancellationFlag)] = []
 
     let store: any RunStore
     let runner: FireRunner
@@ -108,6 +112,7 @@ public actor Scheduler {
             _ = entry
         }
         entries = kept
+        try startClaimed()
         // The earliest next fire may have changed: the loop looks again, and this returns once it waits again.
         if let waitTask {
             let mark = cycle
@@ -183,6 +188,7 @@ public actor Scheduler {
             entry.handled = latest
             try dispatch(fire(entry, at: latest), to: entry)
         }
+        try startClaimed()
     }
 
     /// What `catch up` and downtime mean at start: the fires between the cursor and now, skipped, but the latest
@@ -242,20 +248,48 @@ public actor Scheduler {
         }
     }
 
+    /// A fire to run: it counts as running at once, and starts once `startClaimed` has claimed it.
     func begin(_ fire: Fire, _ entry: Entry) {
         nextRunID += 1
-        let id = nextRunID
         let cancellation = CancellationFlag()
-        let runner = self.runner, loaded = entry.loaded, logger = self.logger
-        let task = Task {
-            do {
-                _ = try await runner.run(loaded, fire, cancellation: cancellation)
-            } catch {
-                logger.error("the run store failed while a run was recorded", metadata: ["automation": "\(loaded.key.name)", "error": "\(error)"])
-            }
-            await self.ended(id, of: loaded.key)
+        entry.running.append(RunningFire(id: nextRunID, cancellation: cancellation, task: nil))
+        unclaimed.append((fire, entry, nextRunID, cancellation))
+    }
+
+    /// Claims every fire begun, in one transaction (a fsync for all the fires due at one instant, not one each),
+    /// and starts their runs. A fire another claim already has is dropped.
+    func startClaimed() throws(RunStoreError) {
+        guard !unclaimed.isEmpty else { return }
+        let batch = unclaimed
+        unclaimed = []
+        let ids: [RunID?]
+        do {
+            ids = try store.claim(batch.map(\.fire), at: clock.now())
+        } catch {
+            for item in batch { item.entry.running.removeAll { $0.id == item.id } }
+            throw error
         }
-        entry.running.append(RunningFire(id: id, cancellation: cancellation, task: task))
+        let runner = self.runner, logger = self.logger
+        for (item, claimed) in zip(batch, ids) {
+            guard let claimed else {
+                item.entry.running.removeAll { $0.id == item.id }
+                continue
+            }
+            let loaded = item.entry.loaded, fire = item.fire, cancellation = item.cancellation, id = item.id
+            let task = Task {
+                do {
+                    _ = try await runner.perform(loaded, fire, run: claimed, cancellation: cancellation)
+                } catch {
+                    logger.error("the run store failed while a run was recorded", metadata: ["automation": "\(loaded.key.name)", "error": "\(error)"])
+                }
+                await self.ended(id, of: loaded.key)
+            }
+            if let index = item.entry.running.firstIndex(where: { $0.id == id }) {
+                item.entry.running[index].task = task
+                // Cancelled before it was claimed (a restart, a stop): the flag is set, and the task sees it too.
+                if cancellation.isCancelled { task.cancel() }
+            }
+        }
     }
 
     func ended(_ id: Int, of key: AutomationKey) {
@@ -264,6 +298,11 @@ public actor Scheduler {
         entry.running.removeAll { $0.id == id }
         if !stopping, !entry.queued.isEmpty, entry.running.isEmpty {
             begin(entry.queued.removeFirst(), entry)
+            do {
+                try startClaimed()
+            } catch {
+                logger.error("the run store failed; a queued fire was not run", metadata: ["automation": "\(key.name)", "error": "\(error)"])
+            }
         }
         resumeSettledIfIdle()
     }
@@ -307,7 +346,7 @@ public actor Scheduler {
         // An intent that ignores cancellation gets one more grace, then the daemon goes without it: the store
         // then still says "running", and the next daemon closes the run as failed.
         let stopped = await withTaskGroup(of: Bool.self) { group in
-            group.addTask { for run in left { await run.task.value }; return true }
+            group.addTask { for run in left { await run.task?.value }; return true }
             group.addTask { try? await Task.sleep(for: grace); return false }
             let first = await group.next() ?? false
             group.cancelAll()
