@@ -127,6 +127,7 @@ struct NextFires: AsyncParsableCommand {
     @Option(name: .customLong("in"), help: "The time zone of --cron (IANA name); the machine's by default.") var zone: String?
     @Option(help: "Start after this date and time instead of now.") var after: String?
     @Option(name: .short, help: "How many.") var n: Int = 10
+    @Flag(help: "Print JSON.") var json = false
 
     func validate() throws {
         guard (cron == nil) != target.isEmpty else { throw ValidationError("give --cron EXPRESSION, or a script and an automation's name") }
@@ -161,14 +162,17 @@ struct NextFires: AsyncParsableCommand {
             schedule = try Schedules.schedule(for: automation.automation.trigger)
         }
         var instant = after.flatMap(AutomationScripts.date) ?? Date()
-        var lines = ""
+        var fires: [String] = []
         for _ in 0..<n {
             guard let next = schedule.nextFire(after: instant) else { break }
-            lines += AutomationScripts.iso(next, in: timeZone) + "\n"
+            fires.append(AutomationScripts.iso(next, in: timeZone))
             instant = next
         }
-        if lines.isEmpty { lines = "never\n" }
-        Console.standard.writeOut(lines)
+        if json {
+            Console.standard.writeOut(AutomationScripts.json(fires) + "\n")
+        } else {
+            Console.standard.writeOut(fires.isEmpty ? "never\n" : fires.map { $0 + "\n" }.joined())
+        }
     }
 }
 

@@ -5,7 +5,8 @@ import Testing
 
 /// The real `auto daemon` binary: killed with SIGKILL at random points of its runs and started again many times,
 /// its run store then holds every fire once; stopped with SIGTERM, it ends cleanly; a second daemon on its store
-/// is refused; a script edited while it runs is reloaded, and a broken edit keeps the version running. Every wait
+/// is refused; a script edited while it runs is reloaded, a broken edit keeps the version running, and a deleted
+/// one stops. Every wait
 /// is for something in the store or the log, with a generous deadline.
 @Suite(.serialized) final class DaemonProcessTests {
     let folder: URL
@@ -106,6 +107,8 @@ import Testing
         #expect(process.standardError.contains("unknown name 'nobody'"))
         let before = runs().filter { $0.automation.name == "second" }.count
         waitUntil("'second' goes on running") { runs().filter { $0.automation.name == "second" }.count > before + 1 }
+        try FileManager.default.removeItem(atPath: scripts + "/a.auto")
+        #expect(process.waitForError { $0.contains("script gone: its automations stop") }, "\(process.standardError)")
         process.signal(SIGTERM)
         #expect(process.waitForExit(timeout: .seconds(60)) == 0)
     }
