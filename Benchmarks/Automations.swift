@@ -38,10 +38,28 @@ import Logging
     }
     if count != 1_000 { notes.mismatch("schedule: next -n 1000 gave \(count)") }
 
+    // The same list from a process, beside systemd's (`systemd-analyze calendar --iterations`), where it is installed.
+    let here = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
+    func processMedian(_ executable: String?, _ arguments: [String], _ program: String) -> Timing {
+        guard let executable, FileManager.default.isExecutableFile(atPath: executable) else { return .notInstalled(program) }
+        var samples: [Double] = []
+        for _ in 0..<options.starts {
+            guard let elapsed = spawnAndWait(executable, arguments) else { return .failed(program) }
+            samples.append(elapsed)
+        }
+        return .milliseconds(median(samples))
+    }
+    let engineProcess = processMedian(here.appendingPathComponent("auto").path,
+                                      ["automations", "next", "--cron", "*/10 9-17 * * mon-fri", "--in", "Europe/Berlin", "-n", "1000"], "auto")
+    let systemd = processMedian(which("systemd-analyze"),
+                                ["calendar", "--iterations=1000", "Mon..Fri *-*-* 09..17:00/10:00 Europe/Berlin"], "systemd-analyze")
+
     let latency = try await fireLatency(seconds: options.quick ? 1 : 3)
     let idle = try await idleDaemon(automations: options.quick ? 1_000 : 10_000)
     notes.add("schedule: the next fire after now of 10,000 automations (every N minutes, every day at, three weekdays at, cron) in "
         + "Berlin, New York and Lord Howe, median of \(options.repetitions); next -n 1000: `*/10 9-17 * * mon-fri` in Europe/Berlin.")
+    notes.add("next -n 1000 from a process: `auto automations next --cron … -n 1000` beside `systemd-analyze calendar "
+        + "--iterations=1000 'Mon..Fri *-*-* 09..17:00/10:00 Europe/Berlin'`, spawn to exit, median of \(options.starts).")
     notes.add("fire latency: the scheduler on the real clock (timerfd) with 5 automations every 100 ms for a few seconds, a SQLite store; "
         + "latency = the run's recorded start − its scheduled instant (\(latency.samples) fires; the store keeps milliseconds).")
     notes.add("idle daemon: `auto daemon` on one script of \(idle.automations) automations that fire once a year, resident memory "
@@ -49,6 +67,8 @@ import Logging
     return [
         ResultRow(workload: "next fire of 10,000 automations", engine: .milliseconds(nextAll), anchors: [], goal: .atMost(50, "≤ 50 ms")),
         ResultRow(workload: "next -n 1000 of a cron expression", engine: .milliseconds(thousand), anchors: [], goal: .atMost(5, "≤ 5 ms")),
+        ResultRow(workload: "the same from a process, start to exit", engine: engineProcess,
+                  anchors: [("systemd-analyze calendar --iterations=1000", systemd)], goal: .none),
         ResultRow(workload: "fire latency p99", engine: .milliseconds(latency.p99), anchors: [], goal: .atMost(10, "≤ 10 ms")),
         ResultRow(workload: "idle daemon, \(idle.automations) automations", engine: .milliseconds(idle.megabytes),
                   engineText: String(format: "%.1f MB, %.0f ms CPU in 2 s", idle.megabytes, idle.cpuMilliseconds),

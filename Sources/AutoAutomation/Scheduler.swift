@@ -282,7 +282,8 @@ public actor Scheduler {
                 } catch {
                     logger.error("the run store failed while a run was recorded", metadata: ["automation": "\(loaded.key.name)", "error": "\(error)"])
                 }
-                await self.ended(id, of: loaded.key)
+                // The task is the scheduler's (made in one of its methods): back on it, without a hop.
+                self.ended(id, of: loaded.key)
             }
             if let index = item.entry.running.firstIndex(where: { $0.id == id }) {
                 item.entry.running[index].task = task

@@ -147,8 +147,8 @@ struct WaitAtGate: AppIntent {
     }
 
     /// (scheduled second, outcome) of every run, oldest first.
-    func history() throws -> [String] {
-        try store.runs(of: nil, limit: 1000).reversed().map { "\(Int($0.scheduled.timeIntervalSince1970)) \($0.outcome.rawValue)" }
+    func history(of name: String? = nil) throws -> [String] {
+        try store.runs(of: name, limit: 1000).reversed().map { "\(Int($0.scheduled.timeIntervalSince1970)) \($0.outcome.rawValue)" }
     }
 
     @Test func firesOnTimeAndOnce() async throws {
@@ -181,10 +181,10 @@ struct WaitAtGate: AppIntent {
             automation "catching" every minute catch up { show 1 }
             """))
         await scheduler.settled()
-        let plain = try store.runs(of: "plain", limit: 10).reversed().map { "\(Int($0.scheduled.timeIntervalSince1970)) \($0.outcome.rawValue)" }
+        let plain = try history(of: "plain")
         #expect(plain == ["60 succeeded", "120 skipped", "180 skipped", "240 skipped"])
         #expect(try store.runs(of: "plain", limit: 1).first?.message == "the daemon was not running")
-        let catching = try store.runs(of: "catching", limit: 10).reversed().map { "\(Int($0.scheduled.timeIntervalSince1970)) \($0.outcome.rawValue)" }
+        let catching = try history(of: "catching")
         #expect(catching == ["60 failed", "120 skipped", "180 skipped", "240 succeeded"], "the run a crash left is closed as failed; the latest missed runs")
         await scheduler.stop(grace: .seconds(5))
     }
@@ -255,9 +255,9 @@ struct WaitAtGate: AppIntent {
         try await waitUntil { try store.runs(of: "r", limit: 10).filter { $0.outcome == .cancelled }.count == 2 }
         gate.open()
         await scheduler.settled()
-        let parallel = try store.runs(of: "p", limit: 10).reversed().map { "\(Int($0.scheduled.timeIntervalSince1970)) \($0.outcome.rawValue)" }
+        let parallel = try history(of: "p")
         #expect(parallel == ["60 succeeded", "120 succeeded", "180 rejected"])
-        let restart = try store.runs(of: "r", limit: 10).reversed().map { "\(Int($0.scheduled.timeIntervalSince1970)) \($0.outcome.rawValue)" }
+        let restart = try history(of: "r")
         #expect(restart == ["60 cancelled", "120 cancelled", "180 succeeded"])
         await scheduler.stop(grace: .seconds(5))
     }
