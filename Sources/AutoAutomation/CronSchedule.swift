@@ -6,8 +6,6 @@ import Foundation
 public struct CronSchedule: FireSchedule {
     public let expression: CronExpression
     public let timeZone: TimeZone
-    let sortedHours: [Int]
-    let sortedMinutes: [Int]
 
     /// Days searched for a match before saying it never fires again: eight years hold every leap-day pattern.
     static let horizon = 8 * 366
@@ -15,8 +13,6 @@ public struct CronSchedule: FireSchedule {
     public init(_ expression: CronExpression, timeZone: TimeZone = .current) {
         self.expression = expression
         self.timeZone = timeZone
-        sortedHours = expression.hours.sorted()
-        sortedMinutes = expression.minutes.sorted()
     }
 
     public func nextFire(after instant: Date) -> Date? {
@@ -41,8 +37,8 @@ public struct CronSchedule: FireSchedule {
         let transition = timeZone.nextDaylightSavingTimeTransition(after: Date(timeIntervalSince1970: start - 2 * 86_400))
         guard let change = transition?.timeIntervalSince1970, change < start + 2 * 86_400 else {
             let offset = Double(timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: start)))
-            for hour in sortedHours {
-                for minute in sortedMinutes {
+            for hour in expression.hours {
+                for minute in expression.minutes {
                     let fire = Date(timeIntervalSince1970: start + Double(hour * 3_600 + minute * 60) - offset)
                     if fire > instant { return fire }
                 }
@@ -53,8 +49,8 @@ public struct CronSchedule: FireSchedule {
         let new = Double(timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: change)))
         let after = instant.timeIntervalSince1970
         var first: Double?
-        for hour in sortedHours {
-            for minute in sortedMinutes {
+        for hour in expression.hours {
+            for minute in expression.minutes {
                 let local = start + Double(hour * 3_600 + minute * 60)
                 let before = local - old, later = local - new
                 var fires: [Double] = []

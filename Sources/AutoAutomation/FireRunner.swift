@@ -4,19 +4,40 @@ import AutoRuntime
 import Foundation
 import Logging
 
-/// An automation ready to fire: where it comes from, its trigger and options, and the program its body runs as
-/// (with the shortcuts of its script and of the prelude).
-public struct LoadedAutomation: Sendable {
+/// What the automations of one compiled script share: the registry their bodies were checked against (the host's
+/// intents with the script's and the prelude's shortcuts) and the shortcuts' graphs.
+public final class LoadedScript: Sendable {
+    public let registry: Registry
+    public let shortcuts: [ActionGraph]
+
+    init(_ compiled: CompiledScript) {
+        registry = compiled.registry
+        shortcuts = compiled.program.shortcuts
+    }
+}
+
+/// An automation ready to fire: where it comes from, its trigger and options, its body's graph and its script's
+/// shortcuts. A class, sharing its script's parts: the daemon and the scheduler's entry hold the same one, and a
+/// daemon of 10,000 automations keeps 10,000 (an inline copy, with its own registry, took ~250 bytes more each).
+public final class LoadedAutomation: Sendable {
     public let key: AutomationKey
     public let automation: Automation
-    public let program: Program
-    public let registry: Registry
+    public let script: LoadedScript
+
+    init(key: AutomationKey, automation: Automation, script: LoadedScript) {
+        self.key = key
+        self.automation = automation
+        self.script = script
+    }
+
+    /// What a fire runs: the body, with the shortcuts it may call.
+    public var program: Program { Program(main: automation.graph, shortcuts: script.shortcuts) }
 
     /// The automations of a compiled script, keyed by the script's path.
-    public static func all(in compiled: CompiledScript, script: String) -> [LoadedAutomation] {
-        compiled.automations.map { automation in
-            LoadedAutomation(key: AutomationKey(script: script, name: automation.name), automation: automation,
-                             program: Program(main: automation.graph, shortcuts: compiled.program.shortcuts), registry: compiled.registry)
+    public static func all(in compiled: CompiledScript, script path: String) -> [LoadedAutomation] {
+        let script = LoadedScript(compiled)
+        return compiled.automations.map { automation in
+            LoadedAutomation(key: AutomationKey(script: path, name: automation.name), automation: automation, script: script)
         }
     }
 }
@@ -52,7 +73,7 @@ public struct FireRunner: Sendable {
         logger.info("run started", metadata: metadata)
         let started = ContinuousClock.now
         let trace = RunTrace()
-        let engine = Engine(registry: loaded.registry, limits: RunLimits(maxDuration: automation.timeout))
+        let engine = Engine(registry: loaded.script.registry, limits: RunLimits(maxDuration: automation.timeout))
         let interaction = UnattendedInteraction(automation: automation.name, confirmsAutomatically: automation.confirmsAutomatically, logger: logger)
         let outcome = await engine.run(loaded.program, arguments: [.list([])], interaction: interaction, cancellation: cancellation,
                                        it: .date(fire.scheduled), trace: trace)

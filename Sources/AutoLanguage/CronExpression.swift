@@ -6,12 +6,12 @@ import Foundation
 /// @monthly @yearly @annually`. As in classic cron, when both day fields are restricted (anything but a bare `*`)
 /// a day matches if either matches; otherwise both must.
 public struct CronExpression: Sendable, Equatable {
-    public let minutes: Set<Int>
-    public let hours: Set<Int>
-    public let daysOfMonth: Set<Int>
-    public let months: Set<Int>
+    public let minutes: CronField
+    public let hours: CronField
+    public let daysOfMonth: CronField
+    public let months: CronField
     /// 0 Sunday … 6 Saturday.
-    public let daysOfWeek: Set<Int>
+    public let daysOfWeek: CronField
     let daysOfMonthRestricted: Bool
     let daysOfWeekRestricted: Bool
     /// The hour field is a bare `*`: a wall time shown twice (the clock falls back) fires at both occurrences.
@@ -63,7 +63,7 @@ public struct CronExpression: Sendable, Equatable {
         daysOfMonth = try Self.field(fields[2], "day of month", 1...31, names: [])
         months = try Self.field(fields[3], "month", 1...12, names: Self.monthNames, firstName: 1)
         // 7 is Sunday too.
-        daysOfWeek = Set(try Self.field(fields[4], "day of week", 0...7, names: Self.dayNames, firstName: 0).map { $0 % 7 })
+        daysOfWeek = CronField(try Self.field(fields[4], "day of week", 0...7, names: Self.dayNames, firstName: 0).map { $0 % 7 })
         daysOfMonthRestricted = fields[2].text != "*"
         daysOfWeekRestricted = fields[4].text != "*"
         everyHour = fields[1].text == "*"
@@ -75,8 +75,8 @@ public struct CronExpression: Sendable, Equatable {
 
     /// One field: comma-separated items, each `*`, `N`, `A-B` or either with `/STEP`; names where the field has them.
     static func field(_ field: (text: Substring, offset: Int), _ name: String, _ range: ClosedRange<Int>, names: [String],
-                      firstName: Int = 0) throws(ParseError) -> Set<Int> {
-        var values = Set<Int>()
+                      firstName: Int = 0) throws(ParseError) -> CronField {
+        var values = CronField()
         var itemOffset = field.offset
         for item in field.text.split(separator: ",", omittingEmptySubsequences: false) {
             defer { itemOffset += item.utf8.count + 1 }
@@ -104,7 +104,7 @@ public struct CronExpression: Sendable, Equatable {
                 high = bounds.count == 2 ? try value(bounds[1]) : (parts.count == 2 ? range.upperBound : low)
                 guard low <= high else { throw fail("the range '\(parts[0])' runs backwards") }
             }
-            values.formUnion(stride(from: low, through: high, by: step))
+            for value in stride(from: low, through: high, by: step) { values.insert(value) }
         }
         return values
     }
@@ -124,4 +124,36 @@ public struct CronExpression: Sendable, Equatable {
         if daysOfMonthRestricted && daysOfWeekRestricted { return dayOfMonth || dayOfWeek }
         return dayOfMonth && dayOfWeek
     }
+}
+
+/// The values of one cron field, each within 0…63, as bits: a daemon keeps one schedule per automation, and five
+/// bit fields cost what five sets' headers alone would. Iterates in ascending order.
+public struct CronField: Sendable, Equatable, Sequence, ExpressibleByArrayLiteral, CustomStringConvertible {
+    private var bits: UInt64 = 0
+
+    public init() {}
+    public init<Values: Sequence<Int>>(_ values: Values) {
+        for value in values { insert(value) }
+    }
+    public init(arrayLiteral values: Int...) { self.init(values) }
+
+    /// A value outside 0…63 can't be held and is left out: the parser refuses it before, naming the field's range.
+    public mutating func insert(_ value: Int) {
+        guard (0..<64).contains(value) else { return }
+        bits |= 1 << UInt64(value)
+    }
+    public func contains(_ value: Int) -> Bool { (0..<64).contains(value) && bits & (1 << UInt64(value)) != 0 }
+    public var isEmpty: Bool { bits == 0 }
+    public var description: String { "[" + map(String.init).joined(separator: ", ") + "]" }
+
+    public struct Iterator: IteratorProtocol {
+        var rest: UInt64
+        public mutating func next() -> Int? {
+            guard rest != 0 else { return nil }
+            let value = rest.trailingZeroBitCount
+            rest &= rest - 1
+            return value
+        }
+    }
+    public func makeIterator() -> Iterator { Iterator(rest: bits) }
 }

@@ -9,7 +9,7 @@ import Testing
 @Suite struct CronTests {
     @Test func namesRangesStepsAndListsParse() throws {
         let expression = try CronExpression(parsing: "*/15 9-17 1,15 jan-mar mon-fri")
-        #expect(expression.minutes == [0, 15, 30, 45] && expression.hours == Set(9...17))
+        #expect(expression.minutes == [0, 15, 30, 45] && expression.hours == CronField(9...17))
         #expect(expression.daysOfMonth == [1, 15] && expression.months == [1, 2, 3] && expression.daysOfWeek == [1, 2, 3, 4, 5])
         #expect(try CronExpression(parsing: "0 0 * * 7").daysOfWeek == [0], "7 is Sunday too")
         #expect(try CronExpression(parsing: "5/20 * * * *").minutes == [5, 25, 45])
