@@ -53,11 +53,17 @@ enum AutomationScripts {
         }
     }
 
-    /// `2026-03-29T03:00:00+02:00`: the instant in the zone, with its offset.
+    /// `2026-03-29T03:00:00+02:00`: the instant in the zone, with its offset (`Z` at UTC). Civil arithmetic, not an
+    /// ISO8601DateFormatter: making one per instant was 75 µs of each of the thousand lines `next -n 1000` prints.
     static func iso(_ date: Date, in zone: TimeZone = .current) -> String {
-        let formatter = ISO8601DateFormatter()
-        formatter.timeZone = zone
-        return formatter.string(from: date)
+        let offset = zone.secondsFromGMT(for: date)
+        let local = Int(date.timeIntervalSince1970.rounded(.down)) + offset
+        let day = LocalTime.civilDay(of: date, in: zone), second = local - day * 86_400
+        let (year, month, dayOfMonth) = LocalTime.civilDate(ofDay: day)
+        func two(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
+        let zoneText = offset == 0 ? "Z" : (offset < 0 ? "-" : "+") + two(abs(offset) / 3_600) + ":" + two(abs(offset) % 3_600 / 60)
+        let yearText = String(repeating: "0", count: max(0, 4 - String(year).count)) + String(year)
+        return "\(yearText)-\(two(month))-\(two(dayOfMonth))T\(two(second / 3_600)):\(two(second % 3_600 / 60)):\(two(second % 60))\(zoneText)"
     }
 
     /// A date and time as `date()` reads it (the machine's zone), or ISO 8601 with an offset.
