@@ -37,6 +37,15 @@ extension Checker {
             input = inner
             positional = []
             labeled = []
+        } else if used + 2 == words.count {
+            // The input, then the label of the value after them: `write text body to "notes.txt"`.
+            let label = words[used + 1]
+            guard !positional.isEmpty else {
+                error("'\(label.name)' needs a value after it", label.span, hint: "write '\(label.name) VALUE'")
+                return .error(span)
+            }
+            labeled.insert(ActionArgument(label: label, value: positional.removeFirst()), at: 0)
+            positional.insert(Expression(kind: .name(words[used]), span: words[used].span), at: 0)
         } else if used < words.count, !positional.isEmpty, lookupName(words[used], expected: nil) == nil,
                   candidates.contains(where: { $0.intent.parameterIndex(named: words[used].name) != nil }) {
             // A parameter's name before a value labels it, as in a sentence: `import books from "more.csv"`.
@@ -112,8 +121,18 @@ extension Checker {
         if let input = bound.first ?? nil, let parameter = intent.input, mapsOver(input.type, parameter.type) {
             type = .list(type)
         }
+        if file === script { checkGranted(intent, span) }
         let action = BoundAction(intent: intent, arguments: bound, piped: piped != nil, span: span)
         return BoundExpression(kind: .action(action), type: type, span: span)
+    }
+
+    /// A call the grants refuse outright is an error before anything runs. One granted for some paths, hosts or
+    /// programs can only be judged on the values it gets: the intent checks them when it runs.
+    mutating func checkGranted(_ intent: IntentDescriptor, _ span: Span) {
+        for capability in intent.capabilities.sorted() where !grants.grantsAny(capability) {
+            error("'\(intent.name)' needs to \(capability.summary), and this run may not", span,
+                  hint: "grant it with \(capability.flag)" + (capability == .env ? "" : ", or \(capability.flag)=… for some of them"))
+        }
     }
 
     /// The intents named by the first words (their whole name, or its first words), and how many words
@@ -126,15 +145,25 @@ extension Checker {
             if rest.isEmpty || startsNestedAction(rest) { return (candidates, used) }
             // One more word is the input when it names a value (`open book b`, `open currentlyReading`), or
             // when the words named a whole intent. Otherwise it is more likely a typo in the name (`list bookz`).
-            if rest.count == 1, candidates.contains(where: \.exact) || lookupName(rest[0], expected: nil) != nil
-                || candidates.contains(where: { candidate in
-                    guard case .enumeration(let type)? = candidate.intent.input?.type else { return false }
-                    return type.caseIndex(named: rest[0].name) != nil
-                }) {
+            if rest.count == 1, candidates.contains(where: \.exact) || namesInput(rest[0], of: candidates) {
+                return (candidates, used)
+            }
+            // Two more: the input, then a parameter's name labelling the value that follows, as a sentence reads
+            // (`write text body to "notes.txt"`).
+            if rest.count == 2, namesInput(rest[0], of: candidates), lookupName(rest[1], expected: nil) == nil,
+               candidates.contains(where: { $0.intent.parameterIndex(named: rest[1].name) != nil }) {
                 return (candidates, used)
             }
         }
         return nil
+    }
+
+    /// Whether a word after an intent's name is its input: a variable, or a case of a candidate's enum input.
+    func namesInput(_ word: Identifier, of candidates: [Candidate]) -> Bool {
+        lookupName(word, expected: nil) != nil || candidates.contains { candidate in
+            guard case .enumeration(let type)? = candidate.intent.input?.type else { return false }
+            return type.caseIndex(named: word.name) != nil
+        }
     }
 
     func intents(namedBy words: ArraySlice<Identifier>) -> [Candidate] {
