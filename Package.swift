@@ -9,6 +9,7 @@ let package = Package(
         .library(name: "AutoLanguage", targets: ["AutoLanguage"]),
         .library(name: "AutoRuntime", targets: ["AutoRuntime"]),
         .library(name: "AutoCLI", targets: ["AutoCLI"]),
+        .library(name: "AutoStdlib", targets: ["AutoStdlib"]),
         .executable(name: "auto", targets: ["auto"]),
         .executable(name: "library", targets: ["library"]),
     ],
@@ -24,6 +25,8 @@ let package = Package(
         .target(name: "AutoRuntime", dependencies: ["AutoIntents"]),
         // Lexer, parser, checker and compiler: .auto text to an ActionGraph.
         .target(name: "AutoLanguage", dependencies: ["AutoIntents", "AutoRuntime"]),
+        // The standard library's native intents (files, …); each asks the run's grants before it acts.
+        .target(name: "AutoStdlib", dependencies: ["AutoIntents"]),
         // The shortcuts of stdlib/*.auto, shipped as resources and loaded as the prelude.
         // Embedded in the code (EmbedFiles), so that an installed binary needs nothing beside it.
         .target(name: "AutoPrelude", path: "stdlib", plugins: ["EmbedFiles"]),
@@ -46,12 +49,12 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        .executableTarget(name: "auto", dependencies: ["AutoCLI"]),
+        .executableTarget(name: "auto", dependencies: ["AutoCLI", "AutoStdlib"]),
 
         // The Library example host: books in SQLite (GRDB), its intents and queries, seeded from books.csv.
         .target(
             name: "LibraryHost",
-            dependencies: ["AutoIntents", "AutoCLI", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: ["AutoIntents", "AutoStdlib", "AutoCLI", .product(name: "GRDB", package: "GRDB.swift")],
             path: "examples/library/Sources/LibraryHost",
             plugins: ["EmbedFiles"]
         ),
@@ -78,6 +81,8 @@ let package = Package(
         .target(name: "AutoTestSupport", dependencies: ["AutoIntents", "AutoRuntime", "AutoLanguage", "AutoPrelude", "AutoCLI"],
                 path: "Tests/AutoTestSupport"),
         .testTarget(name: "AutoIntentsTests", dependencies: ["AutoIntents"]),
+        // The standard library's intents on real files in temporary folders, under grants.
+        .testTarget(name: "AutoStdlibTests", dependencies: ["AutoStdlib", "AutoIntents", "AutoRuntime", "AutoLanguage", "AutoTestSupport"]),
         .testTarget(name: "AutoLanguageTests", dependencies: ["AutoLanguage", "AutoRuntime", "AutoIntents", "AutoTestSupport"]),
         .testTarget(name: "AutoAutomationTests", dependencies: ["AutoAutomation", "AutoLanguage", "AutoRuntime", "AutoIntents", "AutoTestSupport"]),
         .testTarget(name: "AutoRuntimeTests", dependencies: ["AutoRuntime", "AutoIntents", "AutoLanguage", "AutoTestSupport"]),

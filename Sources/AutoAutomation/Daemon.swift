@@ -1,3 +1,4 @@
+import AutoIntents
 import AutoLanguage
 import CLinux
 import Dispatch
@@ -18,12 +19,15 @@ public final class Daemon: Sendable {
         public var store: String
         public var grace: Duration
         public var retention: Retention
+        /// What the automations' runs may touch outside the engine (the compile closure should check the same).
+        public var grants: Grants
         public init(paths: [String], store: String = SQLiteRunStore.defaultPath, grace: Duration = .seconds(10),
-                    retention: Retention = Retention()) {
+                    retention: Retention = Retention(), grants: Grants = .all) {
             self.paths = paths
             self.store = store
             self.grace = grace
             self.retention = retention
+            self.grants = grants
         }
     }
 
@@ -78,7 +82,7 @@ public final class Daemon: Sendable {
             throw StartError(description: error.description)
         }
         let (scripts, folders) = try Self.scripts(in: options.paths)
-        let scheduler = Scheduler(store: store, clock: clock, logger: logger, retention: options.retention)
+        let scheduler = Scheduler(store: store, clock: clock, logger: logger, retention: options.retention, grants: options.grants)
         do {
             try await scheduler.start()
         } catch {

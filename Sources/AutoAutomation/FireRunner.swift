@@ -49,11 +49,14 @@ public struct FireRunner: Sendable {
     public let store: any RunStore
     public let logger: Logger
     public let now: @Sendable () -> Date
+    /// What runs may touch outside the engine.
+    public let grants: Grants
 
-    public init(store: any RunStore, logger: Logger, now: @escaping @Sendable () -> Date = { Date() }) {
+    public init(store: any RunStore, logger: Logger, now: @escaping @Sendable () -> Date = { Date() }, grants: Grants = .all) {
         self.store = store
         self.logger = logger
         self.now = now
+        self.grants = grants
     }
 
     /// The run as recorded; nil when the fire had been claimed before.
@@ -73,7 +76,7 @@ public struct FireRunner: Sendable {
         logger.info("run started", metadata: metadata)
         let started = ContinuousClock.now
         let trace = RunTrace()
-        let engine = Engine(registry: loaded.script.registry, limits: RunLimits(maxDuration: automation.timeout))
+        let engine = Engine(registry: loaded.script.registry, limits: RunLimits(maxDuration: automation.timeout), grants: grants)
         let interaction = UnattendedInteraction(automation: automation.name, confirmsAutomatically: automation.confirmsAutomatically, logger: logger)
         let outcome = await engine.run(loaded.program, arguments: [.list([])], interaction: interaction, cancellation: cancellation,
                                        it: .date(fire.scheduled), trace: trace)

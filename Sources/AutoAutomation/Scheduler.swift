@@ -77,12 +77,13 @@ public actor Scheduler {
     let retention: Retention?
     var lastPrune: Date?
 
-    public init(store: any RunStore, clock: any SchedulerClock, logger: Logger, retention: Retention? = nil, missedRecordLimit: Int = 10_000) {
+    public init(store: any RunStore, clock: any SchedulerClock, logger: Logger, retention: Retention? = nil, missedRecordLimit: Int = 10_000,
+                grants: Grants = .all) {
         self.retention = retention
         self.store = store
         self.clock = clock
         self.logger = logger
-        self.runner = FireRunner(store: store, logger: logger, now: { [clock] in clock.now() })
+        self.runner = FireRunner(store: store, logger: logger, now: { [clock] in clock.now() }, grants: grants)
         self.missedRecordLimit = missedRecordLimit
     }
 

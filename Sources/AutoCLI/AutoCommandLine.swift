@@ -24,6 +24,7 @@ public enum AutoCommandLine {
         if let first = arguments.first, !first.hasPrefix("-"), !AutoCommand.subcommandNames.contains(first) {
             arguments.insert("run", at: 0)
         }
+        arguments = CapabilityOptions.expandBareFlags(arguments)
         do {
             var command = try AutoCommand.parseAsRoot(arguments)
             if var asyncCommand = command as? AsyncParsableCommand {

@@ -22,7 +22,8 @@ public struct AutoHost: Sendable {
         self.prelude = prelude ?? Prelude.sources.map { SourceFile(name: $0.name, text: $0.text) }
     }
 
-    public func compile(_ source: SourceFile, limits: Parser.Limits = Parser.Limits()) -> Result<CompiledScript, CompilationFailure> {
-        ScriptCompiler.compile(source, prelude: prelude, registry: registry, limits: limits, commandName: name)
+    public func compile(_ source: SourceFile, limits: Parser.Limits = Parser.Limits(), grants: Grants = .all)
+        -> Result<CompiledScript, CompilationFailure> {
+        ScriptCompiler.compile(source, prelude: prelude, registry: registry, limits: limits, commandName: name, grants: grants)
     }
 }

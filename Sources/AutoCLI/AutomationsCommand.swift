@@ -1,5 +1,6 @@
 import ArgumentParser
 import AutoAutomation
+import AutoIntents
 import AutoLanguage
 import AutoRuntime
 import Foundation
@@ -16,7 +17,7 @@ struct AutomationsCommand: AsyncParsableCommand {
 
 /// The automations of scripts, compiled with the host: for `list`, `next` and `run`.
 enum AutomationScripts {
-    static func load(_ paths: [String]) throws -> [LoadedAutomation] {
+    static func load(_ paths: [String], grants: Grants = .all) throws -> [LoadedAutomation] {
         let host = AutoCommandLine.host
         let scripts: [String]
         do {
@@ -34,7 +35,7 @@ enum AutomationScripts {
                 Console.standard.writeError("error: \(script): can't be read\n")
                 throw CommandExit(code: ExitCode.usageError)
             }
-            switch host.compile(source) {
+            switch host.compile(source, grants: grants) {
             case .success(let compiled): automations += LoadedAutomation.all(in: compiled, script: script)
             case .failure(let failure):
                 ScriptRunner(host: host, console: .standard).report(failure.diagnostics)
@@ -267,13 +268,16 @@ struct RunAutomation: AsyncParsableCommand {
     @Argument(help: "The automation's name.") var name: String
     @OptionGroup var store: StoreOption
 
+    @OptionGroup(title: "Capabilities") var capabilities: CapabilityOptions
+
     func run() async throws {
-        guard let automation = try AutomationScripts.load([script]).first(where: { $0.key.name == name }) else {
+        let grants = try capabilities.grants()
+        guard let automation = try AutomationScripts.load([script], grants: grants).first(where: { $0.key.name == name }) else {
             Console.standard.writeError("error: \(script) has no automation named '\(name)'\n")
             throw CommandExit(code: ExitCode.usageError)
         }
         LoggingSystem.bootstrap(StreamLogHandler.standardError)
-        let runner = FireRunner(store: try AutomationScripts.store(store), logger: Logger(label: "auto.automations"))
+        let runner = FireRunner(store: try AutomationScripts.store(store), logger: Logger(label: "auto.automations"), grants: grants)
         let fire = Fire(automation: automation.key, trigger: automation.automation.trigger.description, scheduled: Date(), manual: true)
         guard let record = try await runner.run(automation, fire) else { throw CommandExit(code: 1) }
         switch record.outcome {

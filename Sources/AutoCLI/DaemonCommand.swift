@@ -28,6 +28,8 @@ struct DaemonCommand: AsyncParsableCommand {
     @Option(name: .customLong("keep-days"), help: "Days successful runs are kept; failures are kept three times as long.")
     var keepDays: Int = 30
 
+    @OptionGroup(title: "Capabilities") var capabilities: CapabilityOptions
+
     func validate() throws {
         guard DurationOption.parse(grace) != nil else { throw ValidationError("--grace takes a duration such as 10s, 500ms or 2m") }
         guard keep > 0, keepDays > 0 else { throw ValidationError("--keep and --keep-days are above zero") }
@@ -39,10 +41,11 @@ struct DaemonCommand: AsyncParsableCommand {
         logger.logLevel = .info
         let host = AutoCommandLine.host
         let days = Duration.seconds(keepDays * 86_400)
+        let grants = try capabilities.grants()
         let options = Daemon.Options(paths: paths, store: store.path, grace: DurationOption.parse(grace) ?? .seconds(10),
-                                     retention: Retention(runsPerAutomation: keep, age: days, failureAge: days * 3))
+                                     retention: Retention(runsPerAutomation: keep, age: days, failureAge: days * 3), grants: grants)
         do {
-            try await Daemon(options: options, compile: { host.compile($0) }, logger: logger).run()
+            try await Daemon(options: options, compile: { host.compile($0, grants: grants) }, logger: logger).run()
         } catch {
             Console.standard.writeError("error: \(error)\n")
             throw CommandExit(code: 1)

@@ -132,6 +132,9 @@ enum IntentDescriptionText {
         if let name = intent.description.resultName { text += " (\(name))" }
         text += "\n"
         if intent.sideEffect != .none { text += "Side effect: \(intent.sideEffect == .destructive ? "destructive, confirmed before it runs" : "changes things")\n" }
+        if !intent.capabilities.isEmpty {
+            text += "Needs: " + intent.capabilities.sorted().map { "\($0.summary) (\($0.flag))" }.joined(separator: ", ") + "\n"
+        }
         if let category = intent.description.category { text += "Category: \(category)\n" }
         if !intent.description.searchKeywords.isEmpty { text += "Keywords: \(intent.description.searchKeywords.joined(separator: ", "))\n" }
         // Parsed and kept for App Shortcuts, which will give them meaning; nothing calls a shortcut by them yet.

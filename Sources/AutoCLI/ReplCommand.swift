@@ -12,6 +12,8 @@ struct ReplCommand: AsyncParsableCommand {
     @Flag(name: [.customShort("y"), .long], help: "Approve confirmations without asking.")
     var yes = false
 
+    @OptionGroup(title: "Capabilities") var capabilities: CapabilityOptions
+
     func run() async throws {
         let console = Console.standard
         let isTerminal = isatty(0) == 1
@@ -20,7 +22,7 @@ struct ReplCommand: AsyncParsableCommand {
             noAnswerReason: "standard input is the session's entries, not a terminal")
         let host = AutoCommandLine.host
         var reader: any LineReader = PlainLineReader()
-        let session = ReplSession(host: host, console: console)
+        let session = ReplSession(host: host, console: console, grants: try capabilities.grants())
         if isTerminal, let editor = EditLineReader(program: host.name, historyFile: HistoryFile.path(host: host.name).map { HistoryFile(path: $0) },
                                                    completer: { session.complete($0, cursor: $1) },
                                                    warn: { console.writeError("warning: \($0)\n") }) {

@@ -9,6 +9,8 @@ import Foundation
 final class ReplSession {
     let host: AutoHost
     let console: Console
+    /// What the session's entries may touch outside the engine.
+    let grants: Grants
     private(set) var scope = SessionScope()
     private(set) var state = SessionState()
     /// Shortcuts declared at the prompt, by name, each compiled with every later entry. Its file is the entry
@@ -21,9 +23,10 @@ final class ReplSession {
     private var entries: [String: SourceFile] = [:]
     private var entryCount = 0
 
-    init(host: AutoHost, console: Console) {
+    init(host: AutoHost, console: Console, grants: Grants = .all) {
         self.host = host
         self.console = console
+        self.grants = grants
     }
 
     /// Forgets every variable, `it` and the shortcuts declared at the prompt (`:reset`).
@@ -43,7 +46,7 @@ final class ReplSession {
         let declared = Self.shortcutDeclarations(in: source)
         let kept = shortcuts.filter { old in !declared.contains { $0.name == old.name } }
         let result = ScriptCompiler.compile(source, prelude: host.prelude + kept.map(\.file), registry: host.registry,
-                                            commandName: host.name, session: scope)
+                                            commandName: host.name, session: scope, grants: grants)
         return (result, kept + declared)
     }
 
@@ -62,7 +65,7 @@ final class ReplSession {
             return
         }
         report(compiled.warnings)
-        let outcome = await Engine(registry: compiled.registry, limits: limits).run(
+        let outcome = await Engine(registry: compiled.registry, limits: limits, grants: grants).run(
             compiled.program, interaction: interaction, cancellation: cancellation, session: state)
         // What the entry set stays, whether or not it ran to its end.
         if let after = outcome.session {

@@ -10,6 +10,8 @@ struct RunCommand: AsyncParsableCommand {
 
     @OptionGroup var source: ScriptSourceOptions
 
+    @OptionGroup(title: "Capabilities") var capabilities: CapabilityOptions
+
     @Flag(name: .long, help: "Print the result as JSON on standard output; everything else goes to standard error.")
     var json = false
 
@@ -48,6 +50,7 @@ struct RunCommand: AsyncParsableCommand {
         options.noInput = noInput
         options.approveConfirmations = yes
         options.whatIf = whatIf
+        options.grants = try capabilities.grants()
         guard maxSteps >= 1 else { throw ValidationError("--max-steps must be at least 1, not \(maxSteps)") }
         options.limits.maxSteps = maxSteps
         if let maxMemory {

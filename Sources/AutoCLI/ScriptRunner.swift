@@ -15,6 +15,8 @@ public struct RunOptions: Sendable {
     public var whatIf = false
     public var limits = RunLimits()
     public var parseLimits = Parser.Limits()
+    /// What the run may touch outside the engine: a call needing more is a compile error, or the intent's at run time.
+    public var grants = Grants.all
     /// The script's `args`.
     public var arguments: [String] = []
     public init() {}
@@ -43,7 +45,7 @@ public struct ScriptRunner: Sendable {
                     cancellation: CancellationFlag = CancellationFlag()) async -> Int32 {
         let timeLimit = options.limits.maxDuration.map { TimeLimit(limit: $0, deadline: ContinuousClock.now + $0) }
         let compiled: CompiledScript
-        switch finish("compiling", within: timeLimit, { host.compile(source, limits: options.parseLimits) }) {
+        switch finish("compiling", within: timeLimit, { host.compile(source, limits: options.parseLimits, grants: options.grants) }) {
         case .success(let script):
             compiled = script
             report(script.warnings)
@@ -58,7 +60,7 @@ public struct ScriptRunner: Sendable {
             console: console, showsOnStandardError: options.json,
             canAsk: !options.noInput && isatty(0) == 1, approvesConfirmations: options.approveConfirmations,
             noAnswerReason: options.noInput ? "--no-input was given" : "standard input is not a terminal")
-        let outcome = await Engine(registry: compiled.registry, limits: limits).run(
+        let outcome = await Engine(registry: compiled.registry, limits: limits, grants: options.grants).run(
             compiled.program, arguments: [.list(options.arguments.map(Value.text))], interaction: interaction,
             cancellation: cancellation, whatIf: options.whatIf)
         switch outcome.ending {

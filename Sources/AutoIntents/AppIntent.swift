@@ -45,6 +45,10 @@ public protocol AppIntent: Sendable {
     /// A sentence with `{name}` for each parameter, e.g. "Open {book}". It labels the action in graphs.
     static var parameterSummary: ParameterSummary? { get }
     static var sideEffect: SideEffect { get }
+    /// What it touches outside the engine (files, the network, programs, the environment). A run that isn't granted
+    /// one of them refuses the intent: at compile time where the checker sees the call, and otherwise when the
+    /// intent asks `IntentContext.authorize` before it acts.
+    static var capabilities: Set<Capability> { get }
     /// Hidden intents can still be called by scripts but are not listed.
     static var isDiscoverable: Bool { get }
 
@@ -60,6 +64,7 @@ extension AppIntent {
     public static var description: IntentDescription { "" }
     public static var parameterSummary: ParameterSummary? { nil }
     public static var sideEffect: SideEffect { .none }
+    public static var capabilities: Set<Capability> { [] }
     public static var isDiscoverable: Bool { true }
     @inlinable
     public static var immediatePerform: (@Sendable (Self, IntentContext) throws -> IntentResult<Output>)? { nil }

@@ -6,14 +6,63 @@ public final class IntentContext: Sendable {
     package let cancellation: CancellationFlag
     /// What the host registered for its intents to use (`Registry.register(dependency:)`): a database, a client.
     let dependencies: Dependencies
+    /// What the run may touch outside the engine: an intent asks `authorize` before it acts.
+    public let grants: Grants
     let progressIDs = Atomic<Int>(0)
     /// Progress tasks started and not finished yet: the engine finishes those an intent leaves open when it ends.
     let openProgress = Mutex<Set<Int>>([])
 
-    public init(interaction: any Interaction, cancellation: CancellationFlag, dependencies: Dependencies = Dependencies()) {
+    public init(interaction: any Interaction, cancellation: CancellationFlag, dependencies: Dependencies = Dependencies(),
+                grants: Grants = .all) {
         self.interaction = interaction
         self.cancellation = cancellation
         self.dependencies = dependencies
+        self.grants = grants
+    }
+
+    /// The path an intent reads (`.read`) or writes (`.write`), resolved (`~`, relative to the current folder, `..`
+    /// and symbolic links followed), once the run's grants allow it; an error that names the path and the grant
+    /// otherwise. Call it before touching the file, and use the path it returns, so that what was checked is what
+    /// is touched.
+    public func authorize(_ capability: Capability, path: String) throws -> String {
+        let resolved: String
+        do {
+            resolved = try GrantedPath.resolve(path)
+        } catch {
+            throw IntentError("\(error)")
+        }
+        guard grants.allows(capability, path: resolved) else {
+            throw IntentError(Self.refusal(capability, "'\(resolved)'", scope: grants.scope(of: capability)))
+        }
+        return resolved
+    }
+
+    /// Throws unless the run may reach `host` (on `port`).
+    public func authorize(host: String, port: Int? = nil) throws {
+        guard grants.allows(host: host, port: port) else {
+            throw IntentError(Self.refusal(.net, port.map { "\(host):\($0)" } ?? host, scope: grants.net))
+        }
+    }
+
+    /// Throws unless the run may start `program` (a name or a path).
+    public func authorize(program: String) throws {
+        guard grants.allows(program: program) else { throw IntentError(Self.refusal(.run, "'\(program)'", scope: grants.run)) }
+    }
+
+    /// Throws unless the run may read environment variables.
+    public func authorizeEnvironment() throws {
+        guard grants.env else { throw IntentError(Self.refusal(.env, "", scope: .none)) }
+    }
+
+    /// "this run may not write files: '/home/ann/elsewhere.txt' is outside /home/ann/Documents (--allow-write=…)".
+    static func refusal(_ capability: Capability, _ object: String, scope: Grants.Scope) -> String {
+        switch scope {
+        case .only(let granted):
+            return "this run may not \(capability.summary) there: \(object) is outside what \(capability.flag) granted ("
+                + granted.joined(separator: ", ") + ")"
+        case .none, .all:
+            return "this run may not \(capability.summary)" + (object.isEmpty ? "" : " (\(object))") + "; grant it with \(capability.flag)"
+        }
     }
 
     /// The host's dependency of type `T`, as registered with `Registry.register(dependency:)`. (An intent usually

@@ -39,6 +39,8 @@ public final class IntentDescriptor: Sendable {
     public let parameters: [ParameterInfo]
     public let summary: ParameterSummary
     public let sideEffect: SideEffect
+    /// What it touches outside the engine; a run must be granted each of them.
+    public let capabilities: Set<Capability>
     public let isDiscoverable: Bool
     public let outputType: ValueType
     /// How the checker types the result when it depends on the arguments (the built-ins `ask` and `choose`).
@@ -59,9 +61,9 @@ public final class IntentDescriptor: Sendable {
     public let origin: String?
 
     public init(title: String, description: IntentDescription = "", parameters: [ParameterInfo],
-                summary: ParameterSummary? = nil, sideEffect: SideEffect = .none, isDiscoverable: Bool = true,
-                outputType: ValueType, resultRule: ResultRule = .fixed, implementation: Implementation, phrases: [String] = [],
-                origin: String? = nil) {
+                summary: ParameterSummary? = nil, sideEffect: SideEffect = .none, capabilities: Set<Capability> = [],
+                isDiscoverable: Bool = true, outputType: ValueType, resultRule: ResultRule = .fixed, implementation: Implementation,
+                phrases: [String] = [], origin: String? = nil) {
         self.resultRule = resultRule
         self.title = title
         self.name = title.lowercased().split(whereSeparator: \.isWhitespace).joined(separator: " ")
@@ -70,6 +72,7 @@ public final class IntentDescriptor: Sendable {
         self.parameters = parameters
         self.summary = summary ?? Self.defaultSummary(title: title, parameters: parameters)
         self.sideEffect = sideEffect
+        self.capabilities = capabilities
         self.isDiscoverable = isDiscoverable
         self.outputType = outputType
         self.implementation = implementation
@@ -83,7 +86,7 @@ public final class IntentDescriptor: Sendable {
     /// since a registered one never changes.
     package func withOutputType(_ type: ValueType) -> IntentDescriptor {
         IntentDescriptor(title: title, description: description, parameters: parameters, summary: summary, sideEffect: sideEffect,
-                         isDiscoverable: isDiscoverable, outputType: type, resultRule: resultRule, implementation: implementation,
+                         capabilities: capabilities, isDiscoverable: isDiscoverable, outputType: type, resultRule: resultRule, implementation: implementation,
                          phrases: phrases, origin: origin)
     }
 
@@ -120,7 +123,7 @@ public final class IntentDescriptor: Sendable {
         try Self.check(title: I.title, parameters: infos, summary: I.parameterSummary)
         self.init(
             title: I.title, description: I.description, parameters: infos, summary: I.parameterSummary,
-            sideEffect: I.sideEffect, isDiscoverable: I.isDiscoverable, outputType: I.Output.valueType, resultRule: resultRule,
+            sideEffect: I.sideEffect, capabilities: I.capabilities, isDiscoverable: I.isDiscoverable, outputType: I.Output.valueType, resultRule: resultRule,
             implementation: Self.native(prototype, parameters))
     }
 

@@ -23,10 +23,16 @@ struct Checker {
     var shortcutOutputTypes: [ObjectIdentifier: ValueType] = [:]
     /// Shortcuts declared so far, across the prelude and the script: the next one's index in the program.
     var shortcutCount = 0
+    /// What the run will be granted: a call in the script to an intent needing something not granted at all is an
+    /// error. The prelude's shortcuts are the engine's own; their intents check the grants when they run.
+    var grants = Grants.all
+    /// The script being checked, as opposed to the prelude files whose shortcuts are checked first.
+    let script: SourceFile
 
     init(registry: Registry, file: SourceFile) {
         self.registry = registry
         self.file = file
+        self.script = file
     }
 
     mutating func error(_ message: String, _ span: Span, hint: String? = nil) {

@@ -38,12 +38,14 @@ public struct CompilationFailure: Error, Sendable {
 /// The whole front half: parse, check, compile. Prelude files go first; their shortcuts are available to
 /// the script.
 public enum ScriptCompiler {
-    /// `commandName` is the command people run the host as (`auto`, `library`), for hints that name its commands.
+    /// `commandName` is the command people run the host as (`auto`, `library`), for hints that name its commands;
+    /// `grants`, what the run will be granted (a call needing more is an error).
     public static func compile(_ source: SourceFile, prelude: [SourceFile] = [], registry: Registry,
                                limits: Parser.Limits = Parser.Limits(), commandName: String = "auto",
-                               session: SessionScope? = nil) -> Result<CompiledScript, CompilationFailure> {
+                               session: SessionScope? = nil, grants: Grants = .all) -> Result<CompiledScript, CompilationFailure> {
         let compiled = LargeStack.run {
-            compileOnThisThread(source, prelude: prelude, registry: registry, limits: limits, commandName: commandName, session: session)
+            compileOnThisThread(source, prelude: prelude, registry: registry, limits: limits, commandName: commandName, session: session,
+                                grants: grants)
         }
         guard let compiled else {
             let message = "not enough memory to compile: a thread with a \(LargeStack.size >> 20) MB stack could not be started"
@@ -54,7 +56,8 @@ public enum ScriptCompiler {
     }
 
     static func compileOnThisThread(_ source: SourceFile, prelude: [SourceFile], registry: Registry,
-                                    limits: Parser.Limits, commandName: String, session: SessionScope?) -> Result<CompiledScript, CompilationFailure> {
+                                    limits: Parser.Limits, commandName: String, session: SessionScope?,
+                                    grants: Grants) -> Result<CompiledScript, CompilationFailure> {
         var diagnostics: [Diagnostic] = []
         let programs = (prelude + [source]).map { file in
             // The limits are for the script; the prelude ships with the engine and always parses.
@@ -64,6 +67,7 @@ public enum ScriptCompiler {
         }
         var checker = Checker(registry: registry, file: source)
         checker.commandName = commandName
+        checker.grants = grants
         let pending = programs.flatMap { checker.declareShortcuts(in: $0) }
         let shortcutBodies = pending.map { (shortcut: $0, body: checker.checkShortcut($0)) }
         let automations = checker.checkAutomations(in: programs[programs.count - 1], session: session)

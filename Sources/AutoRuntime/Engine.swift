@@ -8,10 +8,13 @@ public struct Engine: Sendable {
     public let dependencies: Dependencies
     /// The limits of a run that gives none of its own.
     public var limits: RunLimits
+    /// What runs may touch outside the engine (files, the network, programs, the environment): intents check it.
+    public var grants: Grants
 
-    public init(registry: Registry, limits: RunLimits = RunLimits()) {
+    public init(registry: Registry, limits: RunLimits = RunLimits(), grants: Grants = .all) {
         self.dependencies = registry.dependencies
         self.limits = limits
+        self.grants = grants
     }
 
     /// Runs `program`: `arguments` fill its first slots (a script's `args`). The outcome says how the run ended;
@@ -27,9 +30,9 @@ public struct Engine: Sendable {
                     cancellation: CancellationFlag = CancellationFlag(), limits: RunLimits? = nil,
                     whatIf: Bool = false, session: SessionState? = nil, it: Value = .null, trace: RunTrace? = nil) async -> RunOutcome {
         let limits = limits ?? self.limits
-        let dependencies = self.dependencies
+        let dependencies = self.dependencies, grants = self.grants
         let start: @Sendable (ContinuousClock.Instant?) async -> RunOutcome = { deadline in
-            let context = IntentContext(interaction: interaction, cancellation: cancellation, dependencies: dependencies)
+            let context = IntentContext(interaction: interaction, cancellation: cancellation, dependencies: dependencies, grants: grants)
             let run = Run(program: program, context: context, limits: limits, deadline: deadline, whatIf: whatIf, trace: trace)
             guard let session else { return await run.start(arguments: arguments, it: it) }
             return await run.start(arguments: session.slots, it: session.it, keepingState: true)

@@ -13,17 +13,18 @@ public enum EngineHarness {
     public static let sampleRegistry: Registry = (try? SampleLibrary.registry()) ?? .standard
 
     public static func run(_ text: String, name: String = "test.auto", registry: Registry, answers: [String] = [], choices: [Int] = [],
-                           confirmations: [Bool] = [], arguments: [String] = [], json: Bool = false, whatIf: Bool = false) async -> ScriptOutcome {
+                           confirmations: [Bool] = [], arguments: [String] = [], json: Bool = false, whatIf: Bool = false,
+                           grants: Grants = .all) async -> ScriptOutcome {
         let source = SourceFile(name: name, text: text)
         let compiled: CompiledScript
-        switch ScriptCompiler.compile(source, prelude: prelude, registry: registry) {
+        switch ScriptCompiler.compile(source, prelude: prelude, registry: registry, grants: grants) {
         case .success(let script): compiled = script
         case .failure(let failure):
             return ScriptOutcome(exitCode: 2, output: [], standardError: failure.diagnostics.map { $0.rendered() }.joined(),
                                  diagnostics: failure.diagnostics, questions: [])
         }
         let interaction = ScriptedInteraction(answers: answers, choices: choices, confirmations: confirmations)
-        let outcome = await Engine(registry: compiled.registry).run(
+        let outcome = await Engine(registry: compiled.registry, grants: grants).run(
             compiled.program, arguments: [.list(arguments.map(Value.text))], interaction: interaction, whatIf: whatIf)
         var output = json ? [] : interaction.shown
         var standardError = json ? interaction.shown.map { $0 + "\n" }.joined() : ""

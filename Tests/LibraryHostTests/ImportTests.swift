@@ -246,7 +246,7 @@ import Testing
             (blank, "\(blank) is empty"),
             (latin1, "\(latin1) is not UTF-8 text"),
             (folder.path, "\(folder.path) is a folder, not a CSV file"),
-            (loop, "\(loop) can't be read: too many levels of symbolic links"),
+            (loop, "'\(loop)' can't be followed: too many levels of symbolic links"),
         ]
         if geteuid() != 0 {
             let locked = try write("title\nA\n", to: "locked.csv")

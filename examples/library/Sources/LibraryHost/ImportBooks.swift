@@ -17,6 +17,7 @@ struct ImportBooks: AppIntent {
         "Adds the books of a CSV file, all of them or none (columns: title, author, published, pages, genre, rating, read_date, shelf, recommended_by; only title is needed).",
         category: "Books", searchKeywords: ["csv", "load"], resultName: "imported")
     static let sideEffect = SideEffect.changes
+    static let capabilities: Set<Capability> = [.read]
     static let parameterSummary: ParameterSummary? = "Import books from {from} onto {shelf}"
     @Parameter(title: "CSV file", question: "Which CSV file?") var from: FileRef
     @Parameter(default: .wantToRead) var shelf: Shelf
@@ -32,9 +33,11 @@ struct ImportBooks: AppIntent {
     func perform(_ context: IntentContext) async throws -> IntentResult<[Book]> {
         let rows: [BooksCSV.Row]
         do {
-            rows = try ImportFile(path: from.path).books(shelf: shelf)
+            // A file the run may not read is asked for again, as a file that can't be read is.
+            let path = try context.authorize(.read, path: from.path)
+            rows = try ImportFile(path: path).books(shelf: shelf)
         } catch {
-            throw context.needsValue("from", reason: error.description)
+            throw context.needsValue("from", reason: "\(error)")
         }
         guard !rows.isEmpty else { return .result(value: [], dialog: "\(from.name) has no books to import") }
         try await context.requestConfirmation("Import \(rows.count) books from \(from.name)?", actionName: "Import")

@@ -1,5 +1,6 @@
 import AutoCLI
 import AutoIntents
+import AutoStdlib
 import Foundation
 import GRDB
 
@@ -18,9 +19,10 @@ public enum Library {
         return updated
     }
 
-    /// The registry of the library: the built-ins, its intents, and its queries over `database`.
+    /// The registry of the library: the built-ins, the standard library, its intents, and its queries over `database`.
     public static func registry(database: LibraryDatabase) throws -> Registry {
         var registry = Registry.standard
+        try registry.registerStandardLibrary()
         // The intents reach the database through their context.
         try registry.register(dependency: database)
         try registry.register(OpenBook.self)

@@ -1,0 +1,78 @@
+import ArgumentParser
+import AutoIntents
+import Foundation
+
+/// `--sandbox` and `--allow-read[=PATHS]`, `--allow-write[=PATHS]`, `--allow-net[=HOSTS]`, `--allow-run[=PROGRAMS]`,
+/// `--allow-env`: what a run may touch outside the engine (Deno's flags). Without any of them a run is granted
+/// everything, as a shell script is; with `--sandbox` or any `--allow-…`, only what the flags list.
+struct CapabilityOptions: ParsableArguments {
+    @Flag(name: .long, help: "Grant nothing outside the engine: no files, network, programs or environment, except what --allow-… adds.")
+    var sandbox = false
+
+    @Option(name: .customLong("allow-read"), help: ArgumentHelp(
+        "Grant reading files: alone, anywhere; =PATHS (comma-separated), under those only. Implies --sandbox for the rest.",
+        valueName: "paths"))
+    var allowRead: [String] = []
+
+    @Option(name: .customLong("allow-write"), help: ArgumentHelp(
+        "Grant writing files: alone, anywhere; =PATHS, under those only. Implies --sandbox for the rest.", valueName: "paths"))
+    var allowWrite: [String] = []
+
+    @Option(name: .customLong("allow-net"), help: ArgumentHelp(
+        "Grant the network: alone, any host; =HOSTS (host or host:port), those only. Implies --sandbox for the rest.", valueName: "hosts"))
+    var allowNet: [String] = []
+
+    @Option(name: .customLong("allow-run"), help: ArgumentHelp(
+        "Grant starting programs: alone, any; =PROGRAMS (names or paths), those only. Implies --sandbox for the rest.",
+        valueName: "programs"))
+    var allowRun: [String] = []
+
+    @Flag(name: .customLong("allow-env"), help: "Grant reading environment variables. Implies --sandbox for the rest.")
+    var allowEnvironment = false
+
+    /// What a bare `--allow-read` (anything) is turned into before parsing: ArgumentParser's options need a value.
+    static let everything = "*"
+    static let scopedFlags = ["--allow-read", "--allow-write", "--allow-net", "--allow-run"]
+
+    /// Gives each bare `--allow-read|write|net|run` the value that means "anything", up to the script's own
+    /// arguments: the first `--`, or the first word that names a script (`.auto`, or `-` for standard input),
+    /// after which every word is the script's. The code after `-e` is never one of them.
+    static func expandBareFlags(_ arguments: [String]) -> [String] {
+        var result: [String] = []
+        var index = 0
+        while index < arguments.count {
+            let argument = arguments[index]
+            if argument == "--" || argument == "-" || argument.hasSuffix(".auto") { return result + arguments[index...] }
+            if argument == "-e", index + 1 < arguments.count {
+                result += [argument, arguments[index + 1]]
+                index += 2
+                continue
+            }
+            result.append(scopedFlags.contains(argument) ? argument + "=" + everything : argument)
+            index += 1
+        }
+        return result
+    }
+
+    /// The grants these flags give; a path that can't be resolved (a link loop) is a usage error.
+    func grants() throws -> Grants {
+        let restricted = sandbox || !allowRead.isEmpty || !allowWrite.isEmpty || !allowNet.isEmpty || !allowRun.isEmpty || allowEnvironment
+        guard restricted else { return .all }
+        return Grants(read: try Self.scope(allowRead, paths: true), write: try Self.scope(allowWrite, paths: true),
+                      net: try Self.scope(allowNet, paths: false), run: try Self.scope(allowRun, paths: false), env: allowEnvironment)
+    }
+
+    /// Each flag may come several times and list several values; `*` anywhere (a bare flag) grants everything.
+    static func scope(_ values: [String], paths: Bool) throws -> Grants.Scope {
+        let listed = values.flatMap { $0.split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces) } }
+        if listed.contains(everything) { return .all }
+        let items = listed.filter { !$0.isEmpty }
+        guard !items.isEmpty else { return values.isEmpty ? .none : .all }
+        guard paths else { return .only(items) }
+        do {
+            return .only(try items.map { try GrantedPath.resolve($0) })
+        } catch {
+            throw ValidationError("\(error)")
+        }
+    }
+}

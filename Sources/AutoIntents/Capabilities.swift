@@ -1,0 +1,182 @@
+import Foundation
+
+/// What an intent touches outside the engine's own memory, declared as its side effect is. A run is granted
+/// some of them (Deno's model): the `auto` command line grants all unless told `--sandbox` or `--allow-…`, and a
+/// host embedding the engine grants what it chooses. `auto intents describe` shows an intent's.
+public enum Capability: String, Sendable, CaseIterable, Comparable {
+    /// Reading files and folders.
+    case read
+    /// Creating, changing, moving and deleting files and folders.
+    case write
+    /// The network.
+    case net
+    /// Starting programs.
+    case run
+    /// Environment variables.
+    case env
+
+    /// How people read it: "write files".
+    public var summary: String {
+        switch self {
+        case .read: return "read files"
+        case .write: return "write files"
+        case .net: return "use the network"
+        case .run: return "run programs"
+        case .env: return "read environment variables"
+        }
+    }
+
+    /// The command-line flag that grants it.
+    public var flag: String { "--allow-\(rawValue)" }
+
+    public static func < (a: Capability, b: Capability) -> Bool {
+        allCases.firstIndex(of: a)! < allCases.firstIndex(of: b)!
+    }
+}
+
+/// What a run may touch. Each capability is granted not at all, wholly, or for some paths (read, write), hosts
+/// (net) or programs (run); environment variables are all or nothing.
+public struct Grants: Sendable, Equatable {
+    public enum Scope: Sendable, Equatable {
+        case none
+        case all
+        /// For read and write, paths resolved as `GrantedPath.resolve` does (absolute, `~`, `..` and symlinks
+        /// resolved): a path is inside when it is one of them or under one. For net, host names (`example.org`,
+        /// `localhost:8080`); for run, program names or paths.
+        case only([String])
+    }
+
+    public var read: Scope
+    public var write: Scope
+    public var net: Scope
+    public var run: Scope
+    public var env: Bool
+
+    public init(read: Scope = .none, write: Scope = .none, net: Scope = .none, run: Scope = .none, env: Bool = false) {
+        self.read = read
+        self.write = write
+        self.net = net
+        self.run = run
+        self.env = env
+    }
+
+    /// Everything: what a script run by `auto` without `--sandbox` gets, and what a host gets by default.
+    public static let all = Grants(read: .all, write: .all, net: .all, run: .all, env: true)
+    /// Nothing beyond the engine's own memory: `--sandbox`.
+    public static let none = Grants()
+
+    public func scope(of capability: Capability) -> Scope {
+        switch capability {
+        case .read: return read
+        case .write: return write
+        case .net: return net
+        case .run: return run
+        case .env: return env ? .all : .none
+        }
+    }
+
+    /// Granted at all, for some of its objects at least: what the checker can know before a run.
+    public func grantsAny(_ capability: Capability) -> Bool { scope(of: capability) != .none }
+
+    /// Whether a path (resolved by `GrantedPath.resolve`) may be read or written.
+    public func allows(_ capability: Capability, path: String) -> Bool {
+        switch scope(of: capability) {
+        case .none: return false
+        case .all: return true
+        case .only(let roots): return roots.contains { GrantedPath.isInside(path, root: $0) }
+        }
+    }
+
+    /// Whether a host (`example.org`, or with a port, `localhost:8080`) may be reached: granted as a name, it may
+    /// be reached on any port; granted with a port, on that port only.
+    public func allows(host: String, port: Int?) -> Bool {
+        switch net {
+        case .none: return false
+        case .all: return true
+        case .only(let hosts):
+            let name = host.lowercased()
+            return hosts.contains { granted in
+                let granted = granted.lowercased()
+                return granted == name || (port.map { granted == "\(name):\($0)" } ?? false)
+            }
+        }
+    }
+
+    /// Whether a program may be started: granted by name (`git`, whatever its folder) or by path.
+    public func allows(program: String) -> Bool {
+        switch run {
+        case .none: return false
+        case .all: return true
+        case .only(let programs):
+            let name = (program as NSString).lastPathComponent
+            return programs.contains { $0 == program || (!$0.contains("/") && $0 == name) }
+        }
+    }
+}
+
+/// Paths as a grant compares them: absolute, with `~` expanded and every `.`, `..` and symbolic link resolved the
+/// way the kernel would follow them, also where the last parts don't exist yet (a file about to be written) and
+/// through a link whose target doesn't exist. So `granted/../elsewhere` and a link inside a granted folder that
+/// points out of it are both outside it.
+public enum GrantedPath {
+    /// Links followed in one path before it is refused as a loop (Linux's own limit).
+    static let maxLinks = 40
+
+    public struct LoopError: Error, Sendable, CustomStringConvertible {
+        public let path: String
+        public var description: String { "'\(path)' can't be followed: too many levels of symbolic links" }
+    }
+
+    /// `path` resolved against `folder` (the current folder when nil) and `home` (`$HOME` when nil).
+    public static func resolve(_ path: String, in folder: String? = nil, home: String? = nil) throws(LoopError) -> String {
+        var expanded = path
+        if path == "~" || path.hasPrefix("~/") {
+            let home = home ?? ProcessInfo.processInfo.environment["HOME"] ?? NSHomeDirectory()
+            expanded = home + path.dropFirst()
+        }
+        if !expanded.hasPrefix("/") { expanded = (folder ?? FileManager.default.currentDirectoryPath) + "/" + expanded }
+        var links = 0
+        return try follow(expanded, from: "/", links: &links, original: path)
+    }
+
+    /// Resolves `path`'s parts one by one onto `start`, a path already resolved.
+    static func follow(_ path: String, from start: String, links: inout Int, original: String) throws(LoopError) -> String {
+        var resolved = path.hasPrefix("/") ? "/" : start
+        for part in path.split(separator: "/") {
+            if part == "." { continue }
+            if part == ".." {
+                resolved = parent(of: resolved)
+                continue
+            }
+            let next = resolved == "/" ? "/" + part : resolved + "/" + part
+            guard let target = linkTarget(next) else {
+                resolved = next
+                continue
+            }
+            links += 1
+            guard links <= maxLinks else { throw LoopError(path: original) }
+            resolved = try follow(target, from: resolved, links: &links, original: original)
+        }
+        return resolved
+    }
+
+    static func parent(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/"), path != "/" else { return "/" }
+        return slash == path.startIndex ? "/" : String(path[..<slash])
+    }
+
+    /// The target of a symbolic link, or nil when `path` is not one (or doesn't exist).
+    static func linkTarget(_ path: String) -> String? {
+        var status = stat()
+        guard lstat(path, &status) == 0, status.st_mode & S_IFMT == S_IFLNK else { return nil }
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let length = readlink(path, &buffer, buffer.count - 1)
+        guard length > 0 else { return nil }
+        return String(decoding: buffer[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    /// Whether `path` is `root` or inside it, both resolved.
+    public static func isInside(_ path: String, root: String) -> Bool {
+        root == "/" || path == root || path.hasPrefix(root + "/")
+    }
+}

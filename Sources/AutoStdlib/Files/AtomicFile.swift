@@ -1,0 +1,102 @@
+import AutoIntents
+import Foundation
+
+/// Writes that leave a file whole: the file as it was, or as it is meant to be, never half written.
+enum AtomicFile {
+    /// Writes `bytes` to a temporary file beside `path`, syncs it and renames it over `path`. `mode` is the mode of
+    /// the file it replaces (a new file gets 0666 less the umask, as any new file).
+    static func write(_ bytes: [UInt8], to path: String, keepingModeOf mode: mode_t?) throws {
+        let folder = (path as NSString).deletingLastPathComponent
+        var template = Array((folder + "/." + (path as NSString).lastPathComponent + ".auto-XXXXXX").utf8CString)
+        let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard descriptor >= 0 else { throw FileSystemError(errno, "write", path) }
+        let temporary = String(cString: template)
+        var renamed = false
+        defer {
+            if !renamed { unlink(temporary) }
+        }
+        do {
+            defer { close(descriptor) }
+            let newMode = mode ?? (0o666 & ~currentUmask())
+            guard fchmod(descriptor, newMode) == 0 else { throw FileSystemError(errno, "write", path) }
+            try writeAll(bytes, to: descriptor, path: path)
+            guard fsync(descriptor) == 0 else { throw FileSystemError(errno, "write", path) }
+        }
+        guard rename(temporary, path) == 0 else { throw FileSystemError(errno, "write", path) }
+        renamed = true
+    }
+
+    /// Adds `bytes` at the end of `path` (made when missing); a write that fails is cut back to the old length.
+    static func append(_ bytes: [UInt8], to path: String) throws {
+        let descriptor = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o666)
+        guard descriptor >= 0 else { throw FileSystemError(errno, "write", path) }
+        defer { close(descriptor) }
+        let length = lseek(descriptor, 0, SEEK_END)
+        do {
+            try writeAll(bytes, to: descriptor, path: path)
+            guard fsync(descriptor) == 0 else { throw FileSystemError(errno, "write", path) }
+        } catch {
+            if length >= 0 { _ = ftruncate(descriptor, length) }
+            throw error
+        }
+    }
+
+    static func writeAll(_ bytes: [UInt8], to descriptor: Int32, path: String) throws {
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes[offset...].withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
+            if written < 0 {
+                if errno == EINTR { continue }
+                throw FileSystemError(errno, "write", path)
+            }
+            offset += written
+        }
+    }
+
+    /// The process's umask, which can only be read by setting it.
+    static func currentUmask() -> mode_t {
+        let mask = umask(0o022)
+        umask(mask)
+        return mask
+    }
+}
+
+/// A failed file operation, worded for people: what was done, to which path, and why.
+struct FileSystemError: Error, CustomStringConvertible {
+    let description: String
+
+    init(_ code: Int32, _ action: String, _ path: String) {
+        let reason: String
+        switch code {
+        case ENOENT: reason = "there is no such file"
+        case EACCES, EPERM: reason = "permission denied"
+        case ENOSPC: reason = "the disk is full"
+        case EDQUOT: reason = "the disk quota is used up"
+        case EROFS: reason = "the file system is read-only"
+        case EISDIR: reason = "it is a folder"
+        case ENOTDIR: reason = "a part of the path is not a folder"
+        case ENAMETOOLONG: reason = "the name is too long"
+        default: reason = String(cString: strerror(code))
+        }
+        description = "can't \(action) '\(path)': \(reason)"
+    }
+
+    /// Runs a Foundation file operation, turning its error into one that names the path and the reason.
+    static func attempt<T>(_ action: String, _ path: String, _ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let error as CocoaError {
+            let underlying = (error.userInfo[NSUnderlyingErrorKey] as? NSError)?.code
+            throw FileSystemError(underlying.map(Int32.init) ?? Self.code(of: error), action, path)
+        }
+    }
+
+    static func code(of error: CocoaError) -> Int32 {
+        switch error.code {
+        case .fileReadNoSuchFile, .fileNoSuchFile: return ENOENT
+        case .fileReadNoPermission, .fileWriteNoPermission: return EACCES
+        case .fileWriteOutOfSpace: return ENOSPC
+        default: return EIO
+        }
+    }
+}

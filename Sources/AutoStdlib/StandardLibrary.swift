@@ -1,0 +1,11 @@
+import AutoIntents
+
+extension Registry {
+    /// The standard library's native intents: files so far (text, dates, data, the web and programs come next).
+    /// `auto` registers them, and so does the Library example; another host registers them if it wants them, and
+    /// each asks the run's grants before it touches anything (`--sandbox`, `--allow-read`, …).
+    public mutating func registerStandardLibrary() throws(RegistrationError) {
+        try register(ReadText.self)
+        try register(WriteText.self)
+    }
+}

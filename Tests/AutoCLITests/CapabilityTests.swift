@@ -1,0 +1,91 @@
+@testable import AutoCLI
+import AutoIntents
+import AutoTestSupport
+import Foundation
+import Testing
+
+/// `--sandbox` and `--allow-…` on the real binary: what a run is refused, before anything happens where the
+/// checker can tell, and what `check` and `intents describe` say about it.
+@Suite struct CapabilityTests {
+    let home: String
+
+    init() throws {
+        home = try GrantedPath.resolve(FileManager.default.temporaryDirectory.appendingPathComponent("auto-home-\(UUID().uuidString)").path)
+        try FileManager.default.createDirectory(atPath: home + "/Documents", withIntermediateDirectories: true)
+    }
+
+    func auto(_ arguments: String...) throws -> BinaryRunner.Result {
+        try BinaryRunner.run(arguments, environment: ["HOME": home], directory: home)
+    }
+
+    @Test func aSandboxRefusesAWriteBeforeTheRunAndCreatesNothing() throws {
+        let result = try auto("--sandbox", "--allow-read=~/Documents", "-e", #"write text "x" to "~/elsewhere.txt""#)
+        #expect(result.exitCode == 2)
+        #expect(result.standardError.contains("-e:1:1: error: 'write text' needs to write files, and this run may not"), "\(result.standardError)")
+        #expect(result.standardError.contains("grant it with --allow-write"))
+        #expect(!FileManager.default.fileExists(atPath: home + "/elsewhere.txt"))
+    }
+
+    @Test func aWriteGrantForSomePathsIsCheckedWhenTheRunGetsThere() throws {
+        let refused = try auto("--allow-write=~/Documents", "-e", #"show "before"; write text "x" to "~/Documents/../elsewhere.txt""#)
+        #expect(refused.exitCode == 1)
+        #expect(refused.standardOutput == "before\n")
+        #expect(refused.standardError.contains("'\(home)/elsewhere.txt' is outside what --allow-write granted (\(home)/Documents)"),
+                "\(refused.standardError)")
+        let allowed = try auto("--allow-write=~/Documents", "-e", #"write text "x" to "~/Documents/a.txt""#)
+        #expect(allowed.exitCode == 0, "\(allowed.standardError)")
+        #expect(FileManager.default.contents(atPath: home + "/Documents/a.txt") == Data("x".utf8))
+        #expect(!FileManager.default.fileExists(atPath: home + "/elsewhere.txt"))
+    }
+
+    @Test func aBareAllowFlagGrantsAllOfItAndNothingElse() throws {
+        let write = try auto("--allow-write", "-e", #"write text "x" to "~/b.txt""#)
+        #expect(write.exitCode == 0, "\(write.standardError)")
+        let read = try auto("--allow-write", "-e", #"read text "~/b.txt""#)
+        #expect(read.exitCode == 2, "--allow-write alone grants no reading")
+        #expect(read.standardError.contains("'read text' needs to read files"), "\(read.standardError)")
+        let both = try auto("--allow-read", "--allow-write", "-e", #"show read text "~/b.txt""#)
+        #expect(both.standardOutput == "x\n", "\(both.standardError)")
+        let unrestricted = try auto("-e", #"show read text "~/b.txt""#)
+        #expect(unrestricted.standardOutput == "x\n", "without --sandbox or --allow-…, everything is granted")
+    }
+
+    @Test func checkSaysWhichFlagEachCallNeeds() throws {
+        try #"""
+            set body = read text "~/Documents/in.txt"
+            write text body to "~/Documents/out.txt"
+            """#.write(toFile: home + "/copy.auto", atomically: true, encoding: .utf8)
+        let sandboxed = try auto("check", "--sandbox", "copy.auto")
+        #expect(sandboxed.exitCode == 2)
+        #expect(sandboxed.standardError.contains("copy.auto:1:12: error: 'read text' needs to read files"), "\(sandboxed.standardError)")
+        #expect(sandboxed.standardError.contains("copy.auto:2:1: error: 'write text' needs to write files"), "\(sandboxed.standardError)")
+        let granted = try auto("check", "--allow-read=~/Documents", "--allow-write=~/Documents", "copy.auto")
+        #expect(granted.exitCode == 0, "\(granted.standardError)")
+        #expect(try auto("check", "copy.auto").exitCode == 0)
+    }
+
+    @Test func describeShowsWhatAnIntentNeeds() throws {
+        let described = try auto("intents", "describe", "write text")
+        #expect(described.standardOutput.contains("Needs: write files (--allow-write)"), "\(described.standardOutput)")
+    }
+
+    @Test func bareFlagsAreExpandedOnlyBeforeTheScriptsOwnArguments() {
+        #expect(CapabilityOptions.expandBareFlags(["--allow-read", "-e", "--allow-net", "--allow-net"])
+            == ["--allow-read=*", "-e", "--allow-net", "--allow-net=*"], "the code after -e is never a flag")
+        #expect(CapabilityOptions.expandBareFlags(["run", "--sandbox", "--allow-run", "s.auto", "--allow-read"])
+            == ["run", "--sandbox", "--allow-run=*", "s.auto", "--allow-read"], "after the script, its own arguments")
+        #expect(CapabilityOptions.expandBareFlags(["--allow-write=/tmp", "--", "--allow-read"]) == ["--allow-write=/tmp", "--", "--allow-read"])
+    }
+
+    @Test func grantsFromFlags() throws {
+        func grants(_ arguments: [String]) throws -> Grants {
+            try CapabilityOptions.parse(CapabilityOptions.expandBareFlags(arguments)).grants()
+        }
+        #expect(try grants([]) == .all)
+        #expect(try grants(["--sandbox"]) == .none)
+        #expect(try grants(["--allow-env"]) == Grants(env: true))
+        #expect(try grants(["--allow-net=example.org,localhost:8080", "--allow-net=a.test"]).net == .only(["example.org", "localhost:8080", "a.test"]))
+        #expect(try grants(["--allow-run", "--allow-run=git"]).run == .all)
+        #expect(try grants(["--allow-read=/"]).read == .only(["/"]))
+    }
+}

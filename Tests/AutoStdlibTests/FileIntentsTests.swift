@@ -1,0 +1,135 @@
+import AutoIntents
+import AutoLanguage
+import AutoRuntime
+import AutoStdlib
+import AutoTestSupport
+import Foundation
+import Testing
+
+/// `read text` and `write text` on real files in a temporary folder: what they write, what they refuse, and that a
+/// refused or failed write leaves everything as it was.
+@Suite struct FileIntentsTests {
+    let folder: String
+    let registry: Registry
+
+    init() throws {
+        folder = try GrantedPath.resolve(FileManager.default.temporaryDirectory.appendingPathComponent("auto-files-\(UUID().uuidString)").path)
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        var registry = Registry.standard
+        try registry.registerStandardLibrary()
+        self.registry = registry
+    }
+
+    func run(_ text: String, grants: Grants = .all) async -> ScriptOutcome {
+        await EngineHarness.run(text.replacingOccurrences(of: "DIR", with: folder), registry: registry, grants: grants)
+    }
+
+    func contents(_ name: String) -> String? {
+        FileManager.default.contents(atPath: folder + "/" + name).map { String(decoding: $0, as: UTF8.self) }
+    }
+
+    @Test func writesANewFileAppendsAndReadsItBack() async {
+        let outcome = await run("""
+            write text "first\\n" to "DIR/notes.txt"
+            write text "second\\n" to "DIR/notes.txt" append: true
+            show read text "DIR/notes.txt"
+            """)
+        #expect(outcome.exitCode == 0, "\(outcome.standardError)")
+        #expect(contents("notes.txt") == "first\nsecond\n")
+        #expect(outcome.output.prefix(2) == ["first", "second"])
+    }
+
+    @Test func anExistingFileIsReplacedOnlyWhenAskedAndKeepsItsMode() async throws {
+        let path = folder + "/kept.txt"
+        try "old".write(toFile: path, atomically: false, encoding: .utf8)
+        chmod(path, 0o640)
+        let refused = await run(#"write text "new" to "DIR/kept.txt""#)
+        #expect(refused.exitCode == 1)
+        #expect(refused.standardError.contains("'\(path)' exists already; write with replacing: true"), "\(refused.standardError)")
+        #expect(contents("kept.txt") == "old")
+
+        let replaced = await run(#"write text "new" to "DIR/kept.txt" replacing: true"#)
+        #expect(replaced.exitCode == 0, "\(replaced.standardError)")
+        #expect(contents("kept.txt") == "new")
+        let mode = try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int
+        #expect(mode == 0o640)
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasPrefix(".") }
+        #expect(leftovers.isEmpty, "no temporary file is left beside it")
+    }
+
+    @Test func badPathsAreErrorsThatNameThem() async throws {
+        try FileManager.default.createDirectory(atPath: folder + "/sub", withIntermediateDirectories: true)
+        let intoFolder = await run(#"write text "x" to "DIR/sub""#)
+        #expect(intoFolder.standardError.contains("'\(folder)/sub' is a folder"), "\(intoFolder.standardError)")
+        let noFolder = await run(#"write text "x" to "DIR/missing/x.txt""#)
+        #expect(noFolder.standardError.contains("there is no folder '\(folder)/missing'"), "\(noFolder.standardError)")
+        let noFile = await run(#"read text "DIR/nothing.txt""#)
+        #expect(noFile.standardError.contains("can't read '\(folder)/nothing.txt': there is no such file"), "\(noFile.standardError)")
+        FileManager.default.createFile(atPath: folder + "/binary", contents: Data([0xFF, 0xFE, 0x00, 0xC3]))
+        let binary = await run(#"read text "DIR/binary""#)
+        #expect(binary.standardError.contains("'\(folder)/binary' is not UTF-8 text"), "\(binary.standardError)")
+        let spaced = await run(#"write text "ok" to "DIR/a name with spaces\nand a newline.txt""#)
+        #expect(spaced.exitCode == 0, "\(spaced.standardError)")
+        #expect(contents("a name with spaces\nand a newline.txt") == "ok")
+        #expect([intoFolder, noFolder, noFile, binary].allSatisfy { $0.exitCode == 1 })
+    }
+
+    @Test func aGrantForOneFolderRefusesWritesOutsideItAlsoThroughDotDotAndALink() async throws {
+        let granted = folder + "/granted"
+        try FileManager.default.createDirectory(atPath: granted, withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: granted + "/out", withDestinationPath: folder + "/target.txt")
+        try FileManager.default.createSymbolicLink(atPath: granted + "/up", withDestinationPath: "..")
+        let grants = Grants(read: .all, write: .only([granted]))
+        for target in ["DIR/elsewhere.txt", "DIR/granted/../elsewhere.txt", "DIR/granted/out", "DIR/granted/up/elsewhere.txt"] {
+            let outcome = await run("write text \"x\" to \"\(target)\"", grants: grants)
+            #expect(outcome.exitCode == 1, "\(target)")
+            #expect(outcome.standardError.contains("is outside what --allow-write granted (\(granted))"), "\(target): \(outcome.standardError)")
+        }
+        // The path written is the one checked: `sub` doesn't exist, and `sub/..` is the granted folder itself.
+        let written = await run(#"write text "x" to "DIR/granted/sub/../inside.txt""#, grants: grants)
+        #expect(written.exitCode == 0, "\(written.standardError)")
+        let everything = try FileManager.default.subpathsOfDirectory(atPath: folder).sorted()
+        #expect(everything == ["granted", "granted/inside.txt", "granted/out", "granted/up"], "nothing was written outside the grant")
+    }
+
+    @Test func aCallNeedingWhatTheRunIsNotGrantedIsACompileError() async {
+        let outcome = await run(#"write text "x" to "DIR/a.txt""#, grants: Grants(read: .all))
+        #expect(outcome.exitCode == 2)
+        #expect(outcome.standardError.contains("'write text' needs to write files, and this run may not"), "\(outcome.standardError)")
+        #expect(outcome.standardError.contains("grant it with --allow-write"))
+        #expect(contents("a.txt") == nil)
+        let reading = await run(#"read text "DIR/a.txt""#, grants: .none)
+        #expect(reading.standardError.contains("'read text' needs to read files"), "\(reading.standardError)")
+    }
+
+    @Test func theStandardLibraryDeclaresWhatEachIntentTouches() throws {
+        #expect(registry.intent(named: "read text")?.capabilities == [.read])
+        #expect(registry.intent(named: "write text")?.capabilities == [.write])
+        #expect(registry.intent(named: "write text")?.sideEffect == .changes)
+    }
+}
+
+/// Paths as grants compare them.
+@Suite struct GrantedPathTests {
+    @Test func homeRelativeDotsAndLinksResolve() throws {
+        let root = try GrantedPath.resolve(FileManager.default.temporaryDirectory.appendingPathComponent("auto-paths-\(UUID().uuidString)").path)
+        try FileManager.default.createDirectory(atPath: root + "/a/b", withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: root + "/link", withDestinationPath: "a/b")
+        try FileManager.default.createSymbolicLink(atPath: root + "/loop", withDestinationPath: "loop")
+        #expect(try GrantedPath.resolve("~/x", home: "/home/ann") == "/home/ann/x")
+        #expect(try GrantedPath.resolve("x/./y/../z", in: "/w") == "/w/x/z")
+        #expect(try GrantedPath.resolve(root + "/link/../c") == root + "/a/c", "'..' after a link leaves its target, as the kernel does")
+        #expect(try GrantedPath.resolve(root + "/link/new/file") == root + "/a/b/new/file")
+        #expect(throws: GrantedPath.LoopError.self) { try GrantedPath.resolve(root + "/loop/x") }
+        #expect(GrantedPath.isInside("/a/bc", root: "/a/b") == false)
+        #expect(GrantedPath.isInside("/a/b/c", root: "/a/b") && GrantedPath.isInside("/a/b", root: "/a/b"))
+    }
+
+    @Test func hostsAndProgramsAreGrantedByName() {
+        let grants = Grants(net: .only(["example.org", "localhost:8080"]), run: .only(["git", "/usr/bin/env"]))
+        #expect(grants.allows(host: "Example.org", port: 443))
+        #expect(grants.allows(host: "localhost", port: 8080) && !grants.allows(host: "localhost", port: 9090))
+        #expect(grants.allows(program: "/usr/local/bin/git") && grants.allows(program: "/usr/bin/env") && !grants.allows(program: "/bin/env"))
+        #expect(!Grants.none.allows(program: "true") && Grants.all.allows(host: "anywhere", port: nil))
+    }
+}
