@@ -82,7 +82,7 @@ let package = Package(
                 path: "Tests/AutoTestSupport"),
         .testTarget(name: "AutoIntentsTests", dependencies: ["AutoIntents"]),
         // The standard library's intents on real files in temporary folders, under grants.
-        .testTarget(name: "AutoStdlibTests", dependencies: ["AutoStdlib", "AutoIntents", "AutoRuntime", "AutoLanguage", "AutoTestSupport"]),
+        .testTarget(name: "AutoStdlibTests", dependencies: ["auto", "AutoStdlib", "AutoIntents", "AutoRuntime", "AutoLanguage", "AutoTestSupport"]),
         .testTarget(name: "AutoLanguageTests", dependencies: ["AutoLanguage", "AutoRuntime", "AutoIntents", "AutoTestSupport"]),
         .testTarget(name: "AutoAutomationTests", dependencies: ["AutoAutomation", "AutoLanguage", "AutoRuntime", "AutoIntents", "AutoTestSupport"]),
         .testTarget(name: "AutoRuntimeTests", dependencies: ["AutoRuntime", "AutoIntents", "AutoLanguage", "AutoTestSupport"]),

@@ -127,8 +127,9 @@ public enum GrantedPath {
         public var description: String { "'\(path)' can't be followed: too many levels of symbolic links" }
     }
 
-    /// `path` resolved against `folder` (the current folder when nil) and `home` (`$HOME` when nil).
-    public static func resolve(_ path: String, in folder: String? = nil, home: String? = nil) throws(LoopError) -> String {
+    /// `path` resolved against `folder` (the current folder when nil) and `home` (`$HOME` when nil). Without
+    /// `followingLink`, a link at the end is not followed: it is what is moved, renamed or deleted, not its target.
+    public static func resolve(_ path: String, in folder: String? = nil, home: String? = nil, followingLink: Bool = true) throws(LoopError) -> String {
         var expanded = path
         if path == "~" || path.hasPrefix("~/") {
             let home = home ?? ProcessInfo.processInfo.environment["HOME"] ?? NSHomeDirectory()
@@ -136,6 +137,11 @@ public enum GrantedPath {
         }
         if !expanded.hasPrefix("/") { expanded = (folder ?? FileManager.default.currentDirectoryPath) + "/" + expanded }
         var links = 0
+        let last = (expanded as NSString).lastPathComponent
+        if !followingLink, last != ".", last != "..", last != "/" {
+            let folder = try follow((expanded as NSString).deletingLastPathComponent, from: "/", links: &links, original: path)
+            return folder == "/" ? "/" + last : folder + "/" + last
+        }
         return try follow(expanded, from: "/", links: &links, original: path)
     }
 

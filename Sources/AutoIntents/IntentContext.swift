@@ -23,11 +23,12 @@ public final class IntentContext: Sendable {
     /// The path an intent reads (`.read`) or writes (`.write`), resolved (`~`, relative to the current folder, `..`
     /// and symbolic links followed), once the run's grants allow it; an error that names the path and the grant
     /// otherwise. Call it before touching the file, and use the path it returns, so that what was checked is what
-    /// is touched.
-    public func authorize(_ capability: Capability, path: String) throws -> String {
+    /// is touched. Without `followingLink`, a link at the end of the path is the object itself (what a move, a
+    /// rename or a delete acts on), and only the folders above it are followed.
+    public func authorize(_ capability: Capability, path: String, followingLink: Bool = true) throws -> String {
         let resolved: String
         do {
-            resolved = try GrantedPath.resolve(path)
+            resolved = try GrantedPath.resolve(path, followingLink: followingLink)
         } catch {
             throw IntentError("\(error)")
         }

@@ -249,10 +249,7 @@ extension Checker {
                   hint: NearestNames.hint(for: name, in: DatePart.allCases.map(\.rawValue), listing: "parts"))
             return nil
         case .file:
-            if let property = FileProperty(rawValue: name) {
-                let types: [FileProperty: ValueType] = [.size: .size, .modified: .date, .exists: .bool]
-                return (.file(property), types[property] ?? .text)
-            }
+            if let property = FileProperty(rawValue: name) { return (.file(property), property.type) }
             error("a File has no property '\(name)'", member.span,
                   hint: NearestNames.hint(for: name, in: FileProperty.allCases.map(\.rawValue)))
             return nil

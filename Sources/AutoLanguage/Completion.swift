@@ -498,7 +498,7 @@ public struct Completer {
         case .date: return DatePart.allCases.map { Completion(text: $0.rawValue, kind: .property, detail: $0.type.description) }
         case .duration: return Units.durationPropertyNames.map { Completion(text: $0, kind: .property, detail: "Decimal") }
         case .period: return [Completion(text: "months", kind: .property, detail: "Int"), Completion(text: "years", kind: .property, detail: "Decimal")]
-        case .file: return FileProperty.allCases.map { Completion(text: $0.rawValue, kind: .property, detail: "") }
+        case .file: return FileProperty.allCases.map { Completion(text: $0.rawValue, kind: .property, detail: $0.type.description) }
         default: return []
         }
     }

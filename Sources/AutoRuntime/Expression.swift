@@ -127,7 +127,19 @@ public enum DatePart: String, Sendable, CaseIterable {
 }
 
 public enum FileProperty: String, Sendable, CaseIterable {
-    case name, path, `extension`, size, modified, exists
+    case name, path, `extension`, size, modified, created, kind, parent, exists
+
+    /// What reading it gives: `kind` is "file", "folder", "link" or "other"; a file that isn't there has nil for the
+    /// properties read from the file system.
+    public var type: ValueType {
+        switch self {
+        case .size: return .size
+        case .modified, .created: return .date
+        case .exists: return .bool
+        case .parent: return .file
+        case .name, .path, .extension, .kind: return .text
+        }
+    }
 }
 
 /// The built-in functions of LANGUAGE.md §5, plus `now` and `today`.

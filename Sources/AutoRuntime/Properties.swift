@@ -82,10 +82,22 @@ package enum Properties {
         case .path: return .text(file.path)
         case .extension: return .text(file.pathExtension)
         case .exists: return .bool(FileManager.default.fileExists(atPath: file.path))
-        case .size, .modified:
+        case .parent: return .file(FileRef(path: (file.path as NSString).deletingLastPathComponent))
+        case .kind:
+            guard let type = (try? FileManager.default.attributesOfItem(atPath: file.path))?[.type] as? FileAttributeType else { return .null }
+            switch type {
+            case .typeRegular: return .text("file")
+            case .typeDirectory: return .text("folder")
+            case .typeSymbolicLink: return .text("link")
+            default: return .text("other")
+            }
+        case .size, .modified, .created:
             guard let attributes = try? FileManager.default.attributesOfItem(atPath: file.path) else { return .null }
-            if property == .size { return .size((attributes[.size] as? NSNumber)?.int64Value ?? 0) }
-            return (attributes[.modificationDate] as? Date).map(Value.date) ?? .null
+            switch property {
+            case .size: return .size((attributes[.size] as? NSNumber)?.int64Value ?? 0)
+            case .created: return (attributes[.creationDate] as? Date).map(Value.date) ?? .null
+            default: return (attributes[.modificationDate] as? Date).map(Value.date) ?? .null
+            }
         }
     }
 }

@@ -7,5 +7,11 @@ extension Registry {
     public mutating func registerStandardLibrary() throws(RegistrationError) {
         try register(ReadText.self)
         try register(WriteText.self)
+        try register(ListFolder.self)
+        try register(MakeFolder.self)
+        try register(CopyFile.self)
+        try register(MoveFile.self)
+        try register(RenameFile.self)
+        try register(DeleteFile.self)
     }
 }

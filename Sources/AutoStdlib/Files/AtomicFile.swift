@@ -66,19 +66,23 @@ struct FileSystemError: Error, CustomStringConvertible {
     let description: String
 
     init(_ code: Int32, _ action: String, _ path: String) {
-        let reason: String
+        description = "can't \(action) '\(path)': \(Self.reason(for: code))"
+    }
+
+    /// An errno in a few words.
+    static func reason(for code: Int32) -> String {
         switch code {
-        case ENOENT: reason = "there is no such file"
-        case EACCES, EPERM: reason = "permission denied"
-        case ENOSPC: reason = "the disk is full"
-        case EDQUOT: reason = "the disk quota is used up"
-        case EROFS: reason = "the file system is read-only"
-        case EISDIR: reason = "it is a folder"
-        case ENOTDIR: reason = "a part of the path is not a folder"
-        case ENAMETOOLONG: reason = "the name is too long"
-        default: reason = String(cString: strerror(code))
+        case ENOENT: return "there is no such file"
+        case EACCES, EPERM: return "permission denied"
+        case ENOSPC: return "the disk is full"
+        case EDQUOT: return "the disk quota is used up"
+        case EROFS: return "the file system is read-only"
+        case EISDIR: return "it is a folder"
+        case ENOTDIR: return "a part of the path is not a folder"
+        case ENAMETOOLONG: return "the name is too long"
+        case ELOOP: return "too many levels of symbolic links"
+        default: return String(cString: strerror(code))
         }
-        description = "can't \(action) '\(path)': \(reason)"
     }
 
     /// Runs a Foundation file operation, turning its error into one that names the path and the reason.

@@ -1,0 +1,123 @@
+import AutoIntents
+import AutoLanguage
+import AutoRuntime
+import AutoStdlib
+import AutoTestSupport
+import Foundation
+import Testing
+
+/// Listing, making, copying, moving, renaming and deleting on real files in a temporary folder. Deleting runs the
+/// real `auto` with a trash of the test's own (XDG_DATA_HOME in its environment).
+@Suite struct FolderIntentsTests {
+    let folder: String
+    let registry: Registry
+
+    init() throws {
+        folder = try GrantedPath.resolve(FileManager.default.temporaryDirectory.appendingPathComponent("auto-folders-\(UUID().uuidString)").path)
+        try FileManager.default.createDirectory(atPath: folder + "/work/sub", withIntermediateDirectories: true)
+        try "one".write(toFile: folder + "/work/a.txt", atomically: true, encoding: .utf8)
+        try "two".write(toFile: folder + "/work/sub/b.md", atomically: true, encoding: .utf8)
+        try "dot".write(toFile: folder + "/work/.hidden", atomically: true, encoding: .utf8)
+        var registry = Registry.standard
+        try registry.registerStandardLibrary()
+        self.registry = registry
+    }
+
+    func auto(_ arguments: [String], script: String) throws -> BinaryRunner.Result {
+        try BinaryRunner.run(arguments + ["-e", script.replacingOccurrences(of: "DIR", with: folder)],
+                             environment: ["XDG_DATA_HOME": folder + "/data"], directory: folder)
+    }
+
+    func run(_ text: String, confirmations: [Bool] = [], grants: Grants = .all) async -> ScriptOutcome {
+        await EngineHarness.run(text.replacingOccurrences(of: "DIR", with: folder), registry: registry, confirmations: confirmations, grants: grants)
+    }
+
+    func tree() throws -> [String] {
+        try FileManager.default.subpathsOfDirectory(atPath: folder).sorted()
+    }
+
+    @Test func listsByNameIntoFoldersOnlyWhenAskedAndHiddenOnlyWhenAsked() async throws {
+        try FileManager.default.createSymbolicLink(atPath: folder + "/work/sub/loop", withDestinationPath: folder + "/work")
+        let outcome = await run("""
+            show (list folder "DIR/work").name
+            show (list folder "DIR/work" recursive: true hidden: true).name
+            for f in list folder "DIR/work" { show "\\(f.name) \\(f.kind) \\(f.size) \\(f.parent.name)" }
+            """)
+        #expect(outcome.exitCode == 0, "\(outcome.standardError)")
+        #expect(outcome.output == [#"["a.txt", "sub"]"#, #"[".hidden", "a.txt", "sub", "b.md", "loop"]"#,
+                                   "a.txt file 3 bytes work", "sub folder \(try folderSize("work/sub")) work"],
+                "a link to a folder is listed, not entered: the loop ends")
+        let missing = await run(#"list folder "DIR/nothing""#)
+        #expect(missing.standardError.contains("there is no folder '\(folder)/nothing'"), "\(missing.standardError)")
+        let file = await run(#"list folder "DIR/work/a.txt""#)
+        #expect(file.standardError.contains("'\(folder)/work/a.txt' is not a folder"))
+    }
+
+    func folderSize(_ path: String) throws -> String {
+        let bytes = try FileManager.default.attributesOfItem(atPath: folder + "/" + path)[.size] as? Int ?? 0
+        return ValueFormatter.display(.size(Int64(bytes)))
+    }
+
+    @Test func copiesAndMovesIntoFoldersAndNeverReplaceSilently() async throws {
+        let outcome = await run("""
+            copy file "DIR/work/a.txt" to "DIR/work/sub"
+            copy file "DIR/work/sub" to "DIR/copy"
+            move file "DIR/work/a.txt" to "DIR/moved.txt"
+            rename file "DIR/moved.txt" to "renamed.txt"
+            make folder "DIR/new/deeper"
+            make folder "DIR/new"
+            """)
+        #expect(outcome.exitCode == 0, "\(outcome.standardError)")
+        #expect(try tree() == ["copy", "copy/a.txt", "copy/b.md", "new", "new/deeper", "renamed.txt", "work", "work/.hidden",
+                               "work/sub", "work/sub/a.txt", "work/sub/b.md"])
+        #expect(FileManager.default.contents(atPath: folder + "/copy/a.txt") == Data("one".utf8))
+
+        let refused = await run(#"copy file "DIR/renamed.txt" to "DIR/copy/a.txt""#)
+        #expect(refused.standardError.contains("'\(folder)/copy/a.txt' exists already; copy with replacing: true"), "\(refused.standardError)")
+        #expect(FileManager.default.contents(atPath: folder + "/copy/a.txt") == Data("one".utf8))
+        let replaced = await run(#"move file "DIR/renamed.txt" to "DIR/copy/a.txt" replacing: true"#)
+        #expect(replaced.exitCode == 0, "\(replaced.standardError)")
+        let folderTarget = await run(#"copy file "DIR/work/.hidden" to "DIR/new/deeper" "#)
+        #expect(folderTarget.exitCode == 0, "a folder as the destination takes the file in: \(folderTarget.standardError)")
+        let overFolder = await run(#"rename file "DIR/copy/a.txt" to "b.md" replacing: true"#)
+        #expect(overFolder.exitCode == 0, "\(overFolder.standardError)")
+        let notAName = await run(#"rename file "DIR/copy/b.md" to "../b.md""#)
+        #expect(notAName.standardError.contains("'../b.md' is not a file name"), "\(notAName.standardError)")
+        #expect(try tree().contains("copy/b.md") && !(try tree().contains("copy/a.txt")))
+    }
+
+    @Test func deleteGoesToTheTrashWithItsInfoAndForGoodOnlyAfterAConfirmation() throws {
+        let trashed = try auto([], script: #"delete file "DIR/work/a.txt""#)
+        #expect(trashed.exitCode == 0, "\(trashed.standardError)")
+        try "again".write(toFile: folder + "/work/a.txt", atomically: true, encoding: .utf8)
+        let second = try auto([], script: #"delete file "DIR/work/a.txt""#)
+        #expect(second.standardOutput == "\(folder)/data/Trash/files/a.txt.2\n", "\(second.standardError)")
+        let info = try String(contentsOfFile: folder + "/data/Trash/info/a.txt.trashinfo", encoding: .utf8)
+        #expect(info.hasPrefix("[Trash Info]\nPath=\(folder)/work/a.txt\nDeletionDate=20"), "\(info)")
+        #expect(FileManager.default.contents(atPath: folder + "/data/Trash/files/a.txt.2") == Data("again".utf8))
+
+        let unconfirmed = try auto([], script: #"delete file "DIR/work/sub" permanently: true"#)
+        #expect(unconfirmed.exitCode == 1)
+        #expect(unconfirmed.standardError.contains("Delete '\(folder)/work/sub' for good?"), "\(unconfirmed.standardError)")
+        #expect(FileManager.default.fileExists(atPath: folder + "/work/sub/b.md"))
+        let confirmed = try auto(["--yes"], script: #"delete file "DIR/work/sub" permanently: true"#)
+        #expect(confirmed.exitCode == 0, "\(confirmed.standardError)")
+        #expect(!FileManager.default.fileExists(atPath: folder + "/work/sub"))
+    }
+
+    @Test func aLinkIsMovedAndDeletedItselfNotWhatItPointsTo() async throws {
+        let outside = folder + "/outside.txt"
+        try "keep".write(toFile: outside, atomically: true, encoding: .utf8)
+        try FileManager.default.createSymbolicLink(atPath: folder + "/work/link", withDestinationPath: outside)
+        let grants = ["--allow-read", "--allow-write=\(folder)/work,\(folder)/data"]
+        let renamed = try auto(grants, script: #"rename file "DIR/work/link" to "renamed-link""#)
+        #expect(renamed.exitCode == 0, "\(renamed.standardError)")
+        let deleted = try auto(grants, script: #"delete file "DIR/work/renamed-link""#)
+        #expect(deleted.exitCode == 0, "\(deleted.standardError)")
+        #expect(FileManager.default.contents(atPath: outside) == Data("keep".utf8))
+        #expect(FileManager.default.fileExists(atPath: folder + "/data/Trash/info/renamed-link.trashinfo"))
+        let refused = try auto(grants, script: #"delete file "DIR/outside.txt""#)
+        #expect(refused.standardError.contains("is outside what --allow-write granted"), "\(refused.standardError)")
+        #expect(FileManager.default.fileExists(atPath: outside))
+    }
+}
