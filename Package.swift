@@ -17,6 +17,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/swiftlang/swift-subprocess", from: "1.0.2"),
     ],
     targets: [
         // The embedding API: what a host writes to register intents, entities and enums.
@@ -26,7 +27,7 @@ let package = Package(
         // Lexer, parser, checker and compiler: .auto text to an ActionGraph.
         .target(name: "AutoLanguage", dependencies: ["AutoIntents", "AutoRuntime"]),
         // The standard library's native intents (files, …); each asks the run's grants before it acts.
-        .target(name: "AutoStdlib", dependencies: ["AutoIntents"]),
+        .target(name: "AutoStdlib", dependencies: ["AutoIntents", .product(name: "Subprocess", package: "swift-subprocess")]),
         // The shortcuts of stdlib/*.auto, shipped as resources and loaded as the prelude.
         // Embedded in the code (EmbedFiles), so that an installed binary needs nothing beside it.
         .target(name: "AutoPrelude", path: "stdlib", plugins: ["EmbedFiles"]),

@@ -55,12 +55,13 @@ public final class IntentContext: Sendable {
         guard grants.env else { throw IntentError(Self.refusal(.env, "", scope: .none)) }
     }
 
-    /// "this run may not write files: '/home/ann/elsewhere.txt' is outside /home/ann/Documents (--allow-write=…)".
+    /// "this run may not write files there: '/home/ann/elsewhere.txt' is outside what --allow-write granted
+    /// (/home/ann/Documents)"; for hosts and programs, "… is not among what --allow-net granted (…)".
     static func refusal(_ capability: Capability, _ object: String, scope: Grants.Scope) -> String {
         switch scope {
         case .only(let granted):
-            return "this run may not \(capability.summary) there: \(object) is outside what \(capability.flag) granted ("
-                + granted.joined(separator: ", ") + ")"
+            let relation = capability == .read || capability == .write ? "there: \(object) is outside" : "\(object): it is not among"
+            return "this run may not \(capability.summary) \(relation) what \(capability.flag) granted (" + granted.joined(separator: ", ") + ")"
         case .none, .all:
             return "this run may not \(capability.summary)" + (object.isEmpty ? "" : " (\(object))") + "; grant it with \(capability.flag)"
         }

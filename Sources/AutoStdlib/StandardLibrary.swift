@@ -1,7 +1,8 @@
 import AutoIntents
 
 extension Registry {
-    /// The standard library's native intents: files so far (text, dates, data, the web and programs come next).
+    /// The standard library's native intents: files, and programs and the system (text, dates, data and the web
+    /// come next).
     /// `auto` registers them, and so does the Library example; another host registers them if it wants them, and
     /// each asks the run's grants before it touches anything (`--sandbox`, `--allow-read`, …).
     public mutating func registerStandardLibrary() throws(RegistrationError) {
@@ -13,5 +14,9 @@ extension Registry {
         try register(MoveFile.self)
         try register(RenameFile.self)
         try register(DeleteFile.self)
+        try register(RunCommandIntent.self)
+        try register(EnvironmentVariable.self)
+        try register(Wait.self)
+        try register(Notify.self)
     }
 }

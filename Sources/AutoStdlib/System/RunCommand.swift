@@ -1,0 +1,121 @@
+import AutoIntents
+import Foundation
+import Subprocess
+#if canImport(System)
+import System
+#else
+import SystemPackage
+#endif
+
+/// What a program did: its exit status (128 + the signal's number when a signal ended it, as shells say), and
+/// what it wrote to standard output and standard error.
+struct CommandResult: IntentValue {
+    let status: Int
+    let stdout: String
+    let stderr: String
+
+    static var valueType: ValueType { .recordOf(RecordShape(names: ["status", "stdout", "stderr"], types: [.int, .text, .text])) }
+    init(status: Int, stdout: String, stderr: String) {
+        self.status = status
+        self.stdout = stdout
+        self.stderr = stderr
+    }
+    init?(autoValue value: Value) {
+        guard case .record(let record) = value, case .int(let status)? = record["status"], case .text(let stdout)? = record["stdout"],
+              case .text(let stderr)? = record["stderr"] else { return nil }
+        self.init(status: status, stdout: stdout, stderr: stderr)
+    }
+    var autoValue: Value { .record(Record(["status": .int(status), "stdout": .text(stdout), "stderr": .text(stderr)])) }
+}
+
+/// `run command "git" arguments: ["status", "--short"] folder: "~/src/auto"`: starts a program, never through a
+/// shell, and waits for it. A program that fails is no error: its status says so. Ctrl-C and `timeout:` stop it
+/// (SIGTERM, then SIGKILL two seconds later).
+struct RunCommandIntent: AppIntent {
+    static let title = "Run command"
+    static let description = IntentDescription(
+        "Runs a program (by name, found in PATH, or by path) with its arguments, never through a shell, and gives its status, stdout and stderr; a status other than 0 is no error. Stopped by Ctrl-C or its timeout.",
+        category: "System", searchKeywords: ["shell", "exec", "program", "process", "subprocess"], resultName: "result")
+    static let parameterSummary: ParameterSummary? = "Run {command} with {arguments}"
+    static let sideEffect = SideEffect.changes
+    static let capabilities: Set<Capability> = [.run]
+    @Parameter(title: "Program", question: "Which program?") var command: String
+    @Parameter(title: "Arguments", default: []) var arguments: [String]
+    @Parameter(title: "Folder to run in") var folder: FileRef?
+    @Parameter(title: "Longest it may take") var timeout: Duration?
+    @Parameter(title: "Standard input") var input: String?
+
+    /// What one stream may hold; a program that writes more is stopped and the run says so.
+    static let outputLimit = 64 << 20
+    /// How often the run's cancellation and the timeout are looked at while the program runs.
+    static let watchInterval = Duration.milliseconds(20)
+
+    enum Ending: Sendable {
+        case exited(ExecutionResult<Void, BytesOutput, BytesOutput>)
+        case cancelled
+        case timedOut
+    }
+
+    func perform(_ context: IntentContext) async throws -> IntentResult<CommandResult> {
+        guard !command.isEmpty else { throw IntentError("the program's name is empty") }
+        try context.authorize(program: command)
+        var workingDirectory: FilePath?
+        if let folder {
+            let path = try context.authorize(.read, path: folder.path)
+            var isFolder: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue else {
+                throw IntentError("can't run '\(command)' in '\(path)': there is no such folder")
+            }
+            workingDirectory = FilePath(path)
+        }
+        let executable: Executable = command.contains("/") ? .path(FilePath(try GrantedPath.resolve(command))) : .name(command)
+        var options = PlatformOptions()
+        options.teardownSequence = [.gracefulShutDown(allowedDurationToNextStep: .seconds(2))]
+        let arguments = Arguments(self.arguments), stdin = Array((input ?? "").utf8), timeout = self.timeout
+        let folder = workingDirectory, platformOptions = options
+        let ending: Ending
+        do {
+            ending = try await withThrowingTaskGroup(of: Ending.self) { group in
+                group.addTask {
+                    .exited(try await Subprocess.run(executable, arguments: arguments, workingDirectory: folder, platformOptions: platformOptions,
+                                                     input: .array(stdin), output: .bytes(limit: Self.outputLimit),
+                                                     error: .bytes(limit: Self.outputLimit)))
+                }
+                group.addTask {
+                    let deadline = timeout.map { ContinuousClock.now + $0 }
+                    while true {
+                        try await Task.sleep(for: Self.watchInterval)
+                        if context.isCancelled { return .cancelled }
+                        if let deadline, ContinuousClock.now >= deadline { return .timedOut }
+                    }
+                }
+                defer { group.cancelAll() }
+                return try await group.next() ?? .cancelled
+            }
+        } catch let error as SubprocessError {
+            throw IntentError(Self.describe(error, command: command))
+        }
+        switch ending {
+        case .cancelled: throw RunCancelled()
+        case .timedOut: throw IntentError("'\(command)' ran longer than its timeout and was stopped")
+        case .exited(let result):
+            let status: Int
+            switch result.terminationStatus {
+            case .exited(let code): status = Int(code)
+            case .signaled(let signal): status = 128 + Int(signal)
+            }
+            return .result(value: CommandResult(status: status, stdout: String(decoding: result.standardOutput, as: UTF8.self),
+                                                stderr: String(decoding: result.standardError, as: UTF8.self)))
+        }
+    }
+
+    static func describe(_ error: SubprocessError, command: String) -> String {
+        switch error.code {
+        case .executableNotFound:
+            return command.contains("/") ? "there is no program '\(command)' (or it can't be run)" : "there is no program '\(command)' in PATH"
+        case .outputLimitExceeded: return "'\(command)' wrote more than \(outputLimit >> 20) MB to one stream and was stopped"
+        case .failedToChangeWorkingDirectory: return "can't run '\(command)' in its folder"
+        default: return "can't run '\(command)': \(error)"
+        }
+    }
+}

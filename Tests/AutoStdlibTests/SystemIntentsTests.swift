@@ -1,0 +1,93 @@
+import AutoIntents
+import AutoLanguage
+import AutoRuntime
+import AutoStdlib
+import AutoTestSupport
+import Foundation
+import Testing
+
+/// `run command` on real programs, and the other system intents.
+@Suite struct SystemIntentsTests {
+    let registry: Registry
+
+    init() throws {
+        var registry = Registry.standard
+        try registry.registerStandardLibrary()
+        self.registry = registry
+    }
+
+    func run(_ text: String, grants: Grants = .all) async -> ScriptOutcome {
+        await EngineHarness.run(text, registry: registry, grants: grants)
+    }
+
+    @Test func statusOutputAndErrorsComeBackAndAFailingProgramIsNoError() async {
+        let outcome = await run("""
+            set r = run command "sh" arguments: ["-c", "printf out; printf err >&2; exit 3"]
+            show "\\(r.status) [\\(r.stdout)] [\\(r.stderr)]"
+            """)
+        #expect(outcome.output == ["3 [out] [err]"], "\(outcome.standardError)")
+    }
+
+    @Test func argumentsNeverGoThroughAShell() async {
+        let outcome = await run(#"show (run command "printf" arguments: ["%s|", "a b", "$HOME", "; rm -rf x", "*"]).stdout"#)
+        #expect(outcome.output == ["a b|$HOME|; rm -rf x|*|"], "\(outcome.standardError)")
+    }
+
+    @Test func aFolderAndStandardInput() async throws {
+        let folder = try GrantedPath.resolve(FileManager.default.temporaryDirectory.path)
+        let outcome = await run("""
+            show (run command "pwd" folder: "\(folder)").stdout
+            show (run command "wc" arguments: ["-l"] input: "one\\ntwo\\n").stdout
+            """)
+        #expect(outcome.output.map { $0.trimmingCharacters(in: .whitespaces) } == [folder, "", "2", ""], "\(outcome.standardError)")
+        let missing = await run(#"run command "pwd" folder: "/no/such/folder""#)
+        #expect(missing.standardError.contains("can't run 'pwd' in '/no/such/folder': there is no such folder"), "\(missing.standardError)")
+    }
+
+    @Test func aProgramThatIsNotThereOrRunsTooLongIsAnError() async {
+        let missing = await run(#"run command "no-such-program-here""#)
+        #expect(missing.exitCode == 1)
+        #expect(missing.standardError.contains("there is no program 'no-such-program-here' in PATH"), "\(missing.standardError)")
+        let slow = await run(#"run command "sleep" arguments: ["30"] timeout: 200 milliseconds"#)
+        #expect(slow.exitCode == 1)
+        #expect(slow.standardError.contains("'sleep' ran longer than its timeout and was stopped"), "\(slow.standardError)")
+    }
+
+    @Test func cancellingTheRunStopsTheProgram() async throws {
+        let compiled = try ScriptCompiler.compile(SourceFile(name: "t.auto", text: #"run command "sleep" arguments: ["30"]"#), registry: registry).get()
+        let cancellation = CancellationFlag()
+        let started = ContinuousClock.now
+        async let outcome = Engine(registry: compiled.registry).run(compiled.program, interaction: ScriptedInteraction(), cancellation: cancellation)
+        try await Task.sleep(for: .milliseconds(300))
+        cancellation.cancel()
+        guard case .cancelled = await outcome.ending else {
+            Issue.record("the run was not cancelled: \(await outcome.ending)")
+            return
+        }
+        #expect(ContinuousClock.now - started < .seconds(20), "it ended long before sleep 30 would have")
+    }
+
+    @Test func grantsAreAskedByProgramName() async {
+        let git = Grants(run: .only(["sh"]))
+        let allowed = await run(#"show (run command "sh" arguments: ["-c", "echo ok"]).stdout"#, grants: git)
+        #expect(allowed.output.first == "ok", "\(allowed.standardError)")
+        let refused = await run(#"run command "ls""#, grants: git)
+        #expect(refused.standardError.contains("'ls': it is not among what --allow-run granted (sh)"), "\(refused.standardError)")
+        let none = await run(#"run command "ls""#, grants: .none)
+        #expect(none.exitCode == 2, "refused before the run: \(none.standardError)")
+    }
+
+    @Test func environmentWaitAndNotify() async {
+        let outcome = await run("""
+            show (environment variable "PATH") != ""
+            show (environment variable "AUTO_SURELY_UNSET_VARIABLE") == ""
+            wait 50 milliseconds
+            notify "hello"
+            """)
+        #expect(outcome.output == ["true", "true"], "\(outcome.standardError)")
+        let refused = await run(#"environment variable "HOME""#, grants: Grants(read: .all))
+        #expect(refused.standardError.contains("'environment variable' needs to read environment variables"), "\(refused.standardError)")
+        let negative = await run("wait -1 seconds")
+        #expect(negative.standardError.contains("can't wait a negative duration"), "\(negative.standardError)")
+    }
+}
