@@ -74,6 +74,9 @@ public final class Daemon: Sendable {
 
     /// Runs until SIGTERM or SIGINT; the store is locked for the daemon's life. Throws when it can't start.
     public func run() async throws(StartError) {
+        // First of all: a SIGTERM while the store opens or the scripts load (systemd stopping a daemon that is
+        // starting) then stops it gracefully once it is up, instead of killing it half-way.
+        let stop = await Self.stopSignals()
         let lock: StoreLock, store: SQLiteRunStore
         do {
             lock = try StoreLock(store: options.store)
@@ -107,7 +110,6 @@ public final class Daemon: Sendable {
             logger.warning("scripts are not reloaded when they change", metadata: ["reason": "\(error)"])
             watcher = nil
         }
-        let stop = Self.stopSignals()
         await withTaskGroup(of: Void.self) { group in
             group.addTask {
                 for await paths in changes.stream {
@@ -173,13 +175,18 @@ public final class Daemon: Sendable {
     }
 
     /// SIGTERM and SIGINT, as an event to wait for; their default actions are replaced for the daemon's life.
-    static func stopSignals() -> StopSignal {
+    /// Returns once both are handled: libdispatch registers a source later, on its own thread, and a signal that
+    /// came between `SIG_IGN` and then would be lost.
+    static func stopSignals() async -> StopSignal {
         let stop = StopSignal()
         for number in [SIGTERM, SIGINT] {
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
             source.setEventHandler { stop.fire() }
-            source.resume()
+            await withCheckedContinuation { (registered: CheckedContinuation<Void, Never>) in
+                source.setRegistrationHandler { registered.resume() }
+                source.resume()
+            }
             stop.keep(source)
         }
         return stop
