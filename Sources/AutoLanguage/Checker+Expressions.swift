@@ -375,6 +375,9 @@ extension Checker {
         case .split, .words, .lines, .characters: type = .list(.text)
         case .trim, .upper, .lower, .capitalize, .replace, .padLeft, .padRight, .json: type = .text
         case .parseJson: type = .any
+        case .matches: type = .bool
+        case .match, .replaceMatches: type = .text
+        case .allMatches, .captures: type = .list(.text)
         case .sum: type = first.elementType ?? .any
         case .average:
             switch first.elementType {
@@ -410,6 +413,12 @@ extension Checker {
         if [.sum, .average, .min, .max, .join, .first, .last].contains(function), bound.count == 1 || function == .first || function == .last,
            ![.any, .null, .text].contains(first), first.elementType == nil {
             error("'\(name.name)' needs a list, and this is \(first)", bound[0].span)
+        }
+        if BuiltinFunction.withPattern.contains(function), case .constant(.text(let pattern)) = bound[1].kind {
+            // A constant pattern is compiled now, so that a mistake in it is a compile-time error at the pattern.
+            if let problem = RegexFunctions.problem(in: pattern) {
+                error("'\(ValueFormatter.escapingControlCharacters(pattern))' is not a regular expression: \(problem)", bound[1].span)
+            }
         }
         if BuiltinFunction.onTexts.contains(function), ![.any, .null, .text].contains(first) {
             error("'\(name.name)' needs a text, and this is \(first)", bound[0].span,

@@ -16,6 +16,8 @@ public enum BuiltinFunctions {
         case .parseJson:
             guard let text = try TextFunctions.text(arguments[0], "parseJson") else { return .null }
             return try JSONReader.read(text, limits: limits)
+        case .matches, .match, .allMatches, .captures, .replaceMatches:
+            return try RegexFunctions.call(function, arguments, limits: limits)
         case .now: return .date(Date())
         case .today: return .date(Calendars.local.startOfDay(for: Date()))
         case .count:
@@ -184,8 +186,8 @@ public enum BuiltinFunctions {
         switch function {
         case .now, .today: return 0...0
         case .join, .round, .first, .last: return 1...2
-        case .split, .format: return 2...2
-        case .replace: return 3...3
+        case .split, .format, .matches, .match, .allMatches, .captures: return 2...2
+        case .replace, .replaceMatches: return 3...3
         case .padLeft, .padRight: return 2...3
         case .min, .max: return 1...64
         default: return 1...1

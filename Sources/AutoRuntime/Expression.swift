@@ -151,11 +151,18 @@ public enum BuiltinFunction: String, Sendable, CaseIterable {
     case split, words, lines, characters, trim, upper, lower, capitalize, replace, padLeft, padRight
     /// `json(x)`: a value as JSON text; `parseJson(t)`: JSON text as a value (`JSONReader`).
     case json, parseJson
+    /// Regular expressions on texts (`RegexFunctions`): `matches(t, "^\\d+$")`, `match`, `allMatches`, `captures`,
+    /// `replaceMatches(t, "(\\w+)@", "$1 at ")`.
+    case matches, match, allMatches, captures, replaceMatches
     case now, today
 
     /// The functions whose first argument must be a text (`first` and `last` take a list too).
     public static let onTexts: Set<BuiltinFunction> = [.split, .words, .lines, .characters, .trim, .upper, .lower, .capitalize,
-                                                       .replace, .padLeft, .padRight, .parseJson]
+                                                       .replace, .padLeft, .padRight, .parseJson,
+                                                       .matches, .match, .allMatches, .captures, .replaceMatches]
+
+    /// The functions whose second argument is a regular expression.
+    public static let withPattern: Set<BuiltinFunction> = [.matches, .match, .allMatches, .captures, .replaceMatches]
 
     /// Whether scripts call it with parentheses, `count(x)`; `now` and `today` are read as names.
     public var isCalled: Bool { self != .now && self != .today }
