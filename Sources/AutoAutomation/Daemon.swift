@@ -91,11 +91,7 @@ public final class Daemon: Sendable {
         } catch {
             throw StartError(description: error.description)
         }
-        for script in scripts { load(script) }
-        await apply(to: scheduler)
-        let total = loaded.withLock { $0.values.reduce(0) { $0 + $1.count } }
-        logger.info("daemon started", metadata: ["scripts": "\(scripts.count)", "automations": "\(total)", "store": "\(options.store)"])
-
+        // The folders are watched before the scripts are read: an edit made while they load is reloaded after.
         // Changed scripts are reloaded one change at a time, in order.
         let watched = Set(scripts), watchedFolders = Set(options.paths.compactMap { path -> String? in
             var isFolder: ObjCBool = false
@@ -110,6 +106,10 @@ public final class Daemon: Sendable {
             logger.warning("scripts are not reloaded when they change", metadata: ["reason": "\(error)"])
             watcher = nil
         }
+        for script in scripts { load(script) }
+        await apply(to: scheduler)
+        let total = loaded.withLock { $0.values.reduce(0) { $0 + $1.count } }
+        logger.info("daemon started", metadata: ["scripts": "\(scripts.count)", "automations": "\(total)", "store": "\(options.store)"])
         await withTaskGroup(of: Void.self) { group in
             group.addTask {
                 for await paths in changes.stream {
