@@ -378,6 +378,8 @@ extension Checker {
         case .matches: type = .bool
         case .match, .replaceMatches: type = .text
         case .allMatches, .captures: type = .list(.text)
+        case .parseDate: type = .date
+        case .difference: type = .int
         case .sum: type = first.elementType ?? .any
         case .average:
             switch first.elementType {

@@ -18,6 +18,8 @@ public enum BuiltinFunctions {
             return try JSONReader.read(text, limits: limits)
         case .matches, .match, .allMatches, .captures, .replaceMatches:
             return try RegexFunctions.call(function, arguments, limits: limits)
+        case .parseDate, .difference:
+            return try DateFunctions.call(function, arguments)
         case .now: return .date(Date())
         case .today: return .date(Calendars.local.startOfDay(for: Date()))
         case .count:
@@ -46,7 +48,9 @@ public enum BuiltinFunctions {
             let text: String
             switch arguments[0] {
             case .null: return .null
-            case .date(let date): text = DateFormatting.format(date, pattern: pattern)
+            case .date(let date):
+                let zone = arguments.count > 2 ? try DateFunctions.zone(arguments[2], "format") : Calendars.local.timeZone
+                text = DateFormatting.format(date, pattern: pattern, in: zone)
             case .int(let number): text = try NumberFormatting.format(Decimal(number), pattern: pattern)
             case .decimal(let number): text = try NumberFormatting.format(number, pattern: pattern)
             default: throw EvaluationError("format writes a date or a number, not \(arguments[0].type)")
@@ -186,8 +190,9 @@ public enum BuiltinFunctions {
         switch function {
         case .now, .today: return 0...0
         case .join, .round, .first, .last: return 1...2
-        case .split, .format, .matches, .match, .allMatches, .captures: return 2...2
-        case .replace, .replaceMatches: return 3...3
+        case .split, .matches, .match, .allMatches, .captures: return 2...2
+        case .format, .parseDate: return 2...3
+        case .replace, .replaceMatches, .difference: return 3...3
         case .padLeft, .padRight: return 2...3
         case .min, .max: return 1...64
         default: return 1...1

@@ -20,14 +20,28 @@ public enum DateFormatting {
         isoCalendar.dateInterval(of: unit, for: date)?.start ?? isoCalendar.startOfDay(for: date)
     }
 
-    /// A Unicode date pattern (`EEEE, d MMMM` → `Monday, 3 March`; text in single quotes is written as is).
-    /// A formatter is made per call: `DateFormatter` is not safe to share between runs on other threads.
-    static func format(_ date: Date, pattern: String) -> String {
+    /// A Unicode date pattern (`EEEE, d MMMM` → `Monday, 3 March`; text in single quotes is written as is), in the
+    /// machine's zone unless another is given.
+    static func format(_ date: Date, pattern: String, in zone: TimeZone = Calendars.local.timeZone) -> String {
+        formatter(pattern: pattern, zone: zone).string(from: date)
+    }
+
+    /// The date a text holds, read with a Unicode date pattern in a zone; nil when the text doesn't match it whole.
+    static func parse(_ text: String, pattern: String, in zone: TimeZone) -> Date? {
+        let formatter = formatter(pattern: pattern, zone: zone)
+        formatter.isLenient = false
+        return formatter.date(from: text)
+    }
+
+    /// Made per call: `DateFormatter` is not safe to share between runs on other threads.
+    static func formatter(pattern: String, zone: TimeZone) -> DateFormatter {
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.calendar = isoCalendar
-        formatter.timeZone = Calendars.local.timeZone
+        var calendar = isoCalendar
+        calendar.timeZone = zone
+        formatter.calendar = calendar
+        formatter.timeZone = zone
         formatter.dateFormat = pattern
-        return formatter.string(from: date)
+        return formatter
     }
 }

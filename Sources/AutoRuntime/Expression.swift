@@ -154,12 +154,14 @@ public enum BuiltinFunction: String, Sendable, CaseIterable {
     /// Regular expressions on texts (`RegexFunctions`): `matches(t, "^\\d+$")`, `match`, `allMatches`, `captures`,
     /// `replaceMatches(t, "(\\w+)@", "$1 at ")`.
     case matches, match, allMatches, captures, replaceMatches
+    /// Dates (`DateFunctions`): `parseDate(t, "d MMM yyyy")`, `difference(a, b, "days")`.
+    case parseDate, difference
     case now, today
 
     /// The functions whose first argument must be a text (`first` and `last` take a list too).
     public static let onTexts: Set<BuiltinFunction> = [.split, .words, .lines, .characters, .trim, .upper, .lower, .capitalize,
                                                        .replace, .padLeft, .padRight, .parseJson,
-                                                       .matches, .match, .allMatches, .captures, .replaceMatches]
+                                                       .matches, .match, .allMatches, .captures, .replaceMatches, .parseDate]
 
     /// The functions whose second argument is a regular expression.
     public static let withPattern: Set<BuiltinFunction> = [.matches, .match, .allMatches, .captures, .replaceMatches]
