@@ -6,7 +6,7 @@ import AutoRuntime
 struct IntentsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "intents", abstract: "List the intents and shortcuts scripts can use, or describe one.",
-        subcommands: [ListIntents.self, DescribeIntent.self], defaultSubcommand: ListIntents.self)
+        subcommands: [ListIntents.self, DescribeIntent.self, IntentReference.self], defaultSubcommand: ListIntents.self)
 
     /// The host's registry with the prelude's shortcuts added, and those of the script at `path` when one is
     /// given: compiled as a run compiles it, so a script that would not run is reported as `check` reports it.
@@ -87,6 +87,38 @@ struct DescribeIntent: ParsableCommand {
             throw ValidationError("no intent, entity type or enum named '\(wanted)'; \(IntentDescriptionText.hint(for: wanted, in: registry) ?? "")")
         }
         Console.standard.writeOut(text)
+    }
+}
+
+/// `intents reference`: every intent scripts can use, with no script, as Markdown, one section per category and each
+/// intent described as `intents describe` does: docs/stdlib.md is this command's output, and a test keeps it so.
+struct IntentReference: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "reference", abstract: "Every intent, by category, as Markdown (docs/stdlib.md is made with it).")
+
+    func run() throws {
+        Console.standard.writeOut(Self.markdown(try IntentsCommand.registry(script: nil).intents.filter(\.isDiscoverable)))
+    }
+
+    static func markdown(_ intents: [IntentDescriptor]) -> String {
+        let host = AutoCommandLine.host.name
+        var text = "# The intents of `\(host)`\n\n"
+            + "Made by `\(host) intents reference`; a test fails when this page and the intents differ. Each intent is described "
+            + "as `\(host) intents describe NAME` does: the built-ins and the standard library by category, then the shortcuts of "
+            + "the prelude (stdlib/*.auto).\n"
+        let groups = Dictionary(grouping: intents) { intent -> String in
+            if intent.origin != nil { return "Shortcuts" }
+            return intent.description.category ?? "Built-in"
+        }
+        let order = ["Built-in"] + groups.keys.filter { $0 != "Built-in" && $0 != "Shortcuts" }.sorted() + ["Shortcuts"]
+        for category in order {
+            guard let members = groups[category] else { continue }
+            text += "\n## \(category)\n"
+            for intent in members.sorted(by: { $0.name < $1.name }) {
+                text += "\n### \(intent.name)\n\n```\n" + IntentDescriptionText.render(intent) + "```\n"
+            }
+        }
+        return text
     }
 }
 

@@ -89,3 +89,16 @@ import Testing
         #expect(try grants(["--allow-read=/"]).read == .only(["/"]))
     }
 }
+
+/// docs/stdlib.md is what `auto intents reference` prints: the reference can't drift from the intents.
+@Suite struct IntentReferenceTests {
+    @Test func docsStdlibIsUpToDate() throws {
+        let printed = try BinaryRunner.run(["intents", "reference"])
+        #expect(printed.exitCode == 0, "\(printed.standardError)")
+        let page = try String(contentsOfFile: Fixture.repositoryRoot + "/docs/stdlib.md", encoding: .utf8)
+        #expect(page == printed.standardOutput, "docs/stdlib.md is out of date: run 'swift run auto intents reference > docs/stdlib.md'")
+        for name in ["write text", "run command", "delete file", "show"] {
+            #expect(page.contains("\n### \(name)\n"), "\(name) is in the reference")
+        }
+    }
+}
