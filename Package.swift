@@ -18,6 +18,8 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/swiftlang/swift-subprocess", from: "1.0.2"),
+        .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
+        .package(url: "https://github.com/yaslab/CSV.swift", from: "2.5.2"),
     ],
     targets: [
         // The embedding API: what a host writes to register intents, entities and enums.
@@ -27,7 +29,10 @@ let package = Package(
         // Lexer, parser, checker and compiler: .auto text to an ActionGraph.
         .target(name: "AutoLanguage", dependencies: ["AutoIntents", "AutoRuntime"]),
         // The standard library's native intents (files, …); each asks the run's grants before it acts.
-        .target(name: "AutoStdlib", dependencies: ["AutoIntents", .product(name: "Subprocess", package: "swift-subprocess")]),
+        .target(name: "AutoStdlib", dependencies: [
+            "AutoIntents", .product(name: "Subprocess", package: "swift-subprocess"), .product(name: "Yams", package: "Yams"),
+            .product(name: "CSV", package: "CSV.swift"),
+        ]),
         // The shortcuts of stdlib/*.auto, shipped as resources and loaded as the prelude.
         // Embedded in the code (EmbedFiles), so that an installed binary needs nothing beside it.
         .target(name: "AutoPrelude", path: "stdlib", plugins: ["EmbedFiles"]),

@@ -374,7 +374,7 @@ extension Checker {
         case .first, .last: type = first.elementType ?? (first == .text ? .text : first)
         case .split, .words, .lines, .characters: type = .list(.text)
         case .trim, .upper, .lower, .capitalize, .replace, .padLeft, .padRight, .json: type = .text
-        case .parseJson: type = .any
+        case .parseJson, .valueAt: type = .any
         case .matches: type = .bool
         case .match, .replaceMatches: type = .text
         case .allMatches, .captures: type = .list(.text)

@@ -18,6 +18,8 @@ public enum BuiltinFunctions {
             return try JSONReader.read(text, limits: limits)
         case .matches, .match, .allMatches, .captures, .replaceMatches:
             return try RegexFunctions.call(function, arguments, limits: limits)
+        case .valueAt:
+            return try valueAt(arguments[0], path: arguments[1])
         case .parseDate, .difference:
             return try DateFunctions.call(function, arguments)
         case .now: return .date(Date())
@@ -185,12 +187,46 @@ public enum BuiltinFunctions {
         }
     }
 
+    /// `valueAt(x, "items.0.name")` or `valueAt(x, ["items", 0, "name"])`: each key reads a record's field, each
+    /// whole number a list's element (`-1` the last); nil as soon as one is missing. A path written as a text is split
+    /// at its dots; a key that has a dot in it is given in the list form.
+    static func valueAt(_ value: Value, path: Value) throws(EvaluationError) -> Value {
+        let steps: [Value]
+        switch path {
+        case .text(let text): steps = text.split(separator: ".", omittingEmptySubsequences: false).map { .text(String($0)) }
+        case .list(let items): steps = items
+        case .int: steps = [path]
+        case .null: return value
+        default: throw EvaluationError("valueAt's path is a text such as \"items.0.name\" or a list of keys and indexes, not \(path.type)")
+        }
+        var current = value
+        for step in steps {
+            switch (current, step) {
+            case (.record(let record), .text(let key)): current = record[key] ?? .null
+            case (.record(let record), .int(let index)): current = record[String(index)] ?? .null
+            case (.list(let items), .int(let index)): current = element(items, index)
+            case (.list(let items), .text(let text)):
+                guard let index = Int(text) else { return .null }
+                current = element(items, index)
+            case (_, .text), (_, .int): return .null
+            default: throw EvaluationError("valueAt's path holds keys (texts) and indexes (whole numbers), not \(step.type)")
+            }
+            if current.isNull { return .null }
+        }
+        return current
+    }
+
+    static func element(_ items: [Value], _ index: Int) -> Value {
+        let position = index < 0 ? items.count + index : index
+        return items.indices.contains(position) ? items[position] : .null
+    }
+
     /// How many arguments each function takes: (minimum, maximum).
     public static func arity(_ function: BuiltinFunction) -> ClosedRange<Int> {
         switch function {
         case .now, .today: return 0...0
         case .join, .round, .first, .last: return 1...2
-        case .split, .matches, .match, .allMatches, .captures: return 2...2
+        case .split, .matches, .match, .allMatches, .captures, .valueAt: return 2...2
         case .format, .parseDate: return 2...3
         case .replace, .replaceMatches, .difference: return 3...3
         case .padLeft, .padRight: return 2...3

@@ -149,8 +149,9 @@ public enum BuiltinFunction: String, Sendable, CaseIterable {
     case format
     /// On texts (`TextFunctions`).
     case split, words, lines, characters, trim, upper, lower, capitalize, replace, padLeft, padRight
-    /// `json(x)`: a value as JSON text; `parseJson(t)`: JSON text as a value (`JSONReader`).
-    case json, parseJson
+    /// `json(x)`: a value as JSON text; `parseJson(t)`: JSON text as a value (`JSONReader`); `valueAt(x, "items.0.name")`:
+    /// the value at a path of keys and indexes, or nil.
+    case json, parseJson, valueAt
     /// Regular expressions on texts (`RegexFunctions`): `matches(t, "^\\d+$")`, `match`, `allMatches`, `captures`,
     /// `replaceMatches(t, "(\\w+)@", "$1 at ")`.
     case matches, match, allMatches, captures, replaceMatches
