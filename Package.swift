@@ -20,6 +20,7 @@ let package = Package(
         .package(url: "https://github.com/swiftlang/swift-subprocess", from: "1.0.2"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
         .package(url: "https://github.com/yaslab/CSV.swift", from: "2.5.2"),
+        .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
     ],
     targets: [
         // The embedding API: what a host writes to register intents, entities and enums.
@@ -31,7 +32,7 @@ let package = Package(
         // The standard library's native intents (files, …); each asks the run's grants before it acts.
         .target(name: "AutoStdlib", dependencies: [
             "AutoIntents", .product(name: "Subprocess", package: "swift-subprocess"), .product(name: "Yams", package: "Yams"),
-            .product(name: "CSV", package: "CSV.swift"),
+            .product(name: "CSV", package: "CSV.swift"), .product(name: "ZIPFoundation", package: "ZIPFoundation"),
         ]),
         // The shortcuts of stdlib/*.auto, shipped as resources and loaded as the prelude.
         // Embedded in the code (EmbedFiles), so that an installed binary needs nothing beside it.
@@ -88,7 +89,8 @@ let package = Package(
                 path: "Tests/AutoTestSupport"),
         .testTarget(name: "AutoIntentsTests", dependencies: ["AutoIntents"]),
         // The standard library's intents on real files in temporary folders, under grants.
-        .testTarget(name: "AutoStdlibTests", dependencies: ["auto", "AutoStdlib", "AutoIntents", "AutoRuntime", "AutoLanguage", "AutoTestSupport"]),
+        .testTarget(name: "AutoStdlibTests", dependencies: ["auto", "AutoStdlib", "AutoIntents", "AutoRuntime", "AutoLanguage", "AutoTestSupport",
+                                                           .product(name: "ZIPFoundation", package: "ZIPFoundation")]),
         .testTarget(name: "AutoLanguageTests", dependencies: ["AutoLanguage", "AutoRuntime", "AutoIntents", "AutoTestSupport"]),
         .testTarget(name: "AutoAutomationTests", dependencies: ["AutoAutomation", "AutoLanguage", "AutoRuntime", "AutoIntents", "AutoTestSupport"]),
         .testTarget(name: "AutoRuntimeTests", dependencies: ["AutoRuntime", "AutoIntents", "AutoLanguage", "AutoTestSupport"]),

@@ -14,6 +14,8 @@ extension Registry {
         try register(MoveFile.self)
         try register(RenameFile.self)
         try register(DeleteFile.self)
+        try register(ZipIntent.self)
+        try register(UnzipIntent.self)
         try register(RunCommandIntent.self)
         try register(EnvironmentVariable.self)
         try register(Wait.self)

@@ -24,6 +24,13 @@ enum FileInfo {
 
     /// Why a Foundation file operation failed, in a few words: "permission denied", "the disk is full".
     static func reason(of error: any Error) -> String {
+        if let cocoa = error as? CocoaError, let path = cocoa.userInfo[NSFilePathErrorKey] as? String {
+            switch cocoa.code {
+            case .fileWriteFileExists: return "'\(path)' is there already"
+            case .fileReadInvalidFileName: return "'\(path)' would be outside the folder"
+            default: break
+            }
+        }
         let nsError = error as NSError
         if let underlying = nsError.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain {
             return FileSystemError.reason(for: Int32(underlying.code))
