@@ -33,7 +33,7 @@ let package = Package(
         .target(name: "AutoStdlib", dependencies: [
             "AutoIntents", .product(name: "Subprocess", package: "swift-subprocess"), .product(name: "Yams", package: "Yams"),
             .product(name: "CSV", package: "CSV.swift"), .product(name: "ZIPFoundation", package: "ZIPFoundation"),
-        ]),
+        ], plugins: ["EmbedFiles"]),
         // The shortcuts of stdlib/*.auto, shipped as resources and loaded as the prelude.
         // Embedded in the code (EmbedFiles), so that an installed binary needs nothing beside it.
         .target(name: "AutoPrelude", path: "stdlib", plugins: ["EmbedFiles"]),

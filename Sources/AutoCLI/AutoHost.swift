@@ -19,7 +19,16 @@ public struct AutoHost: Sendable {
         self.name = name
         self.version = version ?? "\(name) \(Self.engineVersion)"
         self.registry = registry
-        self.prelude = prelude ?? Prelude.sources.map { SourceFile(name: $0.name, text: $0.text) }
+        self.prelude = prelude ?? Self.standardPrelude
+    }
+
+    /// The shortcuts of stdlib/*.auto, which need only the built-in intents: every host's prelude starts with them.
+    public static var standardPrelude: [SourceFile] { standardPrelude(adding: []) }
+
+    /// The standard prelude and more files after it: `StandardLibrary.prelude`, for a host that registers the
+    /// standard library's intents, which its shortcuts are written on.
+    public static func standardPrelude(adding files: [(name: String, text: String)]) -> [SourceFile] {
+        (Prelude.sources + files).map { SourceFile(name: $0.name, text: $0.text) }
     }
 
     public func compile(_ source: SourceFile, limits: Parser.Limits = Parser.Limits(), grants: Grants = .all)

@@ -201,6 +201,14 @@ extension Checker {
             error("unknown name '\(phrase)'", span, hint: ambiguousCaseHint(phrase) ?? hint)
             return
         }
+        if let intent = registry.intent(named: phrase), words.count < allWords.count {
+            // The name is right; the words after it are what can't be read (a variable named as a label, say).
+            let rest = allWords[words.count...].map(\.name).joined(separator: " ")
+            error("'\(intent.name)' can't read '\(rest)' after its name", allWords[words.count].span.to(allWords[allWords.count - 1].span),
+                  hint: "give the input, then each other argument with its label and a colon: '\(intent.name) VALUE "
+                      + (intent.parameters.dropFirst().first.map { "\($0.name): …'" } ?? "'"))
+            return
+        }
         error("unknown action '\(phrase)'", span, hint: hint)
     }
 

@@ -20,6 +20,7 @@ extension Registry {
         try register(EnvironmentVariable.self)
         try register(Wait.self)
         try register(Notify.self)
+        try register(Fail.self)
         try register(ParseYAML.self)
         try register(ParseCSV.self)
         try register(WriteCSV.self)

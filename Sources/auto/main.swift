@@ -12,4 +12,4 @@ do {
     FileHandle.standardError.write(Data("auto: the standard library could not be registered: \(error)\n".utf8))
     exit(1)
 }
-await AutoCommandLine.main(AutoHost(registry: registry))
+await AutoCommandLine.main(AutoHost(registry: registry, prelude: AutoHost.standardPrelude(adding: StandardLibrary.prelude)))

@@ -76,3 +76,16 @@ struct Notify: AppIntent {
         return environment["DISPLAY"] != nil || environment["WAYLAND_DISPLAY"] != nil || environment["DBUS_SESSION_BUS_ADDRESS"] != nil
     }
 }
+
+/// `fail "no files to back up"`: stops the run with that error, as an intent that fails does; `try` catches it.
+struct Fail: ImmediateIntent {
+    static let title = "Fail"
+    static let description = IntentDescription("Stops the run with an error saying the message; a try … otherwise around it catches it.",
+                                               category: "System", searchKeywords: ["error", "throw", "raise", "abort"])
+    static let parameterSummary: ParameterSummary? = "Fail with {message}"
+    @Parameter(title: "Message", question: "What went wrong?") var message: String
+
+    func performNow(_ context: IntentContext) throws -> IntentResult<NoValue> {
+        throw IntentError(message)
+    }
+}

@@ -40,6 +40,7 @@ public enum Library {
     }
 
     public static func host(database: LibraryDatabase) throws -> AutoHost {
-        AutoHost(name: "library", registry: try registry(database: database))
+        AutoHost(name: "library", registry: try registry(database: database),
+                 prelude: AutoHost.standardPrelude(adding: StandardLibrary.prelude))
     }
 }

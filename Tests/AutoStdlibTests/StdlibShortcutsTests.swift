@@ -1,0 +1,75 @@
+import AutoIntents
+import AutoTestSupport
+import Foundation
+import Testing
+
+/// The standard library's shortcuts (Sources/AutoStdlib/Shortcuts), run by the real `auto` on real folders, with a
+/// trash of the test's own.
+@Suite struct StdlibShortcutsTests {
+    let folder: String
+
+    init() throws {
+        folder = try GrantedPath.resolve(FileManager.default.temporaryDirectory.appendingPathComponent("auto-shortcuts-\(UUID().uuidString)").path)
+        try FileManager.default.createDirectory(atPath: folder + "/in", withIntermediateDirectories: true)
+        for name in ["a.jpg", "b.PDF", "song.mp3", "IMG_001.png", "IMG_002.png", "data.weird"] {
+            try name.write(toFile: folder + "/in/" + name, atomically: true, encoding: .utf8)
+        }
+    }
+
+    func auto(_ script: String, _ flags: [String] = []) throws -> BinaryRunner.Result {
+        try BinaryRunner.run(flags + ["-e", script.replacingOccurrences(of: "DIR", with: folder)],
+                             environment: ["XDG_DATA_HOME": folder + "/data"], directory: folder)
+    }
+
+    func tree(_ path: String) throws -> [String] { try FileManager.default.subpathsOfDirectory(atPath: folder + "/" + path).sorted() }
+
+    @Test func tidyFolderSortsFilesByKind() throws {
+        let result = try auto(#"show count(tidy folder "DIR/in")"#)
+        #expect(result.standardOutput == "6\n", "\(result.standardError)")
+        #expect(try tree("in") == ["Audio", "Audio/song.mp3", "Documents", "Documents/b.PDF", "Images", "Images/IMG_001.png",
+                                   "Images/IMG_002.png", "Images/a.jpg", "Other", "Other/data.weird"])
+    }
+
+    @Test func backUpFolderMakesADatedZipAndNeverReplacesOne() throws {
+        let result = try auto(#"show (back up folder "DIR/in" into: "DIR/backups").name"# + "\n" + #"show (back up folder "DIR/in" into: "DIR/backups").name"#)
+        let day = { () -> String in
+            let formatter = DateFormatter()
+            formatter.dateFormat = "yyyy-MM-dd"
+            return formatter.string(from: Date())
+        }()
+        #expect(result.standardOutput == "in \(day).zip\nin \(day) 2.zip\n", "\(result.standardError)")
+        #expect(try tree("backups").count == 2)
+    }
+
+    @Test func trashOldFilesAsksFirst() throws {
+        let old = Date().addingTimeInterval(-40 * 86_400)
+        try FileManager.default.setAttributes([.modificationDate: old], ofItemAtPath: folder + "/in/a.jpg")
+        let refused = try auto(#"trash old files "DIR/in" days: 30"#)
+        #expect(refused.exitCode == 1, "no one to confirm: \(refused.standardError)")
+        #expect(refused.standardError.contains("Move 1 files not changed for 30 days to the trash?"), "\(refused.standardError)")
+        #expect(FileManager.default.fileExists(atPath: folder + "/in/a.jpg"))
+        let confirmed = try auto(#"show (trash old files "DIR/in" days: 30).name"#, ["--yes"])
+        #expect(confirmed.standardOutput == "[\"a.jpg\"]\n", "\(confirmed.standardError)")
+        #expect(try tree("data/Trash/files") == ["a.jpg"])
+        #expect(!FileManager.default.fileExists(atPath: folder + "/in/a.jpg"))
+    }
+
+    @Test func startNoteFillsTheTemplate() throws {
+        try "Title: {title}\nOn {date}\n".write(toFile: folder + "/template.md", atomically: true, encoding: .utf8)
+        let result = try auto(#"show read text (start note "Plans" folder: "DIR/notes" template: "DIR/template.md")"#)
+        #expect(result.standardOutput.hasPrefix("Title: Plans\nOn "), "\(result.standardOutput) \(result.standardError)")
+        let plain = try auto(#"show read text (start note "Other" folder: "DIR/notes")"#)
+        #expect(plain.standardOutput.hasPrefix("# Other\n\n"), "\(plain.standardError)")
+        #expect(try tree("notes").count == 2)
+    }
+
+    @Test func renameFilesShowsThePlanAndRefusesClashes() throws {
+        let renamed = try auto(#"rename files "DIR/in" pattern: "^IMG_(\\d+)" replacement: "photo-$1""#, ["--yes"])
+        #expect(renamed.standardOutput == "IMG_001.png → photo-001.png\nIMG_002.png → photo-002.png\n", "\(renamed.standardError)")
+        #expect(try tree("in").contains("photo-001.png"))
+        let clash = try auto(#"rename files "DIR/in" pattern: "^photo-.*" replacement: "same""#, ["--yes"])
+        #expect(clash.exitCode == 1)
+        #expect(clash.standardError.contains("two files would get the same name"), "\(clash.standardError)")
+        #expect(try tree("in").contains("photo-002.png"), "nothing was renamed")
+    }
+}
