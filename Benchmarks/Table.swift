@@ -17,6 +17,7 @@ let workloads: [Workload] = [
     Workload(name: "compile", summary: "parse and check a 100,000-line script", run: compileWorkload),
     Workload(name: "schedule", summary: "next fires of 10,000 automations and of a cron expression; fire latency; the idle daemon",
              run: scheduleWorkload),
+    Workload(name: "files", summary: "the ten largest .txt files of a 100,000-file tree, beside find and os.walk", run: filesWorkload),
 ]
 
 /// The table as Markdown, columns padded so that it also reads in a terminal.

@@ -122,8 +122,23 @@ public struct CalendarPeriod: Sendable, Hashable, Comparable {
 public struct FileRef: Sendable, Hashable {
     public var path: String
     public init(path: String) { self.path = path }
-    public var name: String { (path as NSString).lastPathComponent }
-    public var pathExtension: String { (path as NSString).pathExtension }
+    /// The last part of the path, trailing slashes aside: `notes.txt`, `Downloads` for `~/Downloads/`, `/` for `/`.
+    public var name: String {
+        let bytes = path.utf8
+        var end = bytes.endIndex
+        while end > bytes.startIndex, bytes[bytes.index(before: end)] == UInt8(ascii: "/") { end = bytes.index(before: end) }
+        if end == bytes.startIndex { return path.isEmpty ? "" : "/" }
+        let start = bytes[..<end].lastIndex(of: UInt8(ascii: "/")).map { bytes.index(after: $0) } ?? bytes.startIndex
+        return String(path[start..<end])
+    }
+
+    /// What follows the name's last dot: `gz` for `a.tar.gz`; empty for `README`, for `.bashrc` (a dot first starts
+    /// a hidden name, not an extension) and for `a.` (a byte scan, not NSString's: a folder's listing reads it per file).
+    public var pathExtension: String {
+        let name = self.name
+        guard let dot = name.utf8.lastIndex(of: UInt8(ascii: ".")), dot != name.utf8.startIndex else { return "" }
+        return String(name[name.utf8.index(after: dot)...])
+    }
 }
 
 /// One case of a registered enum.

@@ -76,28 +76,36 @@ package enum Properties {
         }
     }
 
+    /// The properties read from the file system come from one `stat` (a link's own for `kind`, its target's for the
+    /// rest, as `ls -L` shows them): `FileManager.attributesOfItem` builds a dictionary of every attribute each time,
+    /// which made sorting a folder's files by size six times slower than `find`.
     static func fileProperty(_ property: FileProperty, of file: FileRef) -> Value {
         switch property {
         case .name: return .text(file.name)
         case .path: return .text(file.path)
         case .extension: return .text(file.pathExtension)
-        case .exists: return .bool(FileManager.default.fileExists(atPath: file.path))
         case .parent: return .file(FileRef(path: (file.path as NSString).deletingLastPathComponent))
+        case .exists:
+            var status = stat()
+            return .bool(stat(file.path, &status) == 0)
         case .kind:
-            guard let type = (try? FileManager.default.attributesOfItem(atPath: file.path))?[.type] as? FileAttributeType else { return .null }
-            switch type {
-            case .typeRegular: return .text("file")
-            case .typeDirectory: return .text("folder")
-            case .typeSymbolicLink: return .text("link")
+            var status = stat()
+            guard lstat(file.path, &status) == 0 else { return .null }
+            switch status.st_mode & S_IFMT {
+            case S_IFREG: return .text("file")
+            case S_IFDIR: return .text("folder")
+            case S_IFLNK: return .text("link")
             default: return .text("other")
             }
-        case .size, .modified, .created:
+        case .size, .modified:
+            var status = stat()
+            guard stat(file.path, &status) == 0 else { return .null }
+            if property == .size { return .size(Int64(status.st_size)) }
+            return .date(Date(timeIntervalSince1970: Double(status.st_mtim.tv_sec) + Double(status.st_mtim.tv_nsec) / 1e9))
+        case .created:
+            // The birth time, where the file system keeps one (statx); nil elsewhere.
             guard let attributes = try? FileManager.default.attributesOfItem(atPath: file.path) else { return .null }
-            switch property {
-            case .size: return .size((attributes[.size] as? NSNumber)?.int64Value ?? 0)
-            case .created: return (attributes[.creationDate] as? Date).map(Value.date) ?? .null
-            default: return (attributes[.modificationDate] as? Date).map(Value.date) ?? .null
-            }
+            return (attributes[.creationDate] as? Date).map(Value.date) ?? .null
         }
     }
 }

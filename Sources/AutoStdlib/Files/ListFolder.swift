@@ -21,25 +21,28 @@ struct ListFolder: AppIntent {
             throw IntentError(FileInfo.exists(root) ? "'\(root)' is not a folder" : "there is no folder '\(root)'")
         }
         var found: [FileRef] = []
-        var folders = [root]
-        while let next = folders.popLast() {
-            try context.checkCancellation()
-            let names: [String]
-            do {
-                names = try FileManager.default.contentsOfDirectory(atPath: next)
-            } catch {
-                // A folder inside that can't be read (permission, gone meanwhile) is left out; the one asked for can't be.
-                if next == root { throw IntentError("can't list '\(root)': \(FileInfo.reason(of: error))") }
-                continue
-            }
-            for name in names.sorted() where hidden || !name.hasPrefix(".") {
-                let path = next == "/" ? "/" + name : next + "/" + name
-                found.append(FileRef(path: path))
-                if recursive, FileInfo.kind(of: path, following: false) == .folder { folders.append(path) }
-            }
-        }
-        found.sort { $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) }
+        try walk(root, root: root, into: &found, context: context)
         return .result(value: found)
+    }
+
+    /// A folder's entries in order of name (by their bytes, as `ls` in the C locale), each folder's contents right
+    /// after it when `recursive`, as `find` lists a tree.
+    func walk(_ folder: String, root: String, into found: inout [FileRef], context: IntentContext) throws {
+        try context.checkCancellation()
+        var entries: [(name: String, isFolder: Bool)]
+        do {
+            entries = try FileInfo.entries(of: folder)
+        } catch {
+            // A folder inside that can't be read (permission, gone meanwhile) is left out; the one asked for can't be.
+            if folder == root { throw IntentError("\(error)") }
+            return
+        }
+        entries.sort { FileInfo.precedes($0.name, $1.name) }
+        for entry in entries where hidden || !entry.name.hasPrefix(".") {
+            let path = folder == "/" ? "/" + entry.name : folder + "/" + entry.name
+            found.append(FileRef(path: path))
+            if recursive, entry.isFolder { try walk(path, root: root, into: &found, context: context) }
+        }
     }
 }
 
