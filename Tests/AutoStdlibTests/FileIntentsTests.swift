@@ -15,9 +15,7 @@ import Testing
     init() throws {
         folder = try GrantedPath.resolve(FileManager.default.temporaryDirectory.appendingPathComponent("auto-files-\(UUID().uuidString)").path)
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        var registry = Registry.standard
-        try registry.registerStandardLibrary()
-        self.registry = registry
+        registry = try stdlibRegistry()
     }
 
     func run(_ text: String, grants: Grants = .all) async -> ScriptOutcome {

@@ -18,9 +18,7 @@ import Testing
         try "one".write(toFile: folder + "/work/a.txt", atomically: true, encoding: .utf8)
         try "two".write(toFile: folder + "/work/sub/b.md", atomically: true, encoding: .utf8)
         try "dot".write(toFile: folder + "/work/.hidden", atomically: true, encoding: .utf8)
-        var registry = Registry.standard
-        try registry.registerStandardLibrary()
-        self.registry = registry
+        registry = try stdlibRegistry()
     }
 
     func auto(_ arguments: [String], script: String) throws -> BinaryRunner.Result {

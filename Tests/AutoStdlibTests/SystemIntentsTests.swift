@@ -11,9 +11,7 @@ import Testing
     let registry: Registry
 
     init() throws {
-        var registry = Registry.standard
-        try registry.registerStandardLibrary()
-        self.registry = registry
+        registry = try stdlibRegistry()
     }
 
     func run(_ text: String, grants: Grants = .all) async -> ScriptOutcome {

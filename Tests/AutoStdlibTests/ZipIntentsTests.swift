@@ -17,9 +17,7 @@ import ZIPFoundation
         try FileManager.default.createDirectory(atPath: folder + "/src/sub", withIntermediateDirectories: true)
         try "one".write(toFile: folder + "/src/a.txt", atomically: true, encoding: .utf8)
         try String(repeating: "two ", count: 10_000).write(toFile: folder + "/src/sub/b.txt", atomically: true, encoding: .utf8)
-        var registry = Registry.standard
-        try registry.registerStandardLibrary()
-        self.registry = registry
+        registry = try stdlibRegistry()
     }
 
     func run(_ text: String) async -> ScriptOutcome {

@@ -13,9 +13,7 @@ struct ParseCSV: ImmediateIntent {
     @Parameter(title: "Between fields", default: ",") var separator: String
 
     func performNow(_ context: IntentContext) throws -> IntentResult<[Record]> {
-        guard separator.unicodeScalars.count == 1, let delimiter = separator.unicodeScalars.first, delimiter != "\"", delimiter != "\n" else {
-            throw IntentError("the separator is one character other than a quote or a line break, such as \",\", \";\" or \"\\t\"")
-        }
+        let delimiter = try CSVSeparator.scalar(separator)
         let reader: CSVReader
         do {
             reader = try CSVReader(string: text, hasHeaderRow: true, delimiter: delimiter)
@@ -51,9 +49,7 @@ struct WriteCSV: ImmediateIntent {
     @Parameter(title: "Between fields", default: ",") var separator: String
 
     func performNow(_ context: IntentContext) throws -> IntentResult<String> {
-        guard separator.unicodeScalars.count == 1, separator != "\"", separator != "\n" else {
-            throw IntentError("the separator is one character other than a quote or a line break, such as \",\", \";\" or \"\\t\"")
-        }
+        _ = try CSVSeparator.scalar(separator)
         var fields: [String] = []
         for row in rows {
             for key in row.keys where !fields.contains(key) { fields.append(key) }
@@ -91,5 +87,15 @@ struct WriteCSV: ImmediateIntent {
         case .entity(let entity): return entity.display.title
         default: throw IntentError("the field '\(field)' holds \(value.type), which a CSV cell can't: make it a text first")
         }
+    }
+}
+
+/// The character between a CSV row's fields, as both CSV intents take it.
+enum CSVSeparator {
+    static func scalar(_ separator: String) throws -> Unicode.Scalar {
+        guard separator.unicodeScalars.count == 1, let scalar = separator.unicodeScalars.first, scalar != "\"", scalar != "\n", scalar != "\r" else {
+            throw IntentError("the separator is one character other than a quote or a line break, such as \",\", \";\" or \"\\t\"")
+        }
+        return scalar
     }
 }
