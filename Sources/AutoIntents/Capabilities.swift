@@ -87,6 +87,18 @@ public struct Grants: Sendable, Equatable {
         }
     }
 
+    /// "this run may not write files there: '/home/ann/elsewhere.txt' is outside what --allow-write granted
+    /// (/home/ann/Documents)"; for hosts and programs, "… is not among what --allow-net granted (…)".
+    public func refusal(_ capability: Capability, _ object: String) -> String {
+        switch scope(of: capability) {
+        case .only(let granted):
+            let relation = capability == .read || capability == .write ? "there: \(object) is outside" : "\(object): it is not among"
+            return "this run may not \(capability.summary) \(relation) what \(capability.flag) granted (" + granted.joined(separator: ", ") + ")"
+        case .none, .all:
+            return "this run may not \(capability.summary)" + (object.isEmpty ? "" : " (\(object))") + "; grant it with \(capability.flag)"
+        }
+    }
+
     /// Whether a host (`example.org`, or with a port, `localhost:8080`) may be reached: granted as a name, it may
     /// be reached on any port; granted with a port, on that port only.
     public func allows(host: String, port: Int?) -> Bool {

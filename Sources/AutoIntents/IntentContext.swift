@@ -33,7 +33,7 @@ public final class IntentContext: Sendable {
             throw IntentError("\(error)")
         }
         guard grants.allows(capability, path: resolved) else {
-            throw IntentError(Self.refusal(capability, "'\(resolved)'", scope: grants.scope(of: capability)))
+            throw IntentError(grants.refusal(capability, "'\(resolved)'"))
         }
         return resolved
     }
@@ -41,30 +41,18 @@ public final class IntentContext: Sendable {
     /// Throws unless the run may reach `host` (on `port`).
     public func authorize(host: String, port: Int? = nil) throws {
         guard grants.allows(host: host, port: port) else {
-            throw IntentError(Self.refusal(.net, port.map { "\(host):\($0)" } ?? host, scope: grants.net))
+            throw IntentError(grants.refusal(.net, port.map { "\(host):\($0)" } ?? host))
         }
     }
 
     /// Throws unless the run may start `program` (a name or a path).
     public func authorize(program: String) throws {
-        guard grants.allows(program: program) else { throw IntentError(Self.refusal(.run, "'\(program)'", scope: grants.run)) }
+        guard grants.allows(program: program) else { throw IntentError(grants.refusal(.run, "'\(program)'")) }
     }
 
     /// Throws unless the run may read environment variables.
     public func authorizeEnvironment() throws {
-        guard grants.env else { throw IntentError(Self.refusal(.env, "", scope: .none)) }
-    }
-
-    /// "this run may not write files there: '/home/ann/elsewhere.txt' is outside what --allow-write granted
-    /// (/home/ann/Documents)"; for hosts and programs, "… is not among what --allow-net granted (…)".
-    static func refusal(_ capability: Capability, _ object: String, scope: Grants.Scope) -> String {
-        switch scope {
-        case .only(let granted):
-            let relation = capability == .read || capability == .write ? "there: \(object) is outside" : "\(object): it is not among"
-            return "this run may not \(capability.summary) \(relation) what \(capability.flag) granted (" + granted.joined(separator: ", ") + ")"
-        case .none, .all:
-            return "this run may not \(capability.summary)" + (object.isEmpty ? "" : " (\(object))") + "; grant it with \(capability.flag)"
-        }
+        guard grants.env else { throw IntentError(grants.refusal(.env, "")) }
     }
 
     /// The host's dependency of type `T`, as registered with `Registry.register(dependency:)`. (An intent usually

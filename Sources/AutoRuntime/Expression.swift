@@ -129,6 +129,9 @@ public enum DatePart: String, Sendable, CaseIterable {
 public enum FileProperty: String, Sendable, CaseIterable {
     case name, path, `extension`, size, modified, created, kind, parent, exists
 
+    /// Whether reading it asks the file system (and so the run's read grant), not only the path.
+    public var readsFileSystem: Bool { ![.name, .path, .extension, .parent].contains(self) }
+
     /// What reading it gives: `kind` is "file", "folder", "link" or "other"; a file that isn't there has nil for the
     /// properties read from the file system.
     public var type: ValueType {

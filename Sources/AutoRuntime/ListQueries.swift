@@ -5,29 +5,30 @@ import AutoIntents
 /// and `limit`, and the part of a `find` that stays in the engine.
 enum ListQueries {
     /// The condition with its right-hand sides evaluated, as a test of one candidate.
-    static func test(_ plan: ConditionPlan, _ evaluate: (Expr) throws(EvaluationError) -> Value) throws(EvaluationError) -> @Sendable (Value) -> Bool {
+    static func test(_ plan: ConditionPlan, grants: Grants, _ evaluate: (Expr) throws(EvaluationError) -> Value) throws(EvaluationError)
+        -> @Sendable (Value) -> Bool {
         switch plan {
         case .compare(let path, let op, let right):
             let value = try evaluate(right)
             return { candidate in
-                guard let left = try? read(path, candidate) else { return false }
+                guard let left = try? read(path, candidate, grants: grants) else { return false }
                 return (try? Operations.compare(op, left, value)) ?? false
             }
         case .and(let a, let b):
-            let (x, y) = (try test(a, evaluate), try test(b, evaluate))
+            let (x, y) = (try test(a, grants: grants, evaluate), try test(b, grants: grants, evaluate))
             return { x($0) && y($0) }
         case .or(let a, let b):
-            let (x, y) = (try test(a, evaluate), try test(b, evaluate))
+            let (x, y) = (try test(a, grants: grants, evaluate), try test(b, grants: grants, evaluate))
             return { x($0) || y($0) }
         case .not(let a):
-            let x = try test(a, evaluate)
+            let x = try test(a, grants: grants, evaluate)
             return { !x($0) }
         }
     }
 
-    static func read(_ path: [PropertyAccess], _ value: Value) throws(EvaluationError) -> Value {
+    static func read(_ path: [PropertyAccess], _ value: Value, grants: Grants) throws(EvaluationError) -> Value {
         var current = value
-        for access in path { current = try Properties.read(access, of: current) }
+        for access in path { current = try Properties.read(access, of: current, grants: grants) }
         return current
     }
 
@@ -56,8 +57,9 @@ enum ListQueries {
         return value
     }
 
-    static func filter(_ items: [Value], _ plan: ConditionPlan, _ evaluate: (Expr) throws(EvaluationError) -> Value) throws(EvaluationError) -> [Value] {
-        let keep = try test(plan, evaluate)
+    static func filter(_ items: [Value], _ plan: ConditionPlan, grants: Grants, _ evaluate: (Expr) throws(EvaluationError) -> Value)
+        throws(EvaluationError) -> [Value] {
+        let keep = try test(plan, grants: grants, evaluate)
         var kept: [Value] = []
         for index in items.indices {
             if index % Interruption.stride == 0 { try Interruption.check() }
@@ -68,11 +70,11 @@ enum ListQueries {
 
     /// Stable. Nil sorts first; values of kinds that can't be ordered with each other (a number and a text,
     /// two records) are an error, as they are for `max`, rather than a list left half sorted.
-    static func sort(_ items: [Value], _ keys: [SortPlan]) throws(EvaluationError) -> [Value] {
+    static func sort(_ items: [Value], _ keys: [SortPlan], grants: Grants) throws(EvaluationError) -> [Value] {
         // Each key is read (and folded) once per item, not once per comparison.
         let keyed = items.enumerated().map { index, item in
             (item, index, keys.map { key in
-                let value = (try? read(key.path, item)) ?? .null
+                let value = (try? read(key.path, item, grants: grants)) ?? .null
                 return key.ignoringCase ? foldingCase(value) : value
             })
         }
@@ -106,13 +108,14 @@ enum ListQueries {
 
     /// Groups of elements whose keys are equal, in the order their keys first appear: one dictionary lookup per
     /// element, so a list of a million distinct values is grouped in one pass.
-    static func group(_ items: [Value], by path: [PropertyAccess], _ grouping: Grouping, limits: ValueLimits) throws(EvaluationError) -> Value {
+    static func group(_ items: [Value], by path: [PropertyAccess], _ grouping: Grouping, limits: ValueLimits, grants: Grants)
+        throws(EvaluationError) -> Value {
         var positions: [GroupKey: Int] = [:]
         var groups: [(key: Value, items: [Value], count: Int)] = []
         for index in items.indices {
             if index % Interruption.stride == 0 { try Interruption.check() }
             let item = items[index]
-            let key = GroupKey(try read(path, item))
+            let key = GroupKey(try read(path, item, grants: grants))
             if let position = positions[key] {
                 groups[position].count += 1
                 if grouping == .items { groups[position].items.append(item) }

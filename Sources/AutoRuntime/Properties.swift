@@ -3,33 +3,36 @@ import Foundation
 
 /// Reading `.name` from values, by the access the checker resolved.
 package enum Properties {
-    static func read(_ access: PropertyAccess, of value: Value) throws(EvaluationError) -> Value {
+    /// `grants`: a file's properties read from the file system (`size`, `modified`, `created`, `kind`, `exists`)
+    /// need the run's read grant for the file; its name, path, extension and parent don't.
+    static func read(_ access: PropertyAccess, of value: Value, grants: Grants) throws(EvaluationError) -> Value {
         if value.isNull { return .null }
         switch access {
         case .entity(let type, let index):
             guard case .entity(let entity) = value, entity.type === type else {
-                return try dynamic(type.properties[index].name, of: value)
+                return try dynamic(type.properties[index].name, of: value, grants: grants)
             }
             return entity.property(index)
         case .datePart(let part):
-            guard case .date(let date) = value else { return try dynamic(part.rawValue, of: value) }
+            guard case .date(let date) = value else { return try dynamic(part.rawValue, of: value, grants: grants) }
             return datePart(part, of: date)
         case .file(let property):
-            guard case .file(let file) = value else { return try dynamic(property.rawValue, of: value) }
+            guard case .file(let file) = value else { return try dynamic(property.rawValue, of: value, grants: grants) }
+            try checkGranted(property, of: file, grants)
             return fileProperty(property, of: file)
         case .dynamic(let name):
-            return try dynamic(name, of: value)
+            return try dynamic(name, of: value, grants: grants)
         case .each(let inner):
-            guard case .list(let items) = value else { return try read(inner, of: value) }
+            guard case .list(let items) = value else { return try read(inner, of: value, grants: grants) }
             var results: [Value] = []
             results.reserveCapacity(items.count)
-            for item in items { results.append(try read(inner, of: item)) }
+            for item in items { results.append(try read(inner, of: item, grants: grants)) }
             return .list(results)
         }
     }
 
     /// By name, for values whose type was not known before the run.
-    static func dynamic(_ name: String, of value: Value) throws(EvaluationError) -> Value {
+    static func dynamic(_ name: String, of value: Value, grants: Grants) throws(EvaluationError) -> Value {
         switch value {
         case .null:
             return .null
@@ -43,9 +46,12 @@ package enum Properties {
         case .date(let date):
             if let part = DatePart(rawValue: name) { return datePart(part, of: date) }
         case .file(let file):
-            if let property = FileProperty(rawValue: name) { return fileProperty(property, of: file) }
+            if let property = FileProperty(rawValue: name) {
+                try checkGranted(property, of: file, grants)
+                return fileProperty(property, of: file)
+            }
         case .list:
-            return try read(.each(.dynamic(name)), of: value)
+            return try read(.each(.dynamic(name)), of: value, grants: grants)
         case .period(let period):
             // All of it in months (`(1 year 2 months).months` is 14), or in years.
             if name == "months" { return .int(period.months) }
@@ -74,6 +80,19 @@ package enum Properties {
         case .startOfMonth: return .date(DateFormatting.start(of: .month, for: date))
         case .startOfYear: return .date(DateFormatting.start(of: .year, for: date))
         }
+    }
+
+    /// Throws unless the run may read the file's metadata: nothing to check when every read is granted (the common
+    /// case, and a listing's speed), the path resolved as the file intents resolve theirs otherwise.
+    static func checkGranted(_ property: FileProperty, of file: FileRef, _ grants: Grants) throws(EvaluationError) {
+        guard property.readsFileSystem, grants.read != .all else { return }
+        let resolved: String
+        do {
+            resolved = try GrantedPath.resolve(file.path, followingLink: property != .kind)
+        } catch {
+            throw EvaluationError(error.description)
+        }
+        guard grants.allows(.read, path: resolved) else { throw EvaluationError(grants.refusal(.read, "'\(resolved)'")) }
     }
 
     /// The properties read from the file system come from one `stat` (a link's own for `kind`, its target's for the

@@ -51,7 +51,7 @@ extension Run {
         case .negate(let operand):
             return try Operations.negate(try eval(operand, frame))
         case .property(let base, let access):
-            return try Properties.read(access, of: try eval(base, frame))
+            return try Properties.read(access, of: try eval(base, frame), grants: context.grants)
         case .index(let base, let index):
             return try Operations.index(try eval(base, frame), try eval(index, frame))
         case .list(let items):
@@ -83,11 +83,11 @@ extension Run {
             for argument in arguments { values.append(try eval(argument, frame)) }
             return try BuiltinFunctions.call(function, values, limits: limits.values)
         case .filter(let list, let condition):
-            return .list(try ListQueries.filter(try items(list, frame, "filter"), condition) { expression throws(EvaluationError) in
+            return .list(try ListQueries.filter(try items(list, frame, "filter"), condition, grants: context.grants) { expression throws(EvaluationError) in
                 try self.eval(expression, frame)
             })
         case .sort(let list, let keys):
-            return .list(try ListQueries.sort(try items(list, frame, "sort"), keys))
+            return .list(try ListQueries.sort(try items(list, frame, "sort"), keys, grants: context.grants))
         case .limit(let list, let count):
             let values = try items(list, frame, "limit")
             return .list(Array(values.prefix(try ListQueries.limit(try eval(count, frame)))))
@@ -110,7 +110,8 @@ extension Run {
                 return try eval(fallback, frame)
             }
         case .group(let list, let path, let grouping):
-            return try ListQueries.group(try items(list, frame, grouping.stageName), by: path, grouping, limits: limits.values)
+            return try ListQueries.group(try items(list, frame, grouping.stageName), by: path, grouping, limits: limits.values,
+                                         grants: context.grants)
         }
     }
 

@@ -49,6 +49,7 @@ extension Run {
             }
             condition = condition.map { .and(byTitle, $0) } ?? byTitle
         }
+        let grants = context.grants
         let sort: [EntitySortKey] = call.sort.map { key in
             let folding: (@Sendable (Value) -> Value)? = key.ignoringCase ? ListQueries.foldingCase : nil
             if key.path.count == 1, case .entity(_, let index) = key.path[0] {
@@ -56,7 +57,7 @@ extension Run {
             }
             let path = key.path
             return .value({ value in
-                let read = (try? ListQueries.read(path, value)) ?? .null
+                let read = (try? ListQueries.read(path, value, grants: grants)) ?? .null
                 return folding?(read) ?? read
             }, descending: key.descending)
         }
@@ -71,8 +72,9 @@ extension Run {
         case .compare(let path, let op, let right):
             let value = try Self.compared(try eval(right, frame), with: Self.propertyType(at: path))
             if path.count == 1, case .entity(_, let index) = path[0] { return .test(property: index, op, value) }
+            let grants = context.grants
             return .valueTest { candidate in
-                guard let left = try? ListQueries.read(path, candidate) else { return false }
+                guard let left = try? ListQueries.read(path, candidate, grants: grants) else { return false }
                 return (try? Operations.compare(op, left, value)) ?? false
             }
         case .and(let a, let b): return .and(try entityCondition(a, frame), try entityCondition(b, frame))

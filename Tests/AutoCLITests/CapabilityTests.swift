@@ -64,6 +64,21 @@ import Testing
         #expect(try auto("check", "copy.auto").exitCode == 0)
     }
 
+    @Test func aFilesMetadataNeedsTheReadGrantItsNameDoesNot() throws {
+        try "x".write(toFile: home + "/Documents/in.txt", atomically: true, encoding: .utf8)
+        try "y".write(toFile: home + "/out.txt", atomically: true, encoding: .utf8)
+        let inside = try auto("--allow-read=~/Documents", "--allow-write=~", "-e", #"write text "z" to "~/Documents/new.txt" -> f"#, "-e", "show f.size")
+        #expect(inside.standardOutput == "1 byte\n", "\(inside.standardError)")
+        let outside = try auto("--allow-read=~/Documents", "--allow-write=~", "-e", #"write text "z" to "~/new.txt" -> f"#, "-e", "show f.name",
+                               "-e", "show f.exists")
+        #expect(outside.standardOutput == "new.txt\n")
+        #expect(outside.standardError.contains("this run may not read files there: '\(home)/new.txt' is outside what --allow-read granted"),
+                "\(outside.standardError)")
+        let listed = try auto("--allow-read=~/Documents", "--allow-write=~", "-e", #"write text "w" to "~/w.txt" -> f"#,
+                              "-e", "show ([f] | filter where size > 0 bytes)")
+        #expect(listed.standardOutput == "[]\n", "a refused size reads as nil in a filter: \(listed.standardError)")
+    }
+
     @Test func describeShowsWhatAnIntentNeeds() throws {
         let described = try auto("intents", "describe", "write text")
         #expect(described.standardOutput.contains("Needs: write files (--allow-write)"), "\(described.standardOutput)")
