@@ -53,8 +53,8 @@ public enum BuiltinFunctions {
             case .date(let date):
                 let zone = arguments.count > 2 ? try DateFunctions.zone(arguments[2], "format") : Calendars.local.timeZone
                 text = DateFormatting.format(date, pattern: pattern, in: zone)
-            case .int(let number): text = try NumberFormatting.format(Decimal(number), pattern: pattern)
-            case .decimal(let number): text = try NumberFormatting.format(number, pattern: pattern)
+            case .int(let whole): text = try formatNumber(Decimal(whole), pattern, locale: arguments.count > 2 ? arguments[2] : nil)
+            case .decimal(let exact): text = try formatNumber(exact, pattern, locale: arguments.count > 2 ? arguments[2] : nil)
             default: throw EvaluationError("format writes a date or a number, not \(arguments[0].type)")
             }
             try limits.checkText(bytes: text.utf8.count)
@@ -185,6 +185,13 @@ public enum BuiltinFunctions {
         case (.int, .int), (.int, .decimal), (.decimal, .int), (.decimal, .decimal), (.duration, .duration), (.size, .size): return true
         default: return false
         }
+    }
+
+    /// `format(number, pattern)`, and with a locale's identifier third, its point and thousands separator.
+    static func formatNumber(_ number: Decimal, _ pattern: String, locale: Value?) throws(EvaluationError) -> String {
+        guard let locale else { return try NumberFormatting.format(number, pattern: pattern) }
+        guard case .text(let name) = locale else { throw EvaluationError("format's locale is a text such as \"de_DE\", not \(locale.type)") }
+        return try NumberFormatting.format(number, pattern: pattern, separators: try .locale(name))
     }
 
     /// `valueAt(x, "items.0.name")` or `valueAt(x, ["items", 0, "name"])`: each key reads a record's field, each

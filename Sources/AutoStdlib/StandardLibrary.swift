@@ -21,6 +21,7 @@ extension Registry {
         try register(Wait.self)
         try register(Notify.self)
         try register(Fail.self)
+        try register(Log.self)
         try register(ParseYAML.self)
         try register(ParseCSV.self)
         try register(WriteCSV.self)

@@ -96,6 +96,12 @@ import Testing
         #expect(none.exitCode == 2, "refused before the run: \(none.standardError)")
     }
 
+    @Test func logWritesOnStandardErrorApartFromTheOutput() throws {
+        let result = try BinaryRunner.run(["-e", #"show 1"#, "-e", #"log "two\nlines""#, "-e", "show 3"])
+        #expect(result.standardOutput == "1\n3\n")
+        #expect(result.standardError == "log: two\n     lines\n", "\(result.standardError)")
+    }
+
     @Test func environmentWaitAndNotify() async {
         let outcome = await run("""
             show (environment variable "PATH") != ""

@@ -89,3 +89,20 @@ struct Fail: ImmediateIntent {
         throw IntentError(message)
     }
 }
+
+/// `log "backed up 12 files"`: a line on standard error, apart from what the script shows on standard output; under
+/// `auto daemon`, standard error is the daemon's log, so the line lands beside the run's own.
+struct Log: ImmediateIntent {
+    static let title = "Log"
+    static let description = IntentDescription(
+        "Writes a line on standard error (the daemon's log under auto daemon), apart from the script's output.",
+        category: "System", searchKeywords: ["print", "stderr", "debug", "trace"])
+    static let parameterSummary: ParameterSummary? = "Log {message}"
+    @Parameter(title: "Message", question: "What should be logged?") var message: String
+
+    func performNow(_ context: IntentContext) throws -> IntentResult<NoValue> {
+        // One write of the whole line, so that lines of runs going at once don't interleave.
+        FileHandle.standardError.write(Data(("log: " + message.replacingOccurrences(of: "\n", with: "\n     ") + "\n").utf8))
+        return .result()
+    }
+}
