@@ -14,10 +14,10 @@ import Testing
 
     init() throws {
         folder = try GrantedPath.resolve(FileManager.default.temporaryDirectory.appendingPathComponent("auto-folders-\(UUID().uuidString)").path)
-        try FileManager.default.createDirectory(atPath: folder + "/work/sub", withIntermediateDirectories: true)
-        try "one".write(toFile: folder + "/work/a.txt", atomically: true, encoding: .utf8)
-        try "two".write(toFile: folder + "/work/sub/b.md", atomically: true, encoding: .utf8)
-        try "dot".write(toFile: folder + "/work/.hidden", atomically: true, encoding: .utf8)
+        try FileManager.default.createDirectory(atPath: folder + "/box/sub", withIntermediateDirectories: true)
+        try "one".write(toFile: folder + "/box/a.txt", atomically: true, encoding: .utf8)
+        try "two".write(toFile: folder + "/box/sub/b.md", atomically: true, encoding: .utf8)
+        try "dot".write(toFile: folder + "/box/.hidden", atomically: true, encoding: .utf8)
         registry = try stdlibRegistry()
     }
 
@@ -35,20 +35,20 @@ import Testing
     }
 
     @Test func listsByNameIntoFoldersOnlyWhenAskedAndHiddenOnlyWhenAsked() async throws {
-        try FileManager.default.createSymbolicLink(atPath: folder + "/work/sub/loop", withDestinationPath: folder + "/work")
+        try FileManager.default.createSymbolicLink(atPath: folder + "/box/sub/loop", withDestinationPath: folder + "/box")
         let outcome = await run("""
-            show (list folder "DIR/work").name
-            show (list folder "DIR/work" recursive: true hidden: true).name
-            for f in list folder "DIR/work" { show "\\(f.name) \\(f.kind) \\(f.size) \\(f.parent.name)" }
+            show (list folder "DIR/box").name
+            show (list folder "DIR/box" recursive: true hidden: true).name
+            for f in list folder "DIR/box" { show "\\(f.name) \\(f.kind) \\(f.size) \\(f.parent.name)" }
             """)
         #expect(outcome.exitCode == 0, "\(outcome.standardError)")
         #expect(outcome.output == [#"["a.txt", "sub"]"#, #"[".hidden", "a.txt", "sub", "b.md", "loop"]"#,
-                                   "a.txt file 3 bytes work", "sub folder \(try folderSize("work/sub")) work"],
+                                   "a.txt file 3 bytes box", "sub folder \(try folderSize("box/sub")) box"],
                 "a link to a folder is listed, not entered: the loop ends")
         let missing = await run(#"list folder "DIR/nothing""#)
         #expect(missing.standardError.contains("there is no folder '\(folder)/nothing'"), "\(missing.standardError)")
-        let file = await run(#"list folder "DIR/work/a.txt""#)
-        #expect(file.standardError.contains("'\(folder)/work/a.txt' is not a folder"))
+        let file = await run(#"list folder "DIR/box/a.txt""#)
+        #expect(file.standardError.contains("'\(folder)/box/a.txt' is not a folder"))
     }
 
     func folderSize(_ path: String) throws -> String {
@@ -58,16 +58,16 @@ import Testing
 
     @Test func copiesAndMovesIntoFoldersAndNeverReplaceSilently() async throws {
         let outcome = await run("""
-            copy file "DIR/work/a.txt" to "DIR/work/sub"
-            copy file "DIR/work/sub" to "DIR/copy"
-            move file "DIR/work/a.txt" to "DIR/moved.txt"
+            copy file "DIR/box/a.txt" to "DIR/box/sub"
+            copy file "DIR/box/sub" to "DIR/copy"
+            move file "DIR/box/a.txt" to "DIR/moved.txt"
             rename file "DIR/moved.txt" to "renamed.txt"
             make folder "DIR/new/deeper"
             make folder "DIR/new"
             """)
         #expect(outcome.exitCode == 0, "\(outcome.standardError)")
-        #expect(try tree() == ["copy", "copy/a.txt", "copy/b.md", "new", "new/deeper", "renamed.txt", "work", "work/.hidden",
-                               "work/sub", "work/sub/a.txt", "work/sub/b.md"])
+        #expect(try tree() == ["box", "box/.hidden", "box/sub", "box/sub/a.txt", "box/sub/b.md", "copy", "copy/a.txt", "copy/b.md",
+                               "new", "new/deeper", "renamed.txt"])
         #expect(FileManager.default.contents(atPath: folder + "/copy/a.txt") == Data("one".utf8))
 
         let refused = await run(#"copy file "DIR/renamed.txt" to "DIR/copy/a.txt""#)
@@ -75,7 +75,7 @@ import Testing
         #expect(FileManager.default.contents(atPath: folder + "/copy/a.txt") == Data("one".utf8))
         let replaced = await run(#"move file "DIR/renamed.txt" to "DIR/copy/a.txt" replacing: true"#)
         #expect(replaced.exitCode == 0, "\(replaced.standardError)")
-        let folderTarget = await run(#"copy file "DIR/work/.hidden" to "DIR/new/deeper" "#)
+        let folderTarget = await run(#"copy file "DIR/box/.hidden" to "DIR/new/deeper" "#)
         #expect(folderTarget.exitCode == 0, "a folder as the destination takes the file in: \(folderTarget.standardError)")
         let overFolder = await run(#"rename file "DIR/copy/a.txt" to "b.md" replacing: true"#)
         #expect(overFolder.exitCode == 0, "\(overFolder.standardError)")
@@ -85,32 +85,32 @@ import Testing
     }
 
     @Test func deleteGoesToTheTrashWithItsInfoAndForGoodOnlyAfterAConfirmation() throws {
-        let trashed = try auto([], script: #"delete file "DIR/work/a.txt""#)
+        let trashed = try auto([], script: #"delete file "DIR/box/a.txt""#)
         #expect(trashed.exitCode == 0, "\(trashed.standardError)")
-        try "again".write(toFile: folder + "/work/a.txt", atomically: true, encoding: .utf8)
-        let second = try auto([], script: #"delete file "DIR/work/a.txt""#)
+        try "again".write(toFile: folder + "/box/a.txt", atomically: true, encoding: .utf8)
+        let second = try auto([], script: #"delete file "DIR/box/a.txt""#)
         #expect(second.standardOutput == "\(folder)/data/Trash/files/a.txt.2\n", "\(second.standardError)")
         let info = try String(contentsOfFile: folder + "/data/Trash/info/a.txt.trashinfo", encoding: .utf8)
-        #expect(info.hasPrefix("[Trash Info]\nPath=\(folder)/work/a.txt\nDeletionDate=20"), "\(info)")
+        #expect(info.hasPrefix("[Trash Info]\nPath=\(folder)/box/a.txt\nDeletionDate=20"), "\(info)")
         #expect(FileManager.default.contents(atPath: folder + "/data/Trash/files/a.txt.2") == Data("again".utf8))
 
-        let unconfirmed = try auto([], script: #"delete file "DIR/work/sub" permanently: true"#)
+        let unconfirmed = try auto([], script: #"delete file "DIR/box/sub" permanently: true"#)
         #expect(unconfirmed.exitCode == 1)
-        #expect(unconfirmed.standardError.contains("Delete '\(folder)/work/sub' for good?"), "\(unconfirmed.standardError)")
-        #expect(FileManager.default.fileExists(atPath: folder + "/work/sub/b.md"))
-        let confirmed = try auto(["--yes"], script: #"delete file "DIR/work/sub" permanently: true"#)
+        #expect(unconfirmed.standardError.contains("Delete '\(folder)/box/sub' for good?"), "\(unconfirmed.standardError)")
+        #expect(FileManager.default.fileExists(atPath: folder + "/box/sub/b.md"))
+        let confirmed = try auto(["--yes"], script: #"delete file "DIR/box/sub" permanently: true"#)
         #expect(confirmed.exitCode == 0, "\(confirmed.standardError)")
-        #expect(!FileManager.default.fileExists(atPath: folder + "/work/sub"))
+        #expect(!FileManager.default.fileExists(atPath: folder + "/box/sub"))
     }
 
     @Test func aLinkIsMovedAndDeletedItselfNotWhatItPointsTo() async throws {
         let outside = folder + "/outside.txt"
         try "keep".write(toFile: outside, atomically: true, encoding: .utf8)
-        try FileManager.default.createSymbolicLink(atPath: folder + "/work/link", withDestinationPath: outside)
-        let grants = ["--allow-read", "--allow-write=\(folder)/work,\(folder)/data"]
-        let renamed = try auto(grants, script: #"rename file "DIR/work/link" to "renamed-link""#)
+        try FileManager.default.createSymbolicLink(atPath: folder + "/box/link", withDestinationPath: outside)
+        let grants = ["--allow-read", "--allow-write=\(folder)/box,\(folder)/data"]
+        let renamed = try auto(grants, script: #"rename file "DIR/box/link" to "renamed-link""#)
         #expect(renamed.exitCode == 0, "\(renamed.standardError)")
-        let deleted = try auto(grants, script: #"delete file "DIR/work/renamed-link""#)
+        let deleted = try auto(grants, script: #"delete file "DIR/box/renamed-link""#)
         #expect(deleted.exitCode == 0, "\(deleted.standardError)")
         #expect(FileManager.default.contents(atPath: outside) == Data("keep".utf8))
         #expect(FileManager.default.fileExists(atPath: folder + "/data/Trash/info/renamed-link.trashinfo"))
