@@ -89,10 +89,29 @@ struct FileSystemError: Error, CustomStringConvertible {
     static func attempt<T>(_ action: String, _ path: String, _ body: () throws -> T) throws -> T {
         do {
             return try body()
-        } catch let error as CocoaError {
-            let underlying = (error.userInfo[NSUnderlyingErrorKey] as? NSError)?.code
-            throw FileSystemError(underlying.map(Int32.init) ?? Self.code(of: error), action, path)
+        } catch {
+            throw FileSystemError(description: "can't \(action) '\(path)': \(reason(of: error))")
         }
+    }
+
+    init(description: String) { self.description = description }
+
+    /// Why a Foundation file operation failed, in a few words: "permission denied", "the disk is full".
+    static func reason(of error: any Error) -> String {
+        if let cocoa = error as? CocoaError, let path = cocoa.userInfo[NSFilePathErrorKey] as? String {
+            switch cocoa.code {
+            case .fileWriteFileExists: return "'\(path)' is there already"
+            case .fileReadInvalidFileName: return "'\(path)' would be outside the folder"
+            default: break
+            }
+        }
+        let nsError = error as NSError
+        if let underlying = nsError.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain {
+            return reason(for: Int32(underlying.code))
+        }
+        if nsError.domain == NSPOSIXErrorDomain { return reason(for: Int32(nsError.code)) }
+        if let cocoa = error as? CocoaError { return reason(for: code(of: cocoa)) }
+        return nsError.localizedDescription
     }
 
     static func code(of error: CocoaError) -> Int32 {

@@ -28,7 +28,7 @@ struct CopyFile: AppIntent {
             do {
                 try FileManager.default.copyItem(atPath: source, toPath: target)
             } catch {
-                throw IntentError("can't copy '\(source)' to '\(target)': \(FileInfo.reason(of: error))")
+                throw IntentError("can't copy '\(source)' to '\(target)': \(FileSystemError.reason(of: error))")
             }
         }
         return .result(value: FileRef(path: target))
@@ -93,7 +93,7 @@ enum FileMoves {
             try FileManager.default.copyItem(atPath: source, toPath: target)
             try FileManager.default.removeItem(atPath: source)
         } catch {
-            throw IntentError("can't move '\(source)' to '\(target)': \(FileInfo.reason(of: error))")
+            throw IntentError("can't move '\(source)' to '\(target)': \(FileSystemError.reason(of: error))")
         }
     }
 }

@@ -28,7 +28,7 @@ struct DeleteFile: AppIntent {
         do {
             try FileManager.default.removeItem(atPath: path)
         } catch {
-            throw IntentError("can't delete '\(path)': \(FileInfo.reason(of: error))")
+            throw IntentError("can't delete '\(path)': \(FileSystemError.reason(of: error))")
         }
         return .result(value: FileRef(path: path))
     }
@@ -66,7 +66,7 @@ struct Trash {
             do {
                 try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
             } catch {
-                throw IntentError("can't make the trash folder '\(folder)': \(FileInfo.reason(of: error))")
+                throw IntentError("can't make the trash folder '\(folder)': \(FileSystemError.reason(of: error))")
             }
         }
     }

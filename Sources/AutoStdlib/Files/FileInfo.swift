@@ -54,24 +54,6 @@ enum FileInfo {
     /// Whether anything is at `path`, a dangling link included.
     static func exists(_ path: String) -> Bool { kind(of: path, following: false) != nil }
 
-    /// Why a Foundation file operation failed, in a few words: "permission denied", "the disk is full".
-    static func reason(of error: any Error) -> String {
-        if let cocoa = error as? CocoaError, let path = cocoa.userInfo[NSFilePathErrorKey] as? String {
-            switch cocoa.code {
-            case .fileWriteFileExists: return "'\(path)' is there already"
-            case .fileReadInvalidFileName: return "'\(path)' would be outside the folder"
-            default: break
-            }
-        }
-        let nsError = error as NSError
-        if let underlying = nsError.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain {
-            return FileSystemError.reason(for: Int32(underlying.code))
-        }
-        if nsError.domain == NSPOSIXErrorDomain { return FileSystemError.reason(for: Int32(nsError.code)) }
-        if let cocoa = error as? CocoaError { return FileSystemError.reason(for: FileSystemError.code(of: cocoa)) }
-        return nsError.localizedDescription
-    }
-
     /// Where a copy or a move of `source` goes: into `destination` when it is a folder, else `destination` itself. A
     /// target that exists is refused unless `replacing` (and then only a file, never a folder, is replaced).
     static func target(for source: String, at destination: String, replacing: Bool, verb: String) throws -> String {

@@ -62,7 +62,7 @@ struct MakeFolder: AppIntent {
         do {
             try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         } catch {
-            throw IntentError("can't make the folder '\(path)': \(FileInfo.reason(of: error))")
+            throw IntentError("can't make the folder '\(path)': \(FileSystemError.reason(of: error))")
         }
         return .result(value: FileRef(path: path))
     }

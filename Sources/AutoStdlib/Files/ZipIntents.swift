@@ -34,7 +34,7 @@ struct ZipIntent: AppIntent {
             try FileManager.default.zipItem(at: URL(fileURLWithPath: source), to: URL(fileURLWithPath: temporary), shouldKeepParent: true,
                                             compressionMethod: .deflate)
         } catch {
-            throw IntentError("can't zip '\(source)': \(FileInfo.reason(of: error))")
+            throw IntentError("can't zip '\(source)': \(FileSystemError.reason(of: error))")
         }
         guard rename(temporary, archive) == 0 else { throw FileSystemError(errno, "write", archive) }
         return .result(value: FileRef(path: archive))
@@ -67,7 +67,7 @@ struct UnzipIntent: AppIntent {
         } catch let error as Archive.ArchiveError {
             throw IntentError("can't unzip '\(archive)': \(Self.describe(error))")
         } catch {
-            throw IntentError("can't unzip '\(archive)' into '\(folder)': \(FileInfo.reason(of: error))")
+            throw IntentError("can't unzip '\(archive)' into '\(folder)': \(FileSystemError.reason(of: error))")
         }
         return .result(value: FileRef(path: folder))
     }
