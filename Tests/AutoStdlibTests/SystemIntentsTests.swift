@@ -55,18 +55,27 @@ import Testing
     /// and the program is stopped, not left behind. The test's own process may be busy with other suites, so it
     /// waits for conditions with generous deadlines, never for a fixed time.
     @Test func interruptingTheRunStopsTheProgram() throws {
-        let marker = "auto-test-\(UUID().uuidString.prefix(8))"
         let process = Process()
         process.executableURL = URL(fileURLWithPath: BinaryRunner.binary)
-        process.arguments = ["-e", #"run command "sh" arguments: ["-c", "exec sleep 600", "\#(marker)"]"#]
+        process.arguments = ["-e", #"run command "sleep" arguments: ["600"]"#]
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
         defer { if process.isRunning { process.terminate() } }
-        func sleeper() -> Int32? { Self.children(of: process.processIdentifier).first }
+        // The child that is `sleep` by its command line, found once: a process started on the way to it (the
+        // spawn's own) can come and go in between two looks.
+        var sleeper: Int32?
         let deadline = Date().addingTimeInterval(60)
-        while sleeper() == nil, Date() < deadline { usleep(20_000) }
-        let child = try #require(sleeper(), "the program started")
+        while sleeper == nil, Date() < deadline {
+            sleeper = Self.children(of: process.processIdentifier).first { pid in
+                let arguments = ((try? String(contentsOfFile: "/proc/\(pid)/cmdline", encoding: .utf8)) ?? "").split(separator: "\u{0}")
+                return arguments.count == 2 && (arguments[0] == "sleep" || arguments[0].hasSuffix("/sleep")) && arguments[1] == "600"
+            }
+            if sleeper == nil { usleep(20_000) }
+        }
+        let child = try #require(sleeper, "the program started")
+        // Should the run not stop it, the program goes with the test: no `sleep 600` outlives a failure.
+        defer { if kill(child, 0) == 0 { kill(child, SIGKILL) } }
         kill(process.processIdentifier, SIGINT)
         process.waitUntilExit()
         #expect(process.terminationStatus == 130)
