@@ -172,13 +172,24 @@ public enum BinaryOperator: String, Sendable, CaseIterable {
     case add = "+", subtract = "-", multiply = "*", divide = "/", remainder = "%"
 }
 
-/// `find books matching "x" where … sort by … limit n`.
+/// `find books matching "x" where … sort by … limit n`; `find files in "~/Downloads" recursive where …`.
 public struct FindExpression: Sendable {
     public let typeName: Identifier
+    /// `in FOLDER recursive hidden`: where a file search walks (files only).
+    public let walk: FolderWalk?
     public let matching: Expression?
     public let condition: Expression?
     public let sort: [SortKey]
     public let limit: Expression?
+}
+
+/// `in "~/Downloads" recursive hidden` after `find files`: the folder (the current one when no `in` is written),
+/// whether its folders are walked too, and whether names starting with a dot are kept.
+public struct FolderWalk: Sendable {
+    public let folder: Expression?
+    public let recursive: Bool
+    public let hidden: Bool
+    public let span: Span
 }
 
 public struct SortKey: Sendable {

@@ -26,6 +26,8 @@ struct BoundExpression {
         case action(BoundAction)
         /// `find …`, planned; hoisted like an action.
         case find(BoundFind)
+        /// `find files in …`: a walk of a folder, evaluated in the engine (no host query, no hoisting).
+        case findFiles(BoundFileSearch)
         case filter(BoundExpression, BoundCondition)
         case sort(BoundExpression, [BoundSortKey])
         case limit(BoundExpression, BoundExpression)
@@ -106,6 +108,17 @@ struct BoundSortKey {
     var description: String {
         names.joined(separator: ".") + (descending ? " desc" : "") + (ignoringCase ? " ignoring case" : "")
     }
+}
+
+/// `find files in FOLDER recursive hidden where … sort by … limit n`.
+struct BoundFileSearch {
+    /// A file or a text; nil for the current folder.
+    let folder: BoundExpression?
+    let recursive: Bool
+    let hidden: Bool
+    let condition: BoundCondition?
+    let sort: [BoundSortKey]
+    let limit: BoundExpression?
 }
 
 /// `find`, with the decision of what the host's query does and what the engine does.

@@ -241,7 +241,15 @@ extension Checker {
     // MARK: Find
 
     mutating func bindFind(_ find: FindExpression, span: Span) -> BoundExpression {
-        guard let type = registry.entityType(named: find.typeName.name) else {
+        let entityType = registry.entityType(named: find.typeName.name)
+        // `find files` is the engine's own search of the file system, unless the host has an entity type of that name.
+        if entityType == nil, ["files", "file"].contains(find.typeName.name.lowercased()) { return bindFileSearch(find, span: span) }
+        if let walk = find.walk {
+            error("only 'find files' walks a folder ('in', 'recursive', 'hidden'); \(find.typeName.name) are found by the host's query",
+                  walk.span)
+            return .error(span)
+        }
+        guard let type = entityType else {
             let names = registry.entityTypes.flatMap { [$0.plural, $0.singular] }
             error("there is no entity type '\(find.typeName.name)' to find", find.typeName.span,
                   hint: NearestNames.hint(for: find.typeName.name, in: names, listing: "entity types") ?? "this host has no entity types")
@@ -265,6 +273,27 @@ extension Checker {
             return .error(span)
         }
         return BoundExpression(kind: .find(plan), type: .list(candidate), span: span)
+    }
+
+    /// `find files in FOLDER recursive hidden where … sort by … limit n`: the where-clause and sort keys name a file's
+    /// properties, as `filter where` does on a list of files.
+    mutating func bindFileSearch(_ find: FindExpression, span: Span) -> BoundExpression {
+        if let matching = find.matching {
+            error("files are not searched by text", matching.span, hint: "compare their names: 'where name contains \"…\"'")
+            return .error(span)
+        }
+        let folder = find.walk?.folder.map { bind($0) }
+        if let folder, ![.file, .text, .any].contains(folder.type), !isError(folder) {
+            error("'in' needs a folder, as a file or a text path, and this is \(folder.type)", folder.span)
+            return .error(span)
+        }
+        let condition = find.condition.flatMap { bindCondition($0, candidate: .file, noun: "file") }
+        if find.condition != nil && condition == nil { return .error(span) }
+        let sort = bindSortKeys(find.sort, candidate: .file, noun: "file")
+        if sort.count != find.sort.count { return .error(span) }
+        let search = BoundFileSearch(folder: folder, recursive: find.walk?.recursive ?? false, hidden: find.walk?.hidden ?? false,
+                                     condition: condition, sort: sort, limit: find.limit.map { bindLimit($0) })
+        return BoundExpression(kind: .findFiles(search), type: .list(.file), span: span)
     }
 
     /// Decides what the host's query answers and what the engine evaluates. Whatever is pushed down, the

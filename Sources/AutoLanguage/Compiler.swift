@@ -194,6 +194,7 @@ struct Compiler {
         case .action, .find: return true
         case .constant, .local, .it, .error: return false
         case .filter(let list, _), .sort(let list, _), .limit(let list, _), .group(let list, _, _): return containsAction(list)
+        case .findFiles(let search): return [search.folder, search.limit].contains { $0.map(containsAction) ?? false }
         case .each(let list, let value), .otherwise(let list, let value): return containsAction(list) || containsAction(value)
         case .list(let items), .function(_, let items): return items.contains(where: containsAction)
         case .record(_, let values): return values.contains(where: containsAction)
@@ -385,6 +386,12 @@ struct Compiler {
         case .filter(let list, let condition): return .filter(lower(list, into: &nodes), lower(condition, into: &nodes))
         case .sort(let list, let keys): return .sort(lower(list, into: &nodes), keys.map { SortPlan(path: $0.path, descending: $0.descending, ignoringCase: $0.ignoringCase) })
         case .limit(let list, let count): return .limit(lower(list, into: &nodes), lower(count, into: &nodes))
+        case .findFiles(let search):
+            return .findFiles(FileSearchPlan(
+                folder: search.folder.map { lower($0, into: &nodes) }, recursive: search.recursive, hidden: search.hidden,
+                condition: search.condition.map { lower($0, into: &nodes) },
+                sort: search.sort.map { SortPlan(path: $0.path, descending: $0.descending, ignoringCase: $0.ignoringCase) },
+                limit: search.limit.map { lower($0, into: &nodes) }))
         case .each(let list, let value): return .each(lower(list, into: &nodes), lower(value, into: &nodes))
         case .group(let list, let path, let grouping): return .group(lower(list, into: &nodes), path, grouping)
         case .otherwise(let attempt, let fallback):

@@ -1,11 +1,12 @@
 /// `find` and the list stages `filter where`, `sort by`, `limit`, `each`, `group by`, `count by`, `distinct`.
 extension Parser {
-    // find_query = "find" identifier [ "matching" expression ] [ "where" expression ]
+    // find_query = "find" identifier [ folder_walk ] [ "matching" expression ] [ "where" expression ]
     //              [ "sort" "by" sort_key { "," sort_key } ] [ "limit" expression ] ;
     mutating func parseFind() throws -> Expression {
         enter(.findQuery)
         let start = advance().span
         let typeName = try expectIdentifier("after 'find'")
+        let walk = try parseFolderWalk()
         var matching: Expression?, condition: Expression?, limit: Expression?
         var sort: [SortKey] = []
         if acceptWord("matching") { matching = try parseExpression() }
@@ -16,8 +17,29 @@ extension Parser {
             sort = try parseSortKeys()
         }
         if acceptWord("limit") { limit = try parseExpression() }
-        let find = FindExpression(typeName: typeName, matching: matching, condition: condition, sort: sort, limit: limit)
+        let find = FindExpression(typeName: typeName, walk: walk, matching: matching, condition: condition, sort: sort, limit: limit)
         return Expression(kind: .find(find), span: start.to(previous.span))
+    }
+
+    // folder_walk = ( "in" expression | "recursive" | "hidden" ) { "recursive" | "hidden" } ;
+    // Only `find files` takes one; the checker says so for other types.
+    mutating func parseFolderWalk() throws -> FolderWalk? {
+        guard current.isWord("in") || current.isWord("recursive") || current.isWord("hidden") else { return nil }
+        enter(.folderWalk)
+        let start = current.span
+        var folder: Expression?
+        if acceptWord("in") { folder = try parseExpression() }
+        var recursive = false, hidden = false
+        while true {
+            if acceptWord("recursive") {
+                recursive = true
+            } else if acceptWord("hidden") {
+                hidden = true
+            } else {
+                break
+            }
+        }
+        return FolderWalk(folder: folder, recursive: recursive, hidden: hidden, span: start.to(previous.span))
     }
 
     // filter_stage = "filter" "where" expression ;

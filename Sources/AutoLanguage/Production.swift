@@ -28,6 +28,7 @@ public enum Production: String, CaseIterable, Sendable {
     case action
     case argument
     case findQuery = "find_query"
+    case folderWalk = "folder_walk"
     case filterStage = "filter_stage"
     case sortStage = "sort_stage"
     case sortKey = "sort_key"

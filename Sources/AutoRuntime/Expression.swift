@@ -30,6 +30,8 @@ public enum Expr: Sendable {
     indirect case sort(Expr, [SortPlan])
     /// `list | limit n`.
     indirect case limit(Expr, Expr)
+    /// `find files in …`: a walk of a folder with the where-clause, sort and limit applied as it goes (`FileSearch`).
+    indirect case findFiles(FileSearchPlan)
     /// `xs | each expression`, with `it` as each element in turn.
     indirect case each(Expr, Expr)
     /// `a otherwise b`: b's value when evaluating a fails (not when the run is interrupted or out of memory).
@@ -63,6 +65,25 @@ public indirect enum ConditionPlan: Sendable {
     case and(ConditionPlan, ConditionPlan)
     case or(ConditionPlan, ConditionPlan)
     case not(ConditionPlan)
+}
+
+/// `find files in FOLDER recursive hidden where … sort by … limit n`, ready to run.
+public struct FileSearchPlan: Sendable {
+    /// Evaluates to a file or a text path; nil for the current folder.
+    public let folder: Expr?
+    public let recursive: Bool
+    public let hidden: Bool
+    public let condition: ConditionPlan?
+    public let sort: [SortPlan]
+    public let limit: Expr?
+    public init(folder: Expr?, recursive: Bool, hidden: Bool, condition: ConditionPlan?, sort: [SortPlan], limit: Expr?) {
+        self.folder = folder
+        self.recursive = recursive
+        self.hidden = hidden
+        self.condition = condition
+        self.sort = sort
+        self.limit = limit
+    }
 }
 
 /// One key of a sort: a property path of the element.

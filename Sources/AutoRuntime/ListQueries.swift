@@ -72,12 +72,7 @@ enum ListQueries {
     /// two records) are an error, as they are for `max`, rather than a list left half sorted.
     static func sort(_ items: [Value], _ keys: [SortPlan], grants: Grants) throws(EvaluationError) -> [Value] {
         // Each key is read (and folded) once per item, not once per comparison.
-        let keyed = items.enumerated().map { index, item in
-            (item, index, keys.map { key in
-                let value = (try? read(key.path, item, grants: grants)) ?? .null
-                return key.ignoringCase ? foldingCase(value) : value
-            })
-        }
+        let keyed = items.enumerated().map { index, item in (item, index, sortValues(of: item, keys, grants: grants)) }
         var failure: EvaluationError?
         var comparisons = 0
         let sorted = keyed.sorted { a, b in
@@ -85,19 +80,34 @@ enum ListQueries {
             comparisons &+= 1
             if failure == nil, comparisons % Interruption.stride == 0, Interruption.isRequested { failure = .interrupted }
             if failure != nil { return a.1 < b.1 }
-            for (index, key) in keys.enumerated() {
-                let (x, y) = (a.2[index], b.2[index])
-                if !x.isNull, !y.isNull, Operations.order(x, y) == nil {
-                    failure = failure ?? EvaluationError("sort by \(key.path.map(\.description).joined(separator: ".")) can't order \(x.type) and \(y.type)")
-                    return a.1 < b.1
-                }
-                let c = order(x, y)
-                if c != 0 { return key.descending ? c > 0 : c < 0 }
-            }
-            return a.1 < b.1
+            return precedes(a.2, a.1, b.2, b.1, keys, failure: &failure)
         }
         if let failure { throw failure }
         return sorted.map(\.0)
+    }
+
+    /// What a sort orders an item by: the value at each key's path, folded for `ignoring case`; nil where it can't
+    /// be read.
+    static func sortValues(of item: Value, _ keys: [SortPlan], grants: Grants) -> [Value] {
+        keys.map { key in
+            let value = (try? read(key.path, item, grants: grants)) ?? .null
+            return key.ignoringCase ? foldingCase(value) : value
+        }
+    }
+
+    /// Whether the item at `i` with sort values `x` comes before the one at `j` with `y`: by the keys in turn, then by
+    /// position (so sorts are stable). Two values that can't be ordered with each other set `failure`.
+    static func precedes(_ x: [Value], _ i: Int, _ y: [Value], _ j: Int, _ keys: [SortPlan], failure: inout EvaluationError?) -> Bool {
+        for (index, key) in keys.enumerated() {
+            let (a, b) = (x[index], y[index])
+            if !a.isNull, !b.isNull, Operations.order(a, b) == nil {
+                failure = failure ?? EvaluationError("sort by \(key.path.map(\.description).joined(separator: ".")) can't order \(a.type) and \(b.type)")
+                return i < j
+            }
+            let c = order(a, b)
+            if c != 0 { return key.descending ? c > 0 : c < 0 }
+        }
+        return i < j
     }
 
     static func limit(_ value: Value) throws(EvaluationError) -> Int {

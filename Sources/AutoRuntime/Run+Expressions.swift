@@ -88,6 +88,17 @@ extension Run {
             })
         case .sort(let list, let keys):
             return .list(try ListQueries.sort(try items(list, frame, "sort"), keys, grants: context.grants))
+        case .findFiles(let plan):
+            let folder = try plan.folder.map { expression throws(EvaluationError) in try eval(expression, frame) }
+            let limit = try plan.limit.map { expression throws(EvaluationError) in try ListQueries.limit(try eval(expression, frame)) }
+            let parts = plan.condition.map(FileSearch.split)
+            func test(_ condition: ConditionPlan?) throws(EvaluationError) -> (@Sendable (Value) -> Bool)? {
+                try condition.map { condition throws(EvaluationError) in
+                    try ListQueries.test(condition, grants: context.grants) { expression throws(EvaluationError) in try self.eval(expression, frame) }
+                }
+            }
+            return .list(try FileSearch.run(plan, folder: folder, limit: limit, byName: try test(parts?.byName), test: try test(parts?.rest),
+                                            grants: context.grants, limits: limits.values))
         case .limit(let list, let count):
             let values = try items(list, frame, "limit")
             return .list(Array(values.prefix(try ListQueries.limit(try eval(count, frame)))))

@@ -66,23 +66,7 @@ struct FileSystemError: Error, CustomStringConvertible {
     let description: String
 
     init(_ code: Int32, _ action: String, _ path: String) {
-        description = "can't \(action) '\(path)': \(Self.reason(for: code))"
-    }
-
-    /// An errno in a few words.
-    static func reason(for code: Int32) -> String {
-        switch code {
-        case ENOENT: return "there is no such file"
-        case EACCES, EPERM: return "permission denied"
-        case ENOSPC: return "the disk is full"
-        case EDQUOT: return "the disk quota is used up"
-        case EROFS: return "the file system is read-only"
-        case EISDIR: return "it is a folder"
-        case ENOTDIR: return "a part of the path is not a folder"
-        case ENAMETOOLONG: return "the name is too long"
-        case ELOOP: return "too many levels of symbolic links"
-        default: return String(cString: strerror(code))
-        }
+        description = FileSystemFailure(code, action, path).description
     }
 
     /// Runs a Foundation file operation, turning its error into one that names the path and the reason.
@@ -107,10 +91,10 @@ struct FileSystemError: Error, CustomStringConvertible {
         }
         let nsError = error as NSError
         if let underlying = nsError.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain {
-            return reason(for: Int32(underlying.code))
+            return FileSystemFailure.reason(for: Int32(underlying.code))
         }
-        if nsError.domain == NSPOSIXErrorDomain { return reason(for: Int32(nsError.code)) }
-        if let cocoa = error as? CocoaError { return reason(for: code(of: cocoa)) }
+        if nsError.domain == NSPOSIXErrorDomain { return FileSystemFailure.reason(for: Int32(nsError.code)) }
+        if let cocoa = error as? CocoaError { return FileSystemFailure.reason(for: code(of: cocoa)) }
         return nsError.localizedDescription
     }
 

@@ -19,38 +19,6 @@ enum FileInfo {
         }
     }
 
-    /// The names in a folder and whether each is a folder (not following links), from `readdir`: its entry types
-    /// save a `stat` per name where the file system gives them, which is most of the time of a large listing.
-    static func entries(of folder: String) throws -> [(name: String, isFolder: Bool)] {
-        guard let directory = opendir(folder) else { throw FileSystemError(errno, "list", folder) }
-        defer { closedir(directory) }
-        var entries: [(name: String, isFolder: Bool)] = []
-        while let entry = readdir(directory) {
-            let name = withUnsafePointer(to: entry.pointee.d_name) { pointer in
-                pointer.withMemoryRebound(to: CChar.self, capacity: Int(NAME_MAX) + 1) { String(cString: $0) }
-            }
-            if name == "." || name == ".." { continue }
-            let type = entry.pointee.d_type
-            let isFolder = type == UInt8(DT_UNKNOWN)
-                ? kind(of: folder == "/" ? "/" + name : folder + "/" + name, following: false) == .folder
-                : type == UInt8(DT_DIR)
-            entries.append((name, isFolder))
-        }
-        return entries
-    }
-
-    /// Whether `a` comes before `b` by their UTF-8 bytes (`strcmp`'s order), without walking them as collections.
-    static func precedes(_ a: String, _ b: String) -> Bool {
-        var a = a, b = b
-        return a.withUTF8 { x in
-            b.withUTF8 { y in
-                let shorter = min(x.count, y.count)
-                let common = shorter == 0 ? 0 : memcmp(x.baseAddress!, y.baseAddress!, shorter)
-                return common != 0 ? common < 0 : x.count < y.count
-            }
-        }
-    }
-
     /// Whether anything is at `path`, a dangling link included.
     static func exists(_ path: String) -> Bool { kind(of: path, following: false) != nil }
 

@@ -21,28 +21,18 @@ struct ListFolder: AppIntent {
             throw IntentError(FileInfo.exists(root) ? "'\(root)' is not a folder" : "there is no folder '\(root)'")
         }
         var found: [FileRef] = []
-        try walk(root, root: root, into: &found, context: context)
-        return .result(value: found)
-    }
-
-    /// A folder's entries in order of name (by their bytes, as `ls` in the C locale), each folder's contents right
-    /// after it when `recursive`, as `find` lists a tree.
-    func walk(_ folder: String, root: String, into found: inout [FileRef], context: IntentContext) throws {
-        try context.checkCancellation()
-        var entries: [(name: String, isFolder: Bool)]
+        var visited = 0
         do {
-            entries = try FileInfo.entries(of: folder)
-        } catch {
-            // A folder inside that can't be read (permission, gone meanwhile) is left out; the one asked for can't be.
-            if folder == root { throw IntentError("\(error)") }
-            return
+            try FileTree(root: root, recursive: recursive, hidden: hidden).walk { folder, name, _ in
+                visited += 1
+                if visited % 4096 == 0 { try context.checkCancellation() }
+                found.append(FileRef(path: FileTree.path(of: name, in: folder)))
+                return true
+            }
+        } catch let failure as FileSystemFailure {
+            throw IntentError(failure.description)
         }
-        entries.sort { FileInfo.precedes($0.name, $1.name) }
-        for entry in entries where hidden || !entry.name.hasPrefix(".") {
-            let path = folder == "/" ? "/" + entry.name : folder + "/" + entry.name
-            found.append(FileRef(path: path))
-            if recursive, entry.isFolder { try walk(path, root: root, into: &found, context: context) }
-        }
+        return .result(value: found)
     }
 }
 

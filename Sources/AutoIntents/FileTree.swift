@@ -1,0 +1,136 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A folder walked as `find` lists a tree: each folder's entries in order of name (by their bytes, as `ls` in the
+/// C locale), a folder's contents right after it when `recursive`. Links to folders are listed, never entered, so
+/// a link loop can't make a walk go round. Shared by `list folder` and `find files`, so both list a tree alike.
+public struct FileTree: Sendable {
+    /// Resolved and known to be a folder.
+    public let root: String
+    public let recursive: Bool
+    /// Keep the names that start with a dot (left out by default, as `ls` does).
+    public let hidden: Bool
+
+    public init(root: String, recursive: Bool, hidden: Bool) {
+        self.root = root
+        self.recursive = recursive
+        self.hidden = hidden
+    }
+
+    /// Calls `visit` with each entry's folder, name and whether it is a folder (not following links), in tree order,
+    /// until it returns false. The root that can't be listed is an error; a folder inside that can't (permission
+    /// denied, removed meanwhile) is left out, as an entry that vanishes is simply not there.
+    /// An explicit stack, not recursion: a deep tree must not exhaust a task's small stack.
+    public func walk(_ visit: (_ folder: String, _ name: String, _ isFolder: Bool) throws -> Bool) throws {
+        var stack: [(folder: String, entries: [(name: String, isFolder: Bool)], next: Int)] = [(root, try Self.sortedEntries(of: root), 0)]
+        while let top = stack.indices.last {
+            guard stack[top].next < stack[top].entries.count else {
+                stack.removeLast()
+                continue
+            }
+            let entry = stack[top].entries[stack[top].next]
+            stack[top].next += 1
+            if !hidden, entry.name.utf8.first == UInt8(ascii: ".") { continue }
+            let folder = stack[top].folder
+            guard try visit(folder, entry.name, entry.isFolder) else { return }
+            guard recursive, entry.isFolder else { continue }
+            let path = Self.path(of: entry.name, in: folder)
+            if let inner = try? Self.sortedEntries(of: path) { stack.append((path, inner, 0)) }
+        }
+    }
+
+    /// The path of `name` in `folder`.
+    public static func path(of name: String, in folder: String) -> String {
+        folder == "/" ? "/" + name : folder + "/" + name
+    }
+
+    /// A folder's entries in order of name. Sorting is most of a walk's own time, so names are first ordered by their
+    /// first eight bytes as one number, and compared whole only where those are equal.
+    static func sortedEntries(of folder: String) throws(FileSystemFailure) -> [(name: String, isFolder: Bool)] {
+        var keyed = try entries(of: folder).map { entry in (prefix: prefix(of: entry.name), entry: entry) }
+        keyed.sort { a, b in a.prefix != b.prefix ? a.prefix < b.prefix : precedes(a.entry.name, b.entry.name) }
+        return keyed.map(\.entry)
+    }
+
+    /// A name's first eight bytes, big-endian and zero-padded, so that comparing two of them as numbers orders them as
+    /// their bytes would (a shorter name, padded with zeros, comes first, as `strcmp` puts it).
+    static func prefix(of name: String) -> UInt64 {
+        var key: UInt64 = 0
+        var count = 0
+        for byte in name.utf8 {
+            key = key << 8 | UInt64(byte)
+            count += 1
+            if count == 8 { break }
+        }
+        return count == 8 ? key : key << (8 * UInt64(8 - count))
+    }
+
+    /// The names in a folder and whether each is a folder (not following links), from `readdir`: its entry types
+    /// save a `stat` per name where the file system gives them, which is most of the time of a large listing.
+    public static func entries(of folder: String) throws(FileSystemFailure) -> [(name: String, isFolder: Bool)] {
+        guard let directory = opendir(folder) else { throw FileSystemFailure(errno, "list", folder) }
+        defer { closedir(directory) }
+        var entries: [(name: String, isFolder: Bool)] = []
+        while let entry = readdir(directory) {
+            let name = withUnsafePointer(to: entry.pointee.d_name) { pointer in
+                pointer.withMemoryRebound(to: CChar.self, capacity: Int(NAME_MAX) + 1) { String(cString: $0) }
+            }
+            if name == "." || name == ".." { continue }
+            let type = entry.pointee.d_type
+            let isFolder: Bool
+            if type == UInt8(DT_UNKNOWN) {
+                var status = stat()
+                isFolder = lstat(path(of: name, in: folder), &status) == 0 && status.st_mode & S_IFMT == S_IFDIR
+            } else {
+                isFolder = type == UInt8(DT_DIR)
+            }
+            entries.append((name, isFolder))
+        }
+        return entries
+    }
+
+    /// Whether `a` comes before `b` by their UTF-8 bytes (`strcmp`'s order), without walking them as collections.
+    public static func precedes(_ a: String, _ b: String) -> Bool {
+        var a = a, b = b
+        return a.withUTF8 { x in
+            b.withUTF8 { y in
+                let shorter = min(x.count, y.count)
+                let common = shorter == 0 ? 0 : memcmp(x.baseAddress!, y.baseAddress!, shorter)
+                return common != 0 ? common < 0 : x.count < y.count
+            }
+        }
+    }
+}
+
+/// A failed file system call, worded for people: what was done, to which path, and why ("can't list '/x':
+/// permission denied"). The one owner of how an errno reads, for the engine and the standard library.
+public struct FileSystemFailure: Error, Sendable, CustomStringConvertible {
+    public let code: Int32
+    public let action: String
+    public let path: String
+
+    public init(_ code: Int32, _ action: String, _ path: String) {
+        self.code = code
+        self.action = action
+        self.path = path
+    }
+
+    public var description: String { "can't \(action) '\(path)': \(Self.reason(for: code))" }
+
+    /// An errno in a few words.
+    public static func reason(for code: Int32) -> String {
+        switch code {
+        case ENOENT: return "there is no such file"
+        case EACCES, EPERM: return "permission denied"
+        case ENOSPC: return "the disk is full"
+        case EDQUOT: return "the disk quota is used up"
+        case EROFS: return "the file system is read-only"
+        case EISDIR: return "it is a folder"
+        case ENOTDIR: return "a part of the path is not a folder"
+        case ENAMETOOLONG: return "the name is too long"
+        case ELOOP: return "too many levels of symbolic links"
+        default: return String(cString: strerror(code))
+        }
+    }
+}

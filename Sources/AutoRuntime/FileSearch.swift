@@ -1,0 +1,106 @@
+import AutoIntents
+import Foundation
+
+/// `find files in FOLDER recursive hidden where … sort by … limit n`: a walk of the folder (`FileTree`) that tests
+/// each file as it comes and keeps only what the sort and the limit need. Without a sort the walk stops at the
+/// limit; with a sort and a limit a bounded heap keeps the best n, so no list of every file is built; with a sort
+/// alone every match is kept and sorted as `sort by` sorts a list. The where-clause and the sort keys read a
+/// file's properties exactly as `filter where` and `sort by` do on a list of files, so the two always agree.
+enum FileSearch {
+    /// `byName` tests what the where-clause asks of a file's name and extension, on the name alone (`split`); `test`
+    /// the rest, on the file.
+    static func run(_ plan: FileSearchPlan, folder: Value?, limit: Int?, byName: (@Sendable (Value) -> Bool)? = nil,
+                    test: (@Sendable (Value) -> Bool)?, grants: Grants, limits: ValueLimits) throws(EvaluationError) -> [Value] {
+        let tree = FileTree(root: try root(folder, grants: grants), recursive: plan.recursive, hidden: plan.hidden)
+        let limit = limit ?? Int.max
+        if limit == 0 { return [] }
+        var failure: EvaluationError?
+        var visited = 0
+        // The where-clause first, then what the sort and limit keep. Returns false to stop the walk.
+        func walk(_ keep: @escaping (Value, Int) throws(EvaluationError) -> Bool) throws(EvaluationError) {
+            do {
+                try tree.walk { folder, name, _ in
+                    visited &+= 1
+                    if visited % Interruption.stride == 0 { try Interruption.check() }
+                    // A file named by its name alone has the same name and extension: most entries of a large walk are
+                    // turned down here, before their paths are built.
+                    if let byName, !byName(.file(FileRef(path: name))) { return true }
+                    let file = Value.file(FileRef(path: FileTree.path(of: name, in: folder)))
+                    if let test, !test(file) { return true }
+                    return try keep(file, visited)
+                }
+            } catch let error as EvaluationError {
+                throw error
+            } catch {
+                throw EvaluationError("\(error)")
+            }
+        }
+        var found: [Value] = []
+        if plan.sort.isEmpty || limit == Int.max {
+            try walk { file, _ throws(EvaluationError) in
+                found.append(file)
+                if found.count % Interruption.stride == 0 { try limits.checkList(count: found.count) }
+                return found.count < limit
+            }
+            return plan.sort.isEmpty ? found : try ListQueries.sort(found, plan.sort, grants: grants)
+        }
+        var heap = BoundedHeap<(file: Value, keys: [Value])>(capacity: limit) { a, i, b, j in
+            ListQueries.precedes(a.keys, i, b.keys, j, plan.sort, failure: &failure)
+        }
+        try walk { file, position in
+            heap.insert((file, ListQueries.sortValues(of: file, plan.sort, grants: grants)), position)
+            return true
+        }
+        if let failure { throw failure }
+        return heap.sorted().map(\.file)
+    }
+
+    /// The where-clause as two tests: the comparisons, joined by `and`, that read only the file's name or extension
+    /// (tested on the name before the walk builds the path), and the rest.
+    static func split(_ condition: ConditionPlan) -> (byName: ConditionPlan?, rest: ConditionPlan?) {
+        func conjuncts(_ plan: ConditionPlan) -> [ConditionPlan] {
+            if case .and(let a, let b) = plan { return conjuncts(a) + conjuncts(b) }
+            return [plan]
+        }
+        func readsNameOnly(_ plan: ConditionPlan) -> Bool {
+            switch plan {
+            case .compare(let path, _, _):
+                guard path.count == 1, case .file(let property) = path[0] else { return false }
+                return property == .name || property == .extension
+            case .and(let a, let b), .or(let a, let b): return readsNameOnly(a) && readsNameOnly(b)
+            case .not(let a): return readsNameOnly(a)
+            }
+        }
+        func joined(_ plans: [ConditionPlan]) -> ConditionPlan? {
+            plans.dropFirst().reduce(plans.first) { joined, next in joined.map { .and($0, next) } }
+        }
+        let all = conjuncts(condition)
+        return (joined(all.filter(readsNameOnly)), joined(all.filter { !readsNameOnly($0) }))
+    }
+
+    /// The folder to walk, resolved as the file intents resolve theirs (`~`, relative to the current folder, `..` and
+    /// links), once the run may read it.
+    static func root(_ folder: Value?, grants: Grants) throws(EvaluationError) -> String {
+        let path: String
+        switch folder {
+        case nil: path = "."
+        case .file(let file)?: path = file.path
+        case .text(let text)?: path = text
+        case let other?: throw EvaluationError("'find files in' needs a folder, as a file or a text path, not \(other.type)")
+        }
+        if path.isEmpty { throw EvaluationError("'find files in' needs a folder, and the path is empty") }
+        let root: String
+        do {
+            root = try GrantedPath.resolve(path)
+        } catch {
+            throw EvaluationError(error.description)
+        }
+        guard grants.allows(.read, path: root) else { throw EvaluationError(grants.refusal(.read, "'\(root)'")) }
+        var status = stat()
+        guard stat(root, &status) == 0 else {
+            throw EvaluationError(errno == ENOENT ? "there is no folder '\(root)'" : FileSystemFailure(errno, "read", root).description)
+        }
+        guard status.st_mode & S_IFMT == S_IFDIR else { throw EvaluationError("'\(root)' is not a folder") }
+        return root
+    }
+}
