@@ -62,7 +62,13 @@ import Testing
         let nested = await run(#"csv [{a: [1, 2]}]"#)
         #expect(nested.standardError.contains("the field 'a' holds List"), "\(nested.standardError)")
         let ragged = await run(#"parse csv "a,b\n1,2,3""#)
-        #expect(ragged.standardError.contains("row 2 has 3 fields, and the first row names 2"), "\(ragged.standardError)")
+        #expect(ragged.standardError.contains("the text is not CSV: line 2, column 5: this line has 3 fields and the first line names 2"),
+                "\(ragged.standardError)")
+        // Bad quoting is an error at its place, never a field that swallows the rows after it.
+        let stray = await run(#"parse csv "title,author\n\"Emma\" 2,Jane Austen\nB,C\n""#)
+        #expect(stray.standardError.contains("line 2, column 7: ' ' after the closing quote at column 6"), "\(stray.standardError)")
+        let unclosed = await run(#"parse csv "title,author\n\"Unclosed,B\nC,D\n""#)
+        #expect(unclosed.standardError.contains("line 2, column 1: the quote opened here is never closed"), "\(unclosed.standardError)")
         let separator = await run(#"parse csv "a" separator: "ab""#)
         #expect(separator.standardError.contains("the separator is one character"), "\(separator.standardError)")
     }

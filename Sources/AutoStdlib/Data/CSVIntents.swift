@@ -13,27 +13,19 @@ struct ParseCSV: ImmediateIntent {
     @Parameter(title: "Between fields", default: ",") var separator: String
 
     func performNow(_ context: IntentContext) throws -> IntentResult<[Record]> {
-        let delimiter = try CSVSeparator.scalar(separator)
-        let reader: CSVReader
+        let rows: [CSVText.Row]
         do {
-            reader = try CSVReader(string: text, hasHeaderRow: true, delimiter: delimiter)
+            rows = try CSVText(file: nil, separator: Character(try CSVSeparator.scalar(separator))).rows(text)
         } catch {
             throw IntentError("the text is not CSV: \(error)")
         }
-        guard let header = reader.headerRow else { return .result(value: []) }
-        var rows: [Record] = []
-        var line = 1
-        while let row = reader.next() {
-            line += 1
-            if row.count == 1, row[0].isEmpty { continue }
-            guard row.count <= header.count else {
-                throw IntentError("row \(line) has \(row.count) fields, and the first row names \(header.count)")
+        guard let header = rows.first?.fields.map(\.text) else { return .result(value: []) }
+        return .result(value: try rows.dropFirst().map { row in
+            guard row.fields.count <= header.count else {
+                throw IntentError("the text is not CSV: \(CSVError(file: nil, position: row.fields[header.count].position, message: "this line has \(row.fields.count) fields and the first line names \(header.count)"))")
             }
-            let values = header.indices.map { $0 < row.count ? Value.text(row[$0]) : .null }
-            rows.append(Record(keys: header, values: values))
-        }
-        if let error = reader.error { throw IntentError("the text is not CSV after row \(line): \(error)") }
-        return .result(value: rows)
+            return Record(keys: header, values: header.indices.map { $0 < row.fields.count ? Value.text(row.fields[$0].text) : .null })
+        })
     }
 }
 
