@@ -125,6 +125,7 @@ public struct FileSystemFailure: Error, Sendable, CustomStringConvertible {
         case EACCES, EPERM: return "permission denied"
         case ENOSPC: return "the disk is full"
         case EDQUOT: return "the disk quota is used up"
+        case EFBIG: return "the file would be larger than this process may write"
         case EROFS: return "the file system is read-only"
         case EISDIR: return "it is a folder"
         case ENOTDIR: return "a part of the path is not a folder"

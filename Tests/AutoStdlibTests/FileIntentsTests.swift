@@ -37,6 +37,23 @@ import Testing
         #expect(outcome.output.prefix(2) == ["first", "second"])
     }
 
+    /// A write that fails half way (a file size limit, as `ulimit -f` sets it, stands in for a full disk: the write
+    /// is refused after the first blocks) leaves the old file whole and no temporary file beside it; a full device
+    /// says so.
+    @Test func aWriteThatFailsLeavesTheOldFileWhole() async throws {
+        try "old".write(toFile: folder + "/keep.txt", atomically: false, encoding: .utf8)
+        let script = #"write text padLeft("x", 1000000) to "DIR/keep.txt" replacing: true"#.replacingOccurrences(of: "DIR", with: folder)
+        let limited = try BinaryRunner.run(["-c", "trap '' XFSZ; ulimit -f 64; exec \"$0\" -e \"$1\"", BinaryRunner.binary, script],
+                                           executable: "/bin/sh")
+        #expect(limited.exitCode == 1)
+        #expect(limited.standardError.contains("can't write '\(folder)/keep.txt': the file would be larger than this process may write"),
+                "\(limited.standardError)")
+        #expect(contents("keep.txt") == "old")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == ["keep.txt"], "no temporary file is left")
+        let full = await run(#"write text "x" to "/dev/full" append: true"#)
+        #expect(full.standardError.contains("can't write '/dev/full': the disk is full"), "\(full.standardError)")
+    }
+
     @Test func anExistingFileIsReplacedOnlyWhenAskedAndKeepsItsMode() async throws {
         let path = folder + "/kept.txt"
         try "old".write(toFile: path, atomically: false, encoding: .utf8)

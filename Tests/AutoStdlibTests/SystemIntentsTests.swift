@@ -51,6 +51,14 @@ import Testing
         #expect(slow.standardError.contains("'sleep' ran longer than its timeout and was stopped"), "\(slow.standardError)")
     }
 
+    @Test func megabytesOnStandardErrorComeBackAndTooManyStopTheProgram() async {
+        let loud = await run(#"show count((run command "sh" arguments: ["-c", "head -c 5000000 /dev/zero | tr '\\0' x >&2; echo done"]).stderr)"#)
+        #expect(loud.output == ["5000000"], "\(loud.standardError)")
+        let flood = await run(#"run command "sh" arguments: ["-c", "head -c 70000000 /dev/zero >&2"]"#)
+        #expect(flood.exitCode == 1)
+        #expect(flood.standardError.contains("'sh' wrote more than 64 MB to one stream and was stopped"), "\(flood.standardError)")
+    }
+
     /// SIGINT to the real `auto` (Ctrl-C, as `kill -INT` sends it) while a program runs: the run ends as cancelled
     /// and the program is stopped, not left behind. The test's own process may be busy with other suites, so it
     /// waits for conditions with generous deadlines, never for a fixed time.
