@@ -160,7 +160,8 @@ public final class Daemon: Sendable {
         var all: [(LoadedAutomation, any FireSchedule)] = []
         for automation in loaded.withLock({ $0.values.flatMap { $0 } }) {
             do {
-                all.append((automation, try Schedules.schedule(for: automation.automation.trigger)))
+                guard let schedule = try Schedules.schedule(for: automation.automation.trigger) else { continue }
+                all.append((automation, schedule))
             } catch {
                 logger.error("automation not scheduled", metadata: ["automation": "\(automation.key.name)", "error": "\(error)"])
             }

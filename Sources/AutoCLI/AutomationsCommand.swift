@@ -102,9 +102,12 @@ struct ListAutomations: AsyncParsableCommand {
                 let schedule = try? Schedules.schedule(for: automation.automation.trigger)
                 let cursor = try store.cursor(of: automation.key)
                 let next = schedule?.nextFire(after: max(now, cursor ?? now))
+                let isFile: Bool
+                if case .file = automation.automation.trigger { isFile = true } else { isFile = false }
                 let last = try store.runs(of: automation.key.name, limit: 1).first { $0.automation == automation.key }
                 rows.append(["name": automation.key.name, "trigger": automation.automation.trigger.description, "script": automation.key.script,
-                             "enabled": try store.isEnabled(automation.key.name), "next": next.map { AutomationScripts.iso($0) } ?? "never",
+                             "enabled": try store.isEnabled(automation.key.name),
+                             "next": isFile ? "on file events" : next.map { AutomationScripts.iso($0) } ?? "never",
                              "last": last?.outcome.rawValue ?? "never ran"])
             }
         }
@@ -166,7 +169,11 @@ struct NextFires: AsyncParsableCommand {
                 throw CommandExit(code: ExitCode.usageError)
             }
             if case .cron(_, let name?) = automation.automation.trigger { timeZone = TimeZone(identifier: name) ?? .current }
-            schedule = try Schedules.schedule(for: automation.automation.trigger)
+            guard let timed = try Schedules.schedule(for: automation.automation.trigger) else {
+                Console.standard.writeError("'\(target[1])' runs on file events (\(automation.automation.trigger)), not on a schedule\n")
+                throw CommandExit(code: ExitCode.usageError)
+            }
+            schedule = timed
         }
         var instant = after.flatMap(AutomationScripts.date) ?? Date()
         var fires: [String] = []

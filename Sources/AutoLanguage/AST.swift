@@ -76,6 +76,16 @@ public enum TriggerSyntax: Sendable {
     case once(text: String, span: Span)
     /// `cron "*/10 9-17 * * mon-fri" in "Europe/Paris"`; `span` is the expression's text, quotes excluded.
     case cron(expression: String, span: Span, zone: (name: String, span: Span)?)
+    /// `when file created in "~/Downloads" matching "*.pdf" recursive`.
+    case file(FileTriggerSyntax)
+}
+
+/// `when file <event> in <path> [matching <glob>] [recursive]`, as written; spans are the texts' insides.
+public struct FileTriggerSyntax: Sendable {
+    public let event: Identifier
+    public let path: (text: String, span: Span)
+    public let glob: (text: String, span: Span)?
+    public let recursive: Bool
 }
 
 /// `07:30`: a wall-clock time, checked by the checker.
@@ -95,6 +105,10 @@ public enum AutomationOptionSyntax: Sendable {
     case confirmAutomatically(Span)
     /// `timeout 5 minutes`.
     case timeout(Expression)
+    /// `debounce 2 seconds` (file triggers): one run for a burst of events, once they have been quiet that long.
+    case debounce(Expression)
+    /// `poll every 10 seconds` (file triggers): scan the folder on a clock, where the file system has no inotify.
+    case poll(Expression)
 }
 
 /// `Int`, `Book`, `[Text]`, `Text?`.

@@ -15,6 +15,8 @@ public struct Automation: Sendable {
         case once(Date)
         /// `cron "…" in "Europe/Paris"`: five fields or an `@` name; the machine's zone when none is given.
         case cron(expression: String, zone: String?)
+        /// `when file created in "~/Downloads" matching "*.pdf"`: on events of the files of a folder.
+        case file(FileTrigger)
     }
 
     /// What happens when it fires while a run of it is still going.
@@ -38,7 +40,12 @@ public struct Automation: Sendable {
     public let confirmsAutomatically: Bool
     /// How long a run may take; nil for no limit beyond the engine's.
     public let timeout: Duration?
-    /// The body, a program of its own: `args` is empty and `it` is the instant it was scheduled for.
+    /// File triggers: one run for a burst of events, once none came for this long (nil: a run per event).
+    public let debounce: Duration?
+    /// File triggers: scan the folder this often instead of asking inotify (file systems without it).
+    public let poll: Duration?
+    /// The body, a program of its own: `args` is empty and `it` is the instant it was scheduled for; under a file
+    /// trigger `it` is the file of the event and `files` (the second slot) every file of the batch.
     public let graph: ActionGraph
     /// `file.auto:3`.
     public let origin: String
@@ -49,6 +56,49 @@ public struct Automation: Sendable {
 
     /// The default bound of `mode queued` and `mode parallel` without a number.
     public static let defaultBound = 10
+}
+
+/// `when file <event> in "<folder>" [matching "<glob>"] [recursive]`.
+public struct FileTrigger: Sendable, Equatable {
+    public enum Event: String, Sendable, CaseIterable {
+        /// Created or moved in, once it is complete (written and closed).
+        case created
+        /// Written and closed, or replaced by a file moved over it (an editor's save).
+        case changed
+        /// Deleted or moved out.
+        case deleted
+        case any
+    }
+
+    public let event: Event
+    /// As written: `~/Downloads`, or `notes`, relative to the script's folder.
+    public let path: String
+    /// A pattern of file names (`*.pdf`, `report-??.csv`, `{a,b}*`); nil for every file.
+    public let glob: String?
+    /// The folders inside too, those made later included.
+    public let recursive: Bool
+
+    public init(event: Event, path: String, glob: String?, recursive: Bool) {
+        self.event = event
+        self.path = path
+        self.glob = glob
+        self.recursive = recursive
+    }
+
+    /// The folder watched: `~` is the home folder, and a relative path is relative to the script's folder.
+    public func folder(scriptFolder: String, home: String? = nil) -> String {
+        if path == "~" || path.hasPrefix("~/") {
+            let home = home ?? ProcessInfo.processInfo.environment["HOME"] ?? NSHomeDirectory()
+            return (home + path.dropFirst()).standardizedPath
+        }
+        if path.hasPrefix("/") { return path.standardizedPath }
+        return (scriptFolder + "/" + path).standardizedPath
+    }
+}
+
+extension String {
+    /// `..`, `.` and doubled slashes taken out, without following links.
+    fileprivate var standardizedPath: String { URL(fileURLWithPath: self).standardizedFileURL.path }
 }
 
 extension Automation.Trigger: CustomStringConvertible {
@@ -65,6 +115,9 @@ extension Automation.Trigger: CustomStringConvertible {
             return "every " + days.map { Self.dayNames[$0 - 1].lowercased() }.joined(separator: ", ") + " at \(time)"
         case .once(let date): return "at \"\(ValueFormatter.inline(.date(date)))\""
         case .cron(let expression, let zone): return "cron \"\(expression)\"" + (zone.map { " in \"\($0)\"" } ?? "")
+        case .file(let trigger):
+            return "when file \(trigger.event.rawValue) in \"\(trigger.path)\"" + (trigger.glob.map { " matching \"\($0)\"" } ?? "")
+                + (trigger.recursive ? " recursive" : "")
         }
     }
 }

@@ -13,6 +13,8 @@ extension Checker {
         let catchUp: Bool
         let confirmsAutomatically: Bool
         let timeout: Duration?
+        let debounce: Duration?
+        let poll: Duration?
         let body: BoundBody
         let origin: String
     }
@@ -44,16 +46,23 @@ extension Checker {
                       hint: "give each automation its own name: the run history is kept by name")
             }
             let trigger = checkTrigger(declaration.trigger)
-            let options = checkOptions(declaration.options)
+            let options = checkOptions(declaration.options, fileTrigger: trigger.map { if case .file = $0 { return true }; return false })
             scope = Scope()
             _ = scope.assign("args", type: .list(.text))
-            scope.itType = .date
+            if case .file = declaration.trigger {
+                // The file of the event, and the whole batch (several under `debounce`).
+                _ = scope.assign("files", type: .list(.file))
+                scope.itType = .file
+            } else {
+                scope.itType = .date
+            }
             returnTypes = []
             let statements = bindBlock(declaration.body.statements)
             let body = BoundBody(name: declaration.name, file: file, statements: statements, slotNames: scope.slotNames)
             guard let trigger else { continue }
             checked.append(CheckedAutomation(declaration: declaration, trigger: trigger, mode: options.mode, catchUp: options.catchUp,
-                                             confirmsAutomatically: options.confirms, timeout: options.timeout, body: body,
+                                             confirmsAutomatically: options.confirms, timeout: options.timeout,
+                                             debounce: options.debounce, poll: options.poll, body: body,
                                              origin: "\(file.name):\(file.location(of: declaration.nameSpan.start).line)"))
         }
         return checked
@@ -101,6 +110,26 @@ extension Checker {
                 return nil
             }
             return .cron(expression: expression, zone: zone?.name)
+        case .file(let syntax):
+            guard let event = FileTrigger.Event(rawValue: syntax.event.name) else {
+                error("'\(syntax.event.name)' is not a file event", syntax.event.span, hint: "write created, changed, deleted or any")
+                return nil
+            }
+            if syntax.path.text.isEmpty {
+                error("the folder to watch is empty", syntax.path.span, hint: "write 'in \"~/Downloads\"'")
+                return nil
+            }
+            if let glob = syntax.glob {
+                do throws(FileGlob.PatternError) {
+                    _ = try FileGlob(glob.text)
+                } catch {
+                    let start = glob.span.start + min(error.offset, glob.span.end - glob.span.start)
+                    self.error(error.message, Span(start, min(glob.span.end, start + 1)),
+                               hint: "a pattern of names: * for any characters, ? for one, [abc], {pdf,txt}")
+                    return nil
+                }
+            }
+            return .file(FileTrigger(event: event, path: syntax.path.text, glob: syntax.glob?.text, recursive: syntax.recursive))
         }
     }
 
@@ -134,10 +163,12 @@ extension Checker {
         return nil
     }
 
-    mutating func checkOptions(_ options: [AutomationOptionSyntax]) -> (mode: Automation.Mode, catchUp: Bool, confirms: Bool, timeout: Duration?) {
+    /// `fileTrigger` nil when the trigger had an error: then options that need one aren't blamed for it.
+    mutating func checkOptions(_ options: [AutomationOptionSyntax], fileTrigger: Bool?)
+        -> (mode: Automation.Mode, catchUp: Bool, confirms: Bool, timeout: Duration?, debounce: Duration?, poll: Duration?) {
         var mode: Automation.Mode?
         var catchUp = false, confirms = false
-        var timeout: Duration?
+        var timeout: Duration?, debounce: Duration?, poll: Duration?
         for option in options {
             switch option {
             case .mode(let name, let bound):
@@ -162,8 +193,19 @@ extension Checker {
             case .timeout(let expression):
                 if timeout != nil { error("the timeout is given twice", expression.span) }
                 timeout = positiveDuration(expression, of: "a timeout")
+            case .debounce(let expression), .poll(let expression):
+                let isDebounce: Bool
+                if case .debounce = option { isDebounce = true } else { isDebounce = false }
+                let name = isDebounce ? "debounce" : "poll every"
+                if fileTrigger == false {
+                    error("'\(name)' is for file triggers (when file …)", expression.span)
+                    continue
+                }
+                if (isDebounce ? debounce : poll) != nil { error("'\(name)' is given twice", expression.span) }
+                let duration = positiveDuration(expression, of: isDebounce ? "a debounce" : "a polling interval")
+                if isDebounce { debounce = duration } else { poll = duration }
             }
         }
-        return (mode ?? .single, catchUp, confirms, timeout)
+        return (mode ?? .single, catchUp, confirms, timeout, debounce, poll)
     }
 }

@@ -4,7 +4,7 @@ import AutoRuntime
 /// The parser reads what is written; the checker says whether a time, a day, a duration or a mode makes sense.
 extension Parser {
     /// The words that start an option; one of them, or `{`, may begin the next line.
-    static let automationOptionWords: Set<String> = ["mode", "catch", "confirm", "timeout", "debounce"]
+    static let automationOptionWords: Set<String> = ["mode", "catch", "confirm", "timeout", "debounce", "poll"]
 
     // automation_declaration = "automation" text trigger { automation_option } block ;
     mutating func parseAutomation() throws -> Statement {
@@ -30,7 +30,7 @@ extension Parser {
     }
 
     // trigger = "every" ( "day" "at" time_of_day | identifier { "," identifier } "at" time_of_day | quantity | unit )
-    //         | "at" text | "cron" text [ "in" text ] ;
+    //         | "at" text | "cron" text [ "in" text ] | file_trigger ;
     mutating func parseTrigger() throws -> TriggerSyntax {
         enter(.trigger)
         if acceptWord("every") {
@@ -86,11 +86,23 @@ extension Parser {
             }
             return .cron(expression: expression.text, span: expression.span, zone: zone)
         }
-        if current.isWord("when") {
-            throw error("file triggers aren't built yet: 'when file …' is planned", hint: "use a time trigger: every, at or cron")
-        }
+        if current.isWord("when") { return .file(try parseFileTrigger()) }
         throw error("expected a trigger after the automation's name, found \(describe(current))",
                     hint: "write 'every 15 minutes', 'every day at 07:30', 'at \"2026-12-24 18:00\"' or 'cron \"0 9 * * mon-fri\"'")
+    }
+
+    // file_trigger = "when" "file" identifier "in" text [ "matching" text ] [ "recursive" ] ;
+    mutating func parseFileTrigger() throws -> FileTriggerSyntax {
+        enter(.fileTrigger)
+        _ = advance()
+        try expectWord("file", "after 'when'", hint: "write 'when file created in \"~/Downloads\"'")
+        let event = try expectIdentifier("after 'when file' (created, changed, deleted or any)")
+        try expectWord("in", "after 'when file \(event.name)'", hint: "name the folder: 'when file \(event.name) in \"~/Downloads\"'")
+        let path = try plainText("the folder", hint: "write 'in \"~/Downloads\"'")
+        var glob: (text: String, span: Span)?
+        if acceptWord("matching") { glob = try plainText("the pattern of names", hint: "write 'matching \"*.pdf\"'") }
+        let recursive = acceptWord("recursive")
+        return FileTriggerSyntax(event: event, path: path, glob: glob, recursive: recursive)
     }
 
     /// A text with no interpolation, and the span of what is between its quotes.
@@ -133,7 +145,8 @@ extension Parser {
         return TimeOfDaySyntax(hour: hour, minute: minute, span: hourToken.span.to(minuteToken.span))
     }
 
-    // automation_option = "mode" identifier [ integer ] | "catch" "up" | "confirm" "automatically" | "timeout" quantity ;
+    // automation_option = "mode" identifier [ integer ] | "catch" "up" | "confirm" "automatically" | "timeout" quantity
+    //                   | "debounce" quantity | "poll" "every" quantity ;
     mutating func parseAutomationOption() throws -> AutomationOptionSyntax {
         enter(.automationOption)
         let word = advance()
@@ -150,16 +163,24 @@ extension Parser {
             try expectWord("automatically", "after 'confirm'")
             return .confirmAutomatically(word.span.to(previous.span))
         case "timeout":
-            guard case .integer = current.kind else {
-                throw error("expected a duration after 'timeout', found \(describe(current))", hint: "write 'timeout 5 minutes'")
-            }
-            let quantity = try parseQuantity(parsePrimaryNumber())
-            guard case .quantity = quantity.kind else {
-                throw error("expected a unit after the timeout's number, found \(describe(current))", hint: "write 'timeout 5 minutes'")
-            }
-            return .timeout(quantity)
+            return .timeout(try optionDuration("timeout", example: "timeout 5 minutes"))
+        case "debounce":
+            return .debounce(try optionDuration("debounce", example: "debounce 2 seconds"))
         default:
-            throw error("'debounce' is for file triggers, which aren't built yet", at: word.span)
+            try expectWord("every", "after 'poll'", hint: "write 'poll every 10 seconds'")
+            return .poll(try optionDuration("poll every", example: "poll every 10 seconds"))
         }
+    }
+
+    /// The duration an option takes: a number and a unit.
+    mutating func optionDuration(_ option: String, example: String) throws -> Expression {
+        guard case .integer = current.kind else {
+            throw error("expected a duration after '\(option)', found \(describe(current))", hint: "write '\(example)'")
+        }
+        let quantity = try parseQuantity(parsePrimaryNumber())
+        guard case .quantity = quantity.kind else {
+            throw error("expected a unit after the number, found \(describe(current))", hint: "write '\(example)'")
+        }
+        return quantity
     }
 }

@@ -18,6 +18,7 @@ public enum Production: String, CaseIterable, Sendable {
     case parameterDeclaration = "parameter_declaration"
     case automationDeclaration = "automation_declaration"
     case trigger
+    case fileTrigger = "file_trigger"
     case timeOfDay = "time_of_day"
     case automationOption = "automation_option"
     case type

@@ -105,9 +105,10 @@ public enum ScriptCompiler {
         let compiledAutomations = automations.map { automation in
             var spans: (expression: Span, zone: Span?) = (automation.declaration.nameSpan, nil)
             if case .cron(_, let span, let zone) = automation.declaration.trigger { spans = (span, zone?.span) }
+            if case .file(let syntax) = automation.declaration.trigger { spans = (syntax.path.span, nil) }
             return Automation(name: automation.declaration.name, trigger: automation.trigger, mode: automation.mode,
                               catchUp: automation.catchUp, confirmsAutomatically: automation.confirmsAutomatically,
-                              timeout: automation.timeout, graph: Compiler.compile(automation.body, registry: finalRegistry, shortcuts: finals),
+                              timeout: automation.timeout, debounce: automation.debounce, poll: automation.poll, graph: Compiler.compile(automation.body, registry: finalRegistry, shortcuts: finals),
                               origin: automation.origin, file: source, triggerSpans: spans)
         }
         let warnings = diagnostics.filter { $0.severity == .warning && $0.file.name == source.name }.sorted { $0.span.start < $1.span.start }
