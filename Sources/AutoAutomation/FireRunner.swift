@@ -73,13 +73,18 @@ public struct FireRunner: Sendable {
         var metadata: Logger.Metadata = ["automation": "\(automation.name)", "run": "\(id)"]
         metadata["scheduled"] = "\(ValueFormatter.iso8601(fire.scheduled))"
         if fire.manual { metadata["manual"] = "true" }
+        if let files = fire.files {
+            metadata["files"] = "\(files.files.count)"
+            if files.fromRescan { metadata["rescan"] = "true" }
+        }
         logger.info("run started", metadata: metadata)
         let started = ContinuousClock.now
         let trace = RunTrace()
         let engine = Engine(registry: loaded.script.registry, limits: RunLimits(maxDuration: automation.timeout), grants: grants)
         let interaction = UnattendedInteraction(automation: automation.name, confirmsAutomatically: automation.confirmsAutomatically, logger: logger)
-        let outcome = await engine.run(loaded.program, arguments: [.list([])], interaction: interaction, cancellation: cancellation,
-                                       it: .date(fire.scheduled), trace: trace)
+        let (arguments, it) = Self.inputs(of: fire, loaded)
+        let outcome = await engine.run(loaded.program, arguments: arguments, interaction: interaction, cancellation: cancellation, it: it,
+                                       trace: trace)
         let ending: RunEnding
         switch outcome.ending {
         case .completed, .stoppedBeforeChange: ending = RunEnding(.succeeded)
@@ -91,6 +96,18 @@ public struct FireRunner: Sendable {
         if let message = ending.message { metadata["error"] = "\(ending.location.map { "\($0): " } ?? "")\(message)" }
         logger.log(level: ending.outcome == .succeeded ? .info : .warning, "run \(ending.outcome.rawValue)", metadata: metadata)
         return try store.run(id)
+    }
+
+    /// What a run starts with: `args` (empty) and `it`, the instant it was scheduled for. Under a file trigger, `it` is
+    /// the first file of its events and `files` (the second slot) all of them, in order; a run by hand has no events:
+    /// `it` is the folder watched and `files` empty.
+    static func inputs(of fire: Fire, _ loaded: LoadedAutomation) -> (arguments: [Value], it: Value) {
+        guard case .file(let trigger) = loaded.automation.trigger else { return ([.list([])], .date(fire.scheduled)) }
+        guard let files = fire.files?.files.map({ Value.file(FileRef(path: $0)) }), let first = files.first else {
+            let folder = trigger.folder(scriptFolder: (loaded.key.script as NSString).deletingLastPathComponent)
+            return ([.list([]), .list([])], .file(FileRef(path: folder)))
+        }
+        return ([.list([]), .list(files)], first)
     }
 
     static func milliseconds(_ duration: Duration) -> Int64 {

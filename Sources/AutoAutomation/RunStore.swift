@@ -33,6 +33,12 @@ public protocol RunStore: Sendable {
     /// Removes old runs as `retention` says; returns how many went.
     @discardableResult
     func prune(_ retention: Retention, now: Date) throws(RunStoreError) -> Int
+    /// What a file automation's folder looked like when its last event was handled (each file's size and modification
+    /// time), kept up to date by the claims and skips of its fires; nil before the daemon first watched it.
+    func tree(of automation: AutomationKey) throws(RunStoreError) -> [String: FileState]?
+    /// Sets what the folder looks like now: when a daemon starts watching it (after delivering what changed while it
+    /// was down, or not).
+    func replaceTree(of automation: AutomationKey, with tree: [String: FileState]) throws(RunStoreError)
 }
 
 public typealias RunID = Int64
@@ -48,6 +54,30 @@ public struct AutomationKey: Sendable, Hashable, CustomStringConvertible {
     public var description: String { "\(script)#\(name)" }
 }
 
+/// A file's size and modification time, as a file automation's copy of its folder keeps them.
+public struct FileState: Sendable, Hashable, Codable {
+    public let size: Int64
+    /// Nanoseconds since 1970.
+    public let modified: Int64
+    public init(size: Int64, modified: Int64) {
+        self.size = size
+        self.modified = modified
+    }
+}
+
+/// What a file trigger's fire carries: the files of its events, in order (each once), whether a rescan found them
+/// rather than the kernel's events, and what each file is now (nil: gone), for the store's copy of the folder.
+public struct FileFire: Sendable, Hashable {
+    public let files: [String]
+    public let states: [FileState?]
+    public let fromRescan: Bool
+    public init(files: [String], states: [FileState?], fromRescan: Bool = false) {
+        self.files = files
+        self.states = states
+        self.fromRescan = fromRescan
+    }
+}
+
 /// One firing of an automation: which, by what trigger, for which scheduled instant.
 public struct Fire: Sendable, Hashable {
     public let automation: AutomationKey
@@ -57,12 +87,16 @@ public struct Fire: Sendable, Hashable {
     public let scheduled: Date
     /// `auto automations run`: by hand, outside the schedule and the cursor.
     public let manual: Bool
+    /// A file trigger's events; nil for a fire on time. Such a fire is new each time, as a manual one is: its
+    /// instant is when it was delivered, and two may share a millisecond.
+    public let files: FileFire?
 
-    public init(automation: AutomationKey, trigger: String, scheduled: Date, manual: Bool = false) {
+    public init(automation: AutomationKey, trigger: String, scheduled: Date, manual: Bool = false, files: FileFire? = nil) {
         self.automation = automation
         self.trigger = trigger
         self.scheduled = scheduled
         self.manual = manual
+        self.files = files
     }
 }
 
@@ -101,6 +135,10 @@ public struct RunRecord: Sendable, Equatable {
     public let message: String?
     public let location: String?
     public let droppedSteps: Int
+    /// A file trigger's files, in order; empty for a fire on time.
+    public let files: [String]
+    /// The files were found by a rescan (a lost-events overflow, or a start after downtime), not told by the kernel.
+    public let fromRescan: Bool
 }
 
 /// How long runs are kept: the latest `runsPerAutomation` of each automation, and none older than `age` — or,

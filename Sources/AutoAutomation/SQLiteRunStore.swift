@@ -76,6 +76,19 @@ public final class SQLiteRunStore: RunStore {
                   PRIMARY KEY (run, position));
                 """)
         }
+        migrator.registerMigration("v2: file fires and watched trees") { db in
+            // File fires are new each time (two may share a millisecond): only fires on time are unique by instant.
+            try db.execute(sql: """
+                ALTER TABLE run ADD COLUMN files TEXT;
+                ALTER TABLE run ADD COLUMN rescan INTEGER NOT NULL DEFAULT 0;
+                DROP INDEX run_fire;
+                CREATE UNIQUE INDEX run_fire ON run (script, name, scheduled_ms) WHERE manual = 0 AND files IS NULL;
+                ALTER TABLE automation ADD COLUMN watched INTEGER NOT NULL DEFAULT 0;
+                CREATE TABLE tree (
+                  script TEXT NOT NULL, name TEXT NOT NULL, path TEXT NOT NULL, size INTEGER NOT NULL, modified_ns INTEGER NOT NULL,
+                  PRIMARY KEY (script, name, path)) WITHOUT ROWID;
+                """)
+        }
         return migrator
     }
 
@@ -89,14 +102,32 @@ public final class SQLiteRunStore: RunStore {
         try write { db in
             try fires.map { fire in
                 try db.execute(sql: """
-                    INSERT OR IGNORE INTO run (script, name, trigger, scheduled_ms, manual, started_ms, outcome)
-                    VALUES (?, ?, ?, ?, ?, ?, 'running')
+                    INSERT OR IGNORE INTO run (script, name, trigger, scheduled_ms, manual, started_ms, outcome, files, rescan)
+                    VALUES (?, ?, ?, ?, ?, ?, 'running', ?, ?)
                     """, arguments: [fire.automation.script, fire.automation.name, fire.trigger, Self.milliseconds(fire.scheduled),
-                                     fire.manual, Self.milliseconds(start)])
+                                     fire.manual, Self.milliseconds(start), fire.files.map { Self.encode(paths: $0.files) },
+                                     fire.files?.fromRescan ?? false])
                 guard db.changesCount == 1 else { return nil }
                 let id = db.lastInsertedRowID
-                if !fire.manual { try Self.moveCursor(of: fire, in: db) }
+                try Self.handled(fire, in: db)
                 return id
+            }
+        }
+    }
+
+    /// What handling a fire changes besides its run: a fire on time moves the cursor; a file fire brings the store's
+    /// copy of the folder up to date, in the same transaction, so that a daemon starting after a crash delivers
+    /// exactly what no run was claimed for.
+    static func handled(_ fire: Fire, in db: Database) throws {
+        if fire.manual { return }
+        guard let files = fire.files else { return try moveCursor(of: fire, in: db) }
+        let key = fire.automation
+        for (path, state) in zip(files.files, files.states) {
+            if let state {
+                try db.execute(sql: "INSERT OR REPLACE INTO tree (script, name, path, size, modified_ns) VALUES (?, ?, ?, ?, ?)",
+                               arguments: [key.script, key.name, path, state.size, state.modified])
+            } else {
+                try db.execute(sql: "DELETE FROM tree WHERE script = ? AND name = ? AND path = ?", arguments: [key.script, key.name, path])
             }
         }
     }
@@ -105,12 +136,13 @@ public final class SQLiteRunStore: RunStore {
     public func skip(_ fire: Fire, as outcome: RunOutcomeKind, reason: String, at time: Date) throws(RunStoreError) -> Bool {
         try write { db in
             try db.execute(sql: """
-                INSERT OR IGNORE INTO run (script, name, trigger, scheduled_ms, manual, ended_ms, outcome, message)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                INSERT OR IGNORE INTO run (script, name, trigger, scheduled_ms, manual, ended_ms, outcome, message, files, rescan)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """, arguments: [fire.automation.script, fire.automation.name, fire.trigger, Self.milliseconds(fire.scheduled),
-                                 fire.manual, Self.milliseconds(time), outcome.rawValue, reason])
+                                 fire.manual, Self.milliseconds(time), outcome.rawValue, reason, fire.files.map { Self.encode(paths: $0.files) },
+                                 fire.files?.fromRescan ?? false])
             guard db.changesCount == 1 else { return false }
-            if !fire.manual { try Self.moveCursor(of: fire, in: db) }
+            try Self.handled(fire, in: db)
             return true
         }
     }
@@ -169,6 +201,32 @@ public final class SQLiteRunStore: RunStore {
         }
     }
 
+    public func tree(of automation: AutomationKey) throws(RunStoreError) -> [String: FileState]? {
+        try read { db in
+            guard try Bool.fetchOne(db, sql: "SELECT watched FROM automation WHERE script = ? AND name = ?",
+                                    arguments: [automation.script, automation.name]) == true else { return nil }
+            var tree: [String: FileState] = [:]
+            let rows = try Row.fetchCursor(db, sql: "SELECT path, size, modified_ns FROM tree WHERE script = ? AND name = ?",
+                                           arguments: [automation.script, automation.name])
+            while let row = try rows.next() { tree[row["path"]] = FileState(size: row["size"], modified: row["modified_ns"]) }
+            return tree
+        }
+    }
+
+    public func replaceTree(of automation: AutomationKey, with tree: [String: FileState]) throws(RunStoreError) {
+        try write { db in
+            try db.execute(sql: "DELETE FROM tree WHERE script = ? AND name = ?", arguments: [automation.script, automation.name])
+            let insert = try db.makeStatement(sql: "INSERT INTO tree (script, name, path, size, modified_ns) VALUES (?, ?, ?, ?, ?)")
+            for (path, state) in tree {
+                try insert.execute(arguments: [automation.script, automation.name, path, state.size, state.modified])
+            }
+            try db.execute(sql: """
+                INSERT INTO automation (script, name, watched) VALUES (?, ?, 1)
+                ON CONFLICT (script, name) DO UPDATE SET watched = 1
+                """, arguments: [automation.script, automation.name])
+        }
+    }
+
     // MARK: History
 
     public func runs(of name: String?, limit: Int) throws(RunStoreError) -> [RunRecord] {
@@ -221,7 +279,17 @@ public final class SQLiteRunStore: RunStore {
                   scheduled: date(milliseconds: row["scheduled_ms"]), manual: row["manual"],
                   started: (row["started_ms"] as Int64?).map(date(milliseconds:)), ended: (row["ended_ms"] as Int64?).map(date(milliseconds:)),
                   outcome: RunOutcomeKind(rawValue: row["outcome"]) ?? .failed, message: row["message"], location: row["location"],
-                  droppedSteps: row["dropped_steps"])
+                  droppedSteps: row["dropped_steps"], files: (row["files"] as String?).map(decode(paths:)) ?? [], fromRescan: row["rescan"])
+    }
+
+    /// A file fire's paths as a JSON array: in order, and readable with sqlite3.
+    static func encode(paths: [String]) -> String {
+        guard let data = try? JSONSerialization.data(withJSONObject: paths), let text = String(data: data, encoding: .utf8) else { return "[]" }
+        return text
+    }
+
+    static func decode(paths text: String) -> [String] {
+        (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String] ?? []
     }
 
     static func milliseconds(_ date: Date) -> Int64 { Int64((date.timeIntervalSince1970 * 1000).rounded()) }

@@ -23,17 +23,18 @@ public actor Scheduler {
     /// An automation and what the scheduler knows of it.
     final class Entry {
         let loaded: LoadedAutomation
-        let schedule: any FireSchedule
+        /// Nil for a file trigger: its fires are delivered (`deliver`), not scheduled.
+        let schedule: (any FireSchedule)?
         /// The last scheduled instant handled (run, skipped or rejected).
         var handled: Date
         var running: [RunningFire] = []
         var queued: [Fire] = []
-        init(loaded: LoadedAutomation, schedule: any FireSchedule, handled: Date) {
+        init(loaded: LoadedAutomation, schedule: (any FireSchedule)?, handled: Date) {
             self.loaded = loaded
             self.schedule = schedule
             self.handled = handled
         }
-        var next: Date? { schedule.nextFire(after: handled) }
+        var next: Date? { schedule?.nextFire(after: handled) }
     }
 
     struct RunningFire {
@@ -92,7 +93,8 @@ public actor Scheduler {
     /// Sets the automations to schedule: new ones start from their cursor (and what they missed is recorded),
     /// ones that are no longer there stop being scheduled (a run of theirs finishes), and ones kept keep their place.
     /// Returns once the scheduler waits for the new earliest fire (what was due has been handed out).
-    public func load(_ automations: [(LoadedAutomation, any FireSchedule)]) async throws(RunStoreError) {
+    /// A file automation comes with no schedule: its fires are delivered.
+    public func load(_ automations: [(LoadedAutomation, (any FireSchedule)?)]) async throws(RunStoreError) {
         let now = clock.now()
         var kept: [AutomationKey: Entry] = [:]
         for (loaded, schedule) in automations {
@@ -103,7 +105,7 @@ public actor Scheduler {
                 kept[loaded.key] = entry
                 continue
             }
-            let cursor = try store.cursor(of: loaded.key)
+            let cursor = schedule == nil ? nil : try store.cursor(of: loaded.key)
             let entry = Entry(loaded: loaded, schedule: schedule, handled: cursor ?? now)
             kept[loaded.key] = entry
             if cursor != nil { try recordMissed(entry, upTo: now, reason: "the daemon was not running", catchUp: loaded.automation.catchUp) }
@@ -175,9 +177,10 @@ public actor Scheduler {
     func fireDue() throws(RunStoreError) {
         let now = clock.now()
         for entry in entries.values.sorted(by: { $0.loaded.key.description < $1.loaded.key.description }) {
+            guard let schedule = entry.schedule else { continue }
             var due: [Date] = []
             var after = entry.handled
-            while let next = entry.schedule.nextFire(after: after), next <= now {
+            while let next = schedule.nextFire(after: after), next <= now {
                 due.append(next)
                 after = next
                 if due.count > missedRecordLimit { due.removeFirst() }
@@ -195,10 +198,11 @@ public actor Scheduler {
     /// What `catch up` and downtime mean at start: the fires between the cursor and now, skipped, but the latest
     /// runs when the automation catches up.
     func recordMissed(_ entry: Entry, upTo now: Date, reason: String, catchUp: Bool) throws(RunStoreError) {
+        guard let schedule = entry.schedule else { return }
         var missed: [Date] = []
         var dropped = 0
         var after = entry.handled
-        while let next = entry.schedule.nextFire(after: after), next <= now {
+        while let next = schedule.nextFire(after: after), next <= now {
             missed.append(next)
             after = next
             if missed.count > missedRecordLimit {
@@ -320,6 +324,17 @@ public actor Scheduler {
         } catch {
             logger.error("old runs could not be removed", metadata: ["error": "\(error)"])
         }
+    }
+
+    /// A file automation's events: a fire, handed to its mode as a fire on time is. False when the automation is not
+    /// (or no longer) loaded, or the scheduler is stopping: the caller keeps the events for the next delivery.
+    @discardableResult
+    public func deliver(_ files: FileFire, to key: AutomationKey) throws(RunStoreError) -> Bool {
+        guard !stopping, let entry = entries[key], entry.schedule == nil, !files.files.isEmpty else { return false }
+        let fire = Fire(automation: key, trigger: entry.loaded.automation.trigger.description, scheduled: clock.now(), files: files)
+        try dispatch(fire, to: entry)
+        try startClaimed()
+        return true
     }
 
     /// Runs an automation now, by hand: recorded as manual, outside its schedule and its mode.
