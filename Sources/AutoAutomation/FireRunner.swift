@@ -42,6 +42,13 @@ public final class LoadedAutomation: Sendable {
     }
 }
 
+/// Told what each run of an automation is allowed to write (through the file intents) and when it ends: a file
+/// automation doesn't trigger itself with its own writes.
+public protocol RunWrites: Sendable {
+    func run(_ id: RunID, of automation: AutomationKey, wrote path: String)
+    func runEnded(_ id: RunID, of automation: AutomationKey)
+}
+
 /// Runs one fire of an automation, unattended, and records it: claimed in the store first — a fire claimed before
 /// (it ran, or a crash stopped it) never runs again — then run by the engine with nobody to answer, `it` the
 /// scheduled instant, and its ending and steps recorded. One log line when it starts and one when it ends.
@@ -51,12 +58,15 @@ public struct FireRunner: Sendable {
     public let now: @Sendable () -> Date
     /// What runs may touch outside the engine.
     public let grants: Grants
+    public let writes: (any RunWrites)?
 
-    public init(store: any RunStore, logger: Logger, now: @escaping @Sendable () -> Date = { Date() }, grants: Grants = .all) {
+    public init(store: any RunStore, logger: Logger, now: @escaping @Sendable () -> Date = { Date() }, grants: Grants = .all,
+                writes: (any RunWrites)? = nil) {
         self.store = store
         self.logger = logger
         self.now = now
         self.grants = grants
+        self.writes = writes
     }
 
     /// The run as recorded; nil when the fire had been claimed before.
@@ -83,8 +93,12 @@ public struct FireRunner: Sendable {
         let engine = Engine(registry: loaded.script.registry, limits: RunLimits(maxDuration: automation.timeout), grants: grants)
         let interaction = UnattendedInteraction(automation: automation.name, confirmsAutomatically: automation.confirmsAutomatically, logger: logger)
         let (arguments, it) = Self.inputs(of: fire, loaded)
+        let key = loaded.key
+        var observer: (@Sendable (String) -> Void)?
+        if let writes { observer = { path in writes.run(id, of: key, wrote: path) } }
         let outcome = await engine.run(loaded.program, arguments: arguments, interaction: interaction, cancellation: cancellation, it: it,
-                                       trace: trace)
+                                       trace: trace, writes: observer)
+        writes?.runEnded(id, of: key)
         let ending: RunEnding
         switch outcome.ending {
         case .completed, .stoppedBeforeChange: ending = RunEnding(.succeeded)

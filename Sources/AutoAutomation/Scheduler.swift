@@ -78,13 +78,14 @@ public actor Scheduler {
     let retention: Retention?
     var lastPrune: Date?
 
+    /// `writes`: told what runs write, for file automations that must not trigger themselves.
     public init(store: any RunStore, clock: any SchedulerClock, logger: Logger, retention: Retention? = nil, missedRecordLimit: Int = 10_000,
-                grants: Grants = .all) {
+                grants: Grants = .all, writes: (any RunWrites)? = nil) {
         self.retention = retention
         self.store = store
         self.clock = clock
         self.logger = logger
-        self.runner = FireRunner(store: store, logger: logger, now: { [clock] in clock.now() }, grants: grants)
+        self.runner = FireRunner(store: store, logger: logger, now: { [clock] in clock.now() }, grants: grants, writes: writes)
         self.missedRecordLimit = missedRecordLimit
     }
 

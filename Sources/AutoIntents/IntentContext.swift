@@ -8,16 +8,20 @@ public final class IntentContext: Sendable {
     let dependencies: Dependencies
     /// What the run may touch outside the engine: an intent asks `authorize` before it acts.
     public let grants: Grants
+    /// Told each path the run is allowed to write, as `authorize(.write, …)` allows it: what a file automation
+    /// ignores of its own doing.
+    let writes: (@Sendable (String) -> Void)?
     let progressIDs = Atomic<Int>(0)
     /// Progress tasks started and not finished yet: the engine finishes those an intent leaves open when it ends.
     let openProgress = Mutex<Set<Int>>([])
 
     public init(interaction: any Interaction, cancellation: CancellationFlag, dependencies: Dependencies = Dependencies(),
-                grants: Grants = .all) {
+                grants: Grants = .all, writes: (@Sendable (String) -> Void)? = nil) {
         self.interaction = interaction
         self.cancellation = cancellation
         self.dependencies = dependencies
         self.grants = grants
+        self.writes = writes
     }
 
     /// The path an intent reads (`.read`) or writes (`.write`), resolved (`~`, relative to the current folder, `..`
@@ -35,6 +39,7 @@ public final class IntentContext: Sendable {
         guard grants.allows(capability, path: resolved) else {
             throw IntentError(grants.refusal(capability, "'\(resolved)'"))
         }
+        if capability == .write { writes?(resolved) }
         return resolved
     }
 

@@ -26,13 +26,16 @@ public struct Engine: Sendable {
     ///   the outcome gives back as the run left it, also when the run failed part way.
     /// - `it`: what `it` starts as (an automation's scheduled instant).
     /// - `trace`: where each action is recorded as it runs (an automation's run history).
+    /// - `writes`: told each path an intent is allowed to write (a file automation ignores its own writes).
     public func run(_ program: Program, arguments: [Value] = [], interaction: any Interaction,
                     cancellation: CancellationFlag = CancellationFlag(), limits: RunLimits? = nil,
-                    whatIf: Bool = false, session: SessionState? = nil, it: Value = .null, trace: RunTrace? = nil) async -> RunOutcome {
+                    whatIf: Bool = false, session: SessionState? = nil, it: Value = .null, trace: RunTrace? = nil,
+                    writes: (@Sendable (String) -> Void)? = nil) async -> RunOutcome {
         let limits = limits ?? self.limits
         let dependencies = self.dependencies, grants = self.grants
         let start: @Sendable (ContinuousClock.Instant?) async -> RunOutcome = { deadline in
-            let context = IntentContext(interaction: interaction, cancellation: cancellation, dependencies: dependencies, grants: grants)
+            let context = IntentContext(interaction: interaction, cancellation: cancellation, dependencies: dependencies, grants: grants,
+                                        writes: writes)
             let run = Run(program: program, context: context, limits: limits, deadline: deadline, whatIf: whatIf, trace: trace)
             guard let session else { return await run.start(arguments: arguments, it: it) }
             return await run.start(arguments: session.slots, it: session.it, keepingState: true)

@@ -17,7 +17,8 @@ struct CopyFile: AppIntent {
     func perform(_ context: IntentContext) async throws -> IntentResult<FileRef> {
         let source = try context.authorize(.read, path: file.path)
         guard FileInfo.exists(source) else { throw IntentError("there is no file '\(source)' to copy") }
-        let target = try FileInfo.target(for: source, at: try context.authorize(.write, path: to.path), replacing: replacing, verb: "copy")
+        let target = try context.authorize(.write, path: try FileInfo.target(for: source, at: try context.authorize(.write, path: to.path),
+                                                                           replacing: replacing, verb: "copy"), followingLink: false)
         if FileInfo.kind(of: source, following: true) == .file {
             // Written beside the target and renamed over it: a replaced file is whole, old or new.
             let data = try FileSystemError.attempt("read", source) { try Data(contentsOf: URL(fileURLWithPath: source)) }
@@ -51,7 +52,8 @@ struct MoveFile: AppIntent {
     func perform(_ context: IntentContext) async throws -> IntentResult<FileRef> {
         let source = try context.authorize(.write, path: file.path, followingLink: false)
         guard FileInfo.exists(source) else { throw IntentError("there is no file '\(source)' to move") }
-        let target = try FileInfo.target(for: source, at: try context.authorize(.write, path: to.path), replacing: replacing, verb: "move")
+        let target = try context.authorize(.write, path: try FileInfo.target(for: source, at: try context.authorize(.write, path: to.path),
+                                                                           replacing: replacing, verb: "move"), followingLink: false)
         try FileMoves.move(source, to: target)
         return .result(value: FileRef(path: target))
     }
@@ -76,7 +78,8 @@ struct RenameFile: AppIntent {
         let source = try context.authorize(.write, path: file.path, followingLink: false)
         guard FileInfo.exists(source) else { throw IntentError("there is no file '\(source)' to rename") }
         let folder = (source as NSString).deletingLastPathComponent
-        let target = try FileInfo.target(for: source, at: folder + "/" + to, replacing: replacing, verb: "rename")
+        let target = try context.authorize(.write, path: try FileInfo.target(for: source, at: folder + "/" + to, replacing: replacing, verb: "rename"),
+                                           followingLink: false)
         try FileMoves.move(source, to: target)
         return .result(value: FileRef(path: target))
     }
