@@ -8,16 +8,19 @@ public final class IntentContext: Sendable {
     let dependencies: Dependencies
     /// What the run may touch outside the engine: an intent asks `authorize` before it acts.
     public let grants: Grants
+    /// The engine's JSON (`parseJson` and `json`), for intents that read or write it: the engine fills it in.
+    public let json: ValueCodec
     let progressIDs = Atomic<Int>(0)
     /// Progress tasks started and not finished yet: the engine finishes those an intent leaves open when it ends.
     let openProgress = Mutex<Set<Int>>([])
 
     public init(interaction: any Interaction, cancellation: CancellationFlag, dependencies: Dependencies = Dependencies(),
-                grants: Grants = .all) {
+                grants: Grants = .all, json: ValueCodec = .unavailable("JSON")) {
         self.interaction = interaction
         self.cancellation = cancellation
         self.dependencies = dependencies
         self.grants = grants
+        self.json = json
     }
 
     /// The path an intent reads (`.read`) or writes (`.write`), resolved (`~`, relative to the current folder, `..`
