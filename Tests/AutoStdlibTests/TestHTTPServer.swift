@@ -15,7 +15,8 @@ import Synchronization
 /// - `/status/CODE`: that status, with a short text;
 /// - `/redirect/CODE?to=TARGET` (a path or a whole URL), `/loop/a` ⇄ `/loop/b`, `/chain/N` (N redirects, then JSON),
 ///   `/away` (to `localhost` on this port: another host name for the same server);
-/// - `/slow`: never answers (until the server stops); `/slow-body`: a head and part of the body, then nothing;
+/// - `/slow`: never answers (until the server stops); `/slow-body`: a head and part of the body, then nothing; when the
+///   client closes such a connection, its path is added to `abandoned`;
 /// - `/large?bytes=N`: N bytes, chunked, written as fast as the client reads them, counted in `streamed`;
 ///   `/large-declared?bytes=N`: a Content-Length of N.
 final class TestHTTPServer: Sendable {
@@ -39,6 +40,8 @@ final class TestHTTPServer: Sendable {
         let received = Mutex<[Request]>([])
         let streamed = Atomic<Int>(0)
         let streamEnd = Mutex<StreamEnd>(.going)
+        /// The paths of the requests left unanswered (`/slow`, `/slow-body`) whose connection the client closed.
+        let abandoned = Mutex<[String]>([])
     }
 
     private init(port: Int, group: MultiThreadedEventLoopGroup, channel: any Channel, state: State) {
@@ -69,8 +72,11 @@ final class TestHTTPServer: Sendable {
         }
     }
 
-    /// Stops listening and closes every connection (a `/slow` request held open included).
+    let stopped = Atomic<Bool>(false)
+
+    /// Stops listening and closes every connection (a `/slow` request held open included); once.
     func stop() async {
+        guard !stopped.exchange(true, ordering: .relaxed) else { return }
         try? await channel.close()
         try? await group.shutdownGracefully()
     }
@@ -91,6 +97,7 @@ final class TestHTTPServer: Sendable {
     var base: String { "http://127.0.0.1:\(port)" }
     var received: [Request] { state.received.withLock { $0 } }
     var paths: [String] { received.map(\.path) }
+    var abandoned: [String] { state.abandoned.withLock { $0 } }
 
     /// Waits until `condition` holds, looking every 10 ms, for at most `deadline` (generous: the machine may be busy
     /// with other tests). Returns whether it came to hold.
@@ -127,8 +134,15 @@ final class TestHTTPServer: Sendable {
         let state: State
         var head: HTTPRequestHead?
         var body = ByteBuffer()
+        /// The path of a request this connection holds unanswered.
+        var held: String?
 
         init(state: State) { self.state = state }
+
+        func channelInactive(context: ChannelHandlerContext) {
+            if let held { state.abandoned.withLock { $0.append(held) } }
+            context.fireChannelInactive()
+        }
 
         func channelRead(context: ChannelHandlerContext, data: NIOAny) {
             switch unwrapInboundIn(data) {
@@ -177,8 +191,9 @@ final class TestHTTPServer: Sendable {
                 let left = Int(path.dropFirst("/chain/".count)) ?? 0
                 if left > 0 { redirect(context, code: 302, to: "/chain/\(left - 1)") } else { send(context, .ok, "application/json", #"{"end":true}"#) }
             case "/away": redirect(context, code: 302, to: "http://localhost:\(port)/json")
-            case "/slow": break  // held open until the server stops
+            case "/slow": held = "/slow"  // unanswered until the client goes or the server stops
             case "/slow-body":
+                held = "/slow-body"
                 var headers = HTTPHeaders([("Content-Type", "text/plain"), ("Content-Length", "100")])
                 headers.add(name: "X-Route", value: "slow-body")
                 context.write(wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: .ok, headers: headers))), promise: nil)

@@ -20,9 +20,9 @@ struct WebExchange: Sendable {
     /// Redirects followed at most before the request fails (browsers follow about 20, curl 30 with -L; a script's API
     /// rarely takes more than two).
     static let maxRedirects = 10
-    /// How often the run's cancellation and the timeout are looked at while the request runs: Ctrl-C sets a flag,
-    /// it doesn't cancel this task.
-    static let watchInterval = Duration.milliseconds(20)
+    /// How often the run's cancellation flag is looked at while a request runs: Ctrl-C sets a flag, it doesn't cancel
+    /// this task.
+    static let watchInterval = TimeAmount.milliseconds(20)
 
     var failure: WebFailure {
         let verb: String
@@ -33,12 +33,6 @@ struct WebExchange: Sendable {
         default: verb = method.rawValue.lowercased()
         }
         return WebFailure(verb: verb, url: url)
-    }
-
-    enum Ending: Sendable {
-        case answered(WebResponse)
-        case cancelled
-        case timedOut
     }
 
     /// Sends the request and gives the answer. A status that says the request failed (404, 500) is no error here: the
@@ -52,40 +46,20 @@ struct WebExchange: Sendable {
         guard let address = Self.webAddress(url) else { throw failure.invalidURL(url) }
         let fields = try Self.headerFields(headers, json: context.json, failure: failure)
         let payload = try RequestBody.make(body, form: form, json: context.json, failure: failure)
-        let deadline = ContinuousClock.now + timeout
-        let ending: Ending
+        // The time is kept by the client's event loop, not by this task: a response that came in time is kept even
+        // when the machine is so busy that this task only runs again after the deadline.
+        let deadline = NIODeadline.now() + .nanoseconds(Self.nanoseconds(timeout))
         do {
-            ending = try await withThrowingTaskGroup(of: Ending.self) { group in
-                group.addTask { .answered(try await exchange(address, fields: fields, payload: payload, deadline: deadline, context: context)) }
-                group.addTask {
-                    while true {
-                        try await Task.sleep(for: Self.watchInterval)
-                        if context.isCancelled { return .cancelled }
-                        if ContinuousClock.now >= deadline { return .timedOut }
-                    }
-                }
-                defer { group.cancelAll() }
-                return try await group.next() ?? .cancelled
-            }
+            return try await exchange(address, fields: fields, payload: payload, deadline: deadline, context: context)
         } catch {
-            // The run's own time limit cancels this task, and with it the request: the engine says which it was.
+            // Ctrl-C, or the run's own time limit (which cancels this task): the engine says which it was.
             if context.isCancelled { throw RunCancelled() }
-            if let error = error as? HTTPClientError, error == .deadlineExceeded || error == .connectTimeout || error == .readTimeout {
-                throw failure.timedOut(after: timeout)
-            }
             throw error
-        }
-        switch ending {
-        case .answered(let response):
-            try context.checkCancellation()
-            return response
-        case .cancelled: throw RunCancelled()
-        case .timedOut: throw failure.timedOut(after: timeout)
         }
     }
 
     /// The hops of the request: each authorized, sent, and either followed to where it redirects or read whole.
-    func exchange(_ start: URL, fields: [(String, String)], payload: RequestBody?, deadline: ContinuousClock.Instant,
+    func exchange(_ start: URL, fields: [(String, String)], payload: RequestBody?, deadline: NIODeadline,
                   context: IntentContext) async throws -> WebResponse {
         let failure = self.failure
         var address = start, method = self.method, fields = fields, payload = payload
@@ -99,26 +73,23 @@ struct WebExchange: Sendable {
             } catch let refusal as IntentError {
                 throw failure.error(refusal.message, at: address, redirected: redirects > 0)
             }
-            var request = HTTPClientRequest(url: address.absoluteString)
-            request.method = method
-            for (name, value) in fields { request.headers.add(name: name, value: value) }
-            if !request.headers.contains(name: "user-agent") { request.headers.add(name: "User-Agent", value: "auto") }
-            if let payload {
-                if !request.headers.contains(name: "content-type") { request.headers.add(name: "Content-Type", value: payload.contentType) }
-                request.body = .bytes(ByteBuffer(bytes: payload.bytes))
-            }
-            let response: HTTPClientResponse
+            var sent = HTTPHeaders(fields)
+            if !sent.contains(name: "user-agent") { sent.add(name: "User-Agent", value: "auto") }
+            if let payload, !sent.contains(name: "content-type") { sent.add(name: "Content-Type", value: payload.contentType) }
+            let answer: ResponseCollector.Answer
             do {
-                let left = deadline - ContinuousClock.now
-                response = try await WebClient.shared.execute(request, deadline: .now() + .nanoseconds(Self.nanoseconds(left)))
-            } catch let error as HTTPClientError where error == .deadlineExceeded || error == .cancelled {
-                throw error
-            } catch is CancellationError {
-                throw CancellationError()
+                let request = try HTTPClient.Request(url: address.absoluteString, method: method, headers: sent,
+                                                     body: payload.map { .bytes($0.bytes) })
+                answer = try await Self.execute(request, collector: ResponseCollector(limit: limit.bytes), deadline: deadline, context: context)
+            } catch is ResponseCollector.OverLimit {
+                throw failure.bodyOverLimit(limit.bytes)
+            } catch let error as HTTPClientError where [.deadlineExceeded, .connectTimeout, .readTimeout, .writeTimeout].contains(error) {
+                throw failure.timedOut(after: timeout)
             } catch {
+                if context.isCancelled { throw RunCancelled() }
                 throw failure.error(WebFailure.reason(for: error, host: host, port: port), at: address, redirected: redirects > 0)
             }
-            if let next = Self.redirectTarget(of: response, from: address) {
+            if let next = answer.redirect.flatMap({ URL(string: $0, relativeTo: address)?.absoluteURL }) {
                 redirects += 1
                 guard redirects <= Self.maxRedirects else { throw failure.tooManyRedirects(Self.maxRedirects) }
                 guard Self.webAddress(next.absoluteString) != nil else {
@@ -127,7 +98,7 @@ struct WebExchange: Sendable {
                 guard visited.insert(next.absoluteString).inserted else { throw failure.redirectLoop(back: next) }
                 // 303 means "see this other page": it is fetched with GET. A POST redirected by 301 or 302 becomes a GET
                 // too, as browsers and curl do; 307 and 308 repeat the request as it was, body and all.
-                let status = response.status.code
+                let status = answer.head.status.code
                 if (status == 303 && method != .HEAD) || ((status == 301 || status == 302) && method == .POST) {
                     method = .GET
                     payload = nil
@@ -140,38 +111,30 @@ struct WebExchange: Sendable {
                 address = next
                 continue
             }
-            let bytes = try await read(response, failure: failure)
-            let headers = WebResponse.headers(response.headers.map { ($0.name, $0.value) })
-            let body = try WebResponse.body(bytes, contentType: response.headers.first(name: "content-type"), json: context.json,
+            let headers = WebResponse.headers(answer.head.headers.map { ($0.name, $0.value) })
+            let body = try WebResponse.body(answer.body, contentType: answer.head.headers.first(name: "content-type"), json: context.json,
                                             failure: failure)
-            return WebResponse(status: Int(response.status.code), headers: headers, body: body)
+            return WebResponse(status: Int(answer.head.status.code), headers: headers, body: body)
         }
     }
 
-    /// The body, up to `limit` bytes (after decompression): a body over it stops being downloaded there and is an
-    /// error, as is one whose announced length is over it, before anything of it is read.
-    func read(_ response: HTTPClientResponse, failure: WebFailure) async throws -> [UInt8] {
-        let limit = limit.bytes
-        if response.headers.first(name: "content-encoding") == nil,
-           let length = response.headers.first(name: "content-length").flatMap({ Int64($0) }), length > limit {
-            throw failure.bodyOverLimit(limit)
-        }
-        var bytes: [UInt8] = []
-        do {
-            for try await chunk in response.body {
-                guard Int64(bytes.count + chunk.readableBytes) <= limit else { throw failure.bodyOverLimit(limit) }
-                bytes.append(contentsOf: chunk.readableBytesView)
+    /// One hop, sent and read by the client on its event loop: the deadline, the body limit and the run's
+    /// cancellation flag are all looked at there. The run's time limit cancels this task, and with it the request.
+    static func execute(_ request: HTTPClient.Request, collector: ResponseCollector, deadline: NIODeadline,
+                        context: IntentContext) async throws -> ResponseCollector.Answer {
+        let task = WebClient.shared.execute(request: request, delegate: collector, deadline: deadline)
+        let watch = task.eventLoop.scheduleRepeatedTask(initialDelay: watchInterval, delay: watchInterval) { repeated in
+            if context.isCancelled {
+                task.cancel()
+                repeated.cancel()
             }
-        } catch let error as IntentError {
-            throw error
-        } catch let error as HTTPClientError where error == .deadlineExceeded || error == .cancelled {
-            throw error
-        } catch is CancellationError {
-            throw CancellationError()
-        } catch {
-            throw failure.error("the answer broke off: " + WebFailure.reason(for: error, host: response.url?.host ?? "", port: response.url?.port ?? 0))
         }
-        return bytes
+        defer { watch.cancel() }
+        return try await withTaskCancellationHandler {
+            try await task.futureResult.get()
+        } onCancel: {
+            task.cancel()
+        }
     }
 
     /// The request's headers from the script's record: each value a text, a number or true or false.
@@ -205,13 +168,6 @@ struct WebExchange: Sendable {
         guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
               let host = url.host(percentEncoded: false), !host.isEmpty else { return nil }
         return url
-    }
-
-    /// Where a response redirects: its Location, resolved against the URL it answered, for 301, 302, 303, 307 and 308.
-    static func redirectTarget(of response: HTTPClientResponse, from address: URL) -> URL? {
-        guard [301, 302, 303, 307, 308].contains(response.status.code), let location = response.headers.first(name: "location"),
-              !location.isEmpty else { return nil }
-        return URL(string: location, relativeTo: address)?.absoluteURL
     }
 
     static func sameOrigin(_ a: URL, _ b: URL) -> Bool {
