@@ -111,16 +111,18 @@ import Testing
         }
     }
 
+    // A request's timeout covers all its hops; these take 10 minutes rather than 30 seconds because the whole test suite,
+    // run in one process, can keep this task from running again for longer than 30 seconds between two hops.
     @Test func redirectsAreFollowedByTheirRules() async throws {
         try await TestHTTPServer.with { server in
             let outcome = await run("""
-                show (get "BASE/redirect/302?to=/json").body.name
-                show (get "BASE/chain/10").body.end
-                set seeOther = post "form data" to "BASE/redirect/303?to=/echo"
+                show (get "BASE/redirect/302?to=/json" timeout: 10 minutes).body.name
+                show (get "BASE/chain/10" timeout: 10 minutes).body.end
+                set seeOther = post "form data" to "BASE/redirect/303?to=/echo" timeout: 10 minutes
                 show "\\(seeOther.body.method) [\\(seeOther.body.body)]"
-                set temporary = post "kept" to "BASE/redirect/307?to=/echo"
+                set temporary = post "kept" to "BASE/redirect/307?to=/echo" timeout: 10 minutes
                 show "\\(temporary.body.method) [\\(temporary.body.body)]"
-                set moved = put "kept too" to "BASE/redirect/301?to=/echo"
+                set moved = put "kept too" to "BASE/redirect/301?to=/echo" timeout: 10 minutes
                 show "\\(moved.body.method) [\\(moved.body.body)]"
                 """, server)
             #expect(outcome.output == ["auto", "true", "GET []", "POST [kept]", "PUT [kept too]"], "\(outcome.standardError)")
@@ -130,14 +132,14 @@ import Testing
 
     @Test func aRedirectLoopAndTooManyRedirectsAreErrors() async throws {
         try await TestHTTPServer.with { server in
-            let loop = await run(#"get "BASE/loop/a""#, server)
+            let loop = await run(#"get "BASE/loop/a" timeout: 10 minutes"#, server)
             #expect(loop.standardError.contains("can't get '\(server.base)/loop/a': it redirects in a loop, back to '\(server.base)/loop/a'"),
                     "\(loop.standardError)")
-            let chain = await run(#"get "BASE/chain/11""#, server)
+            let chain = await run(#"get "BASE/chain/11" timeout: 10 minutes"#, server)
             #expect(chain.standardError.contains("can't get '\(server.base)/chain/11': it redirects more than 10 times (too many redirects)"),
                     "\(chain.standardError)")
             #expect(server.paths.filter { $0.hasPrefix("/chain/") }.count == 11, "the 11th redirect was not followed: \(server.paths)")
-            let scheme = await run(#"get "BASE/redirect/302?to=ftp://example.org/file""#, server)
+            let scheme = await run(#"get "BASE/redirect/302?to=ftp://example.org/file" timeout: 10 minutes"#, server)
             #expect(scheme.standardError.contains("it redirects to 'ftp://example.org/file', which is not an http:// or https:// address"),
                     "\(scheme.standardError)")
         }
@@ -212,7 +214,7 @@ import Testing
                 "can't get '\(server.base)/away': it redirects to 'http://localhost:\(server.port)/json', and this run may not use the network localhost:\(server.port)"),
                     "\(outcome.standardError)")
             #expect(server.paths == ["/away"], "\(server.paths)")
-            let followed = await run(#"show (get "BASE/away").body.name"#, server, grants: Grants(net: .only(["127.0.0.1", "localhost"])))
+            let followed = await run(#"show (get "BASE/away" timeout: 10 minutes).body.name"#, server, grants: Grants(net: .only(["127.0.0.1", "localhost"])))
             #expect(followed.output == ["auto"], "\(followed.standardError)")
         }
     }
