@@ -127,7 +127,7 @@ final class TestHTTPServer: Sendable {
         return Int(UInt16(bigEndian: address.sin_port))
     }
 
-    final class Handler: ChannelInboundHandler, @unchecked Sendable {
+    final class Handler: ChannelInboundHandler {
         typealias InboundIn = HTTPServerRequestPart
         typealias OutboundOut = HTTPServerResponsePart
 
