@@ -23,6 +23,7 @@ let package = Package(
         .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
     ],
     targets: [
         // The embedding API: what a host writes to register intents, entities and enums.
@@ -37,6 +38,7 @@ let package = Package(
             .product(name: "CSV", package: "CSV.swift"), .product(name: "ZIPFoundation", package: "ZIPFoundation"),
             .product(name: "AsyncHTTPClient", package: "async-http-client"), .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio"),
+            .product(name: "NIOSSL", package: "swift-nio-ssl"),
         ], plugins: ["EmbedFiles"]),
         // The shortcuts of stdlib/*.auto, shipped as resources and loaded as the prelude.
         // Embedded in the code (EmbedFiles), so that an installed binary needs nothing beside it.
@@ -98,7 +100,8 @@ let package = Package(
                                                            .product(name: "ZIPFoundation", package: "ZIPFoundation"),
                                                            .product(name: "NIOCore", package: "swift-nio"),
                                                            .product(name: "NIOPosix", package: "swift-nio"),
-                                                           .product(name: "NIOHTTP1", package: "swift-nio")]),
+                                                           .product(name: "NIOHTTP1", package: "swift-nio"),
+                                                           .product(name: "NIOSSL", package: "swift-nio-ssl")]),
         .testTarget(name: "AutoLanguageTests", dependencies: ["AutoLanguage", "AutoRuntime", "AutoIntents", "AutoTestSupport"]),
         .testTarget(name: "AutoAutomationTests", dependencies: ["AutoAutomation", "AutoLanguage", "AutoRuntime", "AutoIntents", "AutoTestSupport"]),
         .testTarget(name: "AutoRuntimeTests", dependencies: ["AutoRuntime", "AutoIntents", "AutoLanguage", "AutoTestSupport"]),

@@ -2,6 +2,7 @@ import Foundation
 import NIOCore
 import NIOHTTP1
 import NIOPosix
+import NIOSSL
 import Synchronization
 
 /// A small HTTP/1.1 server on 127.0.0.1, on a port the system picks, for the web intents' tests: real sockets, real
@@ -32,6 +33,8 @@ final class TestHTTPServer: Sendable {
     enum StreamEnd: Sendable, Equatable { case going, finished, stopped }
 
     let port: Int
+    /// Whether it speaks HTTPS, with a self-signed certificate that no client trusts (`TestCertificate`).
+    let tls: Bool
     let group: MultiThreadedEventLoopGroup
     let channel: any Channel
     let state: State
@@ -44,28 +47,31 @@ final class TestHTTPServer: Sendable {
         let abandoned = Mutex<[String]>([])
     }
 
-    private init(port: Int, group: MultiThreadedEventLoopGroup, channel: any Channel, state: State) {
+    private init(port: Int, tls: Bool, group: MultiThreadedEventLoopGroup, channel: any Channel, state: State) {
         self.port = port
+        self.tls = tls
         self.group = group
         self.channel = channel
         self.state = state
     }
 
-    static func start() async throws -> TestHTTPServer {
+    static func start(tls: Bool = false) async throws -> TestHTTPServer {
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         let state = State()
         do {
+            let secure = try tls ? TestCertificate.context() : nil
             let channel = try await ServerBootstrap(group: group)
                 .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
                 .childChannelInitializer { channel in
                     channel.eventLoop.makeCompletedFuture {
+                        if let secure { try channel.pipeline.syncOperations.addHandler(NIOSSLServerHandler(context: secure)) }
                         try channel.pipeline.syncOperations.configureHTTPServerPipeline()
                         try channel.pipeline.syncOperations.addHandler(Handler(state: state))
                     }
                 }
                 .bind(host: "127.0.0.1", port: 0).get()
             guard let port = channel.localAddress?.port else { throw ChannelError.unknownLocalAddress }
-            return TestHTTPServer(port: port, group: group, channel: channel, state: state)
+            return TestHTTPServer(port: port, tls: tls, group: group, channel: channel, state: state)
         } catch {
             try? await group.shutdownGracefully()
             throw error
@@ -82,8 +88,8 @@ final class TestHTTPServer: Sendable {
     }
 
     /// Runs `body` with a server started for it, and stops the server after, however `body` ends.
-    static func with<T>(_ body: (TestHTTPServer) async throws -> T) async throws -> T {
-        let server = try await start()
+    static func with<T>(tls: Bool = false, _ body: (TestHTTPServer) async throws -> T) async throws -> T {
+        let server = try await start(tls: tls)
         do {
             let result = try await body(server)
             await server.stop()
@@ -94,7 +100,7 @@ final class TestHTTPServer: Sendable {
         }
     }
 
-    var base: String { "http://127.0.0.1:\(port)" }
+    var base: String { "\(tls ? "https" : "http")://127.0.0.1:\(port)" }
     var received: [Request] { state.received.withLock { $0 } }
     var paths: [String] { received.map(\.path) }
     var abandoned: [String] { state.abandoned.withLock { $0 } }
@@ -265,5 +271,37 @@ final class TestHTTPServer: Sendable {
         let method: String
         let headers: [String: String]
         let body: String
+    }
+}
+
+/// A self-signed certificate for 127.0.0.1 and localhost, made for these tests (`openssl req -x509 -newkey ec …
+/// -days 36500`): no authority signed it, so a client that checks certificates, as the web intents do, refuses it.
+/// Its key guards nothing but this test server.
+enum TestCertificate {
+    static let certificate = """
+        -----BEGIN CERTIFICATE-----
+        MIIBqTCCAU+gAwIBAgIUX6ZMf5NNBw8Fdcs1OliyNCrL6K4wCgYIKoZIzj0EAwIw
+        GzEZMBcGA1UEAwwQYXV0byB0ZXN0IHNlcnZlcjAgFw0yNjExMjQxMjI5MTdaGA8y
+        MTI2MTAzMTEyMjkxN1owGzEZMBcGA1UEAwwQYXV0byB0ZXN0IHNlcnZlcjBZMBMG
+        ByqGSM49AgEGCCqGSM49AwEHA0IABDd224drxYHJw6pwn9cPsU+9Vy0Eictnlc5B
+        c9nfkUooNXrPZNoiQS2E16nAODbr2brHlUlv+uHUPfE/SoiFe3CjbzBtMB0GA1Ud
+        DgQWBBS4qOVb3uSeCF/iDjIK0Xd8AQn3ozAfBgNVHSMEGDAWgBS4qOVb3uSeCF/i
+        DjIK0Xd8AQn3ozAPBgNVHRMBAf8EBTADAQH/MBoGA1UdEQQTMBGHBH8AAAGCCWxv
+        Y2FsaG9zdDAKBggqhkjOPQQDAgNIADBFAiBQ1hU9I4Ltmfndl9P5yr3I7edvf1J6
+        DFVuVCQsBK4yeQIhAMaH7MULeXLnYXIAyC7itB89hOe2DtVBi8CA5ljjzrB1
+        -----END CERTIFICATE-----
+        """
+    static let privateKey = """
+        -----BEGIN PRIVATE KEY-----
+        MIGHAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBG0wawIBAQQgF0mj0rG0BuWUyHEI
+        vfB/OcWeBtGVu0fEkV9la+2VoI+hRANCAAQ3dtuHa8WBycOqcJ/XD7FPvVctBInL
+        Z5XOQXPZ35FKKDV6z2TaIkEthNepwDg269m6x5VJb/rh1D3xP0qIhXtw
+        -----END PRIVATE KEY-----
+        """
+
+    static func context() throws -> NIOSSLContext {
+        let certificate = try NIOSSLCertificate(bytes: Array(certificate.utf8), format: .pem)
+        let key = try NIOSSLPrivateKey(bytes: Array(privateKey.utf8), format: .pem)
+        return try NIOSSLContext(configuration: .makeServerConfiguration(certificateChain: [.certificate(certificate)], privateKey: .privateKey(key)))
     }
 }

@@ -236,6 +236,17 @@ import Testing
                 "\(words.standardError)")
     }
 
+    /// HTTPS with a certificate no authority signed: refused during the handshake, so no request reaches the server.
+    @Test func aCertificateNobodyVouchesForIsRefused() async throws {
+        try await TestHTTPServer.with(tls: true) { server in
+            let outcome = await run(#"get "BASE/json""#, server)
+            #expect(outcome.exitCode == 1)
+            #expect(outcome.standardError.contains("can't get '\(server.base)/json': its certificate can't be trusted (no authority this machine trusts signed it, or it is not for '127.0.0.1')"),
+                    "\(outcome.standardError)")
+            #expect(server.received.isEmpty, "\(server.paths)")
+        }
+    }
+
     /// Ctrl-C sets the run's cancellation flag (it doesn't cancel the task): a request in flight stops at once. Its own
     /// timeout is 10 minutes, so a request that the cancellation didn't stop would still be open when the server is
     /// asked whether the client closed it.

@@ -3,6 +3,7 @@ import AutoIntents
 import Foundation
 import NIOCore
 import NIOPosix
+import NIOSSL
 
 /// How a request that failed is worded, in one place: the URL the script gave, then the reason in plain words
 /// (`can't get 'https://nowhere.invalid/': the host 'nowhere.invalid' was not found`). A failure at a later hop of
@@ -72,7 +73,14 @@ struct WebFailure {
             }
         }
         if error is ChannelError { return "the connection failed (\(error))" }
-        // TLS (NIOSSL's errors: a certificate that isn't trusted or doesn't name the host) and the rest.
+        if let error = error as? NIOSSLError {
+            // BoringSSL's reason is only in the description; a certificate that names another host fails this way too.
+            if case .handshakeFailed(let reason) = error, "\(reason)".contains("CERTIFICATE_VERIFY_FAILED") {
+                return "its certificate can't be trusted (no authority this machine trusts signed it, or it is not for '\(host)')"
+            }
+            return "the secure connection to \(host) failed"
+        }
+        if error is NIOSSLExtraError { return "its certificate can't be trusted for '\(host)'" }
         return "\(error)"
     }
 
