@@ -21,6 +21,9 @@ let package = Package(
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
         .package(url: "https://github.com/yaslab/CSV.swift", from: "2.5.2"),
         .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
     ],
     targets: [
         // The embedding API: what a host writes to register intents, entities and enums.
@@ -29,10 +32,13 @@ let package = Package(
         .target(name: "AutoRuntime", dependencies: ["AutoIntents"]),
         // Lexer, parser, checker and compiler: .auto text to an ActionGraph.
         .target(name: "AutoLanguage", dependencies: ["AutoIntents", "AutoRuntime"]),
-        // The standard library's native intents (files, …); each asks the run's grants before it acts.
+        // The standard library's native intents (files, programs, data, the web); each asks the run's grants before it acts.
         .target(name: "AutoStdlib", dependencies: [
             "AutoIntents", .product(name: "Subprocess", package: "swift-subprocess"), .product(name: "Yams", package: "Yams"),
             .product(name: "CSV", package: "CSV.swift"), .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+            .product(name: "AsyncHTTPClient", package: "async-http-client"), .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOPosix", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio"),
+            .product(name: "NIOSSL", package: "swift-nio-ssl"),
         ], plugins: ["EmbedFiles"]),
         // The shortcuts of stdlib/*.auto, shipped as resources and loaded as the prelude.
         // Embedded in the code (EmbedFiles), so that an installed binary needs nothing beside it.
@@ -88,9 +94,14 @@ let package = Package(
         .target(name: "AutoTestSupport", dependencies: ["AutoIntents", "AutoRuntime", "AutoLanguage", "AutoPrelude", "AutoCLI"],
                 path: "Tests/AutoTestSupport"),
         .testTarget(name: "AutoIntentsTests", dependencies: ["AutoIntents"]),
-        // The standard library's intents on real files in temporary folders, under grants.
+        // The standard library's intents on real files in temporary folders, under grants; the web intents against a
+        // small HTTP server of the tests' own on 127.0.0.1 (SwiftNIO).
         .testTarget(name: "AutoStdlibTests", dependencies: ["auto", "AutoStdlib", "AutoIntents", "AutoRuntime", "AutoLanguage", "AutoTestSupport",
-                                                           .product(name: "ZIPFoundation", package: "ZIPFoundation")]),
+                                                           .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+                                                           .product(name: "NIOCore", package: "swift-nio"),
+                                                           .product(name: "NIOPosix", package: "swift-nio"),
+                                                           .product(name: "NIOHTTP1", package: "swift-nio"),
+                                                           .product(name: "NIOSSL", package: "swift-nio-ssl")]),
         .testTarget(name: "AutoLanguageTests", dependencies: ["AutoLanguage", "AutoRuntime", "AutoIntents", "AutoTestSupport"]),
         .testTarget(name: "AutoAutomationTests", dependencies: ["AutoAutomation", "AutoLanguage", "AutoRuntime", "AutoIntents", "AutoTestSupport"]),
         .testTarget(name: "AutoRuntimeTests", dependencies: ["AutoRuntime", "AutoIntents", "AutoLanguage", "AutoTestSupport"]),

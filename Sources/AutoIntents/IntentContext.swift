@@ -11,17 +11,20 @@ public final class IntentContext: Sendable {
     /// Told each path the run is allowed to write, as `authorize(.write, …)` allows it: what a file automation
     /// ignores of its own doing.
     let writes: (@Sendable (String) -> Void)?
+    /// The engine's JSON (`parseJson` and `json`), for intents that read or write it: the engine fills it in.
+    public let json: ValueCodec
     let progressIDs = Atomic<Int>(0)
     /// Progress tasks started and not finished yet: the engine finishes those an intent leaves open when it ends.
     let openProgress = Mutex<Set<Int>>([])
 
     public init(interaction: any Interaction, cancellation: CancellationFlag, dependencies: Dependencies = Dependencies(),
-                grants: Grants = .all, writes: (@Sendable (String) -> Void)? = nil) {
+                grants: Grants = .all, json: ValueCodec = .unavailable("JSON"), writes: (@Sendable (String) -> Void)? = nil) {
         self.interaction = interaction
         self.cancellation = cancellation
         self.dependencies = dependencies
         self.grants = grants
         self.writes = writes
+        self.json = json
     }
 
     /// The path an intent reads (`.read`) or writes (`.write`), resolved (`~`, relative to the current folder, `..`

@@ -3,16 +3,21 @@ import Foundation
 
 /// The built-in functions: `count(x)`, `first(x)`, `sum(x)`, `join(list, sep)`, `date(text)`, ….
 public enum BuiltinFunctions {
+    /// `json(x)`, and what an intent writes through `IntentContext.json`.
+    static func json(_ value: Value, limits: ValueLimits) throws(EvaluationError) -> String {
+        let text = ValueFormatter.json(value)
+        // Formatting a big list stops early when the run should stop; nothing cut short is kept.
+        try Interruption.check()
+        try limits.checkText(bytes: text.utf8.count)
+        return text
+    }
+
     public static func call(_ function: BuiltinFunction, _ arguments: [Value], limits: ValueLimits) throws(EvaluationError) -> Value {
         switch function {
         case .split, .words, .lines, .characters, .trim, .upper, .lower, .capitalize, .replace, .padLeft, .padRight:
             return try TextFunctions.call(function, arguments, limits: limits)
         case .json:
-            let text = ValueFormatter.json(arguments[0])
-            // Formatting a big list stops early when the run should stop; nothing cut short is kept.
-            try Interruption.check()
-            try limits.checkText(bytes: text.utf8.count)
-            return .text(text)
+            return .text(try json(arguments[0], limits: limits))
         case .parseJson:
             guard let text = try TextFunctions.text(arguments[0], "parseJson") else { return .null }
             return try JSONReader.read(text, limits: limits)

@@ -35,7 +35,7 @@ public struct Engine: Sendable {
         let dependencies = self.dependencies, grants = self.grants
         let start: @Sendable (ContinuousClock.Instant?) async -> RunOutcome = { deadline in
             let context = IntentContext(interaction: interaction, cancellation: cancellation, dependencies: dependencies, grants: grants,
-                                        writes: writes)
+                                        json: JSONReader.codec(limits: limits.values), writes: writes)
             let run = Run(program: program, context: context, limits: limits, deadline: deadline, whatIf: whatIf, trace: trace)
             guard let session else { return await run.start(arguments: arguments, it: it) }
             return await run.start(arguments: session.slots, it: session.it, keepingState: true)

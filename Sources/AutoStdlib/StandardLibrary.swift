@@ -1,8 +1,8 @@
 import AutoIntents
 
 extension Registry {
-    /// The standard library's native intents: files, programs and the system, YAML and CSV (the web comes next; text,
-    /// dates and JSON are the language's own functions).
+    /// The standard library's native intents: files, programs and the system, YAML and CSV, the web (text, dates and
+    /// JSON are the language's own functions).
     /// `auto` registers them, and so does the Library example; another host registers them if it wants them, and
     /// each asks the run's grants before it touches anything (`--sandbox`, `--allow-read`, …).
     public mutating func registerStandardLibrary() throws(RegistrationError) {
@@ -25,5 +25,9 @@ extension Registry {
         try register(ParseYAML.self)
         try register(ParseCSV.self)
         try register(WriteCSV.self)
+        try register(WebGet.self)
+        try register(WebPost.self)
+        try register(WebPut.self)
+        try register(WebDelete.self)
     }
 }

@@ -72,4 +72,24 @@ import Testing
         #expect(clash.standardError.contains("two files would get the same name"), "\(clash.standardError)")
         #expect(try tree("in").contains("photo-002.png"), "nothing was renamed")
     }
+
+    /// `fetch json` (Shortcuts/web.auto) against the web intents' test server.
+    @Test func fetchJSONKeepsTheFieldsAsked() async throws {
+        try await TestHTTPServer.with { server in
+            let list = try auto(#"show json(fetch json "\#(server.base)/people.json" fields: ["name", "address.city"])"#)
+            #expect(list.standardOutput == #"[{"name":"Ann","address.city":"Oslo"},{"name":"Bo","address.city":null}]"# + "\n", "\(list.standardError)")
+            let one = try auto(#"show json(fetch json "\#(server.base)/person.json" fields: ["id", "name"])"#)
+            #expect(one.standardOutput == #"{"id":3,"name":"Cy"}"# + "\n", "\(one.standardError)")
+            let whole = try auto(#"show (fetch json "\#(server.base)/person.json").address.city"#)
+            #expect(whole.standardOutput == "Lima\n", "\(whole.standardError)")
+            let text = try auto(#"fetch json "\#(server.base)/text""#)
+            #expect(text.exitCode == 1)
+            #expect(text.standardError.contains("did not answer JSON (its content type: text/plain; charset=utf-8)"), "\(text.standardError)")
+            let missing = try auto(#"fetch json "\#(server.base)/status/404" fields: ["name"]"#)
+            #expect(missing.standardError.contains("'\(server.base)/status/404' answered with status 404"), "\(missing.standardError)")
+            let sandboxed = try auto(#"fetch json "\#(server.base)/people.json""#, ["--allow-net=example.org"])
+            #expect(sandboxed.standardError.contains("it is not among what --allow-net granted (example.org)"), "\(sandboxed.standardError)")
+            #expect(server.paths == ["/people.json", "/person.json", "/person.json", "/text", "/status/404"], "\(server.paths)")
+        }
+    }
 }
