@@ -6,7 +6,7 @@ import Testing
 @Suite struct FileEventPollingTests {
     /// Waits until the watcher waits for its next tick.
     func waiting(_ clock: TestClock) async -> Bool {
-        let deadline = ContinuousClock.now + .seconds(30)
+        let deadline = ContinuousClock.now + .seconds(120)
         while clock.state.withLock({ $0.waiters.isEmpty }) {
             if ContinuousClock.now > deadline { return false }
             try? await Task.sleep(for: .milliseconds(5))

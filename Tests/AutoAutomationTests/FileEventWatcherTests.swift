@@ -29,6 +29,24 @@ import Testing
         #expect(watcher.snapshot == TreeSnapshot.scan(watcher.spec))
     }
 
+    @Test func theHandlerMayReadTheSnapshotWhichHoldsWhatItIsGiven() async throws {
+        let folder = try ScratchFolder()
+        let watcher = Mutex<FileEventWatcher?>(nil)
+        let seen = Mutex<[Bool]>([])
+        let made = try FileEventWatcher(WatchSpec(folder: folder.path)) { events in
+            guard let snapshot = watcher.withLock({ $0 })?.snapshot else { return }
+            seen.withLock { $0.append(events.allSatisfy { snapshot.entries[$0.path] != nil }) }
+        }
+        watcher.withLock { $0 = made }
+        try writeFile(folder("a"), "")
+        try writeFile(folder("b"), "")
+        let deadline = ContinuousClock.now + .seconds(120)
+        while seen.withLock({ $0.isEmpty }), ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
+        #expect(seen.withLock { !$0.isEmpty && $0.allSatisfy { $0 } })
+        made.stop()
+        watcher.withLock { $0 = nil }
+    }
+
     @Test func aFileStillBeingWrittenIsCreatedWhenClosed() async throws {
         let folder = try ScratchFolder()
         let (_, log) = try watch(WatchSpec(folder: folder.path))

@@ -1,6 +1,6 @@
 /// A change to a file in a watched folder, as a file trigger sees it: what happened, to which path, and how it was
 /// learnt. Folders never make events of their own; they only matter for what a recursive watch enters.
-public struct FileEvent: Sendable, Hashable, CustomStringConvertible {
+public struct FileEvent: Sendable, Hashable, Codable, CustomStringConvertible {
     public enum Kind: String, Sendable, Hashable, Codable, CaseIterable {
         /// A new name, complete: written and closed, moved in, or found by a scan.
         case created

@@ -38,6 +38,11 @@ public final class FileEventWatcher: @unchecked Sendable {
     /// reported. `since`: what an earlier watch of the same spec knew (its `snapshot`, stored); the differences are
     /// the first events, marked `fromRescan`. A missing folder is no error: it is reported (`.folderMissing`) and
     /// waited for.
+    /// - Parameters:
+    ///   - queue: the handlers run one at a time on a queue of the watcher's own that targets this one (nil: the
+    ///     default global queue).
+    ///   - events: the events of each read, in order. It may read `snapshot`, which already holds them.
+    ///   - status: how the watch stands, when that changes.
     /// - Throws: the limits of inotify (naming the setting and its value), a folder that is there but can't be
     ///   watched, or a path that is not an absolute folder.
     public convenience init(_ spec: WatchSpec, since: TreeSnapshot? = nil, queue: DispatchQueue? = nil,

@@ -252,7 +252,8 @@ struct GlobParser {
             character = characters[index]
         }
         guard character != "/" else {
-            throw error(at: index, "a pattern matches a file's name, not its path, so it can't hold '/'; watch the folder that holds the files (recursive for the folders inside it)")
+            throw error(at: index, "a pattern matches a file's name, not its path, so it can't hold '/'; "
+                        + "watch the folder that holds the files (recursive for the folders inside it)")
         }
         index += 1
         return character

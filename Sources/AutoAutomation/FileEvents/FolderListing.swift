@@ -41,7 +41,8 @@ struct EntryStatus: Equatable, Sendable {
     /// A folder's size and time are left at 0: they change with every name made or removed in it, and no event
     /// depends on them.
     var entry: TreeSnapshot.Entry {
-        kind == .folder ? TreeSnapshot.Entry(size: 0, modified: 0, isFolder: true) : TreeSnapshot.Entry(size: size, modified: modified, isFolder: false)
+        kind == .folder ? TreeSnapshot.Entry(size: 0, modified: 0, isFolder: true)
+            : TreeSnapshot.Entry(size: size, modified: modified, isFolder: false)
     }
 }
 
@@ -73,7 +74,8 @@ enum FolderListing {
         var entries: [(name: String, status: EntryStatus)] = []
         while let entry = readdir(directory) {
             let found = withUnsafePointer(to: entry.pointee.d_name) { tuple in
-                tuple.withMemoryRebound(to: CChar.self, capacity: MemoryLayout.size(ofValue: entry.pointee.d_name)) { name -> (String, EntryStatus)? in
+                let capacity = MemoryLayout.size(ofValue: entry.pointee.d_name)
+                return tuple.withMemoryRebound(to: CChar.self, capacity: capacity) { name -> (String, EntryStatus)? in
                     let bytes = UnsafeRawBufferPointer(start: name, count: strlen(name))
                     guard let text = String(validating: bytes, as: UTF8.self), text != ".", text != ".." else { return nil }
                     var status = stat()

@@ -29,7 +29,6 @@ public final class PollingWatcher: Sendable {
         self.poller = poller
         let seconds = Double(self.interval.components.seconds) + Double(self.interval.components.attoseconds) / 1e18
         task = Task {
-            if since != nil { await poller.poll() }
             while !Task.isCancelled {
                 do {
                     _ = try await clock.wait(until: clock.now().addingTimeInterval(seconds))
@@ -77,6 +76,8 @@ private final class Poller: Sendable {
             state = Mutex((snapshot, present))
             if !present { queue.async { status(.folderMissing(spec.folder)) } }
         }
+        // On the queue, not on the task that waits for the clock: it comes first, and needs no thread of the pool.
+        if since != nil { queue.async { self.scan() } }
     }
 
     /// One tick: scan, report, on the queue; returns when the handlers have returned.

@@ -21,7 +21,8 @@ struct TreeWalk {
 
     let spec: WatchSpec
 
-    func walk(from top: String, enter: (String) -> Admission, visit: (_ folder: String, _ entries: [(name: String, status: EntryStatus)]) -> Void) -> Outcome {
+    func walk(from top: String, enter: (String) -> Admission,
+              visit: (_ folder: String, _ entries: [(name: String, status: EntryStatus)]) -> Void) -> Outcome {
         var outcome = Outcome()
         var stack = [top]
         while let folder = stack.popLast() {
