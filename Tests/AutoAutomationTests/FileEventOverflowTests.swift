@@ -83,6 +83,25 @@ import Testing
         #expect(watcher.snapshot.unreadable == [folder("full")])
     }
 
+    @Test func aFolderInsideThatCantBeWatchedIsReportedAndItsFilesAreNeitherMadeNorLost() async throws {
+        let folder = try ScratchFolder()
+        try shell("mkdir -p locked open && touch locked/a open/b", in: folder.path)
+        var calls = InotifyCalls.system
+        // As a folder without read permission answers (this test may run as root, who reads every folder).
+        calls.addWatch = { descriptor, path, mask in
+            path.hasSuffix("/locked") ? (-1, EACCES) : InotifyCalls.system.addWatch(descriptor, path, mask)
+        }
+        let log = EventLog()
+        let spec = WatchSpec(folder: folder.path, recursive: true)
+        let watcher = try FileEventWatcher(spec, since: TreeSnapshot.scan(spec), queue: nil, calls: calls, events: log.add,
+                                           status: log.addStatus)
+        try writeFile(folder("open/c"), "")
+        try await #require(log.settle(folder.path))
+        #expect(log.statuses == [.folderNotWatched(folder("locked"), reason: "permission denied")])
+        #expect(log.events == [.created(folder("open/c"))], "locked/a is unknown, not deleted")
+        #expect(watcher.snapshot.unreadable == [folder("locked")])
+    }
+
     @Test func runningOutOfInstancesNamesTheSettingAndTheOpenFileLimit() throws {
         var calls = InotifyCalls.system
         calls.initialize = { (-1, EMFILE) }

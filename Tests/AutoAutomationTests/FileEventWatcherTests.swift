@@ -62,6 +62,19 @@ import Testing
         #expect(log.events == [.created(folder("big.bin"))])
     }
 
+    @Test func linksAndHardLinksAreCompleteAtOnce() async throws {
+        let folder = try ScratchFolder()
+        let outside = try ScratchFolder()
+        try writeFile(outside("target"), "t")
+        let (watcher, log) = try watch(WatchSpec(folder: folder.path))
+        #expect(symlink(outside("target"), folder("soft")) == 0)
+        #expect(link(outside("target"), folder("hard")) == 0)
+        #expect(symlink(folder("nowhere"), folder("dangling")) == 0)
+        try await #require(log.settle(folder.path))
+        #expect(log.events == [.created(folder("soft")), .created(folder("hard")), .created(folder("dangling"))])
+        #expect(watcher.snapshot == TreeSnapshot.scan(watcher.spec))
+    }
+
     @Test func anAtomicSaveIsOneChange() async throws {
         let folder = try ScratchFolder()
         try writeFile(folder("notes.txt"), "v1")
