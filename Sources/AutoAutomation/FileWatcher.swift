@@ -21,16 +21,15 @@ public final class FileWatcher: @unchecked Sendable {
 
     public init(folders paths: [String], queue: DispatchQueue = DispatchQueue(label: "auto.file-watcher"), changed: @escaping Handler) throws(WatchError) {
         let descriptor = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
-        guard descriptor >= 0 else { throw WatchError(description: "inotify can't start: \(String(cString: strerror(errno)))") }
+        guard descriptor >= 0 else { throw WatchError(description: FileWatchError.failed(errno, paths.first ?? "/").description) }
         var folders: [Int32: String] = [:]
         let mask = UInt32(IN_CLOSE_WRITE | IN_CREATE | IN_MOVED_TO | IN_MOVED_FROM | IN_DELETE | IN_DELETE_SELF | IN_MOVE_SELF)
         for path in Set(paths) {
             let watch = inotify_add_watch(descriptor, path, mask)
             guard watch >= 0 else {
-                let reason = String(cString: strerror(errno))
+                let code = errno
                 close(descriptor)
-                throw WatchError(description: "\(path) can't be watched: \(reason)"
-                                 + (errno == ENOSPC ? " (raise fs.inotify.max_user_watches)" : ""))
+                throw WatchError(description: FileWatchError.failed(code, path).description)
             }
             folders[watch] = path
         }

@@ -1,0 +1,433 @@
+import AutoIntents
+import CLinux
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// What a `FileEventWatcher` reports, in order: events, and changes of how the watch stands.
+enum WatchReport: Sendable, Equatable {
+    case event(FileEvent)
+    case status(FileWatchStatus)
+}
+
+/// What a `FileEventWatcher` knows of its tree, and the rules that turn inotify's records into file events. Its
+/// state is the watcher's snapshot, kept as records come: a record is a hint, and what is reported follows from the
+/// hint, the file as `lstat` finds it now, and what was known. So a change is reported once, whether the kernel, a
+/// scan, or both saw it, and an overflow's rescan reports exactly what the lost records would have.
+///
+/// The mapping:
+/// - a regular file made by IN_CREATE is *created* when it is first closed after writing (IN_CLOSE_WRITE), so one
+///   new file is one run, on the complete file; anything else a name can be made into (a link, a hard link, a
+///   fifo) is created at once;
+/// - IN_MOVED_TO of a new name is *created* (a file renamed into place is complete), over a known name *changed*;
+/// - IN_CLOSE_WRITE of a known name is *changed* when the file is not what was known (size, time of change,
+///   inode); closing it unchanged is no change; of a name not known (made before its folder was watched, closed
+///   after), *created*;
+/// - a scan (of a folder that appeared, or after an overflow) reports what it finds at once, even a file still
+///   being written: when the file's IN_CREATE comes after (the scan saw it being made), its first close completes
+///   that creation and is not reported; when it doesn't (the file was opened before its folder's watch existed),
+///   its close is a change, since nothing tells it from a write that began after the scan;
+/// - IN_DELETE and IN_MOVED_FROM of a known name are *deleted*;
+/// - a name gone (or now a folder) by the time its record is read makes no event; the record of its removal is
+///   further on, and a file created and removed before it was seen makes none at all;
+/// - folders make no events; with `recursive`, one that appears is watched, then read, its files reported
+///   *created* (`fromRescan`), and one that goes away takes its files with it (*deleted*).
+/// Not thread-safe: the watcher keeps it behind a lock.
+struct WatchedTree {
+    struct Folder {
+        var watch: Int32?
+        /// The files the glob takes, by name.
+        var files: [String: EntryStatus] = [:]
+        /// The folders inside, by name (recursive watches only).
+        var folders: Set<String> = []
+    }
+
+    /// What a scan found at the folder it started from.
+    enum Found {
+        case listed
+        case gone
+        /// There, but it can't be watched or read.
+        case unreadable
+    }
+
+    enum Root: Equatable {
+        case watched
+        /// Not there: waiting for it through a watch on the nearest folder above it that is.
+        case missing(ancestor: String?, watch: Int32)
+    }
+
+    static let folderMask = UInt32(IN_CREATE | IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_DELETE | IN_DELETE_SELF
+                                   | IN_MOVE_SELF | IN_ONLYDIR | IN_EXCL_UNLINK)
+    static let ancestorMask = UInt32(IN_CREATE | IN_MOVED_TO | IN_DELETE_SELF | IN_MOVE_SELF | IN_ONLYDIR)
+
+    let spec: WatchSpec
+    let descriptor: Int32
+    let calls: InotifyCalls
+    private(set) var folders: [String: Folder] = [:]
+    private var pathOfWatch: [Int32: String] = [:]
+    /// Regular files created and not yet closed after writing.
+    private var pending: Set<String> = []
+    /// Files a scan reported created while they were being made (their IN_CREATE came after): their first close
+    /// after writing is part of the creation.
+    private var completing: Set<String> = []
+    /// Folders inside the tree that couldn't be watched or read.
+    private var unreadable: Set<String> = []
+    private(set) var root = Root.missing(ancestor: nil, watch: -1)
+    /// What the current call has to report.
+    private var reports: [WatchReport] = []
+
+    init(spec: WatchSpec, descriptor: Int32, calls: InotifyCalls) {
+        self.spec = spec
+        self.descriptor = descriptor
+        self.calls = calls
+    }
+
+    /// Watches and reads the tree for the first time; with `since` (what an earlier watch knew), reports how the
+    /// tree differs from it. A folder that is missing is waited for; the limits, or a folder that is there but
+    /// can't be watched, are errors.
+    mutating func start(since: TreeSnapshot?) throws(FileWatchError) -> [WatchReport] {
+        var status = stat()
+        if stat(spec.folder, &status) == 0 {
+            guard status.st_mode & S_IFMT == S_IFDIR else { throw .notAFolder(spec.folder) }
+            if try reconcile(spec.folder, strict: true, report: false) == .listed {
+                root = .watched
+            }
+        }
+        if let since { reports += since.changes(to: snapshot()).filter { spec.kinds.contains($0.kind) }.map(WatchReport.event) }
+        if root != .watched {
+            reports.append(.status(.folderMissing(spec.folder)))
+            waitForRoot()
+        }
+        return takeReports()
+    }
+
+    /// The reports that follow from records read together, in order.
+    mutating func handle(_ records: [InotifyRecord]) -> [WatchReport] {
+        for record in records { handle(record) }
+        return takeReports()
+    }
+
+    /// What the tree holds as far as the watch knows; equal to `TreeSnapshot.scan(spec)` when all is reported.
+    func snapshot() -> TreeSnapshot {
+        var entries: [String: TreeSnapshot.Entry] = [:]
+        for (path, folder) in folders {
+            for (name, status) in folder.files { entries[FileTree.path(of: name, in: path)] = status.entry }
+            for name in folder.folders { entries[FileTree.path(of: name, in: path)] = TreeSnapshot.Entry(size: 0, modified: 0, isFolder: true) }
+        }
+        return TreeSnapshot(entries: entries, unreadable: unreadable)
+    }
+
+    private mutating func takeReports() -> [WatchReport] {
+        defer { reports = [] }
+        return reports
+    }
+
+    private mutating func handle(_ record: InotifyRecord) {
+        if record.has(IN_Q_OVERFLOW) {
+            overflowed()
+            return
+        }
+        if case .missing(_, let watch) = root, record.watch == watch {
+            ancestorChanged(record)
+            return
+        }
+        guard let folder = pathOfWatch[record.watch] else { return }
+        if record.has(IN_IGNORED) {
+            pathOfWatch[record.watch] = nil
+            folders[folder]?.watch = nil
+            if folder == spec.folder { rootGone() }
+            return
+        }
+        if record.has(IN_DELETE_SELF | IN_MOVE_SELF) {
+            // A folder inside goes with the record its parent gets; only the root has no parent watched.
+            if folder == spec.folder { rootGone() }
+            return
+        }
+        guard let name = record.name else { return }
+        let path = FileTree.path(of: name, in: folder)
+        if record.has(IN_ISDIR) {
+            guard spec.recursive else { return }
+            if record.has(IN_CREATE | IN_MOVED_TO) {
+                // Tries once: a folder inside that can't be watched is reported, not thrown.
+                _ = try? reconcile(path, strict: false, report: true)
+            } else if record.has(IN_DELETE | IN_MOVED_FROM) {
+                removeSubtree(path, from: folder, named: name)
+            }
+            return
+        }
+        guard spec.includes(fileNamed: name), folders[folder] != nil else { return }
+        fileChanged(name, in: folder, at: path, record)
+    }
+
+    private mutating func fileChanged(_ name: String, in folder: String, at path: String, _ record: InotifyRecord) {
+        let known = folders[folder]?.files[name]
+        if record.has(IN_DELETE | IN_MOVED_FROM) {
+            pending.remove(path)
+            completing.remove(path)
+            if known != nil {
+                folders[folder]?.files[name] = nil
+                emit(.deleted, path)
+            }
+            return
+        }
+        guard let now = EntryStatus.of(path), now.kind != .folder else {
+            pending.remove(path)
+            completing.remove(path)
+            return
+        }
+        if record.has(IN_CREATE) {
+            // Known already: a scan of a new folder, or a rescan, found it first, maybe half made.
+            guard known == nil else {
+                if now.kind == .regular { completing.insert(path) }
+                return
+            }
+            if now.kind == .regular, now.links == 1 {
+                pending.insert(path)
+            } else {
+                folders[folder]?.files[name] = now
+                emit(.created, path)
+            }
+            return
+        }
+        guard record.has(IN_CLOSE_WRITE | IN_MOVED_TO) else { return }
+        pending.remove(path)
+        if completing.remove(path) != nil, record.has(IN_CLOSE_WRITE), known != nil {
+            folders[folder]?.files[name] = now
+            return
+        }
+        if let known {
+            guard !now.isUnchanged(from: known) else { return }
+            folders[folder]?.files[name] = now
+            emit(.changed, path)
+        } else {
+            folders[folder]?.files[name] = now
+            emit(.created, path)
+        }
+    }
+
+    // MARK: Scans
+
+    /// Reads the subtree at `top` again, watching the folders in it that have no watch, and reports how its files
+    /// differ from what was known of them, marked `fromRescan`; what was read replaces what was known. `strict`: a
+    /// folder that can't be watched is an error (at start) rather than a status.
+    @discardableResult
+    private mutating func reconcile(_ top: String, strict: Bool, report: Bool) throws(FileWatchError) -> Found {
+        let before = subtree(top)
+        for path in before.folders { folders[path] = nil }
+        for watch in before.watches { pathOfWatch[watch] = nil }
+        unreadable = unreadable.filter { !Self.isInside($0, top) }
+
+        var added: Set<Int32> = []
+        var failure: FileWatchError?
+        var notWatched: [(String, String)] = []
+        let outcome = TreeWalk(spec: spec).walk(from: top, enter: { folder in
+            let (watch, code) = calls.addWatch(descriptor, folder, Self.folderMask | (folder == spec.folder ? 0 : UInt32(IN_DONT_FOLLOW)))
+            if watch >= 0 {
+                // A folder moved here from elsewhere in the tree keeps its watch: it is no longer there.
+                if let elsewhere = pathOfWatch[watch] { folders[elsewhere]?.watch = nil }
+                pathOfWatch[watch] = folder
+                folders[folder] = Folder(watch: watch)
+                added.insert(watch)
+                return .list
+            }
+            switch code {
+            case ENOENT, ENOTDIR, ELOOP: return .gone
+            case ENOSPC:
+                // Every folder after this one would fail alike: one error, or one status for the lot.
+                if failure == nil {
+                    failure = .watchLimit(folder)
+                    notWatched.append((folder, InotifyLimit.watches.reached))
+                }
+                return .unreadable
+            default:
+                let error = FileWatchError.failed(code, folder)
+                if failure == nil, strict, folder == spec.folder { failure = error }
+                notWatched.append((folder, FileSystemFailure.reason(for: code)))
+                return .unreadable
+            }
+        }, visit: { folder, entries in
+            var state = folders[folder] ?? Folder()
+            for (name, status) in entries {
+                if status.kind == .folder { state.folders.insert(name) } else { state.files[name] = status }
+            }
+            folders[folder] = state
+        })
+        for watch in before.watches where !added.contains(watch) { inotify_rm_watch(descriptor, watch) }
+        if strict, let failure {
+            for watch in added { inotify_rm_watch(descriptor, watch) }
+            throw failure
+        }
+        unreadable.formUnion(outcome.unreadable)
+
+        if top != spec.folder {
+            let parent = String(top[..<(top.lastIndex(of: "/") ?? top.startIndex)])
+            let name = String(top[top.index(after: top.lastIndex(of: "/") ?? top.startIndex)...])
+            if outcome.listedTop || outcome.unreadable.contains(top) {
+                folders[parent.isEmpty ? "/" : parent]?.folders.insert(name)
+            } else {
+                folders[parent.isEmpty ? "/" : parent]?.folders.remove(name)
+            }
+        }
+        for (folder, reason) in notWatched { reports.append(.status(.folderNotWatched(folder, reason: reason))) }
+        let found = outcome.listedTop ? Found.listed : outcome.unreadable.contains(top) ? .unreadable : .gone
+        guard report else { return found }
+
+        let after = subtree(top)
+        var events: [FileEvent] = []
+        for (path, status) in after.files {
+            pending.remove(path)
+            if let old = before.files[path] {
+                if !status.isUnchanged(from: old) { events.append(FileEvent(.changed, path, fromRescan: true)) }
+            } else {
+                events.append(FileEvent(.created, path, fromRescan: true))
+            }
+        }
+        let known = TreeSnapshot(unreadable: unreadable)
+        for path in before.files.keys where after.files[path] == nil && !known.isUnknown(path) {
+            events.append(FileEvent(.deleted, path, fromRescan: true))
+        }
+        pending = pending.filter { !Self.isInside($0, top) }
+        completing = completing.filter { !Self.isInside($0, top) || after.files[$0] != nil }
+        for event in events.sorted(by: { FileTree.precedes($0.path, $1.path) }) { emit(event) }
+        return found
+    }
+
+    /// The kernel dropped records: read the whole tree again.
+    private mutating func overflowed() {
+        guard root == .watched else {
+            // What was lost may be the folder's return.
+            waitForRoot()
+            return
+        }
+        reports.append(.status(.overflowed(spec.folder)))
+        if (try? reconcile(spec.folder, strict: false, report: true)) == .gone { rootGone() }
+    }
+
+    /// Everything known under `top` (itself included): its files by path, its folders and their watches.
+    private func subtree(_ top: String) -> (files: [String: EntryStatus], folders: [String], watches: [Int32]) {
+        var files: [String: EntryStatus] = [:]
+        var found: [String] = []
+        var watches: [Int32] = []
+        var stack = [top]
+        while let path = stack.popLast() {
+            guard let folder = folders[path] else { continue }
+            found.append(path)
+            if let watch = folder.watch { watches.append(watch) }
+            for (name, status) in folder.files { files[FileTree.path(of: name, in: path)] = status }
+            for name in folder.folders { stack.append(FileTree.path(of: name, in: path)) }
+        }
+        return (files, found, watches)
+    }
+
+    /// A folder inside went away (deleted, or moved out or elsewhere): its files are deleted, its watches dropped.
+    private mutating func removeSubtree(_ top: String, from parent: String, named name: String) {
+        folders[parent]?.folders.remove(name)
+        let gone = subtree(top)
+        for watch in gone.watches {
+            inotify_rm_watch(descriptor, watch)
+            pathOfWatch[watch] = nil
+        }
+        for path in gone.folders { folders[path] = nil }
+        pending = pending.filter { !Self.isInside($0, top) }
+        completing = completing.filter { !Self.isInside($0, top) }
+        unreadable = unreadable.filter { !Self.isInside($0, top) }
+        for path in gone.files.keys.sorted(by: FileTree.precedes) { emit(.deleted, path) }
+    }
+
+    // MARK: The watched folder going and coming back
+
+    /// The watched folder is gone (deleted, moved, unmounted): the files known in it are reported deleted, and its
+    /// return is waited for.
+    private mutating func rootGone() {
+        guard root == .watched else { return }
+        let gone = subtree(spec.folder)
+        for watch in pathOfWatch.keys { inotify_rm_watch(descriptor, watch) }
+        pathOfWatch = [:]
+        folders = [:]
+        pending = []
+        completing = []
+        unreadable = []
+        root = .missing(ancestor: nil, watch: -1)
+        for path in gone.files.keys.sorted(by: FileTree.precedes) { emit(.deleted, path) }
+        reports.append(.status(.folderMissing(spec.folder)))
+        waitForRoot()
+    }
+
+    /// Watches the watched folder again if it is back; otherwise the nearest folder above it, whose records say
+    /// when the next folder on the way is made. The folder is looked for once more after each watch is added, so
+    /// that one made in between is not missed. A folder back but unreadable is reported, and waited for as if
+    /// missing (it may be made again).
+    private mutating func waitForRoot() {
+        var unreadableRoot = false
+        for _ in 0..<64 {
+            if !unreadableRoot, Self.isFolder(spec.folder) {
+                switch (try? reconcile(spec.folder, strict: false, report: true)) ?? .gone {
+                case .listed:
+                    dropAncestorWatch()
+                    root = .watched
+                    reports.append(.status(.folderWatched(spec.folder)))
+                    return
+                case .unreadable: unreadableRoot = true
+                case .gone: continue
+                }
+            }
+            let ancestor = Self.nearestFolder(above: spec.folder)
+            if case .missing(let watched?, _) = root, watched == ancestor { return }
+            dropAncestorWatch()
+            let (watch, code) = calls.addWatch(descriptor, ancestor, Self.ancestorMask)
+            guard watch >= 0 else {
+                if code == ENOENT || code == ENOTDIR { continue }
+                reports.append(.status(.folderNotWatched(spec.folder, reason: FileWatchError.failed(code, ancestor).description)))
+                return
+            }
+            root = .missing(ancestor: ancestor, watch: watch)
+            if unreadableRoot { return }
+        }
+    }
+
+    private mutating func ancestorChanged(_ record: InotifyRecord) {
+        if record.has(IN_IGNORED | IN_DELETE_SELF | IN_MOVE_SELF) {
+            dropAncestorWatch()
+            waitForRoot()
+        } else if case .missing(let ancestor?, _) = root, let name = record.name,
+                  Self.isInside(spec.folder, FileTree.path(of: name, in: ancestor)) {
+            // The next folder on the way to the watched one (or itself) was made or moved in.
+            waitForRoot()
+        }
+    }
+
+    private mutating func dropAncestorWatch() {
+        if case .missing(_, let watch) = root, watch >= 0 { inotify_rm_watch(descriptor, watch) }
+        root = .missing(ancestor: nil, watch: -1)
+    }
+
+    /// The nearest folder above `path` that is there ("/" at worst).
+    static func nearestFolder(above path: String) -> String {
+        var folder = Substring(path)
+        while let slash = folder.lastIndex(of: "/") {
+            folder = folder[..<slash]
+            let candidate = folder.isEmpty ? "/" : String(folder)
+            if isFolder(candidate) { return candidate }
+        }
+        return "/"
+    }
+
+    /// Whether `path` is a folder, following links (the watched folder may be a link to one).
+    static func isFolder(_ path: String) -> Bool {
+        var status = stat()
+        return stat(path, &status) == 0 && status.st_mode & S_IFMT == S_IFDIR
+    }
+
+    /// Whether `path` is `folder` or inside it.
+    static func isInside(_ path: String, _ folder: String) -> Bool {
+        path == folder || (path.hasPrefix(folder) && (folder == "/" || path.utf8.dropFirst(folder.utf8.count).first == UInt8(ascii: "/")))
+    }
+
+    private mutating func emit(_ kind: FileEvent.Kind, _ path: String) {
+        emit(FileEvent(kind, path))
+    }
+
+    private mutating func emit(_ event: FileEvent) {
+        if spec.kinds.contains(event.kind) { reports.append(.event(event)) }
+    }
+}
