@@ -85,7 +85,10 @@ public final class Daemon: Sendable {
             throw StartError(description: error.description)
         }
         let (scripts, folders) = try Self.scripts(in: options.paths)
-        let scheduler = Scheduler(store: store, clock: clock, logger: logger, retention: options.retention, grants: options.grants)
+        let selfWrites = SelfWrites(clock: clock)
+        let scheduler = Scheduler(store: store, clock: clock, logger: logger, retention: options.retention, grants: options.grants,
+                                  writes: selfWrites)
+        let fileTriggers = FileTriggers(store: store, clock: clock, logger: logger, selfWrites: selfWrites)
         do {
             try await scheduler.start()
         } catch {
@@ -107,7 +110,7 @@ public final class Daemon: Sendable {
             watcher = nil
         }
         for script in scripts { load(script) }
-        await apply(to: scheduler)
+        await apply(to: scheduler, fileTriggers)
         let total = loaded.withLock { $0.values.reduce(0) { $0 + $1.count } }
         logger.info("daemon started", metadata: ["scripts": "\(scripts.count)", "automations": "\(total)", "store": "\(options.store)"])
         await withTaskGroup(of: Void.self) { group in
@@ -118,12 +121,13 @@ public final class Daemon: Sendable {
                     })
                     guard !scripts.isEmpty else { continue }
                     for script in scripts.sorted() { self.load(script) }
-                    await self.apply(to: scheduler)
+                    await self.apply(to: scheduler, fileTriggers)
                 }
             }
             await stop.wait()
             logger.info("stopping", metadata: ["grace": "\(options.grace)"])
             changes.continuation.finish()
+            fileTriggers.stopAll()
             await scheduler.stop(grace: options.grace)
             group.cancelAll()
         }
@@ -155,13 +159,13 @@ public final class Daemon: Sendable {
         }
     }
 
-    /// Hands every loaded automation, with its schedule, to the scheduler.
-    func apply(to scheduler: Scheduler) async {
-        var all: [(LoadedAutomation, any FireSchedule)] = []
-        for automation in loaded.withLock({ $0.values.flatMap { $0 } }) {
+    /// Hands every loaded automation, with its schedule, to the scheduler, and the file automations their watches.
+    func apply(to scheduler: Scheduler, _ fileTriggers: FileTriggers) async {
+        var all: [(LoadedAutomation, (any FireSchedule)?)] = []
+        let automations = loaded.withLock { $0.values.flatMap { $0 } }
+        for automation in automations {
             do {
-                guard let schedule = try Schedules.schedule(for: automation.automation.trigger) else { continue }
-                all.append((automation, schedule))
+                all.append((automation, try Schedules.schedule(for: automation.automation.trigger)))
             } catch {
                 logger.error("automation not scheduled", metadata: ["automation": "\(automation.key.name)", "error": "\(error)"])
             }
@@ -171,6 +175,7 @@ public final class Daemon: Sendable {
         } catch {
             logger.error("the run store failed while automations were loaded", metadata: ["error": "\(error)"])
         }
+        fileTriggers.update(automations, scheduler: scheduler)
         // Compiling leaves freed memory in the heap; the daemon idles for hours, so it goes back to the system.
         _ = malloc_trim(0)
     }

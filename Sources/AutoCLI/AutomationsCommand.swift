@@ -210,8 +210,15 @@ struct History: AsyncParsableCommand {
             if run.manual { line += " (by hand)" }
             if let started = run.started, let ended = run.ended { line += "  \(Int((ended.timeIntervalSince(started) * 1000).rounded())) ms" }
             if let message = run.message { line += "  \(run.location.map { "\($0): " } ?? "")\(message)" }
+            if !run.files.isEmpty { line += "  " + Self.files(run) }
             Console.standard.writeOut(line + "\n")
         }
+    }
+
+    /// A file fire's files as a history line shows them: the first, how many more, and whether a rescan found them.
+    static func files(_ run: RunRecord) -> String {
+        let first = run.files[0]
+        return first + (run.files.count > 1 ? " and \(run.files.count - 1) more" : "") + (run.fromRescan ? " (found by a rescan)" : "")
     }
 
     static func object(_ run: RunRecord) -> [String: Any] {
@@ -221,6 +228,10 @@ struct History: AsyncParsableCommand {
         if let ended = run.ended { object["ended"] = AutomationScripts.iso(ended) }
         if let message = run.message { object["message"] = message }
         if let location = run.location { object["location"] = location }
+        if !run.files.isEmpty {
+            object["files"] = run.files
+            object["fromRescan"] = run.fromRescan
+        }
         return object
     }
 }
@@ -258,6 +269,9 @@ struct Trace: AsyncParsableCommand {
         }
         var text = "run \(record.id) of '\(record.automation.name)' (\(record.trigger)), scheduled \(AutomationScripts.iso(record.scheduled)): \(record.outcome.rawValue)\n"
         if let message = record.message { text += "  \(record.location.map { "\($0): " } ?? "")\(message)\n" }
+        if !record.files.isEmpty {
+            text += "  files\(record.fromRescan ? " (found by a rescan)" : ""): " + record.files.joined(separator: ", ") + "\n"
+        }
         for step in steps {
             let arguments = step.arguments.map { "\($0.name): \($0.value)" }.joined(separator: ", ")
             let outcome = step.error.map { "failed: \($0)" } ?? "→ \(step.result ?? "")"

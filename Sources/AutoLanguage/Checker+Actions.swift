@@ -37,6 +37,12 @@ extension Checker {
             input = inner
             positional = []
             labeled = []
+        } else if used + 3 == words.count, positional.isEmpty,
+                  candidates.contains(where: { $0.intent.parameterIndex(named: words[used + 1].name) != nil }) {
+            // The input, a label and its value, all three names: `move file it to folder`.
+            let value = words[used + 2]
+            labeled.insert(ActionArgument(label: words[used + 1], value: Expression(kind: .name(value), span: value.span)), at: 0)
+            positional.insert(Expression(kind: .name(words[used]), span: words[used].span), at: 0)
         } else if used + 2 == words.count {
             // The input, then the label of the value after them: `write text body to "notes.txt"`.
             let label = words[used + 1]
@@ -152,6 +158,11 @@ extension Checker {
             // (`write text body to "notes.txt"`).
             if rest.count == 2, namesInput(rest[0], of: candidates), lookupName(rest[1], expected: nil) == nil,
                candidates.contains(where: { $0.intent.parameterIndex(named: rest[1].name) != nil }) {
+                return (candidates, used)
+            }
+            // Three: the input, the label and its value, a variable too (`move file it to folder`).
+            if rest.count == 3, namesInput(rest[0], of: candidates), lookupName(rest[1], expected: nil) == nil,
+               lookupName(rest[2], expected: nil) != nil, candidates.contains(where: { $0.intent.parameterIndex(named: rest[1].name) != nil }) {
                 return (candidates, used)
             }
         }

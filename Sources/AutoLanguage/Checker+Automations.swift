@@ -120,12 +120,13 @@ extension Checker {
                 return nil
             }
             if let glob = syntax.glob {
-                do throws(FileGlob.PatternError) {
+                do throws(FileGlobError) {
                     _ = try FileGlob(glob.text)
                 } catch {
-                    let start = glob.span.start + min(error.offset, glob.span.end - glob.span.start)
-                    self.error(error.message, Span(start, min(glob.span.end, start + 1)),
-                               hint: "a pattern of names: * for any characters, ? for one, [abc], {pdf,txt}")
+                    // The column counts characters; the span, bytes.
+                    let offset = glob.text.prefix(max(0, error.column - 1)).utf8.count
+                    let start = glob.span.start + min(offset, glob.span.end - glob.span.start)
+                    self.error(error.reason, Span(start, min(glob.span.end, start + 1)))
                     return nil
                 }
             }

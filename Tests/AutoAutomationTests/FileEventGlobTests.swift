@@ -1,4 +1,5 @@
 @testable import AutoAutomation
+import AutoLanguage
 import Testing
 
 /// Patterns on file names: the shell's wildcards, sets and braces, matched by characters, and malformed patterns

@@ -1,4 +1,5 @@
 @testable import AutoAutomation
+import AutoLanguage
 import Foundation
 import Synchronization
 import Testing

@@ -1,3 +1,4 @@
+import AutoLanguage
 /// What a file trigger watches: a folder, its folders too when `recursive`, the names that match `glob`, and the
 /// kinds of change it wants. Shared by `FileEventWatcher`, `PollingWatcher` and `TreeSnapshot.scan`.
 public struct WatchSpec: Sendable, Equatable {

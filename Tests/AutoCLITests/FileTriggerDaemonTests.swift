@@ -1,0 +1,125 @@
+import AutoAutomation
+import AutoTestSupport
+import Foundation
+import Testing
+
+/// File triggers under the real `auto daemon`, on real folders with real inotify: the example that files new PDFs
+/// (written in place, or saved by rename), an automation that writes into its own folder and doesn't trigger itself,
+/// what came while the daemon was down delivered with `catch up`, and a burst gathered by `debounce` into one run
+/// with every file once. Every wait is for a file or a run, with a generous deadline.
+@Suite(.serialized) final class FileTriggerDaemonTests {
+    let folder: String
+    var store: String { folder + "/runs.sqlite" }
+    var scripts: String { folder + "/scripts" }
+
+    init() throws {
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("auto-filetrigger-\(UUID().uuidString)").path
+        for sub in ["scripts/inbox", "scripts/box", "scripts/burst"] {
+            try FileManager.default.createDirectory(atPath: folder + "/" + sub, withIntermediateDirectories: true)
+        }
+    }
+
+    deinit {
+        try? FileManager.default.removeItem(atPath: folder)
+    }
+
+    func daemon() throws -> ChildProcess {
+        let process = try ChildProcess(BinaryRunner.binary, ["daemon", scripts, "--store", store, "--grace", "5s"])
+        #expect(process.waitForError(timeout: .seconds(60)) { $0.contains("daemon started") }, "\(process.standardError)")
+        return process
+    }
+
+    func runs(of name: String) -> [RunRecord] {
+        guard FileManager.default.fileExists(atPath: store), let opened = try? SQLiteRunStore(path: store) else { return [] }
+        return ((try? opened.runs(of: name, limit: 100_000)) ?? []).reversed()
+    }
+
+    func write(_ text: String, to path: String) throws {
+        try text.write(toFile: scripts + "/" + path, atomically: false, encoding: .utf8)
+    }
+
+    func exists(_ path: String) -> Bool { FileManager.default.fileExists(atPath: scripts + "/" + path) }
+
+    func waitUntil(_ what: String, timeout: Duration = .seconds(60), _ condition: () -> Bool) {
+        let deadline = ContinuousClock.now + timeout
+        while !condition() {
+            guard ContinuousClock.now < deadline else {
+                Issue.record("never: \(what)")
+                return
+            }
+            usleep(5_000)
+        }
+    }
+
+    var today: String {
+        let formatter = DateFormatter()
+        formatter.dateFormat = "yyyy-MM-dd"
+        return formatter.string(from: Date())
+    }
+
+    @Test func theExampleFilesNewPDFsAndCatchesUpAfterDowntime() throws {
+        let example = try String(contentsOfFile: Fixture.repositoryRoot + "/examples/automations/file-pdfs.auto", encoding: .utf8)
+        try example.write(toFile: scripts + "/file-pdfs.auto", atomically: true, encoding: .utf8)
+        let first = try daemon()
+        try write("one", to: "inbox/a.pdf")
+        try write("two", to: "inbox/.b.pdf.part")
+        #expect(rename(scripts + "/inbox/.b.pdf.part", scripts + "/inbox/b.pdf") == 0, "a save by rename")
+        try write("not a pdf", to: "inbox/notes.txt")
+        waitUntil("both PDFs filed") { exists("inbox/\(today)/a.pdf") && exists("inbox/\(today)/b.pdf") }
+        waitUntil("two runs ended") { runs(of: "file new PDFs").filter { $0.outcome == .succeeded }.count == 2 }
+        first.signal(SIGTERM)
+        #expect(first.waitForExit(timeout: .seconds(60)) == 0, "\(first.standardError)")
+
+        try write("three", to: "inbox/c.pdf")
+        let second = try daemon()
+        waitUntil("the PDF that came while the daemon was down filed") { exists("inbox/\(today)/c.pdf") }
+        waitUntil("its run ended") { runs(of: "file new PDFs").count == 3 && runs(of: "file new PDFs").last?.outcome == .succeeded }
+        let history = runs(of: "file new PDFs")
+        #expect(history.map { ($0.files.first as NSString?)?.lastPathComponent } == ["a.pdf", "b.pdf", "c.pdf"], "each once, in order")
+        #expect(history.map(\.fromRescan) == [false, false, true])
+        #expect(exists("inbox/notes.txt"))
+        second.signal(SIGTERM)
+        #expect(second.waitForExit(timeout: .seconds(60)) == 0, "\(second.standardError)")
+    }
+
+    @Test func anAutomationsOwnWritesDontTriggerIt() throws {
+        try """
+            automation "copies" when file created in "box" matching "*.txt" mode queued {
+              set source = it
+              write text "copy of \\(source.name)" to "\\(source.path).copy.txt"
+            }
+
+            """.write(toFile: scripts + "/copies.auto", atomically: true, encoding: .utf8)
+        let process = try daemon()
+        try write("a", to: "box/a.txt")
+        waitUntil("a's copy") { exists("box/a.txt.copy.txt") }
+        // Events are handled in order: once b's run has ended, a self-triggered run of a's copy would have come first.
+        try write("b", to: "box/b.txt")
+        waitUntil("b's copy") { exists("box/b.txt.copy.txt") }
+        waitUntil("two runs ended") { runs(of: "copies").filter { $0.outcome != .running }.count == 2 }
+        #expect(runs(of: "copies").map { ($0.files.first as NSString?)?.lastPathComponent } == ["a.txt", "b.txt"])
+        #expect(!exists("box/a.txt.copy.txt.copy.txt"))
+        process.signal(SIGTERM)
+        #expect(process.waitForExit(timeout: .seconds(60)) == 0, "\(process.standardError)")
+    }
+
+    @Test func aBurstUnderDebounceIsOneRunWithEveryFileOnce() throws {
+        try """
+            automation "burst" when file any in "burst" debounce 3 seconds {
+              set batch = files
+              write text "\\(count(batch)) \\(count(batch | distinct))" to "\\(batch[0].parent.parent.path)/count.txt"
+            }
+
+            """.write(toFile: scripts + "/burst.auto", atomically: true, encoding: .utf8)
+        let process = try daemon()
+        let count = 10_000
+        for index in 0..<count {
+            #expect(FileManager.default.createFile(atPath: scripts + "/burst/f\(index)", contents: Data("x".utf8)))
+        }
+        waitUntil("the batch's run", timeout: .seconds(120)) { exists("count.txt") }
+        #expect(try String(contentsOfFile: scripts + "/count.txt", encoding: .utf8) == "\(count) \(count)", "every file once")
+        #expect(runs(of: "burst").count == 1, "\(runs(of: "burst").map(\.files.count))")
+        process.signal(SIGTERM)
+        #expect(process.waitForExit(timeout: .seconds(60)) == 0, "\(process.standardError)")
+    }
+}
