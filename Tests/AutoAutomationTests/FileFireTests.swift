@@ -65,7 +65,7 @@ import Testing
 
     /// Waits for something the scheduler does on its own tasks, with a generous deadline.
     func waitUntil(_ condition: () throws -> Bool) async throws {
-        let deadline = ContinuousClock.now + .seconds(30)
+        let deadline = ContinuousClock.now + .seconds(120)
         while try !condition() {
             guard ContinuousClock.now < deadline else {
                 Issue.record("the condition never held")

@@ -6,7 +6,8 @@ import Testing
 /// File triggers under the real `auto daemon`, on real folders with real inotify: the example that files new PDFs
 /// (written in place, or saved by rename), an automation that writes into its own folder and doesn't trigger itself,
 /// what came while the daemon was down delivered with `catch up`, and a burst gathered by `debounce` into one run
-/// with every file once. Every wait is for a file or a run, with a generous deadline.
+/// with every file once. Every wait is for a file or a run, with a generous deadline, and sleeps between looks
+/// without holding a thread of the shared pool (the debouncer and other suites' tasks run there).
 @Suite(.serialized) final class FileTriggerDaemonTests {
     let folder: String
     var store: String { folder + "/runs.sqlite" }
@@ -23,10 +24,21 @@ import Testing
         try? FileManager.default.removeItem(atPath: folder)
     }
 
-    func daemon() throws -> ChildProcess {
+    func daemon() async throws -> ChildProcess {
         let process = try ChildProcess(BinaryRunner.binary, ["daemon", scripts, "--store", store, "--grace", "5s"])
-        #expect(process.waitForError(timeout: .seconds(60)) { $0.contains("daemon started") }, "\(process.standardError)")
+        await waitUntil("the daemon started") { process.standardError.contains("daemon started") }
         return process
+    }
+
+    /// Stops the daemon with SIGTERM and gives its exit status.
+    func stop(_ process: ChildProcess) async -> Int32? {
+        process.signal(SIGTERM)
+        var status: Int32?
+        await waitUntil("the daemon stopped") {
+            status = process.waitForExit(timeout: .milliseconds(1))
+            return status != nil
+        }
+        return status
     }
 
     func runs(of name: String) -> [RunRecord] {
@@ -40,14 +52,14 @@ import Testing
 
     func exists(_ path: String) -> Bool { FileManager.default.fileExists(atPath: scripts + "/" + path) }
 
-    func waitUntil(_ what: String, timeout: Duration = .seconds(60), _ condition: () -> Bool) {
+    func waitUntil(_ what: String, timeout: Duration = .seconds(120), _ condition: () -> Bool) async {
         let deadline = ContinuousClock.now + timeout
         while !condition() {
             guard ContinuousClock.now < deadline else {
                 Issue.record("never: \(what)")
                 return
             }
-            usleep(5_000)
+            try? await Task.sleep(for: .milliseconds(5))
         }
     }
 
@@ -57,32 +69,30 @@ import Testing
         return formatter.string(from: Date())
     }
 
-    @Test func theExampleFilesNewPDFsAndCatchesUpAfterDowntime() throws {
+    @Test func theExampleFilesNewPDFsAndCatchesUpAfterDowntime() async throws {
         let example = try String(contentsOfFile: Fixture.repositoryRoot + "/examples/automations/file-pdfs.auto", encoding: .utf8)
         try example.write(toFile: scripts + "/file-pdfs.auto", atomically: true, encoding: .utf8)
-        let first = try daemon()
+        let first = try await daemon()
         try write("one", to: "inbox/a.pdf")
         try write("two", to: "inbox/.b.pdf.part")
         #expect(rename(scripts + "/inbox/.b.pdf.part", scripts + "/inbox/b.pdf") == 0, "a save by rename")
         try write("not a pdf", to: "inbox/notes.txt")
-        waitUntil("both PDFs filed") { exists("inbox/\(today)/a.pdf") && exists("inbox/\(today)/b.pdf") }
-        waitUntil("two runs ended") { runs(of: "file new PDFs").filter { $0.outcome == .succeeded }.count == 2 }
-        first.signal(SIGTERM)
-        #expect(first.waitForExit(timeout: .seconds(60)) == 0, "\(first.standardError)")
+        await waitUntil("both PDFs filed") { exists("inbox/\(today)/a.pdf") && exists("inbox/\(today)/b.pdf") }
+        await waitUntil("two runs ended") { runs(of: "file new PDFs").filter { $0.outcome == .succeeded }.count == 2 }
+        #expect(await stop(first) == 0, "\(first.standardError)")
 
         try write("three", to: "inbox/c.pdf")
-        let second = try daemon()
-        waitUntil("the PDF that came while the daemon was down filed") { exists("inbox/\(today)/c.pdf") }
-        waitUntil("its run ended") { runs(of: "file new PDFs").count == 3 && runs(of: "file new PDFs").last?.outcome == .succeeded }
+        let second = try await daemon()
+        await waitUntil("the PDF that came while the daemon was down filed") { exists("inbox/\(today)/c.pdf") }
+        await waitUntil("its run ended") { runs(of: "file new PDFs").count == 3 && runs(of: "file new PDFs").last?.outcome == .succeeded }
         let history = runs(of: "file new PDFs")
         #expect(history.map { ($0.files.first as NSString?)?.lastPathComponent } == ["a.pdf", "b.pdf", "c.pdf"], "each once, in order")
         #expect(history.map(\.fromRescan) == [false, false, true])
         #expect(exists("inbox/notes.txt"))
-        second.signal(SIGTERM)
-        #expect(second.waitForExit(timeout: .seconds(60)) == 0, "\(second.standardError)")
+        #expect(await stop(second) == 0, "\(second.standardError)")
     }
 
-    @Test func anAutomationsOwnWritesDontTriggerIt() throws {
+    @Test func anAutomationsOwnWritesDontTriggerIt() async throws {
         try """
             automation "copies" when file created in "box" matching "*.txt" mode queued {
               set source = it
@@ -90,36 +100,34 @@ import Testing
             }
 
             """.write(toFile: scripts + "/copies.auto", atomically: true, encoding: .utf8)
-        let process = try daemon()
+        let process = try await daemon()
         try write("a", to: "box/a.txt")
-        waitUntil("a's copy") { exists("box/a.txt.copy.txt") }
+        await waitUntil("a's copy") { exists("box/a.txt.copy.txt") }
         // Events are handled in order: once b's run has ended, a self-triggered run of a's copy would have come first.
         try write("b", to: "box/b.txt")
-        waitUntil("b's copy") { exists("box/b.txt.copy.txt") }
-        waitUntil("two runs ended") { runs(of: "copies").filter { $0.outcome != .running }.count == 2 }
+        await waitUntil("b's copy") { exists("box/b.txt.copy.txt") }
+        await waitUntil("two runs ended") { runs(of: "copies").filter { $0.outcome != .running }.count == 2 }
         #expect(runs(of: "copies").map { ($0.files.first as NSString?)?.lastPathComponent } == ["a.txt", "b.txt"])
         #expect(!exists("box/a.txt.copy.txt.copy.txt"))
-        process.signal(SIGTERM)
-        #expect(process.waitForExit(timeout: .seconds(60)) == 0, "\(process.standardError)")
+        #expect(await stop(process) == 0, "\(process.standardError)")
     }
 
     /// A machine too busy to read the events for the quiet time splits the burst into a few runs, as a debounce should:
     /// what must hold is that every file is in exactly one run.
-    @Test func aBurstUnderDebounceIsAFewRunsWithEveryFileOnce() throws {
+    @Test func aBurstUnderDebounceIsAFewRunsWithEveryFileOnce() async throws {
         try """
             automation "burst" when file any in "burst" debounce 3 seconds { show count(files) }
 
             """.write(toFile: scripts + "/burst.auto", atomically: true, encoding: .utf8)
-        let process = try daemon()
+        let process = try await daemon()
         let count = 10_000
         for index in 0..<count {
             #expect(FileManager.default.createFile(atPath: scripts + "/burst/f\(index)", contents: Data("x".utf8)))
         }
-        waitUntil("every file delivered", timeout: .seconds(180)) { runs(of: "burst").reduce(0) { $0 + $1.files.count } >= count }
+        await waitUntil("every file delivered", timeout: .seconds(180)) { runs(of: "burst").reduce(0) { $0 + $1.files.count } >= count }
         let delivered = runs(of: "burst").flatMap(\.files)
         #expect(delivered.count == count && Set(delivered).count == count, "every file once: \(delivered.count) delivered")
         #expect(runs(of: "burst").count <= 20, "gathered into a few runs, not one per file: \(runs(of: "burst").count)")
-        process.signal(SIGTERM)
-        #expect(process.waitForExit(timeout: .seconds(60)) == 0, "\(process.standardError)")
+        #expect(await stop(process) == 0, "\(process.standardError)")
     }
 }
