@@ -206,7 +206,7 @@ final class SelfWrites: RunWrites {
     }
 
     func run(_ id: RunID, of automation: AutomationKey, wrote path: String) {
-        state.withLock { $0[automation, default: [:]][path, default: Written()].runs.insert(id) }
+        _ = state.withLock { $0[automation, default: [:]][path, default: Written()].runs.insert(id) }
     }
 
     func runEnded(_ id: RunID, of automation: AutomationKey) {
