@@ -18,6 +18,8 @@ let workloads: [Workload] = [
     Workload(name: "schedule", summary: "next fires of 10,000 automations and of a cron expression; fire latency; the idle daemon",
              run: scheduleWorkload),
     Workload(name: "files", summary: "the ten largest .txt files of a 100,000-file tree, beside find and os.walk", run: filesWorkload),
+    Workload(name: "fileevents", summary: "file trigger latency beside inotifywait; bursts of 10,000 files; a recursive watch of 10,000 folders",
+             run: fileEventsWorkload),
 ]
 
 /// The table as Markdown, columns padded so that it also reads in a terminal.

@@ -37,7 +37,8 @@ print("")
 for line in notes.lines { print("- " + line) }
 // By name, not path: the run is pasted into docs/PERFORMANCE.md, which names no path of a machine.
 func anchor(_ name: String, _ path: String?) -> String { path == nil ? "\(name) not installed" : name }
-print("- anchors: \(anchor("sqlite3", anchors.sqlite3)), \(anchor("lua5.4", anchors.lua)), \(anchor("python3", anchors.python3)); "
+print("- anchors: \(anchor("sqlite3", anchors.sqlite3)), \(anchor("lua5.4", anchors.lua)), \(anchor("python3", anchors.python3)), "
+    + "\(anchor("inotifywait", which("inotifywait"))); "
     + String(format: "whole run %.1f s", milliseconds(ContinuousClock.now - started) / 1000))
 if !notes.mismatches.isEmpty {
     for mismatch in notes.mismatches { print("MISMATCH: " + mismatch) }
