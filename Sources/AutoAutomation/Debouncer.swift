@@ -55,7 +55,7 @@ final class Debouncer<Element: Sendable>: Sendable {
     /// When the batch goes: the quiet time after the last event, at the latest ten quiet times after the first.
     func deadline(_ state: State) -> Date? {
         guard let first = state.first, let last = state.last else { return nil }
-        let seconds = Double(quiet.components.seconds) + Double(quiet.components.attoseconds) / 1e18
+        let seconds = quiet.timeInterval
         return min(last.addingTimeInterval(seconds), first.addingTimeInterval(seconds * Self.maxWaitFactor))
     }
 

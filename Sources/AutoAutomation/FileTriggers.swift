@@ -179,11 +179,10 @@ final class FileTriggers: Sendable {
         logger.error("file automation not watched", metadata: ["automation": "\(key.name)", "error": "\(reason)"])
     }
 
-    /// What a file is now, for the store's copy of the folder: nil when it is gone.
+    /// What a file is now, for the store's copy of the folder: nil when it is gone. Read as the watcher reads the
+    /// tree (`EntryStatus`, a link itself), so that a restart compares like with like.
     static func state(of path: String) -> FileState? {
-        var status = stat()
-        guard stat(path, &status) == 0 else { return nil }
-        return FileState(size: Int64(status.st_size), modified: Int64(status.st_mtim.tv_sec) * 1_000_000_000 + Int64(status.st_mtim.tv_nsec))
+        EntryStatus.of(path).map { FileState(size: $0.size, modified: $0.modified) }
     }
 }
 

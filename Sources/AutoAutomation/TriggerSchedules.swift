@@ -8,8 +8,14 @@ public struct IntervalSchedule: FireSchedule {
         self.interval = interval
     }
     public func nextFire(after instant: Date) -> Date? {
-        let seconds = Double(interval.components.seconds) + Double(interval.components.attoseconds) / 1e18
-        return instant.addingTimeInterval(seconds)
+        instant.addingTimeInterval(interval.timeInterval)
+    }
+}
+
+extension Duration {
+    /// In seconds, as `Date` counts them: for the schedules, the debounce and polling, which wait on a wall clock.
+    var timeInterval: TimeInterval {
+        Double(components.seconds) + Double(components.attoseconds) / 1e18
     }
 }
 

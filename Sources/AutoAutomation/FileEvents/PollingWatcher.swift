@@ -27,7 +27,7 @@ public final class PollingWatcher: Sendable {
         let poller = Poller(spec: spec, queue: DispatchQueue(label: "auto.file-polling", target: queue), since: since,
                             events: events, status: status)
         self.poller = poller
-        let seconds = Double(self.interval.components.seconds) + Double(self.interval.components.attoseconds) / 1e18
+        let seconds = self.interval.timeInterval
         task = Task {
             while !Task.isCancelled {
                 do {
