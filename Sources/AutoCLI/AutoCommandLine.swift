@@ -24,6 +24,11 @@ public enum AutoCommandLine {
         if let first = arguments.first, !first.hasPrefix("-"), !AutoCommand.subcommandNames.contains(first) {
             arguments.insert("run", at: 0)
         }
+        if let (script, scriptArguments) = DirectRun.plain(arguments) {
+            var options = RunOptions()
+            options.arguments = scriptArguments
+            exit(StandardStream.exitCode(await RunCommand.run(script, options: options)))
+        }
         arguments = CapabilityOptions.expandBareFlags(arguments)
         do {
             var command = try AutoCommand.parseAsRoot(arguments)

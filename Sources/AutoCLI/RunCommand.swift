@@ -71,12 +71,17 @@ struct RunCommand: AsyncParsableCommand {
             options.limits.maxDuration = .nanoseconds(Int64((timeout * 1e9).rounded()))
         }
         options.arguments = (source.expression != nil ? (file.map { [$0] } ?? []) : []) + arguments
+        throw CommandExit(code: await Self.run(script, options: options))
+    }
+
+    /// Runs `script` on the host, Ctrl-C cancelling it; the exit code. Also `DirectRun`'s, without the parser.
+    static func run(_ script: SourceFile, options: RunOptions) async -> Int32 {
         let cancellation = CancellationFlag()
         let interrupts = await InterruptHandler.install(cancellation: cancellation)
         let code = await ScriptRunner(host: AutoCommandLine.host, console: .standard)
             .run(script, options: options, cancellation: cancellation)
         withExtendedLifetime(interrupts) {}
-        throw CommandExit(code: code)
+        return code
     }
 }
 

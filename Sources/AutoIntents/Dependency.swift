@@ -27,36 +27,20 @@ public struct Dependency<T: Sendable>: Sendable {
     }
 }
 
-/// A `@Dependency` property, whatever its type: registration fills it in from the registry's dependencies.
-protocol DependencyProperty {
-    static var dependencyType: Any.Type { get }
-    /// Sets the dependency stored at `field` from `dependencies`; false when it has none of the type.
-    static func fill(_ field: UnsafeMutableRawPointer, from dependencies: Dependencies) -> Bool
-}
-
-extension Dependency: DependencyProperty {
-    static var dependencyType: Any.Type { T.self }
-
-    static func fill(_ field: UnsafeMutableRawPointer, from dependencies: Dependencies) -> Bool {
-        guard let value = dependencies[T.self] else { return false }
-        field.assumingMemoryBound(to: Dependency<T>.self).pointee.value = value
-        return true
-    }
-}
-
 extension Dependencies {
     /// Fills every `@Dependency` property of `value` (an intent's prototype, a query) from these dependencies, found
     /// from its stored properties; a missing one is an error that names its type and `owner`.
     @usableFromInline
     func fill<T>(_ value: inout T, in owner: String) throws(RegistrationError) {
-        for field in StoredProperties.of(T.self) {
-            guard let dependency = field.type as? any DependencyProperty.Type else { continue }
-            let filled = withUnsafeMutableBytes(of: &value) { raw in
-                raw.baseAddress.map { dependency.fill($0 + field.offset, from: self) } ?? false
-            }
-            guard filled else {
-                throw RegistrationError("\(owner) uses a dependency of type \(dependency.dependencyType) ('\(field.propertyName)'), "
+        for field in StoredProperties.of(T.self) where field.isSpecialisation(of: Dependency<Int>.self) {
+            guard let filler = fillers[ObjectIdentifier(field.type)] else {
+                // `Dependency<Clock>`: the type inside is the one to name.
+                let type = String(describing: field.type).dropFirst("Dependency<".count).dropLast()
+                throw RegistrationError("\(owner) uses a dependency of type \(type) ('\(field.propertyName)'), "
                     + "which is not registered; register it first: registry.register(dependency: …)")
+            }
+            withUnsafeMutableBytes(of: &value) { raw in
+                if let base = raw.baseAddress { filler(base + field.offset) }
             }
         }
     }
@@ -65,6 +49,9 @@ extension Dependencies {
 /// The host's dependencies, one of each type.
 public struct Dependencies: Sendable {
     private var values: [ObjectIdentifier: any Sendable] = [:]
+    /// For each registered type `T`, keyed by `Dependency<T>`, what sets a `@Dependency` property of that type:
+    /// registration matches a property's type here, with no dynamic cast.
+    private var fillers: [ObjectIdentifier: @Sendable (UnsafeMutableRawPointer) -> Void] = [:]
 
     public init() {}
 
@@ -77,5 +64,8 @@ public struct Dependencies: Sendable {
             throw RegistrationError("a dependency of type \(T.self) is already registered; there is one of each type")
         }
         values[ObjectIdentifier(T.self)] = value
+        fillers[ObjectIdentifier(Dependency<T>.self)] = { field in
+            field.assumingMemoryBound(to: Dependency<T>.self).pointee.value = value
+        }
     }
 }

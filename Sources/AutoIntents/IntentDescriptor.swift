@@ -60,13 +60,31 @@ public final class IntentDescriptor: Sendable {
     /// Where a shortcut was declared (`stdlib/text.auto:3`); nil for native intents.
     public let origin: String?
 
+    /// `Add  Book ` → "add book": lower case, words one space apart. Built character by character: splitting and
+    /// joining runs the standard library's unspecialised generic code, whose first use scans every conformance
+    /// record of the binary, on every start.
+    static func name(of title: String) -> String {
+        var name = ""
+        var spaceBefore = false
+        for character in title.lowercased() {
+            if character.isWhitespace {
+                spaceBefore = !name.isEmpty
+                continue
+            }
+            if spaceBefore { name.append(" ") }
+            spaceBefore = false
+            name.append(character)
+        }
+        return name
+    }
+
     public init(title: String, description: IntentDescription = "", parameters: [ParameterInfo],
                 summary: ParameterSummary? = nil, sideEffect: SideEffect = .none, capabilities: Set<Capability> = [],
                 isDiscoverable: Bool = true, outputType: ValueType, resultRule: ResultRule = .fixed, implementation: Implementation,
                 phrases: [String] = [], origin: String? = nil) {
         self.resultRule = resultRule
         self.title = title
-        self.name = title.lowercased().split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        self.name = Self.name(of: title)
         self.words = name.split(separator: " ")
         self.description = description
         self.parameters = parameters
@@ -139,12 +157,13 @@ public final class IntentDescriptor: Sendable {
     /// at registration.
     @usableFromInline
     static func parameters<I: AppIntent>(of prototype: I, dependencies: Dependencies) throws(RegistrationError) -> [ParameterSetter] {
-        let declarations = Dictionary(Mirror(reflecting: prototype).children.compactMap { child in
-            (child.value as? any ParameterProperty).map { (child.label ?? "", $0.anyDeclaration) }
-        }, uniquingKeysWith: { first, _ in first })
+        let declared = withUnsafeBytes(of: prototype) { bytes in
+            StoredProperties.of(I.self).filter { $0.isSpecialisation(of: Parameter<Int>.self) }.map { field in
+                (field, AnyParameterDeclaration.ofParameter(in: bytes, at: field.offset))
+            }
+        }
         var setters: [ParameterSetter] = []
-        for field in StoredProperties.of(I.self) {
-            guard let declaration = declarations[field.name] else { continue }
+        for (field, declaration) in declared {
             let info = try declaration.info(propertyName: field.propertyName, dependencies: dependencies, intent: I.title)
             setters.append(ParameterSetter(info: info, offset: field.offset, assign: declaration.assign))
         }

@@ -112,15 +112,18 @@ public struct Parameter<T: Sendable>: Sendable {
     }
 }
 
-/// The part of a `@Parameter` the host declares, made once with the intent's prototype.
-public final class ParameterDeclaration<T: Sendable>: Sendable, AnyParameterDeclaration {
+/// The part of a `@Parameter` the host declares, made once with the intent's prototype, without its type: what
+/// registration reads from an intent's properties. A class and not a protocol, so that registration reaches it
+/// through the property's storage with no dynamic cast (see `StoredProperties.Field.isSpecialisation(of:)`).
+public class AnyParameterDeclaration: @unchecked Sendable {
+    // Every stored property is a constant: the declaration is shared by every copy of the intent, on any thread.
     /// Nil: the property's name.
     @usableFromInline let name: String?
     /// Kept as given; a title is derived from the name when it is nil.
     let title: String?
     let question: String?
     let type: ValueType
-    @usableFromInline let defaultValue: T?
+    let isRequired: Bool
     /// The default as the engine holds it; nil for none (an optional parameter's default is "not given").
     let defaultAutoValue: Value?
     let range: ParameterRange?
@@ -128,17 +131,17 @@ public final class ParameterDeclaration<T: Sendable>: Sendable, AnyParameterDecl
     public let assign: @Sendable (UnsafeMutableRawPointer, Value) -> Bool
 
     @usableFromInline
-    init(name: String?, title: String?, question: String?, type: ValueType, defaultValue: T?, defaultAutoValue: Value?,
-         range: ParameterRange?, options: ParameterDeclarationOptions? = nil,
+    init(name: String?, title: String?, question: String?, type: ValueType, isRequired: Bool, defaultAutoValue: Value?,
+         range: ParameterRange?, options: ParameterDeclarationOptions?,
          assign: @escaping @Sendable (UnsafeMutableRawPointer, Value) -> Bool) {
-        self.options = options
         self.name = name
         self.title = title
         self.question = question
         self.type = type
-        self.defaultValue = defaultValue
+        self.isRequired = isRequired
         self.defaultAutoValue = defaultAutoValue
         self.range = range
+        self.options = options
         self.assign = assign
     }
 
@@ -146,24 +149,32 @@ public final class ParameterDeclaration<T: Sendable>: Sendable, AnyParameterDecl
     public func info(propertyName: String, dependencies: Dependencies, intent: String) throws(RegistrationError) -> ParameterInfo {
         let name = self.name ?? propertyName
         return ParameterInfo(name: name, title: title ?? ParameterInfo.titleCase(name), type: type,
-                             isRequired: defaultValue == nil, defaultValue: defaultAutoValue, question: question, range: range,
+                             isRequired: isRequired, defaultValue: defaultAutoValue, question: question, range: range,
                              options: try options?(dependencies, "the options of '\(name)' of intent '\(intent)'"))
     }
 }
 
-/// A `@Parameter` without its type: what registration reads from an intent's properties.
-public protocol AnyParameterDeclaration: AnyObject, Sendable {
-    func info(propertyName: String, dependencies: Dependencies, intent: String) throws(RegistrationError) -> ParameterInfo
-    var assign: @Sendable (UnsafeMutableRawPointer, Value) -> Bool { get }
+/// A `@Parameter`'s declaration with its default as the intent reads it.
+public final class ParameterDeclaration<T: Sendable>: AnyParameterDeclaration, @unchecked Sendable {
+    @usableFromInline let defaultValue: T?
+
+    @usableFromInline
+    init(name: String?, title: String?, question: String?, type: ValueType, defaultValue: T?, defaultAutoValue: Value?,
+         range: ParameterRange?, options: ParameterDeclarationOptions? = nil,
+         assign: @escaping @Sendable (UnsafeMutableRawPointer, Value) -> Bool) {
+        self.defaultValue = defaultValue
+        super.init(name: name, title: title, question: question, type: type, isRequired: defaultValue == nil,
+                   defaultAutoValue: defaultAutoValue, range: range, options: options, assign: assign)
+    }
 }
 
-/// A `@Parameter` property, whatever its type.
-protocol ParameterProperty {
-    var anyDeclaration: any AnyParameterDeclaration { get }
-}
-
-extension Parameter: ParameterProperty {
-    var anyDeclaration: any AnyParameterDeclaration { declaration }
+extension AnyParameterDeclaration {
+    /// The declaration of the `@Parameter` (of any type) stored at `offset` in `bytes`, an intent's memory.
+    /// `declaration` is `Parameter`'s first stored property (a test holds it there), so the property's first word
+    /// is the reference.
+    static func ofParameter(in bytes: UnsafeRawBufferPointer, at offset: Int) -> AnyParameterDeclaration {
+        bytes.load(fromByteOffset: offset, as: AnyParameterDeclaration.self)
+    }
 }
 
 /// The values a parameter allows, both ends included.
@@ -203,17 +214,13 @@ public final class ParameterInfo: Sendable {
 
     /// `recommendedBy` → "Recommended by": a name as people read it.
     public static func titleCase(_ name: String) -> String {
-        var words: [String] = []
-        var current = ""
+        // One string built character by character: splitting into words and joining them runs the standard
+        // library's unspecialised generic code, whose first use scans every conformance record of the binary.
+        var title = ""
         for character in name {
-            if character.isUppercase, !current.isEmpty {
-                words.append(current)
-                current = ""
-            }
-            current.append(character)
+            if character.isUppercase, !title.isEmpty { title.append(" ") }
+            title.append(contentsOf: title.isEmpty ? character.uppercased() : character.lowercased())
         }
-        words.append(current)
-        let sentence = words.map { $0.lowercased() }.joined(separator: " ")
-        return sentence.prefix(1).uppercased() + sentence.dropFirst()
+        return title
     }
 }

@@ -12,7 +12,8 @@ enum ProcessMemory {
         for file in controlGroupLimitFiles() {
             // "max" (version 2) or a huge number (version 1) when there is no limit; either way nothing changes.
             if let text = try? String(contentsOfFile: file, encoding: .utf8),
-               let bytes = UInt64(text.trimmingCharacters(in: .whitespacesAndNewlines)) {
+               // Not Foundation's `trimmingCharacters`, whose first use costs a scan of every conformance record.
+               let bytes = UInt64(text.filter { !$0.isWhitespace }) {
                 limit = min(limit, bytes)
             }
         }

@@ -80,7 +80,7 @@ import Testing
         #expect(noFolder.standardError.contains("there is no folder '\(folder)/missing'"), "\(noFolder.standardError)")
         let noFile = await run(#"read text "DIR/nothing.txt""#)
         #expect(noFile.standardError.contains("can't read '\(folder)/nothing.txt': there is no such file"), "\(noFile.standardError)")
-        FileManager.default.createFile(atPath: folder + "/binary", contents: Data([0xFF, 0xFE, 0x00, 0xC3]))
+        #expect(FileManager.default.createFile(atPath: folder + "/binary", contents: Data([0xFF, 0xFE, 0x00, 0xC3])))
         let binary = await run(#"read text "DIR/binary""#)
         #expect(binary.standardError.contains("'\(folder)/binary' is not UTF-8 text"), "\(binary.standardError)")
         let spaced = await run(#"write text "ok" to "DIR/a name with spaces\nand a newline.txt""#)

@@ -1,0 +1,45 @@
+@testable import AutoCLI
+import AutoTestSupport
+import Foundation
+import Testing
+
+/// `auto -e CODE` and `auto SCRIPT ARGS…` skip ArgumentParser; everything else goes through it. Both paths must
+/// give the same output, errors and exit codes.
+@Suite struct DirectRunTests {
+    func script(_ text: String) throws -> String {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("auto-direct-\(UUID().uuidString).auto").path
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
+    @Test func onlyCodeOrAScriptWithItsArgumentsTakesTheDirectPath() throws {
+        let path = try script("show 1")
+        #expect(DirectRun.plain(["-e", "show 1"])?.script.text == "show 1")
+        #expect(DirectRun.plain(["-e", "show args", "a", "b"])?.arguments == ["a", "b"])
+        #expect(DirectRun.plain(["run", "-e", "show 1"]) != nil)
+        #expect(DirectRun.plain(["run", path, "x"])?.arguments == ["x"])
+        #expect(DirectRun.plain(["run", path, "x"])?.script.name == path)
+        // An option anywhere, several -e, standard input, a missing file or another command: the parser's.
+        for arguments in [["--json", "-e", "1"], ["-e", "1", "--json"], ["-e", "1", "-e", "2"], ["-e", "--help"],
+                          ["run", "-"], ["run", path, "--yes"], ["run", "/nonexistent/x.auto"], ["check", path], [path], []] {
+            #expect(DirectRun.plain(arguments) == nil, "\(arguments)")
+        }
+    }
+
+    /// `--timeout 1000` changes nothing for these scripts but sends them through the parser.
+    @Test func bothPathsGiveTheSameResults() throws {
+        let file = try script("show args\nshow count(args) * 2")
+        let cases: [[String]] = [
+            ["-e", #"show "hi \(1 + 2)""#], ["-e", "show args", "one", "two"], ["-e", "show 1\nshow 1 / 0"], ["-e", "show ("],
+            ["-e", #"ask "Name?""#], ["run", file, "a", "b"], ["-e", #"read file "/nonexistent/file.txt""#],
+        ]
+        for arguments in cases {
+            let direct = try BinaryRunner.run(arguments)
+            let parsed = try BinaryRunner.run(arguments.first == "run"
+                ? ["run", "--timeout", "1000"] + arguments.dropFirst() : ["--timeout", "1000"] + arguments)
+            #expect(direct.exitCode == parsed.exitCode, "\(arguments)")
+            #expect(direct.standardOutput == parsed.standardOutput, "\(arguments)")
+            #expect(direct.standardError == parsed.standardError, "\(arguments)")
+        }
+    }
+}
