@@ -113,6 +113,7 @@ public final class Daemon: Sendable {
         await apply(to: scheduler, fileTriggers)
         let total = loaded.withLock { $0.values.reduce(0) { $0 + $1.count } }
         logger.info("daemon started", metadata: ["scripts": "\(scripts.count)", "automations": "\(total)", "store": "\(options.store)"])
+        ExecutablePages.release()
         await withTaskGroup(of: Void.self) { group in
             group.addTask {
                 for await paths in changes.stream {
@@ -176,8 +177,10 @@ public final class Daemon: Sendable {
             logger.error("the run store failed while automations were loaded", metadata: ["error": "\(error)"])
         }
         fileTriggers.update(automations, scheduler: scheduler)
-        // Compiling leaves freed memory in the heap; the daemon idles for hours, so it goes back to the system.
+        // Compiling leaves freed memory in the heap, and loading read pages all over the binary; the daemon idles
+        // for hours, so both go back to the system.
         _ = malloc_trim(0)
+        ExecutablePages.release()
     }
 
     /// SIGTERM and SIGINT, as an event to wait for; their default actions are replaced for the daemon's life.
