@@ -113,7 +113,7 @@ public final class Daemon: Sendable {
         await apply(to: scheduler, fileTriggers)
         let total = loaded.withLock { $0.values.reduce(0) { $0 + $1.count } }
         logger.info("daemon started", metadata: ["scripts": "\(scripts.count)", "automations": "\(total)", "store": "\(options.store)"])
-        ExecutablePages.release()
+        giveBackMemory()
         await withTaskGroup(of: Void.self) { group in
             group.addTask {
                 for await paths in changes.stream {
@@ -123,6 +123,7 @@ public final class Daemon: Sendable {
                     guard !scripts.isEmpty else { continue }
                     for script in scripts.sorted() { self.load(script) }
                     await self.apply(to: scheduler, fileTriggers)
+                    self.giveBackMemory()
                 }
             }
             await stop.wait()
@@ -177,8 +178,11 @@ public final class Daemon: Sendable {
             logger.error("the run store failed while automations were loaded", metadata: ["error": "\(error)"])
         }
         fileTriggers.update(automations, scheduler: scheduler)
-        // Compiling leaves freed memory in the heap, and loading read pages all over the binary; the daemon idles
-        // for hours, so both go back to the system.
+    }
+
+    /// Before idling, possibly for hours, what loading left goes back to the system: the heap's freed memory
+    /// (compiling leaves a lot) and the pages of the binary that loading read.
+    func giveBackMemory() {
         _ = malloc_trim(0)
         ExecutablePages.release()
     }
