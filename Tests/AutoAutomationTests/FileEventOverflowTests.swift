@@ -14,7 +14,9 @@ import Testing
         let folder = try ScratchFolder()
         for number in 0..<100 { try writeFile(folder("old-\(number)"), "x") }
         let log = EventLog()
-        let watcher = try FileEventWatcher(WatchSpec(folder: folder.path, recursive: true), events: log.add, status: log.addStatus)
+        // An instance of its own: the overflow is of its queue alone.
+        let watcher = try FileEventWatcher(WatchSpec(folder: folder.path, recursive: true), since: nil, calls: .system, events: log.add,
+                                           status: log.addStatus)
         // Each new file is two records (made, closed): well past the kernel's queue (16384 by default).
         let count = max(20_000, (Self.proc("max_queued_events").flatMap { Int($0) } ?? 16384) + 4000)
         watcher.pauseReading()
@@ -53,7 +55,7 @@ import Testing
         }
         let current = try #require(Self.proc("max_user_watches"))
         #expect {
-            _ = try FileEventWatcher(WatchSpec(folder: folder.path, recursive: true), since: nil, queue: nil, calls: calls,
+            _ = try FileEventWatcher(WatchSpec(folder: folder.path, recursive: true), since: nil, calls: calls,
                                      events: { _ in }, status: { _ in })
         } throws: { error in
             let text = (error as? FileWatchError)?.description ?? ""
@@ -69,7 +71,7 @@ import Testing
             path.hasSuffix("/full") ? (-1, ENOSPC) : InotifyCalls.system.addWatch(descriptor, path, mask)
         }
         let log = EventLog()
-        let watcher = try FileEventWatcher(WatchSpec(folder: folder.path, recursive: true), since: nil, queue: nil, calls: calls,
+        let watcher = try FileEventWatcher(WatchSpec(folder: folder.path, recursive: true), since: nil, calls: calls,
                                            events: log.add, status: log.addStatus)
         try shell("mkdir full && touch full/unseen", in: folder.path)
         try writeFile(folder("seen"), "")
@@ -93,7 +95,7 @@ import Testing
         }
         let log = EventLog()
         let spec = WatchSpec(folder: folder.path, recursive: true)
-        let watcher = try FileEventWatcher(spec, since: TreeSnapshot.scan(spec), queue: nil, calls: calls, events: log.add,
+        let watcher = try FileEventWatcher(spec, since: TreeSnapshot.scan(spec), calls: calls, events: log.add,
                                            status: log.addStatus)
         try writeFile(folder("open/c"), "")
         try await #require(log.settle(folder.path))
@@ -107,7 +109,7 @@ import Testing
         calls.initialize = { (-1, EMFILE) }
         let current = try #require(Self.proc("max_user_instances"))
         #expect {
-            _ = try FileEventWatcher(WatchSpec(folder: "/tmp"), since: nil, queue: nil, calls: calls, events: { _ in }, status: { _ in })
+            _ = try FileEventWatcher(WatchSpec(folder: "/tmp"), since: nil, calls: calls, events: { _ in }, status: { _ in })
         } throws: { error in
             let text = (error as? FileWatchError)?.description ?? ""
             return text.contains("(fs.inotify.max_user_instances = \(current))") && text.contains("ulimit -n")

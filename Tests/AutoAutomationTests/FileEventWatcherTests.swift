@@ -11,9 +11,12 @@ import Testing
     /// The watchers a test made, kept as long as the test runs: a watcher released stops.
     let watchers = Kept<FileEventWatcher>()
 
-    func watch(_ spec: WatchSpec, since: TreeSnapshot? = nil) throws -> (FileEventWatcher, EventLog) {
+    /// `alone`: on an inotify instance of its own, for a test that pauses its reading or fills its queue, which
+    /// would hold back or overflow the other tests' watchers.
+    func watch(_ spec: WatchSpec, since: TreeSnapshot? = nil, alone: Bool = false) throws -> (FileEventWatcher, EventLog) {
         let log = EventLog()
-        let watcher = try FileEventWatcher(spec, since: since, events: log.add, status: log.addStatus)
+        let watcher = alone ? try FileEventWatcher(spec, since: since, calls: .system, events: log.add, status: log.addStatus)
+            : try FileEventWatcher(spec, since: since, events: log.add, status: log.addStatus)
         watchers.keep(watcher)
         return (watcher, log)
     }
@@ -79,7 +82,7 @@ import Testing
     @Test func anAtomicSaveIsOneChange() async throws {
         let folder = try ScratchFolder()
         try writeFile(folder("notes.txt"), "v1")
-        let (watcher, log) = try watch(WatchSpec(folder: folder.path))
+        let (watcher, log) = try watch(WatchSpec(folder: folder.path), alone: true)
         // As an editor saves: a new file beside, renamed over the old one.
         try writeFile(folder(".notes.txt.swp"), "v2")
         try move(folder(".notes.txt.swp"), folder("notes.txt"))
@@ -220,7 +223,7 @@ import Testing
 
     @Test func aBurstOfTenThousandFilesIsEachReportedOnce() async throws {
         let folder = try ScratchFolder()
-        let (watcher, log) = try watch(WatchSpec(folder: folder.path))
+        let (watcher, log) = try watch(WatchSpec(folder: folder.path), alone: true)
         let names = (0..<10_000).map { String(format: "file-%05d.dat", $0) }
         for name in names { try writeFile(folder(name), name) }
         #expect(await log.wait { $0.events.count >= names.count })
@@ -318,7 +321,7 @@ import Testing
         try await #require(otherLog.settle(other.path))
         #expect(log.events.isEmpty)
         // Paused, then stopped: no crash releasing the suspended source.
-        let (paused, _) = try watch(WatchSpec(folder: folder.path))
+        let (paused, _) = try watch(WatchSpec(folder: folder.path), alone: true)
         paused.pauseReading()
         paused.stop()
     }

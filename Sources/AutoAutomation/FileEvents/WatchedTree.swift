@@ -61,8 +61,7 @@ struct WatchedTree {
     static let ancestorMask = UInt32(IN_CREATE | IN_MOVED_TO | IN_DELETE_SELF | IN_MOVE_SELF | IN_ONLYDIR)
 
     let spec: WatchSpec
-    let descriptor: Int32
-    let calls: InotifyCalls
+    let watches: InotifyWatches
     private(set) var folders: [String: Folder] = [:]
     private var pathOfWatch: [Int32: String] = [:]
     /// Regular files created and not yet closed after writing.
@@ -73,19 +72,21 @@ struct WatchedTree {
     /// Folders inside the tree that couldn't be watched or read.
     private var unreadable: Set<String> = []
     private(set) var root = Root.missing(ancestor: nil, watch: -1)
-    /// What the current call has to report.
+    /// Records are handled once `start` has begun watching; an overflow before was of no watch of this tree.
+    private var started = false
+    /// What is still to be reported.
     private var reports: [WatchReport] = []
 
-    init(spec: WatchSpec, descriptor: Int32, calls: InotifyCalls) {
+    init(spec: WatchSpec, watches: InotifyWatches) {
         self.spec = spec
-        self.descriptor = descriptor
-        self.calls = calls
+        self.watches = watches
     }
 
     /// Watches and reads the tree for the first time; with `since` (what an earlier watch knew), reports how the
     /// tree differs from it. A folder that is missing is waited for; the limits, or a folder that is there but
-    /// can't be watched, are errors.
-    mutating func start(since: TreeSnapshot?) throws(FileWatchError) -> [WatchReport] {
+    /// can't be watched, are errors. What it has to report is kept for the first `handle`.
+    mutating func start(since: TreeSnapshot?) throws(FileWatchError) {
+        started = true
         var status = stat()
         if stat(spec.folder, &status) == 0 {
             guard status.st_mode & S_IFMT == S_IFDIR else { throw .notAFolder(spec.folder) }
@@ -98,12 +99,11 @@ struct WatchedTree {
             reports.append(.status(.folderMissing(spec.folder)))
             waitForRoot()
         }
-        return takeReports()
     }
 
-    /// The reports that follow from records read together, in order.
+    /// The reports that follow from records read together, in order, after those still to be reported.
     mutating func handle(_ records: [InotifyRecord]) -> [WatchReport] {
-        for record in records { handle(record) }
+        if started { for record in records { handle(record) } }
         return takeReports()
     }
 
@@ -221,7 +221,7 @@ struct WatchedTree {
         var failure: FileWatchError?
         var notWatched: [(String, String)] = []
         let outcome = TreeWalk(spec: spec).walk(from: top, enter: { folder in
-            let (watch, code) = calls.addWatch(descriptor, folder, Self.folderMask | (folder == spec.folder ? 0 : UInt32(IN_DONT_FOLLOW)))
+            let (watch, code) = watches.add(folder, mask: Self.folderMask | (folder == spec.folder ? 0 : UInt32(IN_DONT_FOLLOW)))
             if watch >= 0 {
                 // A folder moved here from elsewhere in the tree keeps its watch: it is no longer there.
                 if let elsewhere = pathOfWatch[watch] { folders[elsewhere]?.watch = nil }
@@ -252,9 +252,9 @@ struct WatchedTree {
             }
             folders[folder] = state
         })
-        for watch in before.watches where !added.contains(watch) { inotify_rm_watch(descriptor, watch) }
+        for watch in before.watches where !added.contains(watch) { watches.remove(watch) }
         if strict, let failure {
-            for watch in added { inotify_rm_watch(descriptor, watch) }
+            for watch in added { watches.remove(watch) }
             throw failure
         }
         unreadable.formUnion(outcome.unreadable)
@@ -324,7 +324,7 @@ struct WatchedTree {
         folders[parent]?.folders.remove(name)
         let gone = subtree(top)
         for watch in gone.watches {
-            inotify_rm_watch(descriptor, watch)
+            watches.remove(watch)
             pathOfWatch[watch] = nil
         }
         for path in gone.folders { folders[path] = nil }
@@ -341,7 +341,7 @@ struct WatchedTree {
     private mutating func rootGone() {
         guard root == .watched else { return }
         let gone = subtree(spec.folder)
-        for watch in pathOfWatch.keys { inotify_rm_watch(descriptor, watch) }
+        for watch in pathOfWatch.keys { watches.remove(watch) }
         pathOfWatch = [:]
         folders = [:]
         pending = []
@@ -374,7 +374,7 @@ struct WatchedTree {
             let ancestor = Self.nearestFolder(above: spec.folder)
             if case .missing(let watched?, _) = root, watched == ancestor { return }
             dropAncestorWatch()
-            let (watch, code) = calls.addWatch(descriptor, ancestor, Self.ancestorMask)
+            let (watch, code) = watches.add(ancestor, mask: Self.ancestorMask)
             guard watch >= 0 else {
                 if code == ENOENT || code == ENOTDIR { continue }
                 reports.append(.status(.folderNotWatched(spec.folder, reason: FileWatchError.failed(code, ancestor).description)))
@@ -397,7 +397,7 @@ struct WatchedTree {
     }
 
     private mutating func dropAncestorWatch() {
-        if case .missing(_, let watch) = root, watch >= 0 { inotify_rm_watch(descriptor, watch) }
+        if case .missing(_, let watch) = root, watch >= 0 { watches.remove(watch) }
         root = .missing(ancestor: nil, watch: -1)
     }
 
