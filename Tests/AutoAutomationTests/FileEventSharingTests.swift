@@ -75,9 +75,11 @@ import Testing
                                                 status: quietLog.addStatus)
         let count = max(20_000, (FileEventOverflowTests.proc("max_queued_events").flatMap { Int($0) } ?? 16384) + 4000)
         instance.pauseReading()
-        for number in 0..<count { try writeFile(busy("new-\(number)"), "") }
-        // Past the overflow: only a rescan can tell of it.
-        try writeFile(quiet("lost"), "")
+        try await offThePool {
+            for number in 0..<count { try writeFile(busy("new-\(number)"), "") }
+            // Past the overflow: only a rescan can tell of it.
+            try writeFile(quiet("lost"), "")
+        }
         instance.resumeReading()
         try await #require(busyLog.settle(busy.path))
         try await #require(quietLog.settle(quiet.path))
