@@ -54,8 +54,9 @@ struct FileEventsBench {
         let daemon: Child
         do {
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-            // `mode queued`, not the default `single`: a file made just after a run's "run succeeded" line, before the
-            // scheduler counts that run ended, would be rejected as coming while it still runs.
+            // `mode queued`, as the recorded figures were measured: under the default `single`, a file made just after a
+            // run's "run succeeded" line was rejected until the scheduler stored a run's end and stopped counting it in
+            // one step.
             daemon = try startDaemon("latency", "automation \"latency\" when file created in \"\(folder)\" mode queued { show 1 }", store: store)
         } catch {
             return failed("\(error)")
@@ -162,8 +163,9 @@ struct FileEventsBench {
         let anchorName = "inotifywait -m -e close_write"
         notes.add("fileevents latency: `auto daemon` (release, a SQLite store) on `automation \"latency\" when file created in \"…\" "
             + "mode queued { show 1 }`; \(engine.count) files made one at a time (open, write 2 bytes, close), each after its predecessor's "
-            + "run ended and 20 ms more, after one untimed file (`mode queued`: under the default `single`, a file made just after the "
-            + "previous run's \"run succeeded\" line is rejected, as the scheduler counts the run ended a moment later). Latency = the moment the daemon's \"run started\" line is read from its standard error − just "
+            + "run ended and 20 ms more, after one untimed file (`mode queued`, as the recorded figures were measured: under `single` a file "
+            + "made just after the previous run's \"run succeeded\" line was rejected until the scheduler stored a run's end and stopped "
+            + "counting it in one step). Latency = the moment the daemon's \"run started\" line is read from its standard error − just "
             + "before the file was opened: that line is logged after the run's claim is committed (its sync to disk included), just "
             + "before the engine starts, and it is read by a thread of the benchmark blocked on the pipe, so the figure is exact "
             + "(the line's own timestamp is to the second). The store's `started`, taken before the claim's transaction, to the "

@@ -4,12 +4,12 @@ import Foundation
 import Logging
 import Synchronization
 
-/// The daemon's file automations: one watch each (inotify, or `poll every`), whose events become fires for the
-/// scheduler — one per event, or one per quiet spell under `debounce` — in the order they came. When it starts
-/// watching, it compares the folder with the store's copy: with `catch up` what changed while the daemon was down
-/// is delivered (as found by a rescan); without, the copy is set to the folder as it is. Events of paths the
-/// automation's own runs wrote are dropped (`SelfWrites`), and how a watch stands (a folder missing, an overflow,
-/// a limit of inotify) is logged and recorded in the history.
+/// The daemon's file automations: one watch each (inotify, on the one instance the process's watches share, or
+/// `poll every`), whose events become fires for the scheduler — one per event, or one per quiet spell under
+/// `debounce` — in the order they came. When it starts watching, it compares the folder with the store's copy: with
+/// `catch up` what changed while the daemon was down is delivered (as found by a rescan); without, the copy is set
+/// to the folder as it is. Events of paths the automation's own runs wrote are dropped (`SelfWrites`), and how a
+/// watch stands (a folder missing, an overflow, a limit of inotify) is logged and recorded in the history.
 final class FileTriggers: Sendable {
     let store: any RunStore
     let clock: any SchedulerClock

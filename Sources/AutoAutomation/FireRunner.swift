@@ -76,9 +76,26 @@ public struct FireRunner: Sendable {
         return try await perform(loaded, fire, run: id, cancellation: cancellation)
     }
 
-    /// Runs a fire already claimed as `id` (the scheduler claims the fires due together in one transaction).
+    /// Runs a fire already claimed as `id`, and records how it ended.
     public func perform(_ loaded: LoadedAutomation, _ fire: Fire, run id: RunID, cancellation: CancellationFlag = CancellationFlag())
         async throws(RunStoreError) -> RunRecord? {
+        try record(await execute(loaded, fire, run: id, cancellation: cancellation))
+        return try store.run(id)
+    }
+
+    /// How a run ended, not yet recorded.
+    struct EndedRun: Sendable {
+        let id: RunID
+        let ending: RunEnding
+        let steps: [RunTrace.Step]
+        let droppedSteps: Int
+        let started: ContinuousClock.Instant
+        let metadata: Logger.Metadata
+    }
+
+    /// Runs the body of a fire claimed as `id`: how it ended, for `record`. Apart so that the scheduler can record
+    /// the end and stop counting the run for its mode in one step.
+    func execute(_ loaded: LoadedAutomation, _ fire: Fire, run id: RunID, cancellation: CancellationFlag) async -> EndedRun {
         let automation = loaded.automation
         var metadata: Logger.Metadata = ["automation": "\(automation.name)", "run": "\(id)"]
         metadata["scheduled"] = "\(ValueFormatter.iso8601(fire.scheduled))"
@@ -105,11 +122,16 @@ public struct FireRunner: Sendable {
         case .failed(let error): ending = RunEnding(.failed, message: error.message, location: error.location?.description)
         case .cancelled(let reason): ending = RunEnding(.cancelled, message: reason)
         }
-        try store.finish(id, ending, steps: trace.steps, droppedSteps: trace.dropped, at: now())
-        metadata["took"] = "\(Self.milliseconds(ContinuousClock.now - started)) ms"
-        if let message = ending.message { metadata["error"] = "\(ending.location.map { "\($0): " } ?? "")\(message)" }
-        logger.log(level: ending.outcome == .succeeded ? .info : .warning, "run \(ending.outcome.rawValue)", metadata: metadata)
-        return try store.run(id)
+        return EndedRun(id: id, ending: ending, steps: trace.steps, droppedSteps: trace.dropped, started: started, metadata: metadata)
+    }
+
+    /// Records how a run ended, and says so in the log.
+    func record(_ run: EndedRun) throws(RunStoreError) {
+        try store.finish(run.id, run.ending, steps: run.steps, droppedSteps: run.droppedSteps, at: now())
+        var metadata = run.metadata
+        metadata["took"] = "\(Self.milliseconds(ContinuousClock.now - run.started)) ms"
+        if let message = run.ending.message { metadata["error"] = "\(run.ending.location.map { "\($0): " } ?? "")\(message)" }
+        logger.log(level: run.ending.outcome == .succeeded ? .info : .warning, "run \(run.ending.outcome.rawValue)", metadata: metadata)
     }
 
     /// What a run starts with: `args` (empty) and `it`, the instant it was scheduled for. Under a file trigger, `it` is

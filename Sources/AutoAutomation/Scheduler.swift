@@ -77,6 +77,8 @@ public actor Scheduler {
     /// Old runs are removed as this says, at most once an hour, after a run ends (no wake-up of its own).
     let retention: Retention?
     var lastPrune: Date?
+    /// Tests: awaited by each run's task once the run's end is recorded, before the task ends.
+    var runRecorded: (@Sendable (RunID) async -> Void)?
 
     /// `writes`: told what runs write, for file automations that must not trigger themselves.
     public init(store: any RunStore, clock: any SchedulerClock, logger: Logger, retention: Retention? = nil, missedRecordLimit: Int = 10_000,
@@ -275,7 +277,7 @@ public actor Scheduler {
             for item in batch { item.entry.running.removeAll { $0.id == item.id } }
             throw error
         }
-        let runner = self.runner, logger = self.logger
+        let runner = self.runner
         for (item, claimed) in zip(batch, ids) {
             guard let claimed else {
                 item.entry.running.removeAll { $0.id == item.id }
@@ -283,13 +285,10 @@ public actor Scheduler {
             }
             let loaded = item.entry.loaded, fire = item.fire, cancellation = item.cancellation, id = item.id
             let task = Task {
-                do {
-                    _ = try await runner.perform(loaded, fire, run: claimed, cancellation: cancellation)
-                } catch {
-                    logger.error("the run store failed while a run was recorded", metadata: ["automation": "\(loaded.key.name)", "error": "\(error)"])
-                }
+                let run = await runner.execute(loaded, fire, run: claimed, cancellation: cancellation)
                 // The task is the scheduler's (made in one of its methods): back on it, without a hop.
-                self.ended(id, of: loaded.key)
+                self.ended(id, of: loaded.key, run)
+                await self.runRecorded?(claimed)
             }
             if let index = item.entry.running.firstIndex(where: { $0.id == id }) {
                 item.entry.running[index].task = task
@@ -299,7 +298,15 @@ public actor Scheduler {
         }
     }
 
-    func ended(_ id: Int, of key: AutomationKey) {
+    /// A run's end, recorded in the store and for the mode in one step on the scheduler: were the store to have it
+    /// first (the runner recording it on its own task), a fire coming in between would be turned away by `mode
+    /// single` as if the run were still going, though its end is in the history.
+    func ended(_ id: Int, of key: AutomationKey, _ run: FireRunner.EndedRun) {
+        do {
+            try runner.record(run)
+        } catch {
+            logger.error("the run store failed while a run was recorded", metadata: ["automation": "\(key.name)", "error": "\(error)"])
+        }
         pruneIfDue()
         guard let entry = entries[key] else { return resumeSettledIfIdle() }
         entry.running.removeAll { $0.id == id }
@@ -374,6 +381,11 @@ public actor Scheduler {
     }
 
     // MARK: Tests
+
+    /// Tests: `hook` is awaited by each run's task once the run's end is recorded.
+    func whenRunRecorded(_ hook: @escaping @Sendable (RunID) async -> Void) {
+        runRecorded = hook
+    }
 
     /// Returns once no run is going or waiting and the loop waits on the clock. For tests that move the clock
     /// (whose move returns once the loop has handed out what was due).

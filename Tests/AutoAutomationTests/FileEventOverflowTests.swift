@@ -14,16 +14,20 @@ import Testing
         let folder = try ScratchFolder()
         for number in 0..<100 { try writeFile(folder("old-\(number)"), "x") }
         let log = EventLog()
-        let watcher = try FileEventWatcher(WatchSpec(folder: folder.path, recursive: true), events: log.add, status: log.addStatus)
+        // An instance of its own: the overflow is of its queue alone.
+        let watcher = try FileEventWatcher(WatchSpec(folder: folder.path, recursive: true), since: nil, calls: .system, events: log.add,
+                                           status: log.addStatus)
         // Each new file is two records (made, closed): well past the kernel's queue (16384 by default).
         let count = max(20_000, (Self.proc("max_queued_events").flatMap { Int($0) } ?? 16384) + 4000)
         watcher.pauseReading()
-        try shell("mkdir -p early/inside && touch early/inside/one", in: folder.path)
-        for number in 0..<count { try writeFile(folder("new-\(number)"), "") }
-        // Past the overflow: only the rescan can tell of these.
-        for number in 0..<50 { try remove(folder("old-\(number)")) }
-        for number in 50..<75 { try writeFile(folder("old-\(number)"), "longer") }
-        try shell("mkdir -p late/inside && touch late/inside/two", in: folder.path)
+        try await offThePool {
+            try shell("mkdir -p early/inside && touch early/inside/one", in: folder.path)
+            for number in 0..<count { try writeFile(folder("new-\(number)"), "") }
+            // Past the overflow: only the rescan can tell of these.
+            for number in 0..<50 { try remove(folder("old-\(number)")) }
+            for number in 50..<75 { try writeFile(folder("old-\(number)"), "longer") }
+            try shell("mkdir -p late/inside && touch late/inside/two", in: folder.path)
+        }
         watcher.resumeReading()
         try await #require(log.settle(folder.path))
 
@@ -53,7 +57,7 @@ import Testing
         }
         let current = try #require(Self.proc("max_user_watches"))
         #expect {
-            _ = try FileEventWatcher(WatchSpec(folder: folder.path, recursive: true), since: nil, queue: nil, calls: calls,
+            _ = try FileEventWatcher(WatchSpec(folder: folder.path, recursive: true), since: nil, calls: calls,
                                      events: { _ in }, status: { _ in })
         } throws: { error in
             let text = (error as? FileWatchError)?.description ?? ""
@@ -69,7 +73,7 @@ import Testing
             path.hasSuffix("/full") ? (-1, ENOSPC) : InotifyCalls.system.addWatch(descriptor, path, mask)
         }
         let log = EventLog()
-        let watcher = try FileEventWatcher(WatchSpec(folder: folder.path, recursive: true), since: nil, queue: nil, calls: calls,
+        let watcher = try FileEventWatcher(WatchSpec(folder: folder.path, recursive: true), since: nil, calls: calls,
                                            events: log.add, status: log.addStatus)
         try shell("mkdir full && touch full/unseen", in: folder.path)
         try writeFile(folder("seen"), "")
@@ -93,7 +97,7 @@ import Testing
         }
         let log = EventLog()
         let spec = WatchSpec(folder: folder.path, recursive: true)
-        let watcher = try FileEventWatcher(spec, since: TreeSnapshot.scan(spec), queue: nil, calls: calls, events: log.add,
+        let watcher = try FileEventWatcher(spec, since: TreeSnapshot.scan(spec), calls: calls, events: log.add,
                                            status: log.addStatus)
         try writeFile(folder("open/c"), "")
         try await #require(log.settle(folder.path))
@@ -107,7 +111,7 @@ import Testing
         calls.initialize = { (-1, EMFILE) }
         let current = try #require(Self.proc("max_user_instances"))
         #expect {
-            _ = try FileEventWatcher(WatchSpec(folder: "/tmp"), since: nil, queue: nil, calls: calls, events: { _ in }, status: { _ in })
+            _ = try FileEventWatcher(WatchSpec(folder: "/tmp"), since: nil, calls: calls, events: { _ in }, status: { _ in })
         } throws: { error in
             let text = (error as? FileWatchError)?.description ?? ""
             return text.contains("(fs.inotify.max_user_instances = \(current))") && text.contains("ulimit -n")

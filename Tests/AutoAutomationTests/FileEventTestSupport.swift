@@ -49,6 +49,14 @@ func remove(_ path: String) throws {
     guard unlink(path) == 0 else { throw SetupFailure("remove", path) }
 }
 
+/// Runs a burst of blocking file work on a dispatch thread: on one of the two threads of the tests' cooperative pool it
+/// would hold back, for seconds, every other test running meanwhile.
+func offThePool(_ work: @escaping @Sendable () throws -> Void) async throws {
+    try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+        DispatchQueue.global().async { continuation.resume(with: Result { try work() }) }
+    }
+}
+
 /// Runs a shell command line, for the cases where the timing of one process matters (`mkdir -p a/b && touch a/b/x`).
 func shell(_ command: String, in folder: String) throws {
     let process = Process()

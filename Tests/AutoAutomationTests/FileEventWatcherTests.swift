@@ -11,9 +11,12 @@ import Testing
     /// The watchers a test made, kept as long as the test runs: a watcher released stops.
     let watchers = Kept<FileEventWatcher>()
 
-    func watch(_ spec: WatchSpec, since: TreeSnapshot? = nil) throws -> (FileEventWatcher, EventLog) {
+    /// `alone`: on an inotify instance of its own, for a test that pauses its reading or fills its queue, which
+    /// would hold back or overflow the other tests' watchers.
+    func watch(_ spec: WatchSpec, since: TreeSnapshot? = nil, alone: Bool = false) throws -> (FileEventWatcher, EventLog) {
         let log = EventLog()
-        let watcher = try FileEventWatcher(spec, since: since, events: log.add, status: log.addStatus)
+        let watcher = alone ? try FileEventWatcher(spec, since: since, calls: .system, events: log.add, status: log.addStatus)
+            : try FileEventWatcher(spec, since: since, events: log.add, status: log.addStatus)
         watchers.keep(watcher)
         return (watcher, log)
     }
@@ -79,7 +82,7 @@ import Testing
     @Test func anAtomicSaveIsOneChange() async throws {
         let folder = try ScratchFolder()
         try writeFile(folder("notes.txt"), "v1")
-        let (watcher, log) = try watch(WatchSpec(folder: folder.path))
+        let (watcher, log) = try watch(WatchSpec(folder: folder.path), alone: true)
         // As an editor saves: a new file beside, renamed over the old one.
         try writeFile(folder(".notes.txt.swp"), "v2")
         try move(folder(".notes.txt.swp"), folder("notes.txt"))
@@ -220,9 +223,9 @@ import Testing
 
     @Test func aBurstOfTenThousandFilesIsEachReportedOnce() async throws {
         let folder = try ScratchFolder()
-        let (watcher, log) = try watch(WatchSpec(folder: folder.path))
+        let (watcher, log) = try watch(WatchSpec(folder: folder.path), alone: true)
         let names = (0..<10_000).map { String(format: "file-%05d.dat", $0) }
-        for name in names { try writeFile(folder(name), name) }
+        try await offThePool { for name in names { try writeFile(folder(name), name) } }
         #expect(await log.wait { $0.events.count >= names.count })
         try await #require(log.settle(folder.path))
         let events = log.events
@@ -281,6 +284,50 @@ import Testing
         #expect(watcher.snapshot == TreeSnapshot.scan(watcher.spec))
     }
 
+    /// The watch is of the path as configured: a folder above the watched one renamed takes the watched folder from
+    /// its path (it is missing, its files deleted), and what then happens where the folder went is not reported under
+    /// the old name. The path made again, or the folder brought back, is watched again, its files found by a rescan.
+    @Test func aFolderAboveRenamedTakesTheWatchedFolderAwayUntilThePathIsThereAgain() async throws {
+        let scratch = try ScratchFolder()
+        let folder = scratch("top/parent/watched")
+        try shell("mkdir -p top/parent/watched/sub && touch top/parent/watched/a top/parent/watched/sub/b", in: scratch.path)
+        let (watcher, log) = try watch(WatchSpec(folder: folder, recursive: true))
+        try move(scratch("top/parent"), scratch("top/renamed"))
+        try #require(await log.wait { $0.statuses == [.folderMissing(folder)] })
+        #expect(log.events.map(\.summary).sorted() == ["deleted \(folder)/a", "deleted \(folder)/sub/b"])
+        try writeFile(scratch("top/renamed/watched/unseen"), "")
+        try writeFile(scratch("top/renamed/watched/sub/unseen"), "")
+
+        // Made again at its path: watched, and what is in it created.
+        try shell("mkdir -p top/parent/watched && touch top/parent/watched/c", in: scratch.path)
+        #expect(await log.wait { $0.statuses == [.folderMissing(folder), .folderWatched(folder)] })
+        try await #require(log.settle(folder))
+        #expect(log.events.dropFirst(2).map(\.summary) == ["created \(folder)/c"])
+
+        // The new one goes, and the old one is brought back: its files, the ones made while it was away too.
+        try FileManager.default.removeItem(atPath: scratch("top/parent"))
+        #expect(await log.wait { $0.statuses.count == 3 })
+        try move(scratch("top/renamed"), scratch("top/parent"))
+        #expect(await log.wait { $0.statuses.count == 4 })
+        try await #require(log.settle(folder))
+        #expect(log.statuses == [.folderMissing(folder), .folderWatched(folder), .folderMissing(folder), .folderWatched(folder)])
+        #expect(log.events.dropFirst(3).map(\.summary) == ["deleted \(folder)/c", "created \(folder)/a", "created \(folder)/sub/b",
+                                                           "created \(folder)/sub/unseen", "created \(folder)/unseen"])
+
+        // A folder further up renamed does the same; renamed back, the watch is as it was.
+        try move(scratch("top"), scratch("moved"))
+        #expect(await log.wait { $0.statuses.count == 5 })
+        try writeFile(scratch("moved/parent/watched/later"), "")
+        try move(scratch("moved"), scratch("top"))
+        #expect(await log.wait { $0.statuses.count == 6 })
+        try await #require(log.settle(folder))
+        #expect(log.events(of: folder + "/later") == [.created(folder + "/later", rescan: true)])
+        try writeFile(folder + "/sub/last", "")
+        #expect(await log.wait { $0.events(of: folder + "/sub/last") == [.created(folder + "/sub/last")] })
+        #expect(log.events.allSatisfy { $0.path.hasPrefix(folder + "/") })
+        #expect(watcher.snapshot == TreeSnapshot.scan(watcher.spec))
+    }
+
     @Test func aFolderMissingAtStartIsWaitedForThroughTheFoldersAboveIt() async throws {
         let parent = try ScratchFolder()
         let folder = parent("not/yet/here")
@@ -288,6 +335,22 @@ import Testing
         #expect(await log.wait { $0.statuses == [.folderMissing(folder)] })
         try shell("mkdir -p not/yet && mkdir not/yet/here && touch not/yet/here/first", in: parent.path)
         #expect(await log.wait { $0.statuses == [.folderMissing(folder), .folderWatched(folder)] })
+        try await #require(log.settle(folder))
+        #expect(Set(log.events.map(\.path)) == [folder + "/first"] && log.events.isCreatedOnce)
+        #expect(watcher.snapshot == TreeSnapshot.scan(watcher.spec))
+    }
+
+    /// Waiting for a missing folder is waiting for its path: the nearest folder there taken away by a folder above
+    /// it renamed, the wait goes on from the folders that are on the path now.
+    @Test func aMissingFolderIsWaitedForAtItsPathWhenAFolderAboveIsRenamed() async throws {
+        let scratch = try ScratchFolder()
+        try shell("mkdir -p a/b", in: scratch.path)
+        let folder = scratch("a/b/c/watched")
+        let (watcher, log) = try watch(WatchSpec(folder: folder))
+        #expect(await log.wait { $0.statuses == [.folderMissing(folder)] })
+        try move(scratch("a"), scratch("moved"))
+        try shell("mkdir -p a/b/c/watched && touch a/b/c/watched/first", in: scratch.path)
+        try #require(await log.wait { $0.statuses == [.folderMissing(folder), .folderWatched(folder)] })
         try await #require(log.settle(folder))
         #expect(Set(log.events.map(\.path)) == [folder + "/first"] && log.events.isCreatedOnce)
         #expect(watcher.snapshot == TreeSnapshot.scan(watcher.spec))
@@ -318,7 +381,7 @@ import Testing
         try await #require(otherLog.settle(other.path))
         #expect(log.events.isEmpty)
         // Paused, then stopped: no crash releasing the suspended source.
-        let (paused, _) = try watch(WatchSpec(folder: folder.path))
+        let (paused, _) = try watch(WatchSpec(folder: folder.path), alone: true)
         paused.pauseReading()
         paused.stop()
     }

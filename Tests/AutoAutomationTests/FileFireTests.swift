@@ -1,9 +1,10 @@
-import AutoAutomation
+@testable import AutoAutomation
 import AutoIntents
 import AutoLanguage
 import AutoTestSupport
 import Foundation
 import Logging
+import Synchronization
 import Testing
 
 /// A file automation's events are delivered to the scheduler, not scheduled: each delivery is a fire of its own (two
@@ -60,6 +61,34 @@ import Testing
         gate.open()
         await scheduler.settled()
         #expect(try store.runs(of: "slow", limit: 10).map(\.outcome) == [.rejected, .succeeded])
+        await scheduler.stop(grace: .seconds(5))
+    }
+
+    /// `mode single` turns a fire away while a run is going, and only then: once the store has a run's end (for
+    /// whoever reads the history, it is over) a fire is taken. Delivered from the run's task the moment its end is
+    /// recorded, the second fire is the file created right after the run ended.
+    @Test func inModeSingleAFireOnceTheRunsEndIsRecordedIsTaken() async throws {
+        let scheduler = try await scheduler(#"automation "single" when file created in "/inbox" { show 1 }"#)
+        let key = AutomationKey(script: "/s.auto", name: "single")
+        let state = FileState(size: 3, modified: 1_000)
+        let delivered = Mutex<(first: RunID?, endRecorded: Bool, taken: Bool)>((nil, false, false))
+        await scheduler.whenRunRecorded { [store] id in
+            guard delivered.withLock({ state in
+                guard state.first == nil else { return false }
+                state.first = id
+                return true
+            }) else { return }
+            let ended = (try? store.run(id))??.ended != nil
+            let taken = (try? await scheduler.deliver(FileFire(files: ["/inbox/b"], states: [state]), to: key)) ?? false
+            delivered.withLock { $0.endRecorded = ended; $0.taken = taken }
+        }
+        #expect(try await scheduler.deliver(FileFire(files: ["/inbox/a"], states: [state]), to: key))
+        try await waitUntil { try store.runs(of: "single", limit: 10).count == 2 }
+        await scheduler.settled()
+        #expect(delivered.withLock { $0.endRecorded && $0.taken })
+        let runs = try store.runs(of: "single", limit: 10).reversed().map { "\($0.outcome.rawValue) \($0.files) \($0.message ?? "")" }
+        #expect(runs == [#"succeeded ["/inbox/a"] "#, #"succeeded ["/inbox/b"] "#])
+        await scheduler.whenRunRecorded { _ in }
         await scheduler.stop(grace: .seconds(5))
     }
 

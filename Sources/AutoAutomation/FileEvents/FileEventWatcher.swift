@@ -12,17 +12,16 @@ import Glibc
 /// rename, is *changed*; one deleted or moved away is *deleted*; a name gone before its records are read makes no
 /// event. With `recursive`, a folder that appears is watched at once and read, its files *created*.
 ///
-/// - Delivery: `events` is called on the watcher's serial queue with the events of each read, in order, each
-///   change once; a rescan's events come in parts of at most `batchLimit`. `status` is called on the same queue, in
-///   order with the events, when the watch's standing changes (`FileWatchStatus`). A handler that takes its time
-///   holds the reading back: records wait in the kernel's queue, and if it overflows the tree is read again, so
-///   memory stays bounded by one read (64 KiB) and the snapshot, however fast files come.
+/// - Delivery: `events` is called with the events of each read, in order, each change once; a rescan's events come
+///   in parts of at most `batchLimit`. `status` is called in order with the events when the watch's standing changes
+///   (`FileWatchStatus`). The handlers of all the watchers of a process run one at a time, on the queue of the
+///   inotify instance they share (`InotifyInstance`): a handler that takes its time holds the reading back, records
+///   wait in the kernel's queue, and if it overflows the trees are read again, so memory stays bounded by one read
+///   (64 KiB) and the snapshots, however fast files come.
 /// - The snapshot: the watcher keeps what the tree holds, updated as events come (`snapshot`), so that after an
 ///   overflow it reports exactly what was missed, and the daemon can store it and pass it back as `since`.
 /// - Names that are not UTF-8 are left out, as `TreeSnapshot.scan` leaves them out.
-/// Unchecked Sendable: its properties are set once, in `init`; the tree is behind a lock, and a dispatch source may
-/// be suspended, resumed and cancelled from any thread.
-public final class FileEventWatcher: @unchecked Sendable {
+public final class FileEventWatcher: Sendable {
     public typealias EventHandler = @Sendable ([FileEvent]) -> Void
     public typealias StatusHandler = @Sendable (FileWatchStatus) -> Void
 
@@ -30,51 +29,60 @@ public final class FileEventWatcher: @unchecked Sendable {
     public static let batchLimit = 1024
 
     public let spec: WatchSpec
-    private let reader: InotifyReader
-    private let source: any DispatchSourceRead
-    private let control = Mutex<(paused: Bool, stopped: Bool)>((false, false))
+    private let instance: InotifyInstance
+    private let reader: TreeReader
 
     /// Starts watching at once: the folders are watched and read before `init` returns, so a change after it is
     /// reported. `since`: what an earlier watch of the same spec knew (its `snapshot`, stored); the differences are
     /// the first events, marked `fromRescan`. A missing folder is no error: it is reported (`.folderMissing`) and
-    /// waited for.
+    /// waited for. The watchers of a process share one inotify instance.
     /// - Parameters:
-    ///   - queue: the handlers run one at a time on a queue of the watcher's own that targets this one (nil: the
-    ///     default global queue).
     ///   - events: the events of each read, in order. It may read `snapshot`, which already holds them.
     ///   - status: how the watch stands, when that changes.
     /// - Throws: the limits of inotify (naming the setting and its value), a folder that is there but can't be
     ///   watched, or a path that is not an absolute folder.
-    public convenience init(_ spec: WatchSpec, since: TreeSnapshot? = nil, queue: DispatchQueue? = nil,
-                            events: @escaping EventHandler, status: @escaping StatusHandler = { _ in }) throws(FileWatchError) {
-        try self.init(spec, since: since, queue: queue, calls: .system, events: events, status: status)
+    public convenience init(_ spec: WatchSpec, since: TreeSnapshot? = nil, events: @escaping EventHandler,
+                            status: @escaping StatusHandler = { _ in }) throws(FileWatchError) {
+        let instance: InotifyInstance
+        do {
+            instance = try InotifyInstance.shared()
+        } catch {
+            throw .failed(error.code, spec.folder)
+        }
+        try self.init(spec, since: since, on: instance, events: events, status: status)
     }
 
-    init(_ spec: WatchSpec, since: TreeSnapshot?, queue: DispatchQueue?, calls: InotifyCalls,
-         events: @escaping EventHandler, status: @escaping StatusHandler) throws(FileWatchError) {
-        guard spec.folder.hasPrefix("/") else { throw .notAbsolute(spec.folder) }
-        let (descriptor, code) = calls.initialize()
-        guard descriptor >= 0 else { throw .failed(code, spec.folder) }
-        var tree = WatchedTree(spec: spec, descriptor: descriptor, calls: calls)
-        let first: [WatchReport]
+    /// Tests: a watcher on an inotify instance of its own, made with `calls`, so that they can fail as a full system
+    /// does, or the reading be paused without holding back other tests' watchers.
+    convenience init(_ spec: WatchSpec, since: TreeSnapshot?, calls: InotifyCalls, events: @escaping EventHandler,
+                     status: @escaping StatusHandler) throws(FileWatchError) {
+        let instance: InotifyInstance
         do {
-            first = try tree.start(since: since)
+            instance = try InotifyInstance(calls: calls)
         } catch {
-            close(descriptor)
+            throw .failed(error.code, spec.folder)
+        }
+        try self.init(spec, since: since, on: instance, events: events, status: status)
+    }
+
+    init(_ spec: WatchSpec, since: TreeSnapshot?, on instance: InotifyInstance, events: @escaping EventHandler,
+         status: @escaping StatusHandler) throws(FileWatchError) {
+        guard spec.folder.hasPrefix("/") else { throw .notAbsolute(spec.folder) }
+        let reader = TreeReader(spec, on: instance, events: events, status: status)
+        // Subscribed before the first watch is added, so that no record of it is dropped.
+        instance.subscribe(reader)
+        do {
+            try reader.tree.withLock { tree throws(FileWatchError) in try tree.start(since: since) }
+        } catch {
+            instance.unsubscribe(reader)
             throw error
         }
-        // A queue of its own, targeting the one given: the handlers run one at a time even on a concurrent queue.
-        let serial = DispatchQueue(label: "auto.file-events", target: queue)
-        let reader = InotifyReader(descriptor: descriptor, tree: tree, events: events, status: status)
-        let source = DispatchSource.makeReadSource(fileDescriptor: descriptor, queue: serial)
-        source.setEventHandler { reader.readAvailable() }
-        source.setCancelHandler { close(descriptor) }
         self.spec = spec
+        self.instance = instance
         self.reader = reader
-        self.source = source
-        // Before the source starts, so that what start found comes before any later event.
-        if !first.isEmpty { serial.async { reader.deliver(first) } }
-        source.resume()
+        // What `start` found (kept in the tree) comes before any later event: whichever of this and the handling of
+        // the first records runs first on the instance's queue hands it over.
+        instance.queue.async { reader.handle([]) }
     }
 
     deinit {
@@ -86,76 +94,47 @@ public final class FileEventWatcher: @unchecked Sendable {
         reader.tree.withLock { $0.snapshot() }
     }
 
-    /// Stops watching: no handler starts once the queue has run the stop (one running finishes). The watches go
-    /// with the inotify descriptor, which is closed.
+    /// Stops watching: no handler starts once it has returned (one running finishes), and the watcher's inotify
+    /// watches go (those of folders another watcher watches too stay for it).
     public func stop() {
-        let wasPaused = control.withLock { control -> Bool? in
-            guard !control.stopped else { return nil }
-            control.stopped = true
-            return control.paused
-        }
-        guard let wasPaused else { return }
-        reader.stopped.store(true, ordering: .relaxed)
-        source.cancel()
-        // A suspended source neither runs its cancel handler nor may be released.
-        if wasPaused { source.resume() }
+        guard !reader.stopped.exchange(true, ordering: .relaxed) else { return }
+        instance.unsubscribe(reader)
     }
 
-    /// Tests: stop reading, so that records pile up in the kernel's queue until it overflows.
+    /// Tests: stop reading, so that records pile up in the kernel's queue until it overflows. It pauses the whole
+    /// instance: give the watcher one of its own (`calls:`).
     func pauseReading() {
-        control.withLock { control in
-            guard !control.paused, !control.stopped else { return }
-            control.paused = true
-            source.suspend()
-        }
+        instance.pauseReading()
     }
 
     func resumeReading() {
-        control.withLock { control in
-            guard control.paused, !control.stopped else { return }
-            control.paused = false
-            source.resume()
-        }
+        instance.resumeReading()
     }
 }
 
-/// Reads an inotify descriptor when it is ready and hands what follows to the handlers, on the watcher's queue.
-private final class InotifyReader: Sendable {
-    let descriptor: Int32
+/// One watcher's part in the instance: turns the records of its watches into its events, on the instance's queue.
+private final class TreeReader: InotifyInstance.Subscriber {
+    let id: Int
     let tree: Mutex<WatchedTree>
     let events: FileEventWatcher.EventHandler
     let status: FileEventWatcher.StatusHandler
     let stopped = Atomic<Bool>(false)
-    /// One read's worth of records: room for at least 2,000, far more than the longest name needs.
-    private nonisolated(unsafe) let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 8)
 
-    init(descriptor: Int32, tree: WatchedTree, events: @escaping FileEventWatcher.EventHandler,
+    init(_ spec: WatchSpec, on instance: InotifyInstance, events: @escaping FileEventWatcher.EventHandler,
          status: @escaping FileEventWatcher.StatusHandler) {
-        self.descriptor = descriptor
-        self.tree = Mutex(tree)
+        id = instance.newSubscriberID()
+        tree = Mutex(WatchedTree(spec: spec, watches: InotifyWatches(instance: instance, subscriber: id)))
         self.events = events
         self.status = status
     }
 
-    deinit {
-        buffer.deallocate()
+    func handle(_ records: [InotifyRecord]) {
+        guard !stopped.load(ordering: .relaxed) else { return }
+        let reports = tree.withLock { $0.handle(records) }
+        deliver(reports)
     }
 
-    /// Reads and hands over a few buffers' worth, then lets the queue run something else; the source calls again
-    /// while records wait.
-    func readAvailable() {
-        for _ in 0..<16 {
-            guard !stopped.load(ordering: .relaxed) else { return }
-            let count = read(descriptor, buffer.baseAddress, buffer.count)
-            if count < 0, errno == EINTR { continue }
-            guard count > 0 else { return }
-            let records = InotifyRecord.parse(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
-            let reports = tree.withLock { $0.handle(records) }
-            deliver(reports)
-        }
-    }
-
-    func deliver(_ reports: [WatchReport]) {
+    private func deliver(_ reports: [WatchReport]) {
         var batch: [FileEvent] = []
         func flush() {
             guard !batch.isEmpty else { return }

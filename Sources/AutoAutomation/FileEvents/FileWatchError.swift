@@ -54,7 +54,7 @@ enum InotifyLimit: String {
 
     /// What reaching it means and how to raise it.
     var reached: String {
-        let what = self == .watches ? "watches (one per folder watched)" : "instances (one per file trigger)"
+        let what = self == .watches ? "watches (one per folder watched)" : "instances (a process's file watches share one)"
         let value = current
         let raised = value.map { String(max($0 * 4, self == .watches ? 65536 : 1024)) } ?? (self == .watches ? "524288" : "1024")
         return "the limit of inotify \(what) for this user is reached (\(setting) = \(value.map(String.init) ?? "unknown")); "

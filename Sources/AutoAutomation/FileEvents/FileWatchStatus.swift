@@ -1,7 +1,7 @@
 /// How a watch stands, for the daemon to record beside the runs: said when it changes, in order with the events.
 public enum FileWatchStatus: Sendable, Equatable, CustomStringConvertible {
-    /// The watched folder is not there (missing at start, deleted, moved away, unmounted): its files were reported
-    /// deleted, and the folder is waited for.
+    /// The watched folder is not there (missing at start, deleted, moved away, taken from its path by a folder above
+    /// it renamed or removed, unmounted): its files were reported deleted, and a folder at its path is waited for.
     case folderMissing(String)
     /// The folder is there again (or at last): watched, and its files reported created.
     case folderWatched(String)

@@ -32,6 +32,11 @@ enum WatchReport: Sendable, Equatable {
 ///   further on, and a file created and removed before it was seen makes none at all;
 /// - folders make no events; with `recursive`, one that appears is watched, then read, its files reported
 ///   *created* (`fromRescan`), and one that goes away takes its files with it (*deleted*).
+///
+/// The watch is of the path: the watched folder renamed, removed, or taken from its path by a folder above it
+/// renamed or removed (which the folders above are watched for), is missing — its files deleted, and whatever
+/// happens to it where it went not reported — until a folder is at the path again, which is then read, its files
+/// *created* (`fromRescan`).
 /// Not thread-safe: the watcher keeps it behind a lock.
 struct WatchedTree {
     struct Folder {
@@ -51,20 +56,28 @@ struct WatchedTree {
     }
 
     enum Root: Equatable {
-        case watched
-        /// Not there: waiting for it through a watch on the nearest folder above it that is.
-        case missing(ancestor: String?, watch: Int32)
+        /// Watched, and found at its path as this folder (nil: gone as soon as it was listed).
+        case watched(FolderIdentity?)
+        /// Not there: waited for through the folders above it that are (`above`).
+        case missing
     }
 
     static let folderMask = UInt32(IN_CREATE | IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_DELETE | IN_DELETE_SELF
                                    | IN_MOVE_SELF | IN_ONLYDIR | IN_EXCL_UNLINK)
-    static let ancestorMask = UInt32(IN_CREATE | IN_MOVED_TO | IN_DELETE_SELF | IN_MOVE_SELF | IN_ONLYDIR)
+    /// A folder above the watched one: renamed or removed, it takes the watched folder from its path.
+    static let aboveMask = UInt32(IN_DELETE_SELF | IN_MOVE_SELF | IN_ONLYDIR)
+    /// The nearest folder above a missing watched folder: also the names made in it, one of which is on the way.
+    static let nearestMask = aboveMask | UInt32(IN_CREATE | IN_MOVED_TO)
 
     let spec: WatchSpec
-    let descriptor: Int32
-    let calls: InotifyCalls
+    let watches: InotifyWatches
     private(set) var folders: [String: Folder] = [:]
     private var pathOfWatch: [Int32: String] = [:]
+    /// The folders above the watched one that are there, by watch (but "/", which never moves, unless it is where
+    /// a missing folder is waited for).
+    private var above: [Int32: String] = [:]
+    /// While the watched folder is missing: the nearest folder above it, whose new names are looked at.
+    private var waitingIn: String?
     /// Regular files created and not yet closed after writing.
     private var pending: Set<String> = []
     /// Files a scan reported created while they were being made (their IN_CREATE came after): their first close
@@ -72,38 +85,37 @@ struct WatchedTree {
     private var completing: Set<String> = []
     /// Folders inside the tree that couldn't be watched or read.
     private var unreadable: Set<String> = []
-    private(set) var root = Root.missing(ancestor: nil, watch: -1)
-    /// What the current call has to report.
+    private(set) var root = Root.missing
+    /// Records are handled once `start` has begun watching; an overflow before was of no watch of this tree.
+    private var started = false
+    /// What is still to be reported.
     private var reports: [WatchReport] = []
 
-    init(spec: WatchSpec, descriptor: Int32, calls: InotifyCalls) {
+    init(spec: WatchSpec, watches: InotifyWatches) {
         self.spec = spec
-        self.descriptor = descriptor
-        self.calls = calls
+        self.watches = watches
     }
 
     /// Watches and reads the tree for the first time; with `since` (what an earlier watch knew), reports how the
     /// tree differs from it. A folder that is missing is waited for; the limits, or a folder that is there but
-    /// can't be watched, are errors.
-    mutating func start(since: TreeSnapshot?) throws(FileWatchError) -> [WatchReport] {
+    /// can't be watched, are errors. What it has to report is kept for the first `handle`.
+    mutating func start(since: TreeSnapshot?) throws(FileWatchError) {
+        started = true
         var status = stat()
         if stat(spec.folder, &status) == 0 {
             guard status.st_mode & S_IFMT == S_IFDIR else { throw .notAFolder(spec.folder) }
-            if try reconcile(spec.folder, strict: true, report: false) == .listed {
-                root = .watched
-            }
+            if try reconcile(spec.folder, strict: true, report: false) == .listed { rootWatched() }
         }
         if let since { reports += since.changes(to: snapshot()).filter { spec.kinds.contains($0.kind) }.map(WatchReport.event) }
-        if root != .watched {
+        if root == .missing {
             reports.append(.status(.folderMissing(spec.folder)))
             waitForRoot()
         }
-        return takeReports()
     }
 
-    /// The reports that follow from records read together, in order.
+    /// The reports that follow from records read together, in order, after those still to be reported.
     mutating func handle(_ records: [InotifyRecord]) -> [WatchReport] {
-        for record in records { handle(record) }
+        if started { for record in records { handle(record) } }
         return takeReports()
     }
 
@@ -127,9 +139,10 @@ struct WatchedTree {
             overflowed()
             return
         }
-        if case .missing(_, let watch) = root, record.watch == watch {
-            ancestorChanged(record)
-            return
+        if let folder = above[record.watch] {
+            folderAboveChanged(folder, record)
+            // The same folder may be in the tree too (the path leads back up through a link).
+            guard pathOfWatch[record.watch] != nil else { return }
         }
         guard let folder = pathOfWatch[record.watch] else { return }
         if record.has(IN_IGNORED) {
@@ -221,7 +234,7 @@ struct WatchedTree {
         var failure: FileWatchError?
         var notWatched: [(String, String)] = []
         let outcome = TreeWalk(spec: spec).walk(from: top, enter: { folder in
-            let (watch, code) = calls.addWatch(descriptor, folder, Self.folderMask | (folder == spec.folder ? 0 : UInt32(IN_DONT_FOLLOW)))
+            let (watch, code) = watches.add(folder, mask: Self.folderMask | (folder == spec.folder ? 0 : UInt32(IN_DONT_FOLLOW)))
             if watch >= 0 {
                 // A folder moved here from elsewhere in the tree keeps its watch: it is no longer there.
                 if let elsewhere = pathOfWatch[watch] { folders[elsewhere]?.watch = nil }
@@ -252,9 +265,12 @@ struct WatchedTree {
             }
             folders[folder] = state
         })
-        for watch in before.watches where !added.contains(watch) { inotify_rm_watch(descriptor, watch) }
+        for watch in before.watches where !added.contains(watch) { release(watch) }
         if strict, let failure {
-            for watch in added { inotify_rm_watch(descriptor, watch) }
+            for watch in added {
+                pathOfWatch[watch] = nil
+                release(watch)
+            }
             throw failure
         }
         unreadable.formUnion(outcome.unreadable)
@@ -294,12 +310,16 @@ struct WatchedTree {
 
     /// The kernel dropped records: read the whole tree again.
     private mutating func overflowed() {
-        guard root == .watched else {
-            // What was lost may be the folder's return.
+        guard case .watched = root else {
+            // What was lost may be the folder's return, or a move of a folder above.
+            waitingIn = nil
             waitForRoot()
             return
         }
         reports.append(.status(.overflowed(spec.folder)))
+        // What was lost may be a move that took the folder from its path.
+        guard !pathChanged() else { return rootGone() }
+        watchAbove(waitingIn: nil)
         if (try? reconcile(spec.folder, strict: false, report: true)) == .gone { rootGone() }
     }
 
@@ -324,8 +344,8 @@ struct WatchedTree {
         folders[parent]?.folders.remove(name)
         let gone = subtree(top)
         for watch in gone.watches {
-            inotify_rm_watch(descriptor, watch)
             pathOfWatch[watch] = nil
+            release(watch)
         }
         for path in gone.folders { folders[path] = nil }
         pending = pending.filter { !Self.isInside($0, top) }
@@ -336,25 +356,40 @@ struct WatchedTree {
 
     // MARK: The watched folder going and coming back
 
-    /// The watched folder is gone (deleted, moved, unmounted): the files known in it are reported deleted, and its
-    /// return is waited for.
+    /// The watched folder is listed and watched: from now on the folders above it are watched too.
+    private mutating func rootWatched() {
+        root = .watched(FolderIdentity.of(spec.folder))
+        watchAbove(waitingIn: nil)
+    }
+
+    /// Whether the watched path no longer leads to the folder watched.
+    private func pathChanged() -> Bool {
+        guard case .watched(let identity) = root else { return false }
+        let now = FolderIdentity.of(spec.folder)
+        return now == nil || now != identity
+    }
+
+    /// The watched folder is gone (deleted, moved, unmounted, or taken from its path): the files known in it are
+    /// reported deleted, and its return is waited for.
     private mutating func rootGone() {
-        guard root == .watched else { return }
+        guard case .watched = root else { return }
         let gone = subtree(spec.folder)
-        for watch in pathOfWatch.keys { inotify_rm_watch(descriptor, watch) }
+        let dropped = pathOfWatch.keys
         pathOfWatch = [:]
+        for watch in dropped { release(watch) }
         folders = [:]
         pending = []
         completing = []
         unreadable = []
-        root = .missing(ancestor: nil, watch: -1)
+        root = .missing
         for path in gone.files.keys.sorted(by: FileTree.precedes) { emit(.deleted, path) }
         reports.append(.status(.folderMissing(spec.folder)))
+        waitingIn = nil
         waitForRoot()
     }
 
-    /// Watches the watched folder again if it is back; otherwise the nearest folder above it, whose records say
-    /// when the next folder on the way is made. The folder is looked for once more after each watch is added, so
+    /// Watches the watched folder again if it is back; otherwise the folders above it, the nearest of which says
+    /// when the next folder on the way is made. The folder is looked for once more after the watches are added, so
     /// that one made in between is not missed. A folder back but unreadable is reported, and waited for as if
     /// missing (it may be made again).
     private mutating func waitForRoot() {
@@ -363,42 +398,80 @@ struct WatchedTree {
             if !unreadableRoot, Self.isFolder(spec.folder) {
                 switch (try? reconcile(spec.folder, strict: false, report: true)) ?? .gone {
                 case .listed:
-                    dropAncestorWatch()
-                    root = .watched
                     reports.append(.status(.folderWatched(spec.folder)))
+                    rootWatched()
                     return
                 case .unreadable: unreadableRoot = true
                 case .gone: continue
                 }
             }
-            let ancestor = Self.nearestFolder(above: spec.folder)
-            if case .missing(let watched?, _) = root, watched == ancestor { return }
-            dropAncestorWatch()
-            let (watch, code) = calls.addWatch(descriptor, ancestor, Self.ancestorMask)
-            guard watch >= 0 else {
-                if code == ENOENT || code == ENOTDIR { continue }
-                reports.append(.status(.folderNotWatched(spec.folder, reason: FileWatchError.failed(code, ancestor).description)))
-                return
+            let nearest = Self.nearestFolder(above: spec.folder)
+            // Waiting there already, since before the last look: nothing was made in between.
+            if waitingIn == nearest { return }
+            if watchAbove(waitingIn: nearest), unreadableRoot { return }
+        }
+    }
+
+    /// Watches the folders above the watched one, from the top down to `nearest` while it is missing (nil: down to
+    /// its parent), in place of those watched before. False when one of them is not there (the path changed
+    /// meanwhile: look again). One that can't be watched (no permission, the limit of watches) is left out: its
+    /// moves go unseen; the nearest one is reported, as the folder's return would go unseen.
+    @discardableResult
+    private mutating func watchAbove(waitingIn nearest: String?) -> Bool {
+        let before = above
+        above = [:]
+        waitingIn = nil
+        var complete = true
+        for folder in Self.folders(above: spec.folder, downTo: nearest) {
+            let (watch, code) = watches.add(folder, mask: folder == nearest ? Self.nearestMask : Self.aboveMask)
+            if watch >= 0 {
+                above[watch] = folder
+            } else if code == ENOENT || code == ENOTDIR {
+                complete = false
+                break
+            } else if folder == nearest {
+                reports.append(.status(.folderNotWatched(spec.folder, reason: FileWatchError.failed(code, folder).description)))
             }
-            root = .missing(ancestor: ancestor, watch: watch)
-            if unreadableRoot { return }
         }
+        if complete { waitingIn = nearest }
+        for watch in before.keys where above[watch] == nil { release(watch) }
+        return complete
     }
 
-    private mutating func ancestorChanged(_ record: InotifyRecord) {
+    /// A record of a folder above: moved or removed, the watched path may lead elsewhere or nowhere now; while the
+    /// watched folder is missing, a name made in the nearest one may be the next folder on the way.
+    private mutating func folderAboveChanged(_ folder: String, _ record: InotifyRecord) {
+        // The kernel dropped the watch (removed, unmounted): nothing to let go of.
+        if record.has(IN_IGNORED) { above[record.watch] = nil }
         if record.has(IN_IGNORED | IN_DELETE_SELF | IN_MOVE_SELF) {
-            dropAncestorWatch()
-            waitForRoot()
-        } else if case .missing(let ancestor?, _) = root, let name = record.name,
-                  Self.isInside(spec.folder, FileTree.path(of: name, in: ancestor)) {
-            // The next folder on the way to the watched one (or itself) was made or moved in.
+            if case .watched = root {
+                if pathChanged() { rootGone() } else { watchAbove(waitingIn: nil) }
+            } else {
+                waitingIn = nil
+                waitForRoot()
+            }
+        } else if root == .missing, folder == waitingIn, let name = record.name,
+                  Self.isInside(spec.folder, FileTree.path(of: name, in: folder)) {
+            waitingIn = nil
             waitForRoot()
         }
     }
 
-    private mutating func dropAncestorWatch() {
-        if case .missing(_, let watch) = root, watch >= 0 { inotify_rm_watch(descriptor, watch) }
-        root = .missing(ancestor: nil, watch: -1)
+    /// Lets the instance drop a watch the tree no longer uses (another watcher of the same folder may still).
+    private mutating func release(_ watch: Int32) {
+        guard pathOfWatch[watch] == nil, above[watch] == nil else { return }
+        watches.remove(watch)
+    }
+
+    /// The folders above `path` from the top ("/" only when it is `nearest`), down to `nearest` (nil: its parent).
+    static func folders(above path: String, downTo nearest: String?) -> [String] {
+        if nearest == "/" { return ["/"] }
+        var found: [String] = []
+        for index in path.indices.dropFirst() where path[index] == "/" {
+            found.append(String(path[..<index]))
+            if found.last == nearest { break }
+        }
+        return found
     }
 
     /// The nearest folder above `path` that is there ("/" at worst).
@@ -429,5 +502,18 @@ struct WatchedTree {
 
     private mutating func emit(_ event: FileEvent) {
         if spec.kinds.contains(event.kind) { reports.append(.event(event)) }
+    }
+}
+
+/// A folder as the kernel knows it, whatever path leads to it: its file system and inode.
+struct FolderIdentity: Equatable {
+    let device: UInt64
+    let inode: UInt64
+
+    /// The folder at `path`, following links; nil when there is none.
+    static func of(_ path: String) -> FolderIdentity? {
+        var status = stat()
+        guard stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFDIR else { return nil }
+        return FolderIdentity(device: UInt64(status.st_dev), inode: UInt64(status.st_ino))
     }
 }
