@@ -31,8 +31,9 @@ public struct AutoHost: Sendable {
         (Prelude.sources + files).map { SourceFile(name: $0.name, text: $0.text) }
     }
 
-    public func compile(_ source: SourceFile, limits: Parser.Limits = Parser.Limits(), grants: Grants = .all)
-        -> Result<CompiledScript, CompilationFailure> {
-        ScriptCompiler.compile(source, prelude: prelude, registry: registry, limits: limits, commandName: name, grants: grants)
+    public func compile(_ source: SourceFile, limits: Parser.Limits = Parser.Limits(), grants: Grants = .all,
+                        preludeBodies: PreludeBodies = .all) -> Result<CompiledScript, CompilationFailure> {
+        ScriptCompiler.compile(source, prelude: prelude, registry: registry, limits: limits, commandName: name, grants: grants,
+                               preludeBodies: preludeBodies)
     }
 }

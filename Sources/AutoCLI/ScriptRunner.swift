@@ -45,7 +45,10 @@ public struct ScriptRunner: Sendable {
                     cancellation: CancellationFlag = CancellationFlag()) async -> Int32 {
         let timeLimit = options.limits.maxDuration.map { TimeLimit(limit: $0, deadline: ContinuousClock.now + $0) }
         let compiled: CompiledScript
-        switch finish("compiling", within: timeLimit, { host.compile(source, limits: options.parseLimits, grants: options.grants) }) {
+        switch finish("compiling", within: timeLimit, {
+            // Running needs the bodies of only the prelude's shortcuts the script calls.
+            host.compile(source, limits: options.parseLimits, grants: options.grants, preludeBodies: .whenCalled)
+        }) {
         case .success(let script):
             compiled = script
             report(script.warnings)

@@ -118,6 +118,7 @@ extension Checker {
             let value = bind(argument.value, expected: intent.parameters[index].type)
             bound[index] = checkArgument(value, for: intent.parameters[index], of: intent, allowMapping: false)
         }
+        if uncheckedShortcuts.contains(ObjectIdentifier(intent)) { calledUncheckedShortcut = true }
         var type = shortcutOutputTypes[ObjectIdentifier(intent)] ?? intent.outputType
         switch intent.resultRule {
         case .fixed: break

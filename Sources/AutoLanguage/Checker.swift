@@ -21,6 +21,10 @@ struct Checker {
     /// knows it; one checked before (a recursion) has Any. Descriptors never change; the compiler gets ones with
     /// these types (`ScriptCompiler`).
     var shortcutOutputTypes: [ObjectIdentifier: ValueType] = [:]
+    /// The prelude's shortcuts whose bodies are not checked (`PreludeBodies.whenCalled`), and whether the script
+    /// calls one: then it is compiled again with them all.
+    var uncheckedShortcuts: Set<ObjectIdentifier> = []
+    var calledUncheckedShortcut = false
     /// Shortcuts declared so far, across the prelude and the script: the next one's index in the program.
     var shortcutCount = 0
     /// What the run will be granted: a call in the script to an intent needing something not granted at all is an
