@@ -248,7 +248,14 @@ import Testing
         try #require(descriptor >= 0)
         close(descriptor)
         try await #require(log.settle(folder.path))
-        #expect(log.events == names.map { .created(folder($0)) })
+        let expected = names.map { FileEvent.created(folder($0)) }
+        // In the order made, unless the shared inotify queue overflowed (another test's burst, under load): the
+        // rescan that makes up for it reports in the folder's order. Each name once, either way.
+        if log.statuses.contains(where: { if case .overflowed = $0 { true } else { false } }) {
+            #expect(log.events.count == expected.count && Set(log.events) == Set(expected))
+        } else {
+            #expect(log.events == expected, "statuses: \(log.statuses)")
+        }
     }
 
     @Test func theWatchedFolderRemovedAndMadeAgain() async throws {

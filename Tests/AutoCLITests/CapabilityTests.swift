@@ -14,73 +14,73 @@ import Testing
         try FileManager.default.createDirectory(atPath: home + "/Documents", withIntermediateDirectories: true)
     }
 
-    func auto(_ arguments: String...) throws -> BinaryRunner.Result {
-        try BinaryRunner.run(arguments, environment: ["HOME": home], directory: home)
+    func auto(_ arguments: String...) async throws -> BinaryRunner.Result {
+        try await BinaryRunner.runAwaiting(arguments, environment: ["HOME": home], directory: home)
     }
 
-    @Test func aSandboxRefusesAWriteBeforeTheRunAndCreatesNothing() throws {
-        let result = try auto("--sandbox", "--allow-read=~/Documents", "-e", #"write text "x" to "~/elsewhere.txt""#)
+    @Test func aSandboxRefusesAWriteBeforeTheRunAndCreatesNothing() async throws {
+        let result = try await auto("--sandbox", "--allow-read=~/Documents", "-e", #"write text "x" to "~/elsewhere.txt""#)
         #expect(result.exitCode == 2)
         #expect(result.standardError.contains("-e:1:1: error: 'write text' needs to write files, and this run may not"), "\(result.standardError)")
         #expect(result.standardError.contains("grant it with --allow-write"))
         #expect(!FileManager.default.fileExists(atPath: home + "/elsewhere.txt"))
     }
 
-    @Test func aWriteGrantForSomePathsIsCheckedWhenTheRunGetsThere() throws {
-        let refused = try auto("--allow-write=~/Documents", "-e", #"show "before"; write text "x" to "~/Documents/../elsewhere.txt""#)
+    @Test func aWriteGrantForSomePathsIsCheckedWhenTheRunGetsThere() async throws {
+        let refused = try await auto("--allow-write=~/Documents", "-e", #"show "before"; write text "x" to "~/Documents/../elsewhere.txt""#)
         #expect(refused.exitCode == 1)
         #expect(refused.standardOutput == "before\n")
         #expect(refused.standardError.contains("'\(home)/elsewhere.txt' is outside what --allow-write granted (\(home)/Documents)"),
                 "\(refused.standardError)")
-        let allowed = try auto("--allow-write=~/Documents", "-e", #"write text "x" to "~/Documents/a.txt""#)
+        let allowed = try await auto("--allow-write=~/Documents", "-e", #"write text "x" to "~/Documents/a.txt""#)
         #expect(allowed.exitCode == 0, "\(allowed.standardError)")
         #expect(FileManager.default.contents(atPath: home + "/Documents/a.txt") == Data("x".utf8))
         #expect(!FileManager.default.fileExists(atPath: home + "/elsewhere.txt"))
     }
 
-    @Test func aBareAllowFlagGrantsAllOfItAndNothingElse() throws {
-        let write = try auto("--allow-write", "-e", #"write text "x" to "~/b.txt""#)
+    @Test func aBareAllowFlagGrantsAllOfItAndNothingElse() async throws {
+        let write = try await auto("--allow-write", "-e", #"write text "x" to "~/b.txt""#)
         #expect(write.exitCode == 0, "\(write.standardError)")
-        let read = try auto("--allow-write", "-e", #"read text "~/b.txt""#)
+        let read = try await auto("--allow-write", "-e", #"read text "~/b.txt""#)
         #expect(read.exitCode == 2, "--allow-write alone grants no reading")
         #expect(read.standardError.contains("'read text' needs to read files"), "\(read.standardError)")
-        let both = try auto("--allow-read", "--allow-write", "-e", #"show read text "~/b.txt""#)
+        let both = try await auto("--allow-read", "--allow-write", "-e", #"show read text "~/b.txt""#)
         #expect(both.standardOutput == "x\n", "\(both.standardError)")
-        let unrestricted = try auto("-e", #"show read text "~/b.txt""#)
+        let unrestricted = try await auto("-e", #"show read text "~/b.txt""#)
         #expect(unrestricted.standardOutput == "x\n", "without --sandbox or --allow-…, everything is granted")
     }
 
-    @Test func checkSaysWhichFlagEachCallNeeds() throws {
+    @Test func checkSaysWhichFlagEachCallNeeds() async throws {
         try #"""
             set body = read text "~/Documents/in.txt"
             write text body to "~/Documents/out.txt"
             """#.write(toFile: home + "/copy.auto", atomically: true, encoding: .utf8)
-        let sandboxed = try auto("check", "--sandbox", "copy.auto")
+        let sandboxed = try await auto("check", "--sandbox", "copy.auto")
         #expect(sandboxed.exitCode == 2)
         #expect(sandboxed.standardError.contains("copy.auto:1:12: error: 'read text' needs to read files"), "\(sandboxed.standardError)")
         #expect(sandboxed.standardError.contains("copy.auto:2:1: error: 'write text' needs to write files"), "\(sandboxed.standardError)")
-        let granted = try auto("check", "--allow-read=~/Documents", "--allow-write=~/Documents", "copy.auto")
+        let granted = try await auto("check", "--allow-read=~/Documents", "--allow-write=~/Documents", "copy.auto")
         #expect(granted.exitCode == 0, "\(granted.standardError)")
-        #expect(try auto("check", "copy.auto").exitCode == 0)
+        #expect(try await auto("check", "copy.auto").exitCode == 0)
     }
 
-    @Test func aFilesMetadataNeedsTheReadGrantItsNameDoesNot() throws {
+    @Test func aFilesMetadataNeedsTheReadGrantItsNameDoesNot() async throws {
         try "x".write(toFile: home + "/Documents/in.txt", atomically: true, encoding: .utf8)
         try "y".write(toFile: home + "/out.txt", atomically: true, encoding: .utf8)
-        let inside = try auto("--allow-read=~/Documents", "--allow-write=~", "-e", #"write text "z" to "~/Documents/new.txt" -> f"#, "-e", "show f.size")
+        let inside = try await auto("--allow-read=~/Documents", "--allow-write=~", "-e", #"write text "z" to "~/Documents/new.txt" -> f"#, "-e", "show f.size")
         #expect(inside.standardOutput == "1 byte\n", "\(inside.standardError)")
-        let outside = try auto("--allow-read=~/Documents", "--allow-write=~", "-e", #"write text "z" to "~/new.txt" -> f"#, "-e", "show f.name",
+        let outside = try await auto("--allow-read=~/Documents", "--allow-write=~", "-e", #"write text "z" to "~/new.txt" -> f"#, "-e", "show f.name",
                                "-e", "show f.exists")
         #expect(outside.standardOutput == "new.txt\n")
         #expect(outside.standardError.contains("this run may not read files there: '\(home)/new.txt' is outside what --allow-read granted"),
                 "\(outside.standardError)")
-        let listed = try auto("--allow-read=~/Documents", "--allow-write=~", "-e", #"write text "w" to "~/w.txt" -> f"#,
+        let listed = try await auto("--allow-read=~/Documents", "--allow-write=~", "-e", #"write text "w" to "~/w.txt" -> f"#,
                               "-e", "show ([f] | filter where size > 0 bytes)")
         #expect(listed.standardOutput == "[]\n", "a refused size reads as nil in a filter: \(listed.standardError)")
     }
 
-    @Test func describeShowsWhatAnIntentNeeds() throws {
-        let described = try auto("intents", "describe", "write text")
+    @Test func describeShowsWhatAnIntentNeeds() async throws {
+        let described = try await auto("intents", "describe", "write text")
         #expect(described.standardOutput.contains("Needs: write files (--allow-write)"), "\(described.standardOutput)")
     }
 
@@ -92,7 +92,7 @@ import Testing
         #expect(CapabilityOptions.expandBareFlags(["--allow-write=/tmp", "--", "--allow-read"]) == ["--allow-write=/tmp", "--", "--allow-read"])
     }
 
-    @Test func grantsFromFlags() throws {
+    @Test func grantsFromFlags() async throws {
         func grants(_ arguments: [String]) throws -> Grants {
             try CapabilityOptions.parse(CapabilityOptions.expandBareFlags(arguments)).grants()
         }
@@ -107,8 +107,8 @@ import Testing
 
 /// docs/stdlib.md is what `auto intents reference` prints: the reference can't drift from the intents.
 @Suite struct IntentReferenceTests {
-    @Test func docsStdlibIsUpToDate() throws {
-        let printed = try BinaryRunner.run(["intents", "reference"])
+    @Test func docsStdlibIsUpToDate() async throws {
+        let printed = try await BinaryRunner.runAwaiting(["intents", "reference"])
         #expect(printed.exitCode == 0, "\(printed.standardError)")
         let page = try String(contentsOfFile: Fixture.repositoryRoot + "/docs/stdlib.md", encoding: .utf8)
         #expect(page == printed.standardOutput, "docs/stdlib.md is out of date: run 'swift run auto intents reference > docs/stdlib.md'")

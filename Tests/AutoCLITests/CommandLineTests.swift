@@ -4,12 +4,12 @@ import Testing
 
 /// The `auto` binary, run as a user runs it.
 @Suite struct CommandLineTests {
-    func auto(_ arguments: String..., input: String = "", environment: [String: String] = [:]) throws -> BinaryRunner.Result {
-        try auto(arguments, input: input, environment: environment)
+    func auto(_ arguments: String..., input: String = "", environment: [String: String] = [:]) async throws -> BinaryRunner.Result {
+        try await auto(arguments, input: input, environment: environment)
     }
 
-    func auto(_ arguments: [String], input: String = "", environment: [String: String] = [:]) throws -> BinaryRunner.Result {
-        try BinaryRunner.run(arguments, input: input, environment: environment)
+    func auto(_ arguments: [String], input: String = "", environment: [String: String] = [:]) async throws -> BinaryRunner.Result {
+        try await BinaryRunner.runAwaiting(arguments, input: input, environment: environment)
     }
 
     func temporaryFile(_ text: String, name: String = "script.auto") throws -> String {
@@ -20,29 +20,29 @@ import Testing
         return path
     }
 
-    @Test func runsCode() throws {
-        let result = try auto("-e", #"show "hi \(1 + 2)""#)
+    @Test func runsCode() async throws {
+        let result = try await auto("-e", #"show "hi \(1 + 2)""#)
         #expect(result.exitCode == 0)
         #expect(result.standardOutput == "hi 3\n")
     }
 
-    @Test func printsTheResultAsJSON() throws {
-        let result = try auto("--json", "-e", #"{title: "Circe", year: 2018}"#)
+    @Test func printsTheResultAsJSON() async throws {
+        let result = try await auto("--json", "-e", #"{title: "Circe", year: 2018}"#)
         #expect(result.exitCode == 0)
         #expect(result.standardOutput == #"{"title":"Circe","year":2018}"# + "\n")
-        let shown = try auto("--json", "-e", "show 1\n[1.5, nil, true, 90 seconds, date(\"2024-05-01 07:30:00Z\").year]")
+        let shown = try await auto("--json", "-e", "show 1\n[1.5, nil, true, 90 seconds, date(\"2024-05-01 07:30:00Z\").year]")
         #expect(shown.standardOutput == "[1.5,null,true,90,2024]\n", "only the result goes to standard output")
         #expect(shown.standardError == "1\n")
     }
 
     /// One rule for the result in both modes: the last statement's value when it makes one, nothing (`null`) after
     /// `set`, `show` or a loop.
-    @Test func theResultIsTheSameInBothModes() throws {
+    @Test func theResultIsTheSameInBothModes() async throws {
         for (code, text, json) in [("set x = 5", "", "null\n"), ("set x = 5\nx * 2", "10\n", "10\n"),
                                    ("for i in [1, 2] { i }", "", "null\n"), ("show 3", "3\n", "null\n"),
                                    ("set r = {a: 1}\nr", "{a: 1}\n", #"{"a":1}"# + "\n")] {
-            let plain = try auto("-e", code)
-            let written = try auto("--json", "-e", code)
+            let plain = try await auto("-e", code)
+            let written = try await auto("--json", "-e", code)
             #expect(plain.standardOutput == text, "auto -e '\(code)'")
             #expect(written.standardOutput == json, "auto --json -e '\(code)'")
         }
@@ -50,40 +50,40 @@ import Testing
 
     /// A question with standard input piped in (not a terminal) says why nobody can answer it, and so does
     /// `--no-input`.
-    @Test func aQuestionNobodyCanAnswerSaysWhy() throws {
-        let piped = try auto("-e", #"ask "Name?""#, input: "Ada\n")
+    @Test func aQuestionNobodyCanAnswerSaysWhy() async throws {
+        let piped = try await auto("-e", #"ask "Name?""#, input: "Ada\n")
         #expect(piped.exitCode == 1)
         #expect(piped.standardError.contains("nobody can answer 'Name?' (standard input is not a terminal)"), "\(piped.standardError)")
-        let refused = try auto("--no-input", "-e", #"ask "Name?""#)
+        let refused = try await auto("--no-input", "-e", #"ask "Name?""#)
         #expect(refused.standardError.contains("(--no-input was given)"), "\(refused.standardError)")
     }
 
-    @Test func runsAFileAndStandardInputWithArguments() throws {
+    @Test func runsAFileAndStandardInputWithArguments() async throws {
         let path = try temporaryFile("show args\nshow count(args)")
-        let file = try auto("run", path, "a", "b")
+        let file = try await auto("run", path, "a", "b")
         #expect(file.standardOutput == "[\"a\", \"b\"]\n2\n")
-        let stdin = try auto("run", "-", "x", input: "show args")
+        let stdin = try await auto("run", "-", "x", input: "show args")
         #expect(stdin.standardOutput == "[\"x\"]\n")
-        let code = try auto("-e", "show args", "one")
+        let code = try await auto("-e", "show args", "one")
         #expect(code.standardOutput == "[\"one\"]\n")
     }
 
-    @Test func runsAnExecutableScriptThroughItsShebang() throws {
+    @Test func runsAnExecutableScriptThroughItsShebang() async throws {
         let path = try temporaryFile("#!/usr/bin/env auto\nshow \"from a shebang \\(args)\"\n")
         #expect(chmod(path, 0o755) == 0)
-        let result = try BinaryRunner.run(["arg"], executable: path)
+        let result = try await BinaryRunner.runAwaiting(["arg"], executable: path)
         #expect(result.exitCode == 0, "\(result.standardError)")
         #expect(result.standardOutput == "from a shebang [\"arg\"]\n")
     }
 
-    @Test func checkReportsEveryErrorWithACaretAndAHint() throws {
+    @Test func checkReportsEveryErrorWithACaretAndAHint() async throws {
         let path = try temporaryFile("""
             set favourite = "Circe"
             show favourit
             show "a" + 1
             shuw favourite
             """, name: "broken.auto")
-        let result = try auto("check", path)
+        let result = try await auto("check", path)
         #expect(result.exitCode == 2)
         let errors = result.standardError.components(separatedBy: "\n").filter { $0.contains(": error: ") }
         #expect(errors.count == 3, "\(result.standardError)")
@@ -91,30 +91,30 @@ import Testing
         #expect(result.standardError.contains("broken.auto:3:6: error: can't apply '+' to Text and Int"))
         #expect(result.standardError.contains("broken.auto:4:1: error: unknown action 'shuw'\n  shuw favourite\n  ^~~~\n  hint: did you mean 'show'?"))
         #expect(result.standardError.hasSuffix("3 errors\n"))
-        let fine = try auto("check", try temporaryFile("show 1"))
+        let fine = try await auto("check", try temporaryFile("show 1"))
         #expect(fine.exitCode == 0)
     }
 
-    @Test func exitCodes() throws {
-        #expect(try auto("-e", "show 1 / 0").exitCode == 1)
-        #expect(try auto("-e", "show (").exitCode == 2)
-        #expect(try auto("run", "/nonexistent/script.auto").exitCode == 2)
-        #expect(try auto("--no-such-option").exitCode == 2)
-        let missing = try auto("run", "/nonexistent/script.auto")
+    @Test func exitCodes() async throws {
+        #expect(try await auto("-e", "show 1 / 0").exitCode == 1)
+        #expect(try await auto("-e", "show (").exitCode == 2)
+        #expect(try await auto("run", "/nonexistent/script.auto").exitCode == 2)
+        #expect(try await auto("--no-such-option").exitCode == 2)
+        let missing = try await auto("run", "/nonexistent/script.auto")
         #expect(missing.standardError.contains("/nonexistent/script.auto: no such file"))
-        let runtime = try auto("-e", "show 1\nshow 1 / 0")
+        let runtime = try await auto("-e", "show 1\nshow 1 / 0")
         #expect(runtime.standardOutput == "1\n")
         #expect(runtime.standardError.contains("-e:2:6: error: division by zero"))
     }
 
-    @Test func graphPrintsDOT() throws {
+    @Test func graphPrintsDOT() async throws {
         let path = try temporaryFile("""
             shortcut "twice" (n: Int) { return n * 2 }
             set numbers = [1, 2, 3]
             numbers | twice -> doubled
             show "\\(doubled)"
             """)
-        let result = try auto("graph", path)
+        let result = try await auto("graph", path)
         #expect(result.exitCode == 0)
         #expect(result.standardOutput.hasPrefix("digraph"))
         #expect(result.standardOutput.contains("[label=\"numbers\"]"))
@@ -123,24 +123,24 @@ import Testing
         if FileManager.default.isExecutableFile(atPath: "/usr/bin/dot") {
             let svgPath = path + ".dot"
             try result.standardOutput.write(toFile: svgPath, atomically: true, encoding: .utf8)
-            let svg = try BinaryRunner.run(["-Tsvg", svgPath], executable: "/usr/bin/dot")
+            let svg = try await BinaryRunner.runAwaiting(["-Tsvg", svgPath], executable: "/usr/bin/dot")
             #expect(svg.exitCode == 0, "\(svg.standardError)")
             #expect(svg.standardOutput.contains("<svg"))
         }
     }
 
-    @Test func intentsListsAndDescribes() throws {
-        let list = try auto("intents")
+    @Test func intentsListsAndDescribes() async throws {
+        let list = try await auto("intents")
         #expect(list.exitCode == 0)
         #expect(list.standardOutput.contains("show "))
         #expect(list.standardOutput.contains("average "))
         #expect(list.standardOutput.contains("[shortcut, stdlib/numbers.auto:"))
-        let describe = try auto("intents", "describe", "show")
+        let describe = try await auto("intents", "describe", "show")
         #expect(describe.standardOutput.hasPrefix("Show\n  Show {value}\n"))
         #expect(describe.standardOutput.contains("value: Any, required, input"))
-        let shortcut = try auto("intents", "describe", "numbers", "from")
+        let shortcut = try await auto("intents", "describe", "numbers", "from")
         #expect(shortcut.standardOutput.contains("step: Int, optional, default 1"))
-        let unknown = try auto("intents", "describe", "shwo")
+        let unknown = try await auto("intents", "describe", "shwo")
         #expect(unknown.exitCode == 2)
         #expect(unknown.standardError.contains("did you mean 'show'?"))
     }
@@ -155,24 +155,24 @@ import Testing
         show pages left 300 read: 120
         """
 
-    @Test func intentsListsTheShortcutsOfAScript() throws {
+    @Test func intentsListsTheShortcutsOfAScript() async throws {
         let path = try temporaryFile(Self.pagesLeft, name: "pages.auto")
-        let list = try auto("intents", path)
+        let list = try await auto("intents", path)
         #expect(list.exitCode == 0, "\(list.standardError)")
         let line = try #require(list.standardOutput.split(separator: "\n").first { $0.hasPrefix("pages left ") }, "\(list.standardOutput)")
         #expect(line.hasSuffix("  (Int) → Int  A shortcut from \(path).  [shortcut, \(path):2]"), "\(line)")
         #expect(list.standardOutput.contains("[shortcut, stdlib/numbers.auto:"), "the prelude's shortcuts are listed too")
         #expect(!list.standardOutput.contains("180"), "listing doesn't run the script")
         #expect(list.standardError == "")
-        let all = try auto("intents", "--all", path)
+        let all = try await auto("intents", "--all", path)
         #expect(all.standardOutput.contains(String(line)))
-        let without = try auto("intents")
+        let without = try await auto("intents")
         #expect(!without.standardOutput.contains("pages left"), "only the script declares it")
     }
 
-    @Test func intentsDescribesAShortcutOfAScript() throws {
+    @Test func intentsDescribesAShortcutOfAScript() async throws {
         let path = try temporaryFile(Self.pagesLeft, name: "pages.auto")
-        let describe = try auto("intents", "describe", "pages", "left", path)
+        let describe = try await auto("intents", "describe", "pages", "left", path)
         #expect(describe.exitCode == 0, "\(describe.standardError)")
         #expect(describe.standardOutput == """
             pages left
@@ -191,27 +191,27 @@ import Testing
             """)
         // A script named anything, with --file; every word before it is the name.
         let noSuffix = try temporaryFile(Self.pagesLeft, name: "pages")
-        let byOption = try auto("intents", "describe", "pages", "left", "--file", noSuffix)
+        let byOption = try await auto("intents", "describe", "pages", "left", "--file", noSuffix)
         #expect(byOption.exitCode == 0, "\(byOption.standardError)")
         #expect(byOption.standardOutput.hasSuffix("Declared at: \(noSuffix):2\n"), "\(byOption.standardOutput)")
-        let short = try auto("intents", "describe", "-f", noSuffix, "pages left")
+        let short = try await auto("intents", "describe", "-f", noSuffix, "pages left")
         #expect(short.standardOutput == byOption.standardOutput)
         // The host's intents are still there beside the script's.
-        let builtIn = try auto("intents", "describe", "show", path)
+        let builtIn = try await auto("intents", "describe", "show", path)
         #expect(builtIn.standardOutput.hasPrefix("Show\n  Show {value}\n"), "\(builtIn.standardOutput)")
     }
 
-    @Test func intentsOfAScriptThatIsMissingOrDoesNotCompileFail() throws {
-        let missing = try auto("intents", "/nonexistent/pages.auto")
+    @Test func intentsOfAScriptThatIsMissingOrDoesNotCompileFail() async throws {
+        let missing = try await auto("intents", "/nonexistent/pages.auto")
         #expect(missing.exitCode == 2)
         #expect(missing.standardError.contains("/nonexistent/pages.auto: no such file"), "\(missing.standardError)")
         #expect(missing.standardOutput == "")
-        let missingDescribed = try auto("intents", "describe", "pages", "left", "/nonexistent/pages.auto")
+        let missingDescribed = try await auto("intents", "describe", "pages", "left", "/nonexistent/pages.auto")
         #expect(missingDescribed.exitCode == 2)
         #expect(missingDescribed.standardError.contains("/nonexistent/pages.auto: no such file"), "\(missingDescribed.standardError)")
-        let missingOption = try auto("intents", "describe", "pages", "left", "--file", "/nonexistent/pages")
+        let missingOption = try await auto("intents", "describe", "pages", "left", "--file", "/nonexistent/pages")
         #expect(missingOption.standardError.contains("/nonexistent/pages: no such file"), "\(missingOption.standardError)")
-        let noName = try auto("intents", "describe", "/nonexistent/pages.auto")
+        let noName = try await auto("intents", "describe", "/nonexistent/pages.auto")
         #expect(noName.exitCode == 2)
         #expect(noName.standardError.contains("name what to describe before the script: 'auto intents describe NAME /nonexistent/pages.auto'"),
                 "\(noName.standardError)")
@@ -222,33 +222,33 @@ import Testing
             }
             show pages left "300"
             """, name: "broken.auto")
-        let check = try auto("check", broken)
+        let check = try await auto("check", broken)
         #expect(check.exitCode == 2)
         #expect(check.standardError.contains("broken.auto:2:18: error: unknown name 'raed'\n    return total - raed\n"), "\(check.standardError)")
         #expect(check.standardError.hasSuffix("2 errors\n"), "\(check.standardError)")
         for arguments in [["intents", broken], ["intents", "describe", "pages", "left", broken], ["intents", "describe", "show", "-f", broken]] {
-            let result = try auto(arguments)
+            let result = try await auto(arguments)
             #expect(result.exitCode == 2, "\(arguments)")
             #expect(result.standardOutput == "", "\(arguments)")
             #expect(result.standardError == check.standardError, "\(arguments) reports the errors as check does")
         }
     }
 
-    @Test func colourOnlyOnATerminalAndNeverWithNoColor() throws {
-        let plain = try auto("check", "-e", "show x")
+    @Test func colourOnlyOnATerminalAndNeverWithNoColor() async throws {
+        let plain = try await auto("check", "-e", "show x")
         #expect(!plain.standardError.contains("\u{1B}["), "no colour when standard error is a pipe")
         // `script` gives the binary a real pseudo-terminal.
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/script") else { return }
         let command = "\(BinaryRunner.binary) check -e 'show x'"
-        let terminal = try BinaryRunner.run(["-qec", command, "/dev/null"], executable: "/usr/bin/script", environment: ["TERM": "xterm", "NO_COLOR": ""])
+        let terminal = try await BinaryRunner.runAwaiting(["-qec", command, "/dev/null"], executable: "/usr/bin/script", environment: ["TERM": "xterm", "NO_COLOR": ""])
         #expect(terminal.standardOutput.contains("\u{1B}[1;31merror:"), "colour on a terminal: \(terminal.standardOutput)")
-        let noColor = try BinaryRunner.run(["-qec", command, "/dev/null"], executable: "/usr/bin/script", environment: ["TERM": "xterm", "NO_COLOR": "1"])
+        let noColor = try await BinaryRunner.runAwaiting(["-qec", command, "/dev/null"], executable: "/usr/bin/script", environment: ["TERM": "xterm", "NO_COLOR": "1"])
         #expect(noColor.standardOutput.contains("error: unknown name 'x'"))
         #expect(!noColor.standardOutput.contains("\u{1B}["), "NO_COLOR turns colour off")
     }
 
-    @Test func stepLimitFromTheCommandLine() throws {
-        let result = try auto("--max-steps", "1000", "-e", "repeat 1_000_000 times { }")
+    @Test func stepLimitFromTheCommandLine() async throws {
+        let result = try await auto("--max-steps", "1000", "-e", "repeat 1_000_000 times { }")
         #expect(result.exitCode == 1)
         #expect(result.standardError.contains("more than 1000 steps"))
     }

@@ -27,15 +27,15 @@ import Testing
     }
 
     /// `--timeout 1000` changes nothing for these scripts but sends them through the parser.
-    @Test func bothPathsGiveTheSameResults() throws {
+    @Test func bothPathsGiveTheSameResults() async throws {
         let file = try script("show args\nshow count(args) * 2")
         let cases: [[String]] = [
             ["-e", #"show "hi \(1 + 2)""#], ["-e", "show args", "one", "two"], ["-e", "show 1\nshow 1 / 0"], ["-e", "show ("],
             ["-e", #"ask "Name?""#], ["run", file, "a", "b"], ["-e", #"read file "/nonexistent/file.txt""#],
         ]
         for arguments in cases {
-            let direct = try BinaryRunner.run(arguments)
-            let parsed = try BinaryRunner.run(arguments.first == "run"
+            let direct = try await BinaryRunner.runAwaiting(arguments)
+            let parsed = try await BinaryRunner.runAwaiting(arguments.first == "run"
                 ? ["run", "--timeout", "1000"] + arguments.dropFirst() : ["--timeout", "1000"] + arguments)
             #expect(direct.exitCode == parsed.exitCode, "\(arguments)")
             #expect(direct.standardOutput == parsed.standardOutput, "\(arguments)")

@@ -18,6 +18,19 @@ public enum BinaryRunner {
 
     public static var binary: String { productsFolder.appendingPathComponent("auto").path }
 
+    /// `run`, waited for on a dispatch thread: a test that runs many processes holds neither of the two threads of
+    /// the tests' cooperative pool while they run (a blocked pool starves every other test, time limits included).
+    public static func runAwaiting(_ arguments: [String], executable: String? = nil, input: String = "",
+                                   environment: [String: String] = [:], directory: String = Fixture.repositoryRoot) async throws -> Result {
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Result, any Error>) in
+            DispatchQueue.global().async {
+                continuation.resume(with: Swift.Result {
+                    try run(arguments, executable: executable, input: input, environment: environment, directory: directory)
+                })
+            }
+        }
+    }
+
     /// Runs `executable` (the `auto` binary by default) with `arguments`, feeding `input` to standard input.
     public static func run(_ arguments: [String], executable: String? = nil, input: String = "", environment: [String: String] = [:],
                            directory: String = Fixture.repositoryRoot) throws -> Result {
