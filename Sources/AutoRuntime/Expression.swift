@@ -2,42 +2,34 @@ import AutoIntents
 
 /// A resolved, pure expression: names are slots, properties are indices, operators are chosen. Actions
 /// never appear inside one; the compiler hoists them into graph nodes that run before it.
-/// Only the cases that hold other expressions are boxed: constants and variables, the leaves read most
-/// often, are evaluated without following a pointer or counting a reference.
-public enum Expr: Sendable {
-    case constant(Value)
-    /// A variable of the current frame.
-    case local(Int)
-    /// The result of the previous statement.
-    case it
-    indirect case list([Expr])
-    indirect case record(keys: [String], values: [Expr])
-    indirect case interpolation([InterpolationPart])
-    indirect case property(Expr, PropertyAccess)
-    /// `xs[i]`, `t[i]`, `r[key]` (`Operations.index`).
-    indirect case index(Expr, Expr)
-    indirect case negate(Expr)
-    indirect case not(Expr)
-    indirect case arithmetic(ArithmeticOperator, Expr, Expr)
-    indirect case compare(ComparisonOperator, Expr, Expr)
-    indirect case between(Expr, Expr, Expr)
-    indirect case and(Expr, Expr)
-    indirect case or(Expr, Expr)
-    indirect case function(BuiltinFunction, [Expr])
-    /// `list | filter where …`: the right-hand sides are evaluated once, then each element is tested.
-    indirect case filter(Expr, ConditionPlan)
-    /// `list | sort by …`: stable.
-    indirect case sort(Expr, [SortPlan])
-    /// `list | limit n`.
-    indirect case limit(Expr, Expr)
-    /// `find files in …`: a walk of a folder with the where-clause, sort and limit applied as it goes (`FileSearch`).
-    indirect case findFiles(FileSearchPlan)
-    /// `xs | each expression`, with `it` as each element in turn.
-    indirect case each(Expr, Expr)
-    /// `a otherwise b`: b's value when evaluating a fails (not when the run is interrupted or out of memory).
-    indirect case otherwise(Expr, Expr)
-    /// `group by`, `count by` and `distinct`: the elements grouped by the key at a path (`ListQueries.group`).
-    indirect case group(Expr, [PropertyAccess], Grouping)
+///
+/// It is compiled as it is built: each kind of node is a closure holding its operands' closures
+/// (`Expr+Compiled`), so evaluating one is a call per node with everything resolved, rather than a walk of an
+/// enum tree that switches on each node and counts a reference to each child it reads.
+public struct Expr: Sendable {
+    typealias Evaluator = @Sendable (Run, Frame) throws(EvaluationError) -> Value
+
+    /// What a constant or a variable is, so that the operator above it reads it in place instead of calling it.
+    enum Leaf: Sendable {
+        case constant(Value)
+        case local(Int)
+        case other
+    }
+
+    /// Evaluates the expression in a frame of a run.
+    let evaluate: Evaluator
+    let leaf: Leaf
+
+    /// The value, when the expression is a constant (the checker resolved it before the run).
+    public var constantValue: Value? {
+        if case .constant(let value) = leaf { return value }
+        return nil
+    }
+
+    init(_ leaf: Leaf = .other, _ evaluate: @escaping Evaluator) {
+        self.leaf = leaf
+        self.evaluate = evaluate
+    }
 }
 
 /// What a grouping stage makes of each group of elements with equal keys.

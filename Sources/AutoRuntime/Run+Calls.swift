@@ -17,7 +17,7 @@ extension Run {
                 continue
             }
             do {
-                arguments[index] = try eval(expression, frame)
+                arguments[index] = try expression.evaluate(self, frame)
             } catch {
                 throw located(error, at: call.argumentLocations[index] ?? node.location)
             }
