@@ -70,6 +70,8 @@ public final class Node: Sendable {
     /// The executor runs every other node synchronously, so a loop of pure arithmetic pays no async call
     /// (a task frame and an executor check) per iteration.
     public let canSuspend: Bool
+    /// How the node runs when it doesn't await (`Node+Step`).
+    let step: Step
 
     public init(id: Int, kind: Kind, location: SourceLocation, updatesIt: Bool, label: String) {
         self.id = id
@@ -82,6 +84,7 @@ public final class Node: Sendable {
         case .find: canSuspend = true
         default: canSuspend = Self.blocks(of: kind).contains { $0.contains(where: \.canSuspend) }
         }
+        step = Self.step(for: kind, updatesIt: updatesIt)
     }
 
     public var blocks: [[Node]] { Self.blocks(of: kind) }

@@ -24,6 +24,24 @@ extension Run {
         }
     }
 
+    /// A call node that runs immediately: its arguments, the call (or one per element of a list piped into it),
+    /// and its result stored. The frame's argument buffer is taken for the call and given back after it, so that a
+    /// call in a loop allocates no array.
+    func runNow(_ call: ActionCall, _ frame: Frame, _ node: Node) throws {
+        var arguments = frame.takeArguments()
+        try evaluateArguments(call, frame, node, into: &arguments)
+        let value: Value
+        if let trace {
+            value = try invokeTracedNow(call, &arguments, node, trace)
+        } else if let items = pipedList(call, arguments) {
+            value = try performForEachNow(items, call, arguments, node)
+        } else {
+            value = try invokeNow(call, &arguments, node)
+        }
+        frame.giveBack(consume arguments)
+        store(value, in: call.resultSlots, of: node, frame)
+    }
+
     /// A list piped into a call whose input takes one value: the call then runs once per element.
     @inline(__always)
     func pipedList(_ call: ActionCall, _ arguments: [Value?]) -> [Value]? {

@@ -5,16 +5,28 @@ import AutoIntents
 /// expression evaluates is in `Expr+Compiled`.
 extension Run {
     func evaluate(_ expression: Expr, _ frame: Frame, _ node: Node) throws -> Value {
+        try value(of: expression.evaluate, frame, node)
+    }
+
+    func truth(_ expression: Expr, _ frame: Frame, _ node: Node, _ context: String) throws -> Bool {
+        try truth(of: expression.evaluate, frame, node, context)
+    }
+
+    /// `evaluate` with an expression's closure, as a node's step holds it.
+    @inline(__always)
+    func value(of evaluate: Expr.Evaluator, _ frame: Frame, _ node: Node) throws -> Value {
         do {
-            return try expression.evaluate(self, frame)
+            return try evaluate(self, frame)
         } catch {
             throw located(error, at: node.location)
         }
     }
 
-    func truth(_ expression: Expr, _ frame: Frame, _ node: Node, _ context: String) throws -> Bool {
+    /// `truth` with an expression's closure, as a node's step holds it.
+    @inline(__always)
+    func truth(of evaluate: Expr.Evaluator, _ frame: Frame, _ node: Node, _ context: String) throws -> Bool {
         do {
-            return try Operations.truth(try expression.evaluate(self, frame), context)
+            return try Operations.truth(try evaluate(self, frame), context)
         } catch {
             throw located(error, at: node.location)
         }
