@@ -118,6 +118,10 @@ public final class ActionCall: Sendable {
     /// awaits either (no question for a missing argument, no search for an entity named by text, no
     /// confirmation). Then its node runs in the synchronous executor, a loop of such calls included.
     public let runsImmediately: Bool
+    /// Evaluates the arguments (`ActionCall+Arguments`).
+    let evaluateArguments: ArgumentsStep
+    /// An immediate intent's `performNow`, taken out of the descriptor once rather than on every call.
+    let performNow: (@Sendable ([Value?], IntentContext) throws -> IntentOutput)?
 
     package init(intent: IntentDescriptor, arguments: [Expr?], argumentLocations: [SourceLocation?], textLookups: [QueryDescriptor?],
                 resultSlots: [Int], summary: String) {
@@ -127,7 +131,14 @@ public final class ActionCall: Sendable {
         self.textLookups = textLookups
         self.resultSlots = resultSlots
         self.summary = summary
-        guard case .immediate = intent.implementation, intent.sideEffect != .destructive else {
+        evaluateArguments = Self.argumentsStep(intent, arguments, argumentLocations, textLookups)
+        guard case .immediate(let performNow) = intent.implementation else {
+            performNow = nil
+            runsImmediately = false
+            return
+        }
+        self.performNow = performNow
+        guard intent.sideEffect != .destructive else {
             runsImmediately = false
             return
         }

@@ -59,14 +59,14 @@ extension Run {
             // The frame's argument buffer is taken for the call and given back after it, so that a call in a
             // loop allocates no array. (A shortcut called from here runs in a frame of its own.)
             var arguments = frame.takeArguments()
-            try evaluateArguments(call, frame, node, into: &arguments)
+            let ready = try evaluateArguments(call, frame, node, into: &arguments)
             let value: Value
             if let trace {
                 value = try await invokeTraced(call, &arguments, node, trace)
             } else if let items = pipedList(call, arguments) {
                 value = try await performForEach(items, call, arguments, node)
             } else {
-                value = try await invoke(call, &arguments, node)
+                value = try await invoke(call, &arguments, node, ready: ready)
             }
             frame.giveBack(consume arguments)
             store(value, in: call.resultSlots, of: node, frame)
