@@ -118,6 +118,9 @@ public final class ActionCall: Sendable {
     /// awaits either (no question for a missing argument, no search for an entity named by text, no
     /// confirmation). Then its node runs in the synchronous executor, a loop of such calls included.
     public let runsImmediately: Bool
+    /// Whether the intent's input takes one value, so that a list given to it runs the call once per element:
+    /// known when the call is built, so that other calls don't look at their first argument.
+    let inputTakesOneValue: Bool
     /// Evaluates the arguments (`ActionCall+Arguments`).
     let evaluateArguments: ArgumentsStep
     /// An immediate intent's `performNow`, taken out of the descriptor once rather than on every call.
@@ -131,6 +134,7 @@ public final class ActionCall: Sendable {
         self.textLookups = textLookups
         self.resultSlots = resultSlots
         self.summary = summary
+        inputTakesOneValue = intent.parameters.first?.type.takesOneValue ?? false
         evaluateArguments = Self.argumentsStep(intent, arguments, argumentLocations, textLookups)
         guard case .immediate(let performNow) = intent.implementation else {
             performNow = nil

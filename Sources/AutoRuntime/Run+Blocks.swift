@@ -111,7 +111,7 @@ extension Run {
     /// A call's or a find's result, into the slots that receive it and, where the node sets it, into `it`.
     @inline(__always)
     func store(_ value: Value, in slots: [Int], of node: Node, _ frame: Frame) {
-        for slot in slots { frame.slots[slot] = value }
+        if !slots.isEmpty { for slot in slots { frame.slots[slot] = value } }
         if node.updatesIt { frame.it = value }
     }
 

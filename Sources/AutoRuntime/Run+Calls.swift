@@ -35,7 +35,7 @@ extension Run {
     /// A list piped into a call whose input takes one value: the call then runs once per element.
     @inline(__always)
     func pipedList(_ call: ActionCall, _ arguments: [Value?]) -> [Value]? {
-        guard case .list(let items)? = arguments.first, let input = call.intent.parameters.first, input.type.takesOneValue else { return nil }
+        guard call.inputTakesOneValue, case .list(let items)? = arguments.first else { return nil }
         return items
     }
 
