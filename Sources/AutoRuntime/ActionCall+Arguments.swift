@@ -22,7 +22,7 @@ extension ActionCall {
                 }
                 continue
             }
-            let evaluate = expression.evaluate, location = locations[index], looksUp = textLookups[index] != nil
+            let location = locations[index], looksUp = textLookups[index] != nil
             if let constant = expression.constantValue {
                 // A constant (`a: 1`) is known ready or not now, and is stored without a call.
                 let ready = !looksUp && Coercion.isReady(constant, for: parameter)
@@ -35,7 +35,7 @@ extension ActionCall {
             step = { run, frame, node, buffer in
                 let value: Value
                 do throws(EvaluationError) {
-                    value = try evaluate(run, frame)
+                    value = try expression.evaluate(run, frame)
                 } catch {
                     throw run.located(error, at: location ?? node.location)
                 }

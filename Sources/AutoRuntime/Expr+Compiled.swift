@@ -9,28 +9,26 @@ import AutoIntents
 /// takes the general path (`Operations`), so a fast path never gives another result or another error.
 extension Expr {
     public static func constant(_ value: Value) -> Expr {
-        Expr(.constant(value)) { _, _ throws(EvaluationError) in value }
+        Expr(.constant(value))
     }
 
     /// A variable of the current frame.
     public static func local(_ slot: Int) -> Expr {
-        Expr(.local(slot)) { _, frame throws(EvaluationError) in frame.slots[slot] }
+        Expr(.local(slot))
     }
 
     /// The result of the previous statement.
-    public static let it = Expr { _, frame throws(EvaluationError) in frame.it }
+    public static let it = Expr(.it)
 
     public static func list(_ items: [Expr]) -> Expr {
-        let evaluators = items.map(\.evaluate)
-        return Expr { run, frame throws(EvaluationError) in
-            try run.limits.values.list(try run.values(of: evaluators, frame))
+        Expr { run, frame throws(EvaluationError) in
+            try run.limits.values.list(try run.values(of: items, frame))
         }
     }
 
     public static func record(keys: [String], values: [Expr]) -> Expr {
-        let evaluators = values.map(\.evaluate)
-        return Expr { run, frame throws(EvaluationError) in
-            try run.limits.values.record(Record(keys: keys, values: try run.values(of: evaluators, frame)))
+        Expr { run, frame throws(EvaluationError) in
+            try run.limits.values.record(Record(keys: keys, values: try run.values(of: values, frame)))
         }
     }
 
@@ -52,35 +50,31 @@ extension Expr {
     }
 
     public static func property(_ base: Expr, _ access: PropertyAccess) -> Expr {
-        let base = base.evaluate
-        return Expr { run, frame throws(EvaluationError) in
-            try Properties.read(access, of: try base(run, frame), grants: run.context.grants)
+        Expr { run, frame throws(EvaluationError) in
+            try Properties.read(access, of: try base.evaluate(run, frame), grants: run.context.grants)
         }
     }
 
     /// `xs[i]`, `t[i]`, `r[key]` (`Operations.index`).
     public static func index(_ base: Expr, _ index: Expr) -> Expr {
-        let base = base.evaluate, index = index.evaluate
-        return Expr { run, frame throws(EvaluationError) in
-            try Operations.index(try base(run, frame), try index(run, frame))
+        Expr { run, frame throws(EvaluationError) in
+            try Operations.index(try base.evaluate(run, frame), try index.evaluate(run, frame))
         }
     }
 
     public static func negate(_ operand: Expr) -> Expr {
-        let operand = operand.evaluate
-        return Expr { run, frame throws(EvaluationError) in try Operations.negate(try operand(run, frame)) }
+        Expr { run, frame throws(EvaluationError) in try Operations.negate(try operand.evaluate(run, frame)) }
     }
 
     public static func not(_ operand: Expr) -> Expr {
-        let operand = operand.evaluate
-        return Expr { run, frame throws(EvaluationError) in
-            .bool(!(try Operations.truth(try operand(run, frame), "the operand of 'not'")))
+        Expr { run, frame throws(EvaluationError) in
+            .bool(!(try Operations.truth(try operand.evaluate(run, frame), "the operand of 'not'")))
         }
     }
 
     public static func arithmetic(_ op: ArithmeticOperator, _ left: Expr, _ right: Expr) -> Expr {
         // A variable and a whole number (`x + 1`, `n * 2`) or two variables: read in place, without a call per operand.
-        switch (left.leaf, right.leaf) {
+        switch (left.kind, right.kind) {
         case (.local(let slot), .constant(.int(let constant))):
             return Expr { run, frame throws(EvaluationError) in
                 if case .int(let x) = frame.slots[slot], let result = Operations.intArithmetic(op, x, constant) { return .int(result) }
@@ -94,9 +88,8 @@ extension Expr {
                 return try run.arithmetic(op, frame.slots[a], frame.slots[b])
             }
         default:
-            let left = left.evaluate, right = right.evaluate
             return Expr { run, frame throws(EvaluationError) in
-                let a = try left(run, frame), b = try right(run, frame)
+                let a = try left.evaluate(run, frame), b = try right.evaluate(run, frame)
                 if case .int(let x) = a, case .int(let y) = b, let result = Operations.intArithmetic(op, x, y) { return .int(result) }
                 return try run.arithmetic(op, a, b)
             }
@@ -104,16 +97,15 @@ extension Expr {
     }
 
     public static func compare(_ op: ComparisonOperator, _ left: Expr, _ right: Expr) -> Expr {
-        switch (left.leaf, right.leaf) {
+        switch (left.kind, right.kind) {
         case (.local(let slot), .constant(.int(let constant))):
             return Expr { _, frame throws(EvaluationError) in
                 if case .int(let x) = frame.slots[slot], let result = Operations.intComparison(op, x, constant) { return .bool(result) }
                 return .bool(try Operations.compare(op, frame.slots[slot], .int(constant)))
             }
         default:
-            let left = left.evaluate, right = right.evaluate
             return Expr { run, frame throws(EvaluationError) in
-                let a = try left(run, frame), b = try right(run, frame)
+                let a = try left.evaluate(run, frame), b = try right.evaluate(run, frame)
                 if case .int(let x) = a, case .int(let y) = b, let result = Operations.intComparison(op, x, y) { return .bool(result) }
                 return .bool(try Operations.compare(op, a, b))
             }
@@ -121,34 +113,30 @@ extension Expr {
     }
 
     public static func between(_ value: Expr, _ low: Expr, _ high: Expr) -> Expr {
-        let value = value.evaluate, low = low.evaluate, high = high.evaluate
-        return Expr { run, frame throws(EvaluationError) in
-            let v = try value(run, frame)
-            guard try Operations.compare(.greaterOrEqual, v, try low(run, frame)) else { return .bool(false) }
-            return .bool(try Operations.compare(.lessOrEqual, v, try high(run, frame)))
+        Expr { run, frame throws(EvaluationError) in
+            let v = try value.evaluate(run, frame)
+            guard try Operations.compare(.greaterOrEqual, v, try low.evaluate(run, frame)) else { return .bool(false) }
+            return .bool(try Operations.compare(.lessOrEqual, v, try high.evaluate(run, frame)))
         }
     }
 
     public static func and(_ left: Expr, _ right: Expr) -> Expr {
-        let left = left.evaluate, right = right.evaluate
-        return Expr { run, frame throws(EvaluationError) in
-            guard try Operations.truth(try left(run, frame), "the left side of 'and'") else { return .bool(false) }
-            return .bool(try Operations.truth(try right(run, frame), "the right side of 'and'"))
+        Expr { run, frame throws(EvaluationError) in
+            guard try Operations.truth(try left.evaluate(run, frame), "the left side of 'and'") else { return .bool(false) }
+            return .bool(try Operations.truth(try right.evaluate(run, frame), "the right side of 'and'"))
         }
     }
 
     public static func or(_ left: Expr, _ right: Expr) -> Expr {
-        let left = left.evaluate, right = right.evaluate
-        return Expr { run, frame throws(EvaluationError) in
-            if try Operations.truth(try left(run, frame), "the left side of 'or'") { return .bool(true) }
-            return .bool(try Operations.truth(try right(run, frame), "the right side of 'or'"))
+        Expr { run, frame throws(EvaluationError) in
+            if try Operations.truth(try left.evaluate(run, frame), "the left side of 'or'") { return .bool(true) }
+            return .bool(try Operations.truth(try right.evaluate(run, frame), "the right side of 'or'"))
         }
     }
 
     public static func function(_ function: BuiltinFunction, _ arguments: [Expr]) -> Expr {
-        let evaluators = arguments.map(\.evaluate)
-        return Expr { run, frame throws(EvaluationError) in
-            try BuiltinFunctions.call(function, try run.values(of: evaluators, frame), limits: run.limits.values)
+        Expr { run, frame throws(EvaluationError) in
+            try BuiltinFunctions.call(function, try run.values(of: arguments, frame), limits: run.limits.values)
         }
     }
 
@@ -195,8 +183,7 @@ extension Expr {
 
     /// `xs | each expression`, with `it` as each element in turn.
     public static func each(_ list: Expr, _ value: Expr) -> Expr {
-        let value = value.evaluate
-        return Expr { run, frame throws(EvaluationError) in
+        Expr { run, frame throws(EvaluationError) in
             let elements = try run.items(list, frame, "each")
             let outer = frame.it
             defer { frame.it = outer }
@@ -205,7 +192,7 @@ extension Expr {
             for (index, element) in elements.enumerated() {
                 if index % Interruption.stride == 0 { try Interruption.check() }
                 frame.it = element
-                results.append(try value(run, frame))
+                results.append(try value.evaluate(run, frame))
             }
             return try run.limits.values.list(results)
         }
@@ -213,12 +200,11 @@ extension Expr {
 
     /// `a otherwise b`: b's value when evaluating a fails (not when the run is interrupted or out of memory).
     public static func otherwise(_ attempt: Expr, _ fallback: Expr) -> Expr {
-        let attempt = attempt.evaluate, fallback = fallback.evaluate
-        return Expr { run, frame throws(EvaluationError) in
+        Expr { run, frame throws(EvaluationError) in
             do throws(EvaluationError) {
-                return try attempt(run, frame)
+                return try attempt.evaluate(run, frame)
             } catch let failure where failure.isCatchable {
-                return try fallback(run, frame)
+                return try fallback.evaluate(run, frame)
             }
         }
     }

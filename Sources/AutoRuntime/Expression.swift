@@ -9,26 +9,41 @@ import AutoIntents
 public struct Expr: Sendable {
     typealias Evaluator = @Sendable (Run, Frame) throws(EvaluationError) -> Value
 
-    /// What a constant or a variable is, so that the operator above it reads it in place instead of calling it.
-    enum Leaf: Sendable {
+    /// Constants, variables and `it`, the leaves read most often, are read in place: no closure is made for them
+    /// (a closure that holds a value is an allocation, and a graph has as many leaves as operators), and the
+    /// operator above one may read it without a call.
+    enum Kind: Sendable {
         case constant(Value)
         case local(Int)
-        case other
+        case it
+        case compiled(Evaluator)
     }
 
-    /// Evaluates the expression in a frame of a run.
-    let evaluate: Evaluator
-    let leaf: Leaf
+    let kind: Kind
+
+    init(_ kind: Kind) {
+        self.kind = kind
+    }
+
+    init(_ evaluate: @escaping Evaluator) {
+        kind = .compiled(evaluate)
+    }
+
+    /// The expression's value in a frame of a run.
+    @inline(__always)
+    func evaluate(_ run: Run, _ frame: Frame) throws(EvaluationError) -> Value {
+        switch kind {
+        case .constant(let value): return value
+        case .local(let slot): return frame.slots[slot]
+        case .it: return frame.it
+        case .compiled(let evaluate): return try evaluate(run, frame)
+        }
+    }
 
     /// The value, when the expression is a constant (the checker resolved it before the run).
     public var constantValue: Value? {
-        if case .constant(let value) = leaf { return value }
+        if case .constant(let value) = kind { return value }
         return nil
-    }
-
-    init(_ leaf: Leaf = .other, _ evaluate: @escaping Evaluator) {
-        self.leaf = leaf
-        self.evaluate = evaluate
     }
 }
 

@@ -18,17 +18,16 @@ extension Node {
                 return .normal
             }
         case .assign(let slot, let expression):
-            let evaluate = expression.evaluate
             if updatesIt {
                 return { run, frame, node in
-                    let value = try run.value(of: evaluate, frame, node)
+                    let value = try run.evaluate(expression, frame, node)
                     frame.slots[slot] = value
                     frame.it = value
                     return .normal
                 }
             }
             return { run, frame, node in
-                frame.slots[slot] = try run.value(of: evaluate, frame, node)
+                frame.slots[slot] = try run.evaluate(expression, frame, node)
                 return .normal
             }
         case .append(let slot, let expression):
@@ -37,9 +36,8 @@ extension Node {
                 return .normal
             }
         case .evaluate(let expression):
-            let evaluate = expression.evaluate
             return { run, frame, node in
-                let value = try run.value(of: evaluate, frame, node)
+                let value = try run.evaluate(expression, frame, node)
                 if updatesIt { frame.it = value }
                 return .normal
             }
@@ -71,12 +69,12 @@ extension Node {
                 return .normal
             }
         case .whileLoop(let conditionNodes, let condition, let body):
-            let conditionBlock = blockStep(conditionNodes), block = blockStep(body), test = condition.evaluate
+            let conditionBlock = blockStep(conditionNodes), block = blockStep(body)
             return { run, frame, node in
                 while true {
                     try run.countStep(node)
                     if let ending = try conditionBlock(run, frame).endingLoop { return ending }
-                    guard try run.truth(of: test, frame, node, "the condition of 'while'") else { return .normal }
+                    guard try run.truth(condition, frame, node, "the condition of 'while'") else { return .normal }
                     if let ending = try block(run, frame).endingLoop { return ending }
                 }
             }

@@ -4,29 +4,19 @@ import AutoIntents
 /// inside one is an `EvaluationError`, which gets the location of the node it belongs to here. How each kind of
 /// expression evaluates is in `Expr+Compiled`.
 extension Run {
-    func evaluate(_ expression: Expr, _ frame: Frame, _ node: Node) throws -> Value {
-        try value(of: expression.evaluate, frame, node)
-    }
-
-    func truth(_ expression: Expr, _ frame: Frame, _ node: Node, _ context: String) throws -> Bool {
-        try truth(of: expression.evaluate, frame, node, context)
-    }
-
-    /// `evaluate` with an expression's closure, as a node's step holds it.
     @inline(__always)
-    func value(of evaluate: Expr.Evaluator, _ frame: Frame, _ node: Node) throws -> Value {
+    func evaluate(_ expression: Expr, _ frame: Frame, _ node: Node) throws -> Value {
         do {
-            return try evaluate(self, frame)
+            return try expression.evaluate(self, frame)
         } catch {
             throw located(error, at: node.location)
         }
     }
 
-    /// `truth` with an expression's closure, as a node's step holds it.
     @inline(__always)
-    func truth(of evaluate: Expr.Evaluator, _ frame: Frame, _ node: Node, _ context: String) throws -> Bool {
+    func truth(_ expression: Expr, _ frame: Frame, _ node: Node, _ context: String) throws -> Bool {
         do {
-            return try Operations.truth(try evaluate(self, frame), context)
+            return try Operations.truth(try expression.evaluate(self, frame), context)
         } catch {
             throw located(error, at: node.location)
         }
@@ -40,10 +30,10 @@ extension Run {
     }
 
     /// The values of a list's items, a record's fields or a function's arguments, in order.
-    func values(of evaluators: [Expr.Evaluator], _ frame: Frame) throws(EvaluationError) -> [Value] {
+    func values(of expressions: [Expr], _ frame: Frame) throws(EvaluationError) -> [Value] {
         var values: [Value] = []
-        values.reserveCapacity(evaluators.count)
-        for evaluate in evaluators { values.append(try evaluate(self, frame)) }
+        values.reserveCapacity(expressions.count)
+        for expression in expressions { values.append(try expression.evaluate(self, frame)) }
         return values
     }
 
