@@ -32,10 +32,12 @@ extension ActionCall {
                 }
                 continue
             }
+            // A closure held by the chain is borrowed when called; a variable is read in place, with no closure.
+            let evaluate: Expr.Evaluator? = if case .compiled(let evaluate) = expression.kind { evaluate } else { nil }
             step = { run, frame, node, buffer in
                 let value: Value
                 do throws(EvaluationError) {
-                    value = try expression.evaluate(run, frame)
+                    if let evaluate { value = try evaluate(run, frame) } else { value = try expression.evaluate(run, frame) }
                 } catch {
                     throw run.located(error, at: location ?? node.location)
                 }

@@ -88,8 +88,9 @@ extension Expr {
                 return try run.arithmetic(op, frame.slots[a], frame.slots[b])
             }
         default:
+            let left = left.evaluator, right = right.evaluator
             return Expr { run, frame throws(EvaluationError) in
-                let a = try left.evaluate(run, frame), b = try right.evaluate(run, frame)
+                let a = try left(run, frame), b = try right(run, frame)
                 if case .int(let x) = a, case .int(let y) = b, let result = Operations.intArithmetic(op, x, y) { return .int(result) }
                 return try run.arithmetic(op, a, b)
             }
@@ -104,8 +105,9 @@ extension Expr {
                 return .bool(try Operations.compare(op, frame.slots[slot], .int(constant)))
             }
         default:
+            let left = left.evaluator, right = right.evaluator
             return Expr { run, frame throws(EvaluationError) in
-                let a = try left.evaluate(run, frame), b = try right.evaluate(run, frame)
+                let a = try left(run, frame), b = try right(run, frame)
                 if case .int(let x) = a, case .int(let y) = b, let result = Operations.intComparison(op, x, y) { return .bool(result) }
                 return .bool(try Operations.compare(op, a, b))
             }

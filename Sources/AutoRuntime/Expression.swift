@@ -40,6 +40,18 @@ public struct Expr: Sendable {
         }
     }
 
+    /// The expression as one closure, for a closure built once that calls it on every run: holding the closure
+    /// itself, it borrows it, where calling `evaluate` on a held `Expr` copies the closure out of the enum (a
+    /// retain and a release per call). A leaf gets a closure of its own here.
+    var evaluator: Evaluator {
+        switch kind {
+        case .constant(let value): return { _, _ throws(EvaluationError) in value }
+        case .local(let slot): return { _, frame throws(EvaluationError) in frame.slots[slot] }
+        case .it: return { _, frame throws(EvaluationError) in frame.it }
+        case .compiled(let evaluate): return evaluate
+        }
+    }
+
     /// The value, when the expression is a constant (the checker resolved it before the run).
     public var constantValue: Value? {
         if case .constant(let value) = kind { return value }

@@ -18,16 +18,16 @@ extension Node {
                 return .normal
             }
         case .assign(let slot, let expression):
-            if updatesIt {
+            // A closure held by the step is borrowed when called; a leaf is read in place (`Expr.evaluate`), with
+            // no closure made for it.
+            guard case .compiled(let evaluate) = expression.kind else {
                 return { run, frame, node in
-                    let value = try run.evaluate(expression, frame, node)
-                    frame.slots[slot] = value
-                    frame.it = value
+                    run.assign(try run.evaluate(expression, frame, node), toSlot: slot, updatingIt: updatesIt, frame)
                     return .normal
                 }
             }
             return { run, frame, node in
-                frame.slots[slot] = try run.evaluate(expression, frame, node)
+                run.assign(try run.value(of: evaluate, frame, node), toSlot: slot, updatingIt: updatesIt, frame)
                 return .normal
             }
         case .append(let slot, let expression):
@@ -36,8 +36,15 @@ extension Node {
                 return .normal
             }
         case .evaluate(let expression):
+            guard case .compiled(let evaluate) = expression.kind else {
+                return { run, frame, node in
+                    let value = try run.evaluate(expression, frame, node)
+                    if updatesIt { frame.it = value }
+                    return .normal
+                }
+            }
             return { run, frame, node in
-                let value = try run.evaluate(expression, frame, node)
+                let value = try run.value(of: evaluate, frame, node)
                 if updatesIt { frame.it = value }
                 return .normal
             }

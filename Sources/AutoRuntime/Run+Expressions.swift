@@ -13,6 +13,16 @@ extension Run {
         }
     }
 
+    /// `evaluate` with an expression's closure, as a node's step holds it (`Expr.evaluator`).
+    @inline(__always)
+    func value(of evaluate: Expr.Evaluator, _ frame: Frame, _ node: Node) throws -> Value {
+        do {
+            return try evaluate(self, frame)
+        } catch {
+            throw located(error, at: node.location)
+        }
+    }
+
     @inline(__always)
     func truth(_ expression: Expr, _ frame: Frame, _ node: Node, _ context: String) throws -> Bool {
         do {
@@ -20,6 +30,13 @@ extension Run {
         } catch {
             throw located(error, at: node.location)
         }
+    }
+
+    /// `set`: the value into its slot and, where the statement sets it, into `it`.
+    @inline(__always)
+    func assign(_ value: Value, toSlot slot: Int, updatingIt: Bool, _ frame: Frame) {
+        frame.slots[slot] = value
+        if updatingIt { frame.it = value }
     }
 
     /// `a op b` where the operands are not two Ints that fit (the evaluator's own fast path): the sum of two lists
