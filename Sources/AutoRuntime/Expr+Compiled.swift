@@ -1,9 +1,10 @@
 import AutoIntents
 
 /// How each kind of expression is evaluated. The compiler builds an `Expr` with these functions, once, when it
-/// compiles the graph; each returns the closure that evaluates that kind of node, holding its operands' closures.
-/// Running one is a direct call per node, with the operator and the slots already chosen: no tree walk, no switch
-/// over the node's kind, and no reference counted on the way down (a closure borrows what it holds).
+/// compiles the graph; each operator returns the closure that evaluates it, holding its operands (constants,
+/// variables and `it` are read in place, see `Expr.Kind`). Running one is a direct call per operator, with the
+/// operator and the slots already chosen: no tree walk, no switch over a node's kind, and no reference counted on
+/// the way down (a closure borrows what it holds).
 ///
 /// Operators on two Ints, the common case in loops, compute in place; every other pair, an overflow included,
 /// takes the general path (`Operations`), so a fast path never gives another result or another error.
