@@ -88,12 +88,15 @@ struct Compiler {
                 nodes.append(actionNode(action, resultSlots: [slot], updatesIt: true, into: &nodes))
                 return
             }
-            let expression = lower(value, into: &nodes)
             // `set x = x + more` on a list or a text adds in place: a loop that builds one stays linear.
-            if case .arithmetic(.add, .local(slot), let more) = expression, value.type == .text || value.type.elementType != nil {
+            if case .arithmetic(.add, let left, let right) = value.kind, case .local(slot, _) = left.kind,
+               value.type == .text || value.type.elementType != nil {
+                _ = lower(left, into: &nodes)  // the read of the variable, for the graph's edges
+                let more = lower(right, into: &nodes)
                 nodes.append(node(.append(slot: slot, more), value.span, label: source(span), updatesIt: true, writes: [slot]))
                 return
             }
+            let expression = lower(value, into: &nodes)
             nodes.append(node(.assign(slot: slot, expression), value.span, label: source(span), updatesIt: true, writes: [slot]))
 
         case .ifElse(let branches, let otherwise):

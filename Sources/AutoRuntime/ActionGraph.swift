@@ -70,6 +70,8 @@ public final class Node: Sendable {
     /// The executor runs every other node synchronously, so a loop of pure arithmetic pays no async call
     /// (a task frame and an executor check) per iteration.
     public let canSuspend: Bool
+    /// How the node runs when it doesn't await (`Node+Step`).
+    let step: Step
 
     public init(id: Int, kind: Kind, location: SourceLocation, updatesIt: Bool, label: String) {
         self.id = id
@@ -82,6 +84,7 @@ public final class Node: Sendable {
         case .find: canSuspend = true
         default: canSuspend = Self.blocks(of: kind).contains { $0.contains(where: \.canSuspend) }
         }
+        step = Self.step(for: kind, updatesIt: updatesIt)
     }
 
     public var blocks: [[Node]] { Self.blocks(of: kind) }
@@ -115,6 +118,13 @@ public final class ActionCall: Sendable {
     /// awaits either (no question for a missing argument, no search for an entity named by text, no
     /// confirmation). Then its node runs in the synchronous executor, a loop of such calls included.
     public let runsImmediately: Bool
+    /// Whether the intent's input takes one value, so that a list given to it runs the call once per element:
+    /// known when the call is built, so that other calls don't look at their first argument.
+    let inputTakesOneValue: Bool
+    /// Evaluates the arguments (`ActionCall+Arguments`).
+    let evaluateArguments: ArgumentsStep
+    /// An immediate intent's `performNow`, taken out of the descriptor once rather than on every call.
+    let performNow: (@Sendable ([Value?], IntentContext) throws -> IntentOutput)?
 
     package init(intent: IntentDescriptor, arguments: [Expr?], argumentLocations: [SourceLocation?], textLookups: [QueryDescriptor?],
                 resultSlots: [Int], summary: String) {
@@ -124,7 +134,15 @@ public final class ActionCall: Sendable {
         self.textLookups = textLookups
         self.resultSlots = resultSlots
         self.summary = summary
-        guard case .immediate = intent.implementation, intent.sideEffect != .destructive else {
+        inputTakesOneValue = intent.parameters.first?.type.takesOneValue ?? false
+        evaluateArguments = Self.argumentsStep(intent, arguments, argumentLocations, textLookups)
+        guard case .immediate(let performNow) = intent.implementation else {
+            performNow = nil
+            runsImmediately = false
+            return
+        }
+        self.performNow = performNow
+        guard intent.sideEffect != .destructive else {
             runsImmediately = false
             return
         }

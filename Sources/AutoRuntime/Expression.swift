@@ -2,42 +2,61 @@ import AutoIntents
 
 /// A resolved, pure expression: names are slots, properties are indices, operators are chosen. Actions
 /// never appear inside one; the compiler hoists them into graph nodes that run before it.
-/// Only the cases that hold other expressions are boxed: constants and variables, the leaves read most
-/// often, are evaluated without following a pointer or counting a reference.
-public enum Expr: Sendable {
-    case constant(Value)
-    /// A variable of the current frame.
-    case local(Int)
-    /// The result of the previous statement.
-    case it
-    indirect case list([Expr])
-    indirect case record(keys: [String], values: [Expr])
-    indirect case interpolation([InterpolationPart])
-    indirect case property(Expr, PropertyAccess)
-    /// `xs[i]`, `t[i]`, `r[key]` (`Operations.index`).
-    indirect case index(Expr, Expr)
-    indirect case negate(Expr)
-    indirect case not(Expr)
-    indirect case arithmetic(ArithmeticOperator, Expr, Expr)
-    indirect case compare(ComparisonOperator, Expr, Expr)
-    indirect case between(Expr, Expr, Expr)
-    indirect case and(Expr, Expr)
-    indirect case or(Expr, Expr)
-    indirect case function(BuiltinFunction, [Expr])
-    /// `list | filter where …`: the right-hand sides are evaluated once, then each element is tested.
-    indirect case filter(Expr, ConditionPlan)
-    /// `list | sort by …`: stable.
-    indirect case sort(Expr, [SortPlan])
-    /// `list | limit n`.
-    indirect case limit(Expr, Expr)
-    /// `find files in …`: a walk of a folder with the where-clause, sort and limit applied as it goes (`FileSearch`).
-    indirect case findFiles(FileSearchPlan)
-    /// `xs | each expression`, with `it` as each element in turn.
-    indirect case each(Expr, Expr)
-    /// `a otherwise b`: b's value when evaluating a fails (not when the run is interrupted or out of memory).
-    indirect case otherwise(Expr, Expr)
-    /// `group by`, `count by` and `distinct`: the elements grouped by the key at a path (`ListQueries.group`).
-    indirect case group(Expr, [PropertyAccess], Grouping)
+///
+/// It is compiled as it is built: each kind of node is a closure holding its operands' closures
+/// (`Expr+Compiled`), so evaluating one is a call per node with everything resolved, rather than a walk of an
+/// enum tree that switches on each node and counts a reference to each child it reads.
+public struct Expr: Sendable {
+    typealias Evaluator = @Sendable (Run, Frame) throws(EvaluationError) -> Value
+
+    /// Constants, variables and `it`, the leaves read most often, are read in place: no closure is made for them
+    /// (a closure that holds a value is an allocation, and a graph has as many leaves as operators), and the
+    /// operator above one may read it without a call.
+    enum Kind: Sendable {
+        case constant(Value)
+        case local(Int)
+        case it
+        case compiled(Evaluator)
+    }
+
+    let kind: Kind
+
+    init(_ kind: Kind) {
+        self.kind = kind
+    }
+
+    init(_ evaluate: @escaping Evaluator) {
+        kind = .compiled(evaluate)
+    }
+
+    /// The expression's value in a frame of a run.
+    @inline(__always)
+    func evaluate(_ run: Run, _ frame: Frame) throws(EvaluationError) -> Value {
+        switch kind {
+        case .constant(let value): return value
+        case .local(let slot): return frame.slots[slot]
+        case .it: return frame.it
+        case .compiled(let evaluate): return try evaluate(run, frame)
+        }
+    }
+
+    /// The expression as one closure, for a closure built once that calls it on every run: holding the closure
+    /// itself, it borrows it, where calling `evaluate` on a held `Expr` copies the closure out of the enum (a
+    /// retain and a release per call). A leaf gets a closure of its own here.
+    var evaluator: Evaluator {
+        switch kind {
+        case .constant(let value): return { _, _ throws(EvaluationError) in value }
+        case .local(let slot): return { _, frame throws(EvaluationError) in frame.slots[slot] }
+        case .it: return { _, frame throws(EvaluationError) in frame.it }
+        case .compiled(let evaluate): return evaluate
+        }
+    }
+
+    /// The value, when the expression is a constant (the checker resolved it before the run).
+    public var constantValue: Value? {
+        if case .constant(let value) = kind { return value }
+        return nil
+    }
 }
 
 /// What a grouping stage makes of each group of elements with equal keys.

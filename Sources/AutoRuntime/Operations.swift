@@ -88,6 +88,36 @@ public enum Operations {
         }
     }
 
+    /// `x op y` on two Ints, where the result is an Int that fits: the evaluator's fast path. Nil for an overflow,
+    /// a division (its result is a Decimal) and a remainder by 0 or -1, which `arithmetic` then computes or reports.
+    @inline(__always)
+    static func intArithmetic(_ op: ArithmeticOperator, _ x: Int, _ y: Int) -> Int? {
+        let result: (partialValue: Int, overflow: Bool)
+        switch op {
+        case .add: result = x.addingReportingOverflow(y)
+        case .subtract: result = x.subtractingReportingOverflow(y)
+        case .multiply: result = x.multipliedReportingOverflow(by: y)
+        case .divide: return nil
+        case .remainder: return y == 0 || y == -1 ? nil : x % y
+        }
+        return result.overflow ? nil : result.partialValue
+    }
+
+    /// `x op y` on two Ints for the comparisons that order or equate them; nil for the others (`contains`, …), which
+    /// `compare` handles.
+    @inline(__always)
+    static func intComparison(_ op: ComparisonOperator, _ x: Int, _ y: Int) -> Bool? {
+        switch op {
+        case .equal: return x == y
+        case .notEqual: return x != y
+        case .less: return x < y
+        case .lessOrEqual: return x <= y
+        case .greater: return x > y
+        case .greaterOrEqual: return x >= y
+        default: return nil
+        }
+    }
+
     static func checked(_ result: (partialValue: Int, overflow: Bool), _ x: Int, _ op: String, _ y: Int) throws(EvaluationError) -> Value {
         if result.overflow { throw EvaluationError("integer overflow: \(x) \(op) \(y) does not fit in 64 bits") }
         return .int(result.partialValue)

@@ -2,9 +2,9 @@ import AutoIntents
 
 /// The block drivers: statements in order, control flow, and the two ways a node runs. A node that may await
 /// (a call of an intent that waits, a question, a query, or a block holding one) runs through the `async`
-/// driver; every other node through its synchronous twin, so a loop of plain statements pays no async call per
-/// iteration. Swift has no `reasync`, so the twins are written twice; each keeps to driving, and the work they
-/// share is in functions both call.
+/// driver; every other node through its step (`Node+Step`), a closure built with the node, so a loop of plain
+/// statements pays no async call per iteration. Swift has no `reasync`, so the two are written twice; each keeps
+/// to driving, and the work they share is in functions both call.
 extension Run {
     enum Flow {
         case normal
@@ -29,7 +29,7 @@ extension Run {
     nonisolated(nonsending) func execute(_ nodes: [Node], _ frame: Frame) async throws -> Flow {
         for node in nodes {
             try enter(node, frame)
-            let flow = node.canSuspend ? try await runSuspending(node, frame) : try run(node, frame)
+            let flow = node.canSuspend ? try await runSuspending(node, frame) : try node.step(self, frame, node)
             if !pendingDialogs.isEmpty { await showPendingDialogs() }
             if case .normal = flow {} else { return flow }
         }
@@ -40,7 +40,7 @@ extension Run {
     func executeSync(_ nodes: [Node], _ frame: Frame) throws -> Flow {
         for node in nodes {
             try enter(node, frame)
-            let flow = try run(node, frame)
+            let flow = try node.step(self, frame, node)
             if case .normal = flow {} else { return flow }
         }
         return .normal
@@ -59,14 +59,14 @@ extension Run {
             // The frame's argument buffer is taken for the call and given back after it, so that a call in a
             // loop allocates no array. (A shortcut called from here runs in a frame of its own.)
             var arguments = frame.takeArguments()
-            try evaluateArguments(call, frame, node, into: &arguments)
+            let ready = try evaluateArguments(call, frame, node, into: &arguments)
             let value: Value
             if let trace {
                 value = try await invokeTraced(call, &arguments, node, trace)
             } else if let items = pipedList(call, arguments) {
                 value = try await performForEach(items, call, arguments, node)
             } else {
-                value = try await invoke(call, &arguments, node)
+                value = try await invoke(call, &arguments, node, ready: ready)
             }
             frame.giveBack(consume arguments)
             store(value, in: call.resultSlots, of: node, frame)
@@ -103,79 +103,7 @@ extension Run {
                 return try await execute(handler, frame)
             }
         case .assign, .append, .evaluate, .stop, .returnValue, .breakLoop, .continueLoop:
-            return try run(node, frame)
-        }
-        return .normal
-    }
-
-    /// A node in which nothing awaits: expressions, immediate calls, and control whose blocks hold nothing else.
-    func run(_ node: Node, _ frame: Frame) throws -> Flow {
-        switch node.kind {
-        case .action(let call):
-            // `canSuspend` is false, so the call runs immediately.
-            var arguments = frame.takeArguments()
-            try evaluateArguments(call, frame, node, into: &arguments)
-            let value: Value
-            if let trace {
-                value = try invokeTracedNow(call, &arguments, node, trace)
-            } else if let items = pipedList(call, arguments) {
-                value = try performForEachNow(items, call, arguments, node)
-            } else {
-                value = try invokeNow(call, &arguments, node)
-            }
-            frame.giveBack(consume arguments)
-            store(value, in: call.resultSlots, of: node, frame)
-        case .assign(let slot, let expression):
-            let value = try evaluate(expression, frame, node)
-            frame.slots[slot] = value
-            if node.updatesIt { frame.it = value }
-        case .append(let slot, let expression):
-            try append(expression, toSlot: slot, frame, node)
-        case .evaluate(let expression):
-            let value = try evaluate(expression, frame, node)
-            if node.updatesIt { frame.it = value }
-        case .branch(let branches, let otherwise):
-            if let chosen = try chosenBlock(branches, otherwise, frame, node) { return try executeSync(chosen, frame) }
-        case .forEach(let slot, let sequence, let body):
-            for item in try listToIterate(sequence, frame, node) {
-                try countStep(node)
-                frame.slots[slot] = item
-                if let ending = try executeSync(body, frame).endingLoop { return ending }
-            }
-        case .repeatTimes(let countExpression, let body):
-            let count = try repeatCount(countExpression, frame, node)
-            var done = 0
-            while done < count {
-                try countStep(node)
-                if let ending = try executeSync(body, frame).endingLoop { return ending }
-                done += 1
-            }
-        case .whileLoop(let conditionNodes, let condition, let body):
-            while true {
-                try countStep(node)
-                if let ending = try executeSync(conditionNodes, frame).endingLoop { return ending }
-                guard try truth(condition, frame, node, "the condition of 'while'") else { break }
-                if let ending = try executeSync(body, frame).endingLoop { return ending }
-            }
-        case .attempt(let body, let errorSlot, let handler):
-            do {
-                return try executeSync(body, frame)
-            } catch let failure as RuntimeError where failure.isCatchable {
-                frame.slots[errorSlot] = .text(failure.message)
-                return try executeSync(handler, frame)
-            }
-        case .breakLoop:
-            return .breakLoop
-        case .continueLoop:
-            return .continueLoop
-        case .stop:
-            return .stop
-        case .returnValue(let expression):
-            frame.returned = try expression.map { try evaluate($0, frame, node) } ?? .null
-            return .returned
-        case .find:
-            // `canSuspend` is true for a find, so `execute` never hands it here.
-            throw RuntimeError("internal error: '\(node.label)' was run without awaiting it", at: node.location)
+            return try node.step(self, frame, node)
         }
         return .normal
     }
@@ -183,7 +111,7 @@ extension Run {
     /// A call's or a find's result, into the slots that receive it and, where the node sets it, into `it`.
     @inline(__always)
     func store(_ value: Value, in slots: [Int], of node: Node, _ frame: Frame) {
-        for slot in slots { frame.slots[slot] = value }
+        if !slots.isEmpty { for slot in slots { frame.slots[slot] = value } }
         if node.updatesIt { frame.it = value }
     }
 

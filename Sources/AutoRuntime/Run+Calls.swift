@@ -3,31 +3,39 @@ import AutoIntents
 /// Calls of intents: an awaiting call (`invoke`) and an immediate one (`invokeNow`), a list piped into a
 /// one-value input, what an intent's result opens next, and the errors of an intent as the script's errors.
 extension Run {
-    /// The arguments of `call` by parameter index (nil where none is written), into `arguments`, whose
-    /// storage is reused from call to call.
-    func evaluateArguments(_ call: ActionCall, _ frame: Frame, _ node: Node, into arguments: inout [Value?]) throws {
+    /// The arguments of `call` by parameter index (nil where none is written), into `arguments`, whose storage is
+    /// reused from call to call; whether each is already what its parameter takes.
+    func evaluateArguments(_ call: ActionCall, _ frame: Frame, _ node: Node, into arguments: inout [Value?]) throws -> Bool {
         let count = call.arguments.count
         if arguments.count != count {
             arguments.removeAll(keepingCapacity: true)
             arguments.append(contentsOf: repeatElement(nil, count: count))
         }
-        for index in 0..<count {
-            guard let expression = call.arguments[index] else {
-                arguments[index] = nil
-                continue
-            }
-            do {
-                arguments[index] = try eval(expression, frame)
-            } catch {
-                throw located(error, at: call.argumentLocations[index] ?? node.location)
-            }
+        return try arguments.withUnsafeMutableBufferPointer { buffer in try call.evaluateArguments(self, frame, node, buffer) }
+    }
+
+    /// A call node that runs immediately: its arguments, the call (or one per element of a list piped into it),
+    /// and its result stored. The frame's argument buffer is taken for the call and given back after it, so that a
+    /// call in a loop allocates no array.
+    func runNow(_ call: ActionCall, _ frame: Frame, _ node: Node) throws {
+        var arguments = frame.takeArguments()
+        let ready = try evaluateArguments(call, frame, node, into: &arguments)
+        let value: Value
+        if let trace {
+            value = try invokeTracedNow(call, &arguments, node, trace)
+        } else if let items = pipedList(call, arguments) {
+            value = try performForEachNow(items, call, arguments, node)
+        } else {
+            value = try invokeNow(call, &arguments, node, ready: ready)
         }
+        frame.giveBack(consume arguments)
+        store(value, in: call.resultSlots, of: node, frame)
     }
 
     /// A list piped into a call whose input takes one value: the call then runs once per element.
     @inline(__always)
     func pipedList(_ call: ActionCall, _ arguments: [Value?]) -> [Value]? {
-        guard case .list(let items)? = arguments.first, let input = call.intent.parameters.first, input.type.takesOneValue else { return nil }
+        guard call.inputTakesOneValue, case .list(let items)? = arguments.first else { return nil }
         return items
     }
 
@@ -72,10 +80,11 @@ extension Run {
 
     // MARK: Awaiting
 
-    /// Runs one call. `arguments` is the caller's buffer: it comes back with the values `perform` was given.
-    nonisolated(nonsending) func invoke(_ call: ActionCall, _ arguments: inout [Value?], _ node: Node) async throws -> Value {
+    /// Runs one call. `arguments` is the caller's buffer: it comes back with the values `perform` was given. `ready`
+    /// as for `invokeNow`.
+    nonisolated(nonsending) func invoke(_ call: ActionCall, _ arguments: inout [Value?], _ node: Node, ready: Bool? = nil) async throws -> Value {
         let intent = call.intent
-        if !Self.isReady(call, arguments) {
+        if !(ready ?? Self.isReady(call, arguments)) {
             try await prepare(call, &arguments, node)
         }
         if whatIf, intent.sideEffect != .none {
@@ -189,10 +198,11 @@ extension Run {
 
     // MARK: Immediate
 
-    /// `invoke` without awaiting, for calls that `ActionCall.runsImmediately` allows.
-    func invokeNow(_ call: ActionCall, _ arguments: inout [Value?], _ node: Node) throws -> Value {
+    /// `invoke` without awaiting, for calls that `ActionCall.runsImmediately` allows. `ready`: whether the arguments
+    /// are known to need no preparing (`ActionCall.evaluateArguments` says so); nil to find out.
+    func invokeNow(_ call: ActionCall, _ arguments: inout [Value?], _ node: Node, ready: Bool? = nil) throws -> Value {
         let intent = call.intent
-        if !Self.isReady(call, arguments) {
+        if !(ready ?? Self.isReady(call, arguments)) {
             try prepareNow(call, &arguments, node)
         }
         if whatIf, intent.sideEffect != .none {
@@ -200,7 +210,7 @@ extension Run {
             throw WhatIfStop()
         }
         if cancellation.isCancelled { throw RunCancelled() }
-        guard case .immediate(let performNow) = intent.implementation else {
+        guard let performNow = call.performNow else {
             throw RuntimeError("internal error: '\(intent.name)' was run without awaiting it", at: node.location)
         }
         do {

@@ -20,19 +20,19 @@ extension Run {
 
     func findRequest(_ call: FindCall, _ frame: Frame) throws(EvaluationError) -> FindRequest {
         let source: FindRequest.Source
-        var limit = try call.limit.map { expression throws(EvaluationError) in try ListQueries.limit(try eval(expression, frame)) }
+        var limit = try call.limit.map { expression throws(EvaluationError) in try ListQueries.limit(try expression.evaluate(self, frame)) }
         switch call.source {
         case .all: source = .all
         case .suggested: source = .suggested
         case .matching(let text):
-            guard case .text(let needle) = try eval(text, frame) else { throw EvaluationError("'matching' needs a text") }
+            guard case .text(let needle) = try text.evaluate(self, frame) else { throw EvaluationError("'matching' needs a text") }
             source = .matching(needle)
         case .pushed(let comparisons, let mode, let sorts, let pushesLimit):
             var pushed: [PushedComparison] = []
             let type = call.query.entityType
             for comparison in comparisons {
                 let propertyType = type.propertyIndex[comparison.property.lowercased()].map { type.properties[$0].type }
-                let value = try Self.compared(try eval(comparison.value, frame), with: propertyType)
+                let value = try Self.compared(try comparison.value.evaluate(self, frame), with: propertyType)
                 pushed.append(PushedComparison(property: comparison.property, op: comparison.op, value: value))
             }
             source = .pushed(pushed, mode, sorts, limit: pushesLimit ? limit : nil)
@@ -40,7 +40,7 @@ extension Run {
         }
         var condition = try call.condition.map { plan throws(EvaluationError) in try entityCondition(plan, frame) }
         if let matching = call.matchingInEngine {
-            guard case .text(let needle) = try eval(matching, frame) else { throw EvaluationError("'matching' needs a text") }
+            guard case .text(let needle) = try matching.evaluate(self, frame) else { throw EvaluationError("'matching' needs a text") }
             let byTitle = EntityCondition.valueTest { value in
                 guard case .entity(let entity) = value else { return false }
                 let display = entity.display
@@ -70,7 +70,7 @@ extension Run {
     func entityCondition(_ plan: ConditionPlan, _ frame: Frame) throws(EvaluationError) -> EntityCondition {
         switch plan {
         case .compare(let path, let op, let right):
-            let value = try Self.compared(try eval(right, frame), with: Self.propertyType(at: path))
+            let value = try Self.compared(try right.evaluate(self, frame), with: Self.propertyType(at: path))
             if path.count == 1, case .entity(_, let index) = path[0] { return .test(property: index, op, value) }
             let grants = context.grants
             return .valueTest { candidate in

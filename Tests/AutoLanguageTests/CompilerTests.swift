@@ -65,7 +65,7 @@ import Testing
         }
         #expect(call.arguments.count == 4)
         #expect(call.arguments[1] == nil && call.arguments[2] == nil)
-        guard case .constant(.enumCase(let shelf))? = call.arguments[3] else {
+        guard case .enumCase(let shelf)? = call.arguments[3]?.constantValue else {
             Issue.record("the enum case is resolved at compile time")
             return
         }

@@ -22,8 +22,8 @@ enum ReadingStatus: String, AppEnum {
     }
 
     func constant(_ result: Result<CompiledScript, CompilationFailure>) -> Value? {
-        guard case .success(let script) = result, case .assign(_, .constant(let value))? = script.graph.body.first?.kind else { return nil }
-        return value
+        guard case .success(let script) = result, case .assign(_, let expression)? = script.graph.body.first?.kind else { return nil }
+        return expression.constantValue
     }
 
     @Test func aCaseNameAloneIsTheCaseOfTheOneEnumThatHasIt() {

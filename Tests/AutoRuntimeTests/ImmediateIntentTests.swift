@@ -214,6 +214,19 @@ struct Leap: ImmediateIntent {
         #expect(outcome.standardError.contains("test.auto:4:30: error: 'by' of 'scale' must be between 0 and 100, got 200"), "\(outcome.standardError)")
     }
 
+    /// A call site knows which of its arguments are ready as they are; one whose value changes kind from call to call
+    /// (a Decimal, then an Int the Double parameter converts) is prepared on each call that needs it, a default is
+    /// filled in where nothing is written, and the intent never sees the previous call's values.
+    @Test func argumentsThatChangeKindFromCallToCallArePreparedEachTime() async throws {
+        let outcome = await EngineHarness.run("""
+            for v in [1.5, 2, 2.5] { scale v by: 2 -> s\nshow s }
+            for v in [1.5, 2] { scale v -> s\nshow s }
+            set l = "y"
+            for n in [1, 2] { scale n by: n label: l -> s\nshow s\nset l = nil }
+            """, registry: Self.registry)
+        #expect(outcome.output == ["x = 3.0", "x = 4.0", "x = 5.0", "x = 3.0", "x = 4.0", "y = 1.0", "x = 4.0"], "\(outcome.standardError)")
+    }
+
     @Test func cancellationStopsALoopOfImmediateCalls() async throws {
         let flag = CancellationFlag()
         let loop = try script("repeat 1_000_000_000 times { scale 1 }")
