@@ -86,7 +86,9 @@ import Testing
             return
         }
         #expect(error.kind == .timeLimit(.milliseconds(100)))
-        #expect(ContinuousClock.now - started < .seconds(60))
+        // Generous: under load the whole suite has held both threads of the test pool for over a minute, and the
+        // deadline's task waits for one like every other.
+        #expect(ContinuousClock.now - started < .seconds(300))
     }
 
     @Test func aLoopOfFastStatementsStopsWhenCancelled() async throws {

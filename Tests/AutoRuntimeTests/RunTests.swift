@@ -74,8 +74,10 @@ struct Doze: AppIntent {
         #expect(error.message.contains("took longer than its time limit"), "\(error.message)")
         // Where it stopped depends on how busy the machine is; that it is located does not.
         #expect(error.location != nil)
-        // The nap alone would take ten minutes: the run ended with its limit, not with the intent.
-        #expect(ContinuousClock.now - started < .seconds(60))
+        // The nap alone would take ten minutes: the run ended with its limit, not with the intent. Half of that, not
+        // less: under load the whole suite has held both threads of the test pool for over a minute, and the
+        // deadline's task waits for one like every other.
+        #expect(ContinuousClock.now - started < .seconds(300))
     }
 
     /// Nothing is shown after the deadline, even by an intent that goes on past it: auto-fuzz saw a `show` print
