@@ -32,7 +32,12 @@ extension Dependencies {
     /// from its stored properties; a missing one is an error that names its type and `owner`.
     @usableFromInline
     func fill<T>(_ value: inout T, in owner: String) throws(RegistrationError) {
-        for field in StoredProperties.of(T.self) where field.isSpecialisation(of: Dependency<Int>.self) {
+        try fill(&value, fields: StoredProperties.of(T.self), in: owner)
+    }
+
+    /// The same, given `T`'s stored properties.
+    func fill<T>(_ value: inout T, fields: [StoredProperties.Field], in owner: String) throws(RegistrationError) {
+        for field in fields where field.isSpecialisation(of: Dependency<Int>.self) {
             guard let filler = fillers[ObjectIdentifier(field.type)] else {
                 // `Dependency<Clock>`: the type inside is the one to name.
                 let type = String(describing: field.type).dropFirst("Dependency<".count).dropLast()

@@ -135,8 +135,7 @@ public final class IntentDescriptor: Sendable {
         // Every call starts from a copy of one intent made here, its dependencies filled in: `I()` would run every
         // @Parameter's initialiser (names, questions, defaults) again on each call.
         var prototype = I()
-        try dependencies.fill(&prototype, in: "intent '\(I.title)'")
-        let parameters = try Self.parameters(of: prototype, dependencies: dependencies)
+        let parameters = try Self.prepare(&prototype, dependencies: dependencies)
         let infos = parameters.map(\.info)
         try Self.check(title: I.title, parameters: infos, summary: I.parameterSummary)
         self.init(
@@ -153,12 +152,15 @@ public final class IntentDescriptor: Sendable {
         @usableFromInline let assign: @Sendable (UnsafeMutableRawPointer, Value) -> Bool
     }
 
-    /// The intent's `@Parameter` properties, in declaration order, found from the type's stored properties, once,
-    /// at registration.
+    /// Fills the prototype's `@Dependency` properties and finds its `@Parameter` ones, in declaration order, from the
+    /// type's stored properties, read once (each read resolves every field's type by its mangled name), at
+    /// registration.
     @usableFromInline
-    static func parameters<I: AppIntent>(of prototype: I, dependencies: Dependencies) throws(RegistrationError) -> [ParameterSetter] {
+    static func prepare<I: AppIntent>(_ prototype: inout I, dependencies: Dependencies) throws(RegistrationError) -> [ParameterSetter] {
+        let fields = StoredProperties.of(I.self)
+        try dependencies.fill(&prototype, fields: fields, in: "intent '\(I.title)'")
         let declared = withUnsafeBytes(of: prototype) { bytes in
-            StoredProperties.of(I.self).filter { $0.isSpecialisation(of: Parameter<Int>.self) }.map { field in
+            fields.filter { $0.isSpecialisation(of: Parameter<Int>.self) }.map { field in
                 (field, AnyParameterDeclaration.ofParameter(in: bytes, at: field.offset))
             }
         }
