@@ -68,13 +68,22 @@ public enum ScriptCompiler {
     static func compileOnThisThread(_ source: SourceFile, prelude: [SourceFile], registry: Registry,
                                     limits: Parser.Limits, commandName: String, session: SessionScope?,
                                     grants: Grants, preludeBodies: PreludeBodies = .all) -> Result<CompiledScript, CompilationFailure> {
-        var diagnostics: [Diagnostic] = []
+        var parseDiagnostics: [Diagnostic] = []
         let programs = (prelude + [source]).map { file in
             // The limits are for the script; the prelude ships with the engine and always parses.
-            let (program, parseDiagnostics) = Parser.parse(file, limits: file === source ? limits : Parser.Limits())
-            diagnostics += parseDiagnostics
+            let (program, diagnostics) = Parser.parse(file, limits: file === source ? limits : Parser.Limits())
+            parseDiagnostics += diagnostics
             return program
         }
+        return compile(programs, parseDiagnostics: parseDiagnostics, source: source, registry: registry, commandName: commandName,
+                       session: session, grants: grants, preludeBodies: preludeBodies)
+    }
+
+    /// Checks and compiles the parsed prelude files and script (the last of `programs`).
+    static func compile(_ programs: [SyntaxTree], parseDiagnostics: [Diagnostic], source: SourceFile, registry: Registry,
+                        commandName: String, session: SessionScope?, grants: Grants,
+                        preludeBodies: PreludeBodies) -> Result<CompiledScript, CompilationFailure> {
+        var diagnostics = parseDiagnostics
         var checker = Checker(registry: registry, file: source)
         checker.commandName = commandName
         checker.grants = grants
@@ -91,9 +100,10 @@ public enum ScriptCompiler {
         let main = checker.checkScript(programs[programs.count - 1], session: session)
         // A call to a prelude shortcut whose body was left unchecked needs its result type, and an error is reported
         // as a whole compile reports it (with the prelude's names among the suggestions): both compile it all.
-        if preludeBodies == .whenCalled, checker.calledUncheckedShortcut || checker.diagnostics.contains(where: { $0.severity == .error }) {
-            return compileOnThisThread(source, prelude: prelude, registry: registry, limits: limits, commandName: commandName,
-                                       session: session, grants: grants, preludeBodies: .all)
+        if preludeBodies == .whenCalled,
+           checker.calledUncheckedShortcut || (diagnostics + checker.diagnostics).contains(where: { $0.severity == .error }) {
+            return compile(programs, parseDiagnostics: parseDiagnostics, source: source, registry: registry, commandName: commandName,
+                           session: session, grants: grants, preludeBodies: .all)
         }
         let scope = SessionScope(variables: checker.scope.declared.map { ($0.name, $0.type) }, itType: checker.scope.itType)
         diagnostics += checker.diagnostics
