@@ -165,9 +165,19 @@ public final class Daemon: Sendable {
     func apply(to scheduler: Scheduler, _ fileTriggers: FileTriggers) async {
         var all: [(LoadedAutomation, (any FireSchedule)?)] = []
         let automations = loaded.withLock { $0.values.flatMap { $0 } }
+        all.reserveCapacity(automations.count)
+        // Automations with the same trigger share one schedule (many fire `every day at 07:00`): one parse, one copy.
+        var schedules: [Automation.Trigger: (any FireSchedule)?] = [:]
         for automation in automations {
             do {
-                all.append((automation, try Schedules.schedule(for: automation.automation.trigger)))
+                let trigger = automation.automation.trigger
+                if let schedule = schedules[trigger] {
+                    all.append((automation, schedule))
+                    continue
+                }
+                let schedule = try Schedules.schedule(for: trigger)
+                schedules[trigger] = schedule
+                all.append((automation, schedule))
             } catch {
                 logger.error("automation not scheduled", metadata: ["automation": "\(automation.key.name)", "error": "\(error)"])
             }

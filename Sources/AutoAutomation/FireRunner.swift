@@ -31,7 +31,9 @@ public final class LoadedAutomation: Sendable {
     }
 
     /// What a fire runs: the body, with the shortcuts it may call.
-    public var program: Program { Program(main: automation.graph, shortcuts: script.shortcuts) }
+    public func program() throws(CompilationFailure) -> Program {
+        Program(main: try automation.graph(), shortcuts: script.shortcuts)
+    }
 
     /// The automations of a compiled script, keyed by the script's path.
     public static func all(in compiled: CompiledScript, script path: String) -> [LoadedAutomation] {
@@ -113,7 +115,17 @@ public struct FireRunner: Sendable {
         let key = loaded.key
         var observer: (@Sendable (String) -> Void)?
         if let writes { observer = { path in writes.run(id, of: key, wrote: path) } }
-        let outcome = await engine.run(loaded.program, arguments: arguments, interaction: interaction, cancellation: cancellation, it: it,
+        let program: Program
+        do {
+            program = try loaded.program()
+        } catch {
+            writes?.runEnded(id, of: key)
+            let first = error.diagnostics.first
+            return EndedRun(id: id, ending: RunEnding(.failed, message: first?.message ?? "the body could not be compiled",
+                                                      location: first.map { $0.file.location(of: $0.span.start).description }),
+                            steps: [], droppedSteps: 0, started: started, metadata: metadata)
+        }
+        let outcome = await engine.run(program, arguments: arguments, interaction: interaction, cancellation: cancellation, it: it,
                                        trace: trace, writes: observer)
         writes?.runEnded(id, of: key)
         let ending: RunEnding

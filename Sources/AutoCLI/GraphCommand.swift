@@ -1,5 +1,6 @@
 import ArgumentParser
 import AutoLanguage
+import AutoRuntime
 
 struct GraphCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -18,9 +19,16 @@ struct GraphCommand: ParsableCommand {
             let own = compiled.shortcuts.filter { shortcut in
                 compiled.registry.intent(named: shortcut.name)?.origin?.hasPrefix(script.name + ":") ?? false
             }
-            runner.console.writeOut(compiled.graph.dot(shortcuts: own, automations: compiled.automations.map {
-                (name: $0.name, trigger: $0.trigger.description, graph: $0.graph)
-            }))
+            var automations: [(name: String, trigger: String, graph: ActionGraph)] = []
+            for automation in compiled.automations {
+                do {
+                    automations.append((automation.name, automation.trigger.description, try automation.graph()))
+                } catch {
+                    runner.report(error.diagnostics)
+                    throw CommandExit(code: ExitCode.usageError)
+                }
+            }
+            runner.console.writeOut(compiled.graph.dot(shortcuts: own, automations: automations))
         case .failure(let failure):
             runner.report(failure.diagnostics)
             throw CommandExit(code: ExitCode.usageError)

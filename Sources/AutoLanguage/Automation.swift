@@ -6,7 +6,7 @@ import Foundation
 public struct Automation: Sendable {
     /// When it fires, as the script says it. Cron expressions are kept as written: the scheduler parses them
     /// (and `AutoHost.compile` reports a bad one at its column).
-    public enum Trigger: Sendable, Equatable {
+    public enum Trigger: Sendable, Hashable {
         /// `every 15 minutes`: elapsed time, whatever the clock does.
         case interval(Duration)
         /// `every day at 07:30` (`days` nil), `every monday, friday at 09:00`: ISO weekdays, 1 Monday … 7 Sunday.
@@ -44,22 +44,31 @@ public struct Automation: Sendable {
     public let debounce: Duration?
     /// File triggers: scan the folder this often instead of asking inotify (file systems without it).
     public let poll: Duration?
-    /// The body, a program of its own: `args` is empty and `it` is the instant it was scheduled for; under a file
-    /// trigger `it` is the file of the event and `files` (the second slot) every file of the batch.
-    public let graph: ActionGraph
-    /// `file.auto:3`.
-    public let origin: String
+    /// Where the declaration is written: its body is compiled from there when its graph is first asked for.
+    let span: Span
+    let nameSpan: Span
+    let bodies: AutomationBodies
     /// Where the trigger is written, for errors found once the scheduler reads it: the cron expression's
     /// text (inside its quotes) and the zone's.
     public let file: SourceFile
     public let triggerSpans: (expression: Span, zone: Span?)
+
+    /// The body, a program of its own: `args` is empty and `it` is the instant it was scheduled for; under a file
+    /// trigger `it` is the file of the event and `files` (the second slot) every file of the batch.
+    /// Compiled the first time it is asked for (`AutomationBodies`), then kept.
+    public func graph() throws(CompilationFailure) -> ActionGraph {
+        try bodies.graph(of: self)
+    }
+
+    /// `file.auto:3`.
+    public var origin: String { "\(file.name):\(file.location(of: nameSpan.start).line)" }
 
     /// The default bound of `mode queued` and `mode parallel` without a number.
     public static let defaultBound = 10
 }
 
 /// `when file <event> in "<folder>" [matching "<glob>"] [recursive]`.
-public struct FileTrigger: Sendable, Equatable {
+public struct FileTrigger: Sendable, Hashable {
     public enum Event: String, Sendable, CaseIterable {
         /// Created or moved in, once it is complete (written and closed).
         case created

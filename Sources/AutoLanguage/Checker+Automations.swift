@@ -16,7 +16,8 @@ extension Checker {
         let debounce: Duration?
         let poll: Duration?
         let body: BoundBody
-        let origin: String
+        /// The whole declaration, where its body is compiled from (`AutomationBodies`).
+        let span: Span
     }
 
     /// Day names a trigger may list, to ISO weekdays (1 Monday … 7 Sunday); `weekday` and `weekend` are several.
@@ -62,8 +63,7 @@ extension Checker {
             guard let trigger else { continue }
             checked.append(CheckedAutomation(declaration: declaration, trigger: trigger, mode: options.mode, catchUp: options.catchUp,
                                              confirmsAutomatically: options.confirms, timeout: options.timeout,
-                                             debounce: options.debounce, poll: options.poll, body: body,
-                                             origin: "\(file.name):\(file.location(of: declaration.nameSpan.start).line)"))
+                                             debounce: options.debounce, poll: options.poll, body: body, span: statement.span))
         }
         return checked
     }

@@ -25,8 +25,9 @@ public struct Parser {
     /// operator or `|`): at a prompt, the entry goes on with the next line.
     public internal(set) var endedUnfinished = false
 
-    public init(file: SourceFile, limits: Limits = Limits()) {
-        var lexer = Lexer(file: file)
+    /// Parses `range` of the file (all of it by default; one automation's declaration when its body is compiled).
+    public init(file: SourceFile, range: Range<Int>? = nil, limits: Limits = Limits()) {
+        var lexer = Lexer(file: file, range: range)
         self.tokens = lexer.tokenize()
         self.diagnostics = lexer.diagnostics
         self.file = file

@@ -75,13 +75,13 @@ public enum ScriptCompiler {
             parseDiagnostics += diagnostics
             return program
         }
-        return compile(programs, parseDiagnostics: parseDiagnostics, source: source, registry: registry, commandName: commandName,
-                       session: session, grants: grants, preludeBodies: preludeBodies)
+        return compile(programs, parseDiagnostics: parseDiagnostics, source: source, registry: registry, limits: limits,
+                       commandName: commandName, session: session, grants: grants, preludeBodies: preludeBodies)
     }
 
     /// Checks and compiles the parsed prelude files and script (the last of `programs`).
     static func compile(_ programs: [SyntaxTree], parseDiagnostics: [Diagnostic], source: SourceFile, registry: Registry,
-                        commandName: String, session: SessionScope?, grants: Grants,
+                        limits: Parser.Limits, commandName: String, session: SessionScope?, grants: Grants,
                         preludeBodies: PreludeBodies) -> Result<CompiledScript, CompilationFailure> {
         var diagnostics = parseDiagnostics
         var checker = Checker(registry: registry, file: source)
@@ -102,8 +102,8 @@ public enum ScriptCompiler {
         // as a whole compile reports it (with the prelude's names among the suggestions): both compile it all.
         if preludeBodies == .whenCalled,
            checker.calledUncheckedShortcut || (diagnostics + checker.diagnostics).contains(where: { $0.severity == .error }) {
-            return compile(programs, parseDiagnostics: parseDiagnostics, source: source, registry: registry, commandName: commandName,
-                           session: session, grants: grants, preludeBodies: .all)
+            return compile(programs, parseDiagnostics: parseDiagnostics, source: source, registry: registry, limits: limits,
+                           commandName: commandName, session: session, grants: grants, preludeBodies: .all)
         }
         let scope = SessionScope(variables: checker.scope.declared.map { ($0.name, $0.type) }, itType: checker.scope.itType)
         diagnostics += checker.diagnostics
@@ -135,14 +135,17 @@ public enum ScriptCompiler {
             (name: shortcut.descriptor.name, graph: Compiler.compile(body, registry: finalRegistry, shortcuts: finals))
         }
         let program = Program(main: Compiler.compile(main, registry: finalRegistry, shortcuts: finals), shortcuts: shortcuts.map(\.graph))
+        // The bodies were checked above; each is compiled when it is first needed (a daemon's fire, `auto graph`).
+        let bodies = AutomationBodies(file: source, registry: finalRegistry, limits: limits, commandName: commandName, grants: grants)
         let compiledAutomations = automations.map { automation in
             var spans: (expression: Span, zone: Span?) = (automation.declaration.nameSpan, nil)
             if case .cron(_, let span, let zone) = automation.declaration.trigger { spans = (span, zone?.span) }
             if case .file(let syntax) = automation.declaration.trigger { spans = (syntax.path.span, nil) }
             return Automation(name: automation.declaration.name, trigger: automation.trigger, mode: automation.mode,
                               catchUp: automation.catchUp, confirmsAutomatically: automation.confirmsAutomatically,
-                              timeout: automation.timeout, debounce: automation.debounce, poll: automation.poll, graph: Compiler.compile(automation.body, registry: finalRegistry, shortcuts: finals),
-                              origin: automation.origin, file: source, triggerSpans: spans)
+                              timeout: automation.timeout, debounce: automation.debounce, poll: automation.poll,
+                              span: automation.span, nameSpan: automation.declaration.nameSpan, bodies: bodies, file: source,
+                              triggerSpans: spans)
         }
         let warnings = diagnostics.filter { $0.severity == .warning && $0.file.name == source.name }.sorted { $0.span.start < $1.span.start }
         return .success(CompiledScript(program: program, registry: finalRegistry, shortcuts: shortcuts, warnings: warnings, scope: scope,

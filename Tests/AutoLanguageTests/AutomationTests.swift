@@ -47,8 +47,8 @@ import Testing
             graph.allNodes.compactMap { node in if case .action(let call) = node.kind { return call.intent.name } else { return nil } }
         }
         #expect(shown(compiled.graph) == ["show"] && compiled.graph.allNodes.count == 1)
-        #expect(shown(compiled.automations[0].graph) == ["show"])
-        #expect(compiled.automations[0].graph.name == "a")
+        #expect(try shown(compiled.automations[0].graph()) == ["show"])
+        #expect(try compiled.automations[0].graph().name == "a")
     }
 
     @Test func aBodySeesTheScriptsShortcutsButNotItsVariables() throws {
@@ -60,6 +60,27 @@ import Testing
             """)
         guard case .failure(let failure) = seen else { Issue.record("expected an error for 'secret'"); return }
         #expect(failure.diagnostics.map(\.message) == ["unknown name 'secret'"], "\(failure.diagnostics.map(\.message))")
+    }
+
+    /// A body is compiled from its place in the script when first asked for, against the script's final registry:
+    /// a call to the script's shortcut has the result type the shortcut's body gave, and the graph is kept.
+    @Test func aBodyIsCompiledFromItsPlaceWhenFirstAskedFor() throws {
+        let compiled = try compile("""
+            shortcut "salute" (name: Text) { return "hi \\(name)" }
+            automation "first" every hour { show 1 }
+            automation "second" every day at 08:00 {
+                set greeting = salute "x"
+                show greeting
+            }
+            """).get()
+        let graph = try compiled.automations[1].graph()
+        let calls = graph.allNodes.compactMap { node -> IntentDescriptor? in if case .action(let call) = node.kind { return call.intent } else { return nil } }
+        #expect(calls.map(\.name) == ["salute", "show"])
+        #expect(calls.first?.outputType == ValueType.text)
+        #expect(graph.name == "second")
+        #expect(try compiled.automations[1].graph() === graph)
+        #expect(try compiled.automations[0].graph() !== graph)
+        #expect(compiled.automations.map(\.origin) == ["a.auto:2", "a.auto:3"])
     }
 
     @Test func atAPromptThereAreNoAutomations() {
