@@ -9,25 +9,42 @@ enum PhraseWords {
     /// the name.
     static let prepositions: Set<String> = ["in", "on", "to", "with", "using", "from", "via"]
 
+    /// A word as compared, and as it was written: an entity's words go to the host's query as written ("Girl's").
+    struct Word {
+        let text: String
+        let written: String
+    }
+
     /// Lower case, accents folded, punctuation read as a space; an apostrophe is dropped, so "don't" is one word.
-    static func all(_ text: String) -> [String] {
-        let folded = text.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil)
-        var words: [String] = [], word = ""
-        for character in folded {
+    static func split(_ text: String) -> [Word] {
+        var words: [Word] = [], written = ""
+        func end() {
+            let folded = written.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil).filter { $0.isLetter || $0.isNumber }
+            if !folded.isEmpty { words.append(Word(text: folded, written: written)) }
+            written = ""
+        }
+        for character in text {
             if character.isLetter || character.isNumber {
-                word.append(character)
-            } else if character != "'" && character != "’" {
-                if !word.isEmpty { words.append(word) }
-                word = ""
+                written.append(character)
+            } else if character == "'" || character == "’" {
+                if !written.isEmpty { written.append("'") }
+            } else {
+                end()
             }
         }
-        if !word.isEmpty { words.append(word) }
+        end()
         return words
     }
+
+    static func all(_ text: String) -> [String] { split(text).map(\.text) }
 
     /// The words that count: all but the fillers.
     static func significant(_ text: String) -> [String] {
         all(text).filter { !fillers.contains($0) }
+    }
+
+    static func significantWords(_ text: String) -> [Word] {
+        split(text).filter { !fillers.contains($0.text) }
     }
 
     /// How many typos a word tolerates: none in a short word, where one edit makes another word ("read", "red").
@@ -102,8 +119,9 @@ struct PhrasePattern: Sendable {
     struct Fit {
         /// Typos, plus one when the words came in another order than the phrase's.
         let cost: Int
-        /// What is left for the parameter, in the order said.
+        /// What is left for the parameter, in the order said, and where each was said.
         let rest: [String]
+        let restIndices: [Int]
     }
 
     /// Finds each of the phrase's words among `heard`; nil when one is missing, or when words are left over and
@@ -133,9 +151,9 @@ struct PhrasePattern: Sendable {
             for index in start..<start + applicationWords.count { used[index] = true }
             if let preposition, start > 0, !used[start - 1], heard[start - 1] == preposition { used[start - 1] = true }
         }
-        let rest = heard.indices.filter { !used[$0] }.map { heard[$0] }
+        let rest = heard.indices.filter { !used[$0] }
         if parameter == nil && !rest.isEmpty { return nil }
-        return Fit(cost: cost, rest: rest)
+        return Fit(cost: cost, rest: rest.map { heard[$0] }, restIndices: rest)
     }
 
     /// Where `name`'s words are heard one after another, among words not yet used; typos allowed.
@@ -201,12 +219,13 @@ public struct PhraseMatcher: Sendable {
     public init(registry: Registry) { self.registry = registry }
 
     public func match(_ sentence: String) async throws -> PhraseMatch {
-        let heard = PhraseWords.significant(sentence)
+        let words = PhraseWords.significantWords(sentence), heard = words.map(\.text)
         let book = registry.phraseBook
         var matches: [ShortcutMatch] = []
         for pattern in book.patterns {
             guard let fit = pattern.fit(heard, synonyms: book.synonyms) else { continue }
-            matches += try await values(for: pattern, fit: fit).map { value in
+            let written = fit.restIndices.map { words[$0].written }.joined(separator: " ")
+            matches += try await values(for: pattern, fit: fit, written: written).map { value in
                 ShortcutMatch(shortcut: registry.appShortcuts[pattern.shortcut], phrase: pattern.phrase, parameter: pattern.parameter,
                               value: value.value, valueText: value.text, cost: fit.cost + value.cost)
             }
@@ -222,8 +241,8 @@ public struct PhraseMatcher: Sendable {
 
     /// The values the words left over give the pattern's parameter, with what each costs: nothing said costs 1
     /// (the intent will ask), an enum case its typos, an entity 0 when its title is the words and 1 when the
-    /// query found it otherwise. None when the words name nothing.
-    func values(for pattern: PhrasePattern, fit: PhrasePattern.Fit) async throws -> [(value: Value?, text: String?, cost: Int)] {
+    /// query found it otherwise. None when the words name nothing. `written` is the words as said, for the query.
+    func values(for pattern: PhrasePattern, fit: PhrasePattern.Fit, written: String) async throws -> [(value: Value?, text: String?, cost: Int)] {
         guard let parameter = pattern.parameter else { return [(nil, nil, 0)] }
         if fit.rest.isEmpty { return [(nil, nil, 1)] }
         switch parameter.type {
@@ -233,7 +252,7 @@ public struct PhraseMatcher: Sendable {
             }
         case .entity(let type):
             guard let query = registry.query(for: type), query.canSearchText else { return [] }
-            let text = fit.rest.joined(separator: " ")
+            let text = written
             let found = try await query.run(FindRequest(source: .matching(text), compare: { _, _, _ in false }, order: { _, _ in 0 }))
             guard !found.isEmpty else { return [] }
             let exact = found.contains { value in

@@ -28,8 +28,9 @@ extension Registry {
                                                applicationName: applicationName)
                 try Self.checkReachable(pattern, in: shortcut, applicationName: applicationName, synonyms: book.synonyms)
                 if let twin = book.patterns.first(where: { Self.sameWords($0, pattern) }) {
-                    let owner = twin.shortcut < appShortcuts.count ? appShortcuts[twin.shortcut].shortcut : added[twin.shortcut - appShortcuts.count].shortcut
-                    throw RegistrationError("the phrase \"\(phrase)\" of the shortcut '\(shortcut.shortTitle)' has the same words as \"\(twin.phrase)\" of '\(owner.shortTitle)'; nothing could tell them apart")
+                    // The twin's shortcut: registered before, added before this one by the provider, or this one.
+                    let owners = appShortcuts.map(\.shortcut) + added.map(\.shortcut) + [shortcut]
+                    throw RegistrationError("the phrase \"\(phrase)\" of the shortcut '\(shortcut.shortTitle)' has the same words as \"\(twin.phrase)\" of '\(owners[twin.shortcut].shortTitle)'; nothing could tell them apart")
                 }
                 book.patterns.append(pattern)
             }
