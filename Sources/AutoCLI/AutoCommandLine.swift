@@ -68,8 +68,8 @@ struct AutoCommand: AsyncParsableCommand {
                 \(AutoCommandLine.host.name) graph script.auto | dot -Tsvg > g.svg
                 \(AutoCommandLine.host.name) intents [script.auto]        list intents and shortcuts (the script's too)
                 \(AutoCommandLine.host.name) intents describe NAME [script.auto]
-                \(AutoCommandLine.host.name) say "open …"                    run the App Shortcut a sentence names
-                \(AutoCommandLine.host.name) shortcuts [--json]              list the App Shortcuts and their phrases
+                \(AutoCommandLine.host.name) say "open …"                 run the App Shortcut a sentence names
+                \(AutoCommandLine.host.name) shortcuts [--json]           list App Shortcuts and their phrases
                 \(AutoCommandLine.host.name) daemon scripts/                   run the automations of scripts/*.auto
                 \(AutoCommandLine.host.name) automations list|next|history|trace|run|enable|disable
                 """,

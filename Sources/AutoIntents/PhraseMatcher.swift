@@ -252,15 +252,14 @@ public struct PhraseMatcher: Sendable {
             }
         case .entity(let type):
             guard let query = registry.query(for: type), query.canSearchText else { return [] }
-            let text = written
-            let found = try await query.run(FindRequest(source: .matching(text), compare: { _, _, _ in false }, order: { _, _ in 0 }))
+            let found = try await query.run(FindRequest(source: .matching(written), compare: { _, _, _ in false }, order: { _, _ in 0 }))
             guard !found.isEmpty else { return [] }
             let exact = found.contains { value in
                 guard case .entity(let entity) = value else { return false }
                 let display = entity.display
                 return ([display.title] + display.synonyms).contains { PhraseWords.significant($0) == fit.rest }
             }
-            return [(.text(text), text, exact ? 0 : 1)]
+            return [(.text(written), written, exact ? 0 : 1)]
         default:
             return []
         }

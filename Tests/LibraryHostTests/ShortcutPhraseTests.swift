@@ -118,6 +118,15 @@ import Testing
                 "\(result.standardError)")
     }
 
+    @Test func sayAtTheReplRunsTheShortcutAndTheSessionGoesOn() async throws {
+        let result = try await BinaryRunner.runAwaiting(["--db", database, "repl"], executable: LibraryBinary.path,
+                                                        input: "say open my Read shelf\nsay nothing like it\nshow 1 + 1\n")
+        let called = try await BinaryRunner.runAwaiting(["--db", database, "-e", "open shelf read"], executable: LibraryBinary.path)
+        #expect(result.exitCode == 0, "\(result.standardError)")
+        #expect(result.standardOutput == called.standardOutput + "2\n")
+        #expect(result.standardError.contains("no shortcut matches 'nothing like it'"), "\(result.standardError)")
+    }
+
     @Test func sayWithJSON() throws {
         let result = try LibraryBinary.run(["--db", database, "say", "--json", "open the book dune"])
         #expect(result.exitCode == 0, "\(result.standardError)")
