@@ -1,4 +1,6 @@
+@testable import AutoCLI
 import AutoIntents
+import AutoLanguage
 import AutoTestSupport
 import Foundation
 import LibraryHost
@@ -95,6 +97,22 @@ import Testing
         #expect(said.exitCode == 0, "\(said.standardError)")
         #expect(said.standardOutput == called.standardOutput)
         #expect(said.standardOutput.split(separator: "\n").count > 3)
+    }
+
+    /// Several equally good matches are a choice through the run's interaction; the chosen intent then asks for
+    /// what the sentence left out, as its call would.
+    @Test func severalMatchesAreAChoiceAndTheIntentAsksTheRest() async throws {
+        let host = try Library.host(database: LibraryDatabase(path: database))
+        let capture = OutputCapture()
+        let interaction = ScriptedInteraction(answers: ["Currently Reading"], choices: [0])
+        let code = await SpokenShortcut(host: host, console: capture.console).run("open", options: RunOptions(), interaction: interaction)
+        #expect(code == 0, "\(capture.standardError)")
+        #expect(interaction.questions == ["Which did you mean by 'open'? Open {shelf} in library | Open {book} in library", "Which shelf?"])
+        let called = OutputCapture()
+        _ = await ScriptRunner(host: host, console: called.console).run(SourceFile(name: "-e", text: "open shelf currentlyReading"),
+                                                                         options: RunOptions(), interaction: ScriptedInteraction())
+        #expect(capture.standardOutput == called.standardOutput)
+        #expect(!capture.standardOutput.isEmpty)
     }
 
     @Test func sayAsksForWhatTheSentenceLeftOutAndFailsWithoutATerminal() throws {
