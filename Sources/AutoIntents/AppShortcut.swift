@@ -34,7 +34,14 @@ public struct AppShortcut: Sendable {
 
     public init<I: AppIntent>(intent: I, phrases: [AppShortcutPhrase<I>], shortTitle: String, systemImageName: String) {
         intentTitle = I.title
-        self.phrases = phrases.map { $0.resolved(in: intent) }
+        // The intent's @Parameter properties, read once for all its phrases (each read reflects on the type).
+        let declared: [(name: String, declaration: AnyParameterDeclaration)] = withUnsafeBytes(of: intent) { bytes in
+            StoredProperties.of(I.self).filter { $0.isSpecialisation(of: Parameter<Int>.self) }.map { field in
+                let declaration = AnyParameterDeclaration.ofParameter(in: bytes, at: field.offset)
+                return (declaration.name ?? field.propertyName, declaration)
+            }
+        }
+        self.phrases = phrases.map { $0.resolved(in: intent, parameters: declared) }
         self.shortTitle = shortTitle
         self.systemImageName = systemImageName
     }
@@ -74,16 +81,10 @@ public struct AppShortcutPhrase<Intent: AppIntent>: ExpressibleByStringInterpola
     public init(stringLiteral text: String) { parts = [.text(text)] }
     public init(stringInterpolation: StringInterpolation) { parts = stringInterpolation.parts }
 
-    /// The phrase with its parameters named: `intent`'s `@Parameter` properties are found as registration finds
-    /// them, and the one whose declaration the key path reads is the one named.
-    func resolved(in intent: Intent) -> ShortcutPhrase {
-        let declared: [(name: String, declaration: AnyParameterDeclaration)] = withUnsafeBytes(of: intent) { bytes in
-            StoredProperties.of(Intent.self).filter { $0.isSpecialisation(of: Parameter<Int>.self) }.map { field in
-                let declaration = AnyParameterDeclaration.ofParameter(in: bytes, at: field.offset)
-                return (declaration.name ?? field.propertyName, declaration)
-            }
-        }
-        return ShortcutPhrase(parts: parts.map { part in
+    /// The phrase with its parameters named: the parameter whose declaration the key path reads from `intent` is the
+    /// one of `parameters` (the intent's, found as registration finds them) with that very declaration.
+    func resolved(in intent: Intent, parameters declared: [(name: String, declaration: AnyParameterDeclaration)]) -> ShortcutPhrase {
+        ShortcutPhrase(parts: parts.map { part in
             switch part {
             case .text(let text): return .text(text)
             case .applicationName: return .applicationName

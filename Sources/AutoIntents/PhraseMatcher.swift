@@ -19,7 +19,10 @@ enum PhraseWords {
     static func split(_ text: String) -> [Word] {
         var words: [Word] = [], written = ""
         func end() {
-            let folded = written.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil).filter { $0.isLetter || $0.isNumber }
+            // Foundation's folding only where there is something to fold: its first use loads tables, a measurable part of
+            // registering a host's phrases, which are mostly ASCII.
+            let folded = (written.allSatisfy(\.isASCII) ? written.lowercased()
+                : written.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil)).filter { $0.isLetter || $0.isNumber }
             if !folded.isEmpty { words.append(Word(text: folded, written: written)) }
             written = ""
         }
@@ -58,6 +61,8 @@ enum PhraseWords {
         if heard == word || synonyms.contains(heard) { return 0 }
         var best: Int?
         for candidate in [word] + synonyms {
+            // Words further apart in length than the tolerance can't be within it: no table to fill.
+            guard abs(heard.count - candidate.count) <= tolerance(candidate) else { continue }
             let distance = EditDistance.between(heard, candidate)
             if distance <= tolerance(candidate), distance < (best ?? .max) { best = distance }
         }
