@@ -53,7 +53,7 @@ struct ShortcutsCommand: AsyncParsableCommand {
         case .entity(let type):
             guard let query = registry.query(for: type) else { return nil }
             for source: FindRequest.Source in query.canEnumerate ? [.suggested, .all] : [.suggested] {
-                let found = try await query.run(FindRequest(source: source, limit: 1, compare: { _, _, _ in false }, order: { _, _ in 0 }))
+                let found = try await query.run(FindRequest.asReturned(source, limit: 1))
                 if case .entity(let entity)? = found.first { return entity.display.title }
             }
             return nil

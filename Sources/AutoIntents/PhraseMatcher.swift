@@ -257,7 +257,7 @@ public struct PhraseMatcher: Sendable {
             }
         case .entity(let type):
             guard let query = registry.query(for: type), query.canSearchText else { return [] }
-            let found = try await query.run(FindRequest(source: .matching(written), compare: { _, _, _ in false }, order: { _, _ in 0 }))
+            let found = try await query.run(FindRequest.asReturned(.matching(written)))
             guard !found.isEmpty else { return [] }
             let exact = found.contains { value in
                 guard case .entity(let entity) = value else { return false }
