@@ -68,8 +68,11 @@ struct Repl {
     /// The sentence of an entry `say SENTENCE`, which runs an App Shortcut as `\(host.name) say` does; nil for any
     /// other entry. `say` is no word of the language, so no statement starts with it.
     static func spoken(_ entry: String) -> String? {
-        guard entry.hasPrefix("say"), let next = entry.dropFirst(3).first, next == " " || next == "\t" else { return nil }
-        return entry.dropFirst(4).trimmingCharacters(in: .whitespaces)
+        guard entry.hasPrefix("say") else { return nil }
+        let rest = entry.dropFirst(3)
+        // `say` alone is said too: the answer lists the closest phrases, where the language would only say it knows no `say`.
+        guard rest.isEmpty || rest.first == " " || rest.first == "\t" else { return nil }
+        return rest.trimmingCharacters(in: .whitespaces)
     }
 
     func say(_ sentence: String) async {
