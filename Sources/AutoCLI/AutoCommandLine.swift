@@ -68,14 +68,16 @@ struct AutoCommand: AsyncParsableCommand {
                 \(AutoCommandLine.host.name) graph script.auto | dot -Tsvg > g.svg
                 \(AutoCommandLine.host.name) intents [script.auto]        list intents and shortcuts (the script's too)
                 \(AutoCommandLine.host.name) intents describe NAME [script.auto]
+                \(AutoCommandLine.host.name) say "open …"                 run the App Shortcut a sentence names
+                \(AutoCommandLine.host.name) shortcuts [--json]           list App Shortcuts and their phrases
                 \(AutoCommandLine.host.name) daemon scripts/                   run the automations of scripts/*.auto
                 \(AutoCommandLine.host.name) automations list|next|history|trace|run|enable|disable
                 """,
             version: AutoCommandLine.host.version,
             subcommands: [RunCommand.self, CheckCommand.self, GraphCommand.self, IntentsCommand.self, ReplCommand.self,
-                          DaemonCommand.self, AutomationsCommand.self],
+                          DaemonCommand.self, AutomationsCommand.self, SayCommand.self, ShortcutsCommand.self],
             defaultSubcommand: RunCommand.self)
     }
 
-    static let subcommandNames: Set<String> = ["run", "check", "graph", "intents", "repl", "daemon", "automations", "help"]
+    static let subcommandNames: Set<String> = ["run", "check", "graph", "intents", "repl", "daemon", "automations", "say", "shortcuts", "help"]
 }

@@ -31,9 +31,10 @@ public struct AutoHost: Sendable {
         (Prelude.sources + files).map { SourceFile(name: $0.name, text: $0.text) }
     }
 
+    /// `session`: variables the source sees as declared before it (what `say` calls a shortcut's intent with).
     public func compile(_ source: SourceFile, limits: Parser.Limits = Parser.Limits(), grants: Grants = .all,
-                        preludeBodies: PreludeBodies = .all) -> Result<CompiledScript, CompilationFailure> {
-        ScriptCompiler.compile(source, prelude: prelude, registry: registry, limits: limits, commandName: name, grants: grants,
-                               preludeBodies: preludeBodies)
+                        preludeBodies: PreludeBodies = .all, session: SessionScope? = nil) -> Result<CompiledScript, CompilationFailure> {
+        ScriptCompiler.compile(source, prelude: prelude, registry: registry, limits: limits, commandName: name, session: session,
+                               grants: grants, preludeBodies: preludeBodies)
     }
 }

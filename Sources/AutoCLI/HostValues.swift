@@ -24,7 +24,7 @@ enum HostValues {
         let typed = wanted.typed
         let source: FindRequest.Source = query.canEnumerate ? .all : .matching(typed)
         let found: [Value] = withinBudget { () async throws -> [Value] in
-            try await query.run(FindRequest(source: source, compare: { _, _, _ in false }, order: { _, _ in 0 }))
+            try await query.run(FindRequest.asReturned(source))
         } ?? []
         var seen = Set<String>()
         var values: [Completion] = []

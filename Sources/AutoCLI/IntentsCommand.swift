@@ -169,7 +169,8 @@ enum IntentDescriptionText {
         }
         if let category = intent.description.category { text += "Category: \(category)\n" }
         if !intent.description.searchKeywords.isEmpty { text += "Keywords: \(intent.description.searchKeywords.joined(separator: ", "))\n" }
-        // Parsed and kept for App Shortcuts, which will give them meaning; nothing calls a shortcut by them yet.
+        // A language shortcut's phrases, parsed and kept; `say` matches only the host's App Shortcuts (declared in
+        // Swift, listed by `shortcuts`), so nothing calls a language shortcut by these yet.
         if !intent.phrases.isEmpty { text += "Phrases (not used yet): \(intent.phrases.map { "\"\($0)\"" }.joined(separator: ", "))\n" }
         if let origin = intent.origin { text += "Declared at: \(origin)\n" }
         return text

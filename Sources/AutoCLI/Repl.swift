@@ -37,6 +37,11 @@ struct Repl {
                 if await command(trimmed) == .quit { return }
                 continue
             }
+            if lines.isEmpty, let sentence = Self.spoken(trimmed) {
+                reader.remember(line)
+                await say(sentence)
+                continue
+            }
             if trimmed.isEmpty {
                 // A blank line abandons an unfinished entry, as Ctrl-C does; at the prompt it is nothing.
                 lines = []
@@ -57,6 +62,25 @@ struct Repl {
     func runEntry(_ text: String, name: String? = nil) async {
         let cancellation = interrupts.begin()
         await session.run(text, name: name, interaction: interaction, cancellation: cancellation, limits: limits)
+        interrupts.end()
+    }
+
+    /// The sentence of an entry `say SENTENCE`, which runs an App Shortcut as `\(host.name) say` does; nil for any
+    /// other entry. `say` is no word of the language, so no statement starts with it.
+    static func spoken(_ entry: String) -> String? {
+        guard entry.hasPrefix("say") else { return nil }
+        let rest = entry.dropFirst(3)
+        // `say` alone is said too: the answer lists the closest phrases, where the language would only say it knows no `say`.
+        guard rest.isEmpty || rest.first == " " || rest.first == "\t" else { return nil }
+        return rest.trimmingCharacters(in: .whitespaces)
+    }
+
+    func say(_ sentence: String) async {
+        let cancellation = interrupts.begin()
+        var options = RunOptions()
+        options.limits = limits
+        options.grants = session.grants
+        _ = await SpokenShortcut(host: host, console: console).run(sentence, options: options, interaction: interaction, cancellation: cancellation)
         interrupts.end()
     }
 
@@ -119,6 +143,7 @@ struct Repl {
         operator or '|') goes on on the next line, and a blank line abandons it. Variables, shortcuts and
         'it' stay from one entry to the next.
 
+          say SENTENCE       run the App Shortcut the sentence names, as the command 'say' does
           :help [NAME]       this, or an intent, entity type or enum described
           :intents [TEXT]    the intents and shortcuts, or those whose name contains TEXT
           :vars              the variables, their types and values

@@ -19,6 +19,9 @@ public struct RunOptions: Sendable {
     public var grants = Grants.all
     /// The script's `args`.
     public var arguments: [String] = []
+    /// Values the script sees as variables declared before it, after `args`: how `say` hands the intent of a
+    /// shortcut the value its words gave, with no quoting into source text.
+    var variables: [(name: String, type: ValueType, value: Value)] = []
     public init() {}
 }
 
@@ -47,7 +50,8 @@ public struct ScriptRunner: Sendable {
         let compiled: CompiledScript
         switch finish("compiling", within: timeLimit, {
             // Running needs the bodies of only the prelude's shortcuts the script calls.
-            host.compile(source, limits: options.parseLimits, grants: options.grants, preludeBodies: .whenCalled)
+            host.compile(source, limits: options.parseLimits, grants: options.grants, preludeBodies: .whenCalled,
+                         session: options.variables.isEmpty ? nil : SessionScope(variables: [("args", .list(.text))] + options.variables.map { ($0.name, $0.type) }))
         }) {
         case .success(let script):
             compiled = script
@@ -59,12 +63,9 @@ public struct ScriptRunner: Sendable {
         // The time limit covers compiling, running and writing the result together.
         var limits = options.limits
         limits.maxDuration = timeLimit.map { max(.zero, $0.deadline - ContinuousClock.now) }
-        let interaction = interaction ?? TerminalInteraction(
-            console: console, showsOnStandardError: options.json,
-            canAsk: !options.noInput && isatty(0) == 1, approvesConfirmations: options.approveConfirmations,
-            noAnswerReason: options.noInput ? "--no-input was given" : "standard input is not a terminal")
+        let interaction = interaction ?? terminalInteraction(options)
         let outcome = await Engine(registry: compiled.registry, limits: limits, grants: options.grants).run(
-            compiled.program, arguments: [.list(options.arguments.map(Value.text))], interaction: interaction,
+            compiled.program, arguments: [.list(options.arguments.map(Value.text))] + options.variables.map(\.value), interaction: interaction,
             cancellation: cancellation, whatIf: options.whatIf)
         switch outcome.ending {
         case .completed:
@@ -84,6 +85,15 @@ public struct ScriptRunner: Sendable {
             console.writeError("cancelled: \(reason)\n")
             return ExitCode.cancelled
         }
+    }
+
+    /// How a run from the command line talks to people: on the terminal, unless standard input is not one or
+    /// `--no-input` was given.
+    func terminalInteraction(_ options: RunOptions) -> TerminalInteraction {
+        TerminalInteraction(
+            console: console, showsOnStandardError: options.json,
+            canAsk: !options.noInput && isatty(0) == 1, approvesConfirmations: options.approveConfirmations,
+            noAnswerReason: options.noInput ? "--no-input was given" : "standard input is not a terminal")
     }
 
     /// `--timeout`: how long, and when that is over for this command.

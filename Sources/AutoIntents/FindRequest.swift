@@ -49,6 +49,12 @@
         self.compare = compare
         self.order = order
     }
+
+    /// What `source` gives, at most `limit` of it, as the host returns it: the engine compares and orders nothing (an
+    /// entity named by text, a sentence's words, completions, an example value).
+    package static func asReturned(_ source: Source, limit: Int? = nil) -> FindRequest {
+        FindRequest(source: source, limit: limit, compare: { _, _, _ in false }, order: { _, _ in 0 })
+    }
 }
 
 @usableFromInline package struct PushedComparison: Sendable {

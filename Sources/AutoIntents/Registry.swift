@@ -8,6 +8,10 @@ public struct Registry: Sendable {
     /// The host's database, client or store, one of each type: filled into the `@Dependency` properties of the
     /// intents registered after them, and reachable through `IntentContext.dependency(_:)`.
     public private(set) var dependencies = Dependencies()
+    /// The App Shortcuts, in the order registered (`register(shortcuts:applicationName:)`), and their phrases ready to
+    /// match: empty unless the host declares some, so a registry without them costs nothing more.
+    public internal(set) var appShortcuts: [RegisteredShortcut] = []
+    package internal(set) var phraseBook = PhraseBook()
 
     public init() {}
 

@@ -1,3 +1,4 @@
+import AutoIntents
 import AutoRuntime
 
 /// A problem found before running: where it is, what it is and, when we can tell, how to fix it.
@@ -65,7 +66,7 @@ public enum NearestNames {
         let limit = word.count <= 2 ? 0 : max(1, word.count / 3)
         var seen: Set<String> = []
         let scored = candidates.filter { seen.insert($0).inserted }
-            .map { ($0, distance(word.lowercased(), $0.lowercased())) }
+            .map { ($0, EditDistance.between(word.lowercased(), $0.lowercased())) }
             .filter { $0.1 <= limit }
         guard let best = scored.map(\.1).min() else { return [] }
         return scored.filter { $0.1 == best }.map(\.0).sorted().prefix(3).map { $0 }
@@ -80,23 +81,4 @@ public enum NearestNames {
         return "\(noun): \(shown)\(candidates.count > 12 ? ", …" : "")"
     }
 
-    /// Edit distance where swapping two neighbouring letters counts as one edit (optimal string alignment).
-    static func distance(_ a: String, _ b: String) -> Int {
-        let a = Array(a), b = Array(b)
-        if a.isEmpty { return b.count }
-        if b.isEmpty { return a.count }
-        var table = [[Int]](repeating: [Int](repeating: 0, count: b.count + 1), count: a.count + 1)
-        for i in 0...a.count { table[i][0] = i }
-        for j in 0...b.count { table[0][j] = j }
-        for i in 1...a.count {
-            for j in 1...b.count {
-                let cost = a[i - 1] == b[j - 1] ? 0 : 1
-                table[i][j] = min(table[i - 1][j] + 1, table[i][j - 1] + 1, table[i - 1][j - 1] + cost)
-                if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] {
-                    table[i][j] = min(table[i][j], table[i - 2][j - 2] + 1)
-                }
-            }
-        }
-        return table[a.count][b.count]
-    }
 }

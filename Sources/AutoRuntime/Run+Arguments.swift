@@ -113,7 +113,7 @@ extension Run {
         let type = query.entityType
         let found: [Value]
         do {
-            found = try await query.run(FindRequest(source: .matching(text), compare: { _, _, _ in false }, order: { _, _ in 0 }))
+            found = try await query.run(FindRequest.asReturned(.matching(text)))
         } catch {
             throw reported(error, doing: "finding the \(type.singular) '\(text)'", at: location)
         }

@@ -20,6 +20,18 @@ import Testing
         return path
     }
 
+    /// `auto` declares no App Shortcuts: `shortcuts` says so, and `say` is a usage error that says why.
+    @Test func aHostWithoutAppShortcuts() async throws {
+        let listed = try await auto("shortcuts")
+        #expect(listed.exitCode == 0)
+        #expect(listed.standardOutput == "auto has no App Shortcuts\n")
+        #expect(try await auto("shortcuts", "--json").standardOutput == "[]\n")
+        let said = try await auto("say", "open", "my", "shelf")
+        #expect(said.exitCode == 2)
+        #expect(said.standardError == "error: auto has no App Shortcuts\n")
+        #expect(try await auto("say").exitCode == 2)
+    }
+
     @Test func runsCode() async throws {
         let result = try await auto("-e", #"show "hi \(1 + 2)""#)
         #expect(result.exitCode == 0)

@@ -36,6 +36,8 @@ public enum Library {
         try registry.register(ImportBooks.self)
         try registry.register(query: BookQuery(database: database))
         try registry.register(query: AuthorQuery(database: database))
+        // After the intents they run and the query that finds a book by its title.
+        try registry.register(shortcuts: LibraryShortcuts.self, applicationName: "library")
         return registry
     }
 

@@ -1,0 +1,45 @@
+import ArgumentParser
+import AutoIntents
+import Foundation
+
+/// `library say "open currently reading"`: runs the App Shortcut whose phrase the sentence matches.
+struct SayCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "say", abstract: "Run the App Shortcut a sentence names ('shortcuts' lists their phrases).",
+        discussion: """
+            Case, punctuation and words such as 'my', 'the' and 'please' don't count; a phrase's words may come in any \
+            order, with a typo or two, or as a synonym the host gives; the app's name may be left out. Several equally \
+            good matches are a choice; none is an error with the three closest phrases (exit 2).
+            """)
+
+    @Flag(name: .long, help: "Print the result as JSON on standard output; everything else goes to standard error.")
+    var json = false
+
+    @Flag(name: .long, help: "Never ask: a question or a choice is an error.")
+    var noInput = false
+
+    @Flag(name: .long, help: "Approve confirmations without asking (questions still need answers).")
+    var yes = false
+
+    @Argument(help: "The sentence, quoted or as several words.")
+    var words: [String]
+
+    func validate() throws {
+        guard words.contains(where: { !$0.trimmingCharacters(in: .whitespaces).isEmpty }) else {
+            throw ValidationError("say what to do, such as '\(AutoCommandLine.host.name) say \"open …\"'")
+        }
+    }
+
+    func run() async throws {
+        var options = RunOptions()
+        options.json = json
+        options.noInput = noInput
+        options.approveConfirmations = yes
+        let cancellation = CancellationFlag()
+        let interrupts = await InterruptHandler.install(cancellation: cancellation)
+        let code = await SpokenShortcut(host: AutoCommandLine.host, console: .standard)
+            .run(words.joined(separator: " "), options: options, cancellation: cancellation)
+        withExtendedLifetime(interrupts) {}
+        throw CommandExit(code: code)
+    }
+}

@@ -1,0 +1,63 @@
+import AutoIntents
+import AutoLanguage
+import AutoRuntime
+
+/// Runs the App Shortcut a sentence names, for `say` on the command line and at the REPL: the phrase matcher finds it,
+/// people choose when several match equally, and the intent runs as a script's call of it runs (its questions,
+/// confirmations, progress and result), through `ScriptRunner`.
+struct SpokenShortcut {
+    let host: AutoHost
+    let console: Console
+
+    /// The name the call's value goes by: a variable of the one-line script that makes the call, so the value is
+    /// handed over as it is (an enum case, an entity's words), never quoted into source text.
+    static let valueName = "spokenValue"
+
+    /// Finds and runs the shortcut; the exit code: 2 when no shortcut matches or nobody can choose among several.
+    func run(_ sentence: String, options: RunOptions, interaction: (any Interaction)? = nil,
+             cancellation: CancellationFlag = CancellationFlag()) async -> Int32 {
+        let runner = ScriptRunner(host: host, console: console)
+        let interaction = interaction ?? runner.terminalInteraction(options)
+        let found: PhraseMatch
+        do {
+            found = try await PhraseMatcher(registry: host.registry).match(sentence)
+        } catch {
+            fail("matching '\(sentence)' failed: \(error)")
+            return ExitCode.runtimeError
+        }
+        let match: ShortcutMatch
+        switch found {
+        case .none(let closest):
+            fail(host.registry.appShortcuts.isEmpty ? "\(host.name) has no App Shortcuts" : "no shortcut matches '\(sentence)'",
+                 hint: closest.isEmpty ? nil : "closest: " + closest.map { "\"\($0)\"" }.joined(separator: ", "))
+            return ExitCode.usageError
+        case .found(let matches):
+            guard let chosen = await choose(among: matches, for: sentence, interaction: interaction) else { return ExitCode.usageError }
+            match = chosen
+        }
+        var options = options
+        var call = match.shortcut.intent.name
+        if let parameter = match.parameter, let value = match.value {
+            // An entity's words stay text: the call finds the entity by them as it finds any entity named by text.
+            let type: ValueType = if case .text = value { .text } else { parameter.type }
+            options.variables = [(Self.valueName, type, value)]
+            call += " \(parameter.name): \(Self.valueName)"
+        }
+        return await runner.run(SourceFile(name: "say", text: call), options: options, interaction: interaction, cancellation: cancellation)
+    }
+
+    /// The one match, or the one people choose; nil (said) when nobody can choose.
+    func choose(among matches: [ShortcutMatch], for sentence: String, interaction: any Interaction) async -> ShortcutMatch? {
+        if matches.count == 1 { return matches[0] }
+        let request = ChoiceRequest(prompt: "Which did you mean by '\(sentence)'?",
+                                    options: matches.map { Choice(title: $0.sentence, subtitle: $0.shortcut.intent.name) })
+        if let index = try? await interaction.choose(request), matches.indices.contains(index) { return matches[index] }
+        fail("'\(sentence)' matches several shortcuts: " + matches.map { "\"\($0.sentence)\"" }.joined(separator: ", "),
+             hint: "say more of the one you mean")
+        return nil
+    }
+
+    func fail(_ message: String, hint: String? = nil) {
+        console.writeError(DiagnosticText.render("error", message, at: nil, line: nil, hint: hint, colour: console.colourError))
+    }
+}
