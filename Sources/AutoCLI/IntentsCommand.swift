@@ -126,7 +126,7 @@ struct IntentReference: ParsableCommand {
 enum IntentDescriptionText {
     /// The description of the intent, entity type or enum called `name`; nil when nothing is.
     static func describe(_ name: String, in registry: Registry) -> String? {
-        if let intent = registry.intent(named: name) { return render(intent) }
+        if let intent = registry.intent(named: name) { return render(intent, appShortcuts: registry.appShortcuts) }
         if let entity = registry.entityType(named: name) { return render(entity, query: registry.query(for: entity)) }
         if let enumeration = registry.enumType(named: name) { return render(enumeration) }
         return nil
@@ -138,7 +138,8 @@ enum IntentDescriptionText {
         return NearestNames.hint(for: name, in: names, listing: "intents and types")
     }
 
-    static func render(_ intent: IntentDescriptor) -> String {
+    /// `appShortcuts`: the host's, for the sentences that run this intent through `say`.
+    static func render(_ intent: IntentDescriptor, appShortcuts: [RegisteredShortcut] = []) -> String {
         var text = "\(intent.title)\n"
         text += "  \(intent.summary)\n"
         if !intent.description.text.isEmpty { text += "\n  \(intent.description.text)\n" }
@@ -171,6 +172,10 @@ enum IntentDescriptionText {
         if !intent.description.searchKeywords.isEmpty { text += "Keywords: \(intent.description.searchKeywords.joined(separator: ", "))\n" }
         // A language shortcut's phrases, parsed and kept; `say` matches only the host's App Shortcuts (declared in
         // Swift, listed by `shortcuts`), so nothing calls a language shortcut by these yet.
+        for registered in appShortcuts where registered.intent === intent {
+            let phrases = registered.shortcut.phrases.map { "\"\($0.filled(applicationName: registered.applicationName) { "{\($0)}" })\"" }
+            text += "App Shortcut ('\(registered.applicationName) say …'): \(phrases.joined(separator: ", "))\n"
+        }
         if !intent.phrases.isEmpty { text += "Phrases (not used yet): \(intent.phrases.map { "\"\($0)\"" }.joined(separator: ", "))\n" }
         if let origin = intent.origin { text += "Declared at: \(origin)\n" }
         return text

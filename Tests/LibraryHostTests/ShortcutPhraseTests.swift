@@ -145,6 +145,15 @@ import Testing
         #expect(result.standardError.contains("no shortcut matches 'nothing like it'"), "\(result.standardError)")
     }
 
+    /// `intents describe` tells which sentences run an intent, as `shortcuts` lists them.
+    @Test func describeListsTheIntentsAppShortcutPhrases() async throws {
+        let result = try await BinaryRunner.runAwaiting(["--db", database, "intents", "describe", "open shelf"], executable: LibraryBinary.path)
+        #expect(result.exitCode == 0, "\(result.standardError)")
+        #expect(result.standardOutput.contains(#"App Shortcut ('library say …'): "Open {shelf} in library", "#), "\(result.standardOutput)")
+        let other = try await BinaryRunner.runAwaiting(["--db", database, "intents", "describe", "import books"], executable: LibraryBinary.path)
+        #expect(other.exitCode == 0 && !other.standardOutput.contains("App Shortcut"), "\(other.standardOutput)")
+    }
+
     @Test func sayWithJSON() throws {
         let result = try LibraryBinary.run(["--db", database, "say", "--json", "open the book dune"])
         #expect(result.exitCode == 0, "\(result.standardError)")
