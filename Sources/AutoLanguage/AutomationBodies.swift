@@ -52,7 +52,8 @@ public final class AutomationBodies: Sendable {
         let errors = (parser.diagnostics + checker.diagnostics).filter { $0.severity == .error }
         guard errors.isEmpty, automations.count == 1 else {
             return .failure(CompilationFailure(diagnostics: errors.isEmpty
-                ? [Diagnostic(.error, "the automation's declaration has changed since it was loaded", at: span, in: file)] : errors))
+                ? [Diagnostic(.error, "internal error: the automation's declaration did not parse as one automation again",
+                              at: span, in: file)] : errors))
         }
         return .success(Compiler.compile(automations[0].body, registry: registry))
     }
