@@ -70,12 +70,13 @@ struct AutoCommand: AsyncParsableCommand {
                 \(AutoCommandLine.host.name) intents describe NAME [script.auto]
                 \(AutoCommandLine.host.name) daemon scripts/                   run the automations of scripts/*.auto
                 \(AutoCommandLine.host.name) automations list|next|history|trace|run|enable|disable
+                \(AutoCommandLine.host.name) mcp --allow-read=~/Books             serve the intents to AI assistants (MCP, stdio)
                 """,
             version: AutoCommandLine.host.version,
             subcommands: [RunCommand.self, CheckCommand.self, GraphCommand.self, IntentsCommand.self, ReplCommand.self,
-                          DaemonCommand.self, AutomationsCommand.self],
+                          DaemonCommand.self, AutomationsCommand.self, McpCommand.self],
             defaultSubcommand: RunCommand.self)
     }
 
-    static let subcommandNames: Set<String> = ["run", "check", "graph", "intents", "repl", "daemon", "automations", "help"]
+    static let subcommandNames: Set<String> = ["run", "check", "graph", "intents", "repl", "daemon", "automations", "mcp", "help"]
 }
