@@ -61,9 +61,29 @@ final class McpInteraction: Interaction {
     /// Asks through the client with a form of one field, `value`; nil when the person declined or cancelled.
     private func elicit(_ message: String, field: [String: JSON]) async throws -> [String: JSON]? {
         guard canElicit else { throw NoAnswerError(question: message, reason: "the MCP client can't ask: it did not declare elicitation") }
-        let result = try await server.requestElicitation(message: message, requestedSchema: .init(properties: ["value": .object(field)],
-                                                                                                    required: ["value"]))
+        let server = self.server
+        let result = try await Self.unlessCancelled {
+            try await server.requestElicitation(message: message, requestedSchema: .init(properties: ["value": .object(field)], required: ["value"]))
+        }
         return result.action == .accept ? result.content ?? [:] : nil
+    }
+
+    /// `work`'s result, unless the calling task is cancelled first: then the run is cancelled at once. The SDK awaits
+    /// the client's answer even after the call was cancelled, and a client that cancels may never answer; so the
+    /// work goes on in a task of its own, and whichever ends first, the work or the call, resumes the caller.
+    static func unlessCancelled<T: Sendable>(_ work: @escaping @Sendable () async throws -> T) async throws -> T {
+        let waiting = Waiting<T>()
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                waiting.continuation.withLock { $0 = continuation }
+                if Task.isCancelled { return waiting.resume(.failure(RunCancelled())) }
+                Task {
+                    do { waiting.resume(.success(try await work())) } catch { waiting.resume(.failure(error)) }
+                }
+            }
+        } onCancel: {
+            waiting.resume(.failure(RunCancelled()))
+        }
     }
 
     /// Progress goes out for the call's top-level tasks, one after another on one scale that only grows (MCP wants
@@ -111,5 +131,14 @@ struct ProgressState {
         case .started:
             return nil
         }
+    }
+}
+
+/// A caller waiting for the first of two ends; the second finds nobody to resume.
+private final class Waiting<T: Sendable>: Sendable {
+    let continuation = Mutex<CheckedContinuation<T, any Error>?>(nil)
+
+    func resume(_ result: Result<T, any Error>) {
+        continuation.withLock { $0.take() }?.resume(with: result)
     }
 }

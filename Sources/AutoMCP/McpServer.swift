@@ -41,7 +41,7 @@ public final class McpServer: Sendable {
         let registry: Registry
         switch ScriptCompiler.compile(SourceFile(name: "<mcp>", text: ""), prelude: host.prelude, registry: host.registry, commandName: host.name) {
         case .success(let compiled): registry = compiled.registry
-        case .failure(let failure): throw ArgumentError(failure.diagnostics.map(\.description).joined(separator: "\n"))
+        case .failure(let failure): throw RegistrationError(failure.diagnostics.map(\.description).joined(separator: "\n"))
         }
         // The first intent of a name keeps it where two differ only in characters a tool name can't hold.
         var intents: [String: IntentTool] = [:]
