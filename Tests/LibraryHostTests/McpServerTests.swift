@@ -120,14 +120,32 @@ import Testing
     }
 
     @Test func aMissingParameterIsAskedFor() async throws {
-        let library = try await McpLibrary(answer: { message in
-            message.contains("How many stars") ? .init(action: .accept, content: ["value": 5]) : .init(action: .decline)
+        let library = try await McpLibrary(answer: { form in
+            form.message.contains("How many stars") ? .init(action: .accept, content: ["value": 5]) : .init(action: .decline)
         })
         let emma = try await library.bookID(titled: "Emma")
         let rated = try await library.call("rate_book", ["book": .string(emma)])
         #expect(rated.isError != true, "\(McpLibrary.text(rated))")
         #expect(rated.structuredContent?.objectValue?["result"]?.objectValue?["rating"] == 5)
         #expect(library.questions.withLock { $0 } == ["How many stars, from 1 to 5?"])
+        await library.stop()
+    }
+
+    /// A text that names several books is a choice among them, its options titled as people read them.
+    @Test func severalMatchingBooksAreAChoice() async throws {
+        let offered = Shared<[String]>([])
+        let library = try await McpLibrary(answer: { form in
+            let options = form.requestedSchema.properties["value"]?.objectValue?["oneOf"]?.arrayValue ?? []
+            offered.value.withLock { $0 = options.compactMap { $0.objectValue?["title"]?.stringValue } }
+            return .init(action: .accept, content: ["value": "2"])
+        })
+        let opened = try await library.call("open_book", ["book": "Harry Potter"])
+        #expect(opened.isError != true, "\(McpLibrary.text(opened))")
+        let titles = offered.value.withLock { $0 }
+        #expect(titles.count == 2 && titles.allSatisfy { $0.hasPrefix("Harry Potter and the") }, "\(titles)")
+        let title = try #require(opened.structuredContent?.objectValue?["book"]?.objectValue?["title"]?.stringValue)
+        #expect(titles.count == 2 && titles[1].hasPrefix(title), "\(title) is not the second of \(titles)")
+        #expect(library.questions.withLock { $0 }.first?.contains("Several match 'Harry Potter'") == true)
         await library.stop()
     }
 
@@ -172,15 +190,15 @@ import Testing
         let folder = temporaryFolder("library-mcp-csv")
         defer { try? FileManager.default.removeItem(at: folder) }
         let csv = try Self.booksCSV(count: 40, in: folder)
-        let request = PendingCall()
+        let request = Shared<(client: Client?, id: ID?)>((nil, nil))
         let library = try await McpLibrary(["--allow-read=\(folder.path)"], answer: { _ in
-            let (client, id) = request.call.withLock { $0 }
+            let (client, id) = request.value.withLock { $0 }
             if let client, let id { try await client.cancelRequest(id, reason: "the person changed their mind") }
             return .init(action: .accept, content: ["value": true])
         })
         // Known before it is sent, so that the confirmation, which comes after, can cancel it.
         let importing = CallTool.request(.init(name: "import_books", arguments: ["from": .string(csv)]))
-        request.call.withLock { $0 = (library.client, importing.id) }
+        request.value.withLock { $0 = (library.client, importing.id) }
         let call = try await library.client.send(importing)
         await #expect(throws: CancellationError.self) { try await call.value }
         // A write waits for the import's transaction, if there were one still going: then nothing is there.
@@ -208,7 +226,8 @@ import Testing
     }
 }
 
-/// The call the person cancels, once it is sent.
-final class PendingCall: Sendable {
-    let call = Mutex<(client: Client?, id: ID?)>((nil, nil))
+/// What a client's handler and the test both reach.
+final class Shared<T: Sendable>: Sendable {
+    let value: Mutex<T>
+    init(_ value: T) { self.value = Mutex(value) }
 }

@@ -52,7 +52,7 @@ actor PipeTransport: Transport {
 /// `library mcp` on a fresh library of its own, and the SDK's client talking to it over its standard input and output.
 /// With `elicitation`, the client declares it can ask people, and `answer` plays the person.
 final class McpLibrary: Sendable {
-    typealias Answer = @Sendable (_ message: String) async throws -> CreateElicitation.Result
+    typealias Answer = @Sendable (_ form: CreateElicitation.Parameters.FormParameters) async throws -> CreateElicitation.Result
 
     let process: Process
     let client: Client
@@ -78,7 +78,7 @@ final class McpLibrary: Sendable {
             await client.withMethodHandler(CreateElicitation.self) { [weak self] parameters in
                 guard case .form(let form) = parameters else { return .init(action: .decline) }
                 self?.questions.withLock { $0.append(form.message) }
-                return try await answer(form.message)
+                return try await answer(form)
             }
         }
         try await client.connect(transport: PipeTransport(reading: output.fileHandleForReading, writing: input.fileHandleForWriting))
