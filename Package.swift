@@ -24,6 +24,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
+        .package(url: "https://github.com/modelcontextprotocol/swift-sdk", from: "0.12.1"),
     ],
     targets: [
         // The embedding API: what a host writes to register intents, entities and enums.
@@ -53,11 +54,14 @@ let package = Package(
         ),
         // libedit (Debian's libedit-dev, installed by .ci/setup) through a C shim: the REPL's line editing.
         .systemLibrary(name: "CEditLine", path: "Sources/CEditLine"),
+        // `auto mcp`: a host's intents and entities as MCP tools and resources, over stdio (the official Swift SDK).
+        // Only the `mcp` command reaches it, so none of the SDK runs on the start of any other command.
+        .target(name: "AutoMCP", dependencies: ["AutoIntents", "AutoRuntime", "AutoLanguage", .product(name: "MCP", package: "swift-sdk")]),
         // The `auto` command line, reusable by any host through `AutoCommandLine.main(registry:)`.
         .target(
             name: "AutoCLI",
             dependencies: [
-                "AutoIntents", "AutoLanguage", "AutoRuntime", "AutoPrelude", "AutoAutomation", "CEditLine",
+                "AutoIntents", "AutoLanguage", "AutoRuntime", "AutoPrelude", "AutoAutomation", "AutoMCP", "CEditLine",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -109,7 +113,9 @@ let package = Package(
         .testTarget(name: "AutoCLITests", dependencies: ["auto", "AutoCLI", "AutoAutomation", "AutoLanguage", "AutoRuntime", "AutoIntents", "AutoTestSupport"]),
         // The harness's oracles against fake binaries, and its generator against the real checker.
         .testTarget(name: "FuzzTests", dependencies: ["AutoFuzz", "AutoCLI", "AutoLanguage"]),
-        .testTarget(name: "LibraryHostTests", dependencies: ["library", "LibraryHost", "AutoCLI", "AutoLanguage", "AutoRuntime", "AutoIntents", "AutoTestSupport"]),
+        // Also an MCP client (the SDK's) driving `library mcp` over its standard input and output.
+        .testTarget(name: "LibraryHostTests", dependencies: ["library", "LibraryHost", "AutoCLI", "AutoLanguage", "AutoRuntime", "AutoIntents", "AutoTestSupport",
+                                                            .product(name: "MCP", package: "swift-sdk"), .product(name: "Logging", package: "swift-log")]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -72,12 +72,14 @@ struct AutoCommand: AsyncParsableCommand {
                 \(AutoCommandLine.host.name) shortcuts [--json]           list App Shortcuts and their phrases
                 \(AutoCommandLine.host.name) daemon scripts/                   run the automations of scripts/*.auto
                 \(AutoCommandLine.host.name) automations list|next|history|trace|run|enable|disable
+                \(AutoCommandLine.host.name) mcp --allow-read=~/Books        serve the intents to AI assistants (MCP, stdio)
                 """,
             version: AutoCommandLine.host.version,
             subcommands: [RunCommand.self, CheckCommand.self, GraphCommand.self, IntentsCommand.self, ReplCommand.self,
-                          DaemonCommand.self, AutomationsCommand.self, SayCommand.self, ShortcutsCommand.self],
+                          DaemonCommand.self, AutomationsCommand.self, SayCommand.self, ShortcutsCommand.self, McpCommand.self],
             defaultSubcommand: RunCommand.self)
     }
 
-    static let subcommandNames: Set<String> = ["run", "check", "graph", "intents", "repl", "daemon", "automations", "say", "shortcuts", "help"]
+    static let subcommandNames: Set<String> = ["run", "check", "graph", "intents", "repl", "daemon", "automations", "say", "shortcuts",
+                                               "mcp", "help"]
 }

@@ -54,10 +54,11 @@ struct CapabilityOptions: ParsableArguments {
         return result
     }
 
-    /// The grants these flags give; a path that can't be resolved (a link loop) is a usage error.
-    func grants() throws -> Grants {
+    /// The grants these flags give, `unflagged` when none is given (everything, for a script run by the person
+    /// who wrote it); a path that can't be resolved (a link loop) is a usage error.
+    func grants(unflagged: Grants = .all) throws -> Grants {
         let restricted = sandbox || !allowRead.isEmpty || !allowWrite.isEmpty || !allowNet.isEmpty || !allowRun.isEmpty || allowEnvironment
-        guard restricted else { return .all }
+        guard restricted else { return unflagged }
         return Grants(read: try Self.scope(allowRead, paths: true), write: try Self.scope(allowWrite, paths: true),
                       net: try Self.scope(allowNet, paths: false), run: try Self.scope(allowRun, paths: false), env: allowEnvironment)
     }

@@ -1,0 +1,57 @@
+import AutoIntents
+import MCP
+
+/// A discoverable intent as an MCP tool: `delete book` is `delete_book`, its parameters the input's properties.
+struct IntentTool {
+    let intent: IntentDescriptor
+    let name: String
+
+    init(_ intent: IntentDescriptor) {
+        self.intent = intent
+        self.name = Self.toolName(intent.name)
+    }
+
+    /// Tool names are letters, digits, `_` and `-`: a space (or anything else) becomes `_`.
+    static func toolName(_ text: String) -> String {
+        String(text.map { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") ? $0 : "_" })
+    }
+
+    var tool: Tool {
+        var description = intent.description.text.isEmpty ? intent.title : intent.description.text
+        if intent.sideEffect == .destructive { description += " Destructive: the person is asked to confirm first." }
+        return Tool(name: name, title: intent.title, description: description, inputSchema: ToolSchemas.input(of: intent),
+                    annotations: .init(title: intent.title, readOnlyHint: intent.sideEffect == .none,
+                                       destructiveHint: intent.sideEffect == .destructive, openWorldHint: intent.capabilities.contains(.net)))
+    }
+
+    /// The call as a line of the language: the first parameter given is the input, the others are labelled. An entity
+    /// given by identifier is looked up here, so that `42` is book 42 and not a book whose title contains "42"; any
+    /// other text is left to the engine's text search, as `open book "Emma"` is.
+    func script(_ arguments: [String: JSON], registry: Registry) async throws -> ToolScript {
+        for key in arguments.keys where intent.parameterIndex(named: key) == nil {
+            let names = intent.parameters.map(\.name)
+            throw ArgumentError("'\(intent.name)' has no parameter '\(key)'; " + (names.isEmpty ? "it takes none" : "its parameters: \(names.joined(separator: ", "))"))
+        }
+        var script = ToolScript()
+        script.write(intent.name)
+        var first = true
+        for parameter in intent.parameters {
+            guard let json = arguments.first(where: { $0.key.lowercased() == parameter.name.lowercased() })?.value else { continue }
+            let value: AutoIntents.Value
+            do {
+                value = try JSONValues.value(json, as: parameter.type)
+            } catch {
+                throw ArgumentError("'\(parameter.name)' of '\(intent.name)': \(error.message)")
+            }
+            script.write(first ? " " : " \(parameter.name): ")
+            first = false
+            if case .entity(let type) = parameter.type, case .text(let text) = value,
+               let query = registry.query(for: type), let entity = try await query.entities(withIdentifiers: [text]).first {
+                script.write(entity, as: parameter.type)
+            } else {
+                script.write(value, as: value.type == .text ? .text : parameter.type)
+            }
+        }
+        return script
+    }
+}
