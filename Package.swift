@@ -12,6 +12,9 @@ let package = Package(
         .library(name: "AutoStdlib", targets: ["AutoStdlib"]),
         .executable(name: "auto", targets: ["auto"]),
         .executable(name: "library", targets: ["library"]),
+        .library(name: "AutoMCP", targets: ["AutoMCP"]),
+        .executable(name: "auto-mcp", targets: ["auto-mcp"]),
+        .executable(name: "library-mcp", targets: ["library-mcp"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -54,19 +57,24 @@ let package = Package(
         ),
         // libedit (Debian's libedit-dev, installed by .ci/setup) through a C shim: the REPL's line editing.
         .systemLibrary(name: "CEditLine", path: "Sources/CEditLine"),
-        // `auto mcp`: a host's intents and entities as MCP tools and resources, over stdio (the official Swift SDK).
-        // Only the `mcp` command reaches it, so none of the SDK runs on the start of any other command.
-        .target(name: "AutoMCP", dependencies: ["AutoIntents", "AutoRuntime", "AutoLanguage", .product(name: "MCP", package: "swift-sdk")]),
         // The `auto` command line, reusable by any host through `AutoCommandLine.main(registry:)`.
         .target(
             name: "AutoCLI",
             dependencies: [
-                "AutoIntents", "AutoLanguage", "AutoRuntime", "AutoPrelude", "AutoAutomation", "AutoMCP", "CEditLine",
+                "AutoIntents", "AutoLanguage", "AutoRuntime", "AutoPrelude", "AutoAutomation", "CEditLine",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        .executableTarget(name: "auto", dependencies: ["AutoCLI", "AutoStdlib"]),
+        .executableTarget(name: "auto", dependencies: ["AutoCLI", "AutoRuntime", "AutoStdlib"]),
+
+        // `mcp`: a host's intents and entities as MCP tools and resources, over stdio (the official Swift SDK). A binary
+        // of its own beside each host's (`auto-mcp`, `library-mcp`), which `auto mcp` executes: the SDK's HTTP transport
+        // brings in Foundation's networking and with it libcurl and 29 more shared libraries, which would cost every
+        // start of every command 5–7 ms (and every installed binary a libcurl) if the host's binary linked it.
+        .target(name: "AutoMCP", dependencies: ["AutoIntents", "AutoRuntime", "AutoLanguage", "AutoCLI",
+                                                .product(name: "MCP", package: "swift-sdk")]),
+        .executableTarget(name: "auto-mcp", dependencies: ["AutoMCP", "AutoCLI", "AutoRuntime", "AutoStdlib"]),
 
         // The Library example host: books in SQLite (GRDB), its intents and queries, seeded from books.csv.
         .target(
@@ -76,6 +84,7 @@ let package = Package(
             plugins: ["EmbedFiles"]
         ),
         .executableTarget(name: "library", dependencies: ["LibraryHost", "AutoCLI"], path: "examples/library/Sources/library"),
+        .executableTarget(name: "library-mcp", dependencies: ["LibraryHost", "AutoMCP"], path: "examples/library/Sources/library-mcp"),
 
         // Embeds a target's .auto and .csv files in its code as `EmbeddedFiles.all`.
         .plugin(name: "EmbedFiles", capability: .buildTool(), dependencies: ["embed-files"]),
@@ -110,11 +119,11 @@ let package = Package(
         .testTarget(name: "AutoAutomationTests", dependencies: ["AutoAutomation", "AutoLanguage", "AutoRuntime", "AutoIntents", "AutoTestSupport"]),
         .testTarget(name: "AutoRuntimeTests", dependencies: ["AutoRuntime", "AutoIntents", "AutoLanguage", "AutoTestSupport"]),
         // Depends on the `auto` executable so that `swift test` builds the binary its tests run.
-        .testTarget(name: "AutoCLITests", dependencies: ["auto", "AutoCLI", "AutoAutomation", "AutoLanguage", "AutoRuntime", "AutoIntents", "AutoTestSupport"]),
+        .testTarget(name: "AutoCLITests", dependencies: ["auto", "auto-mcp", "AutoCLI", "AutoAutomation", "AutoLanguage", "AutoRuntime", "AutoIntents", "AutoTestSupport"]),
         // The harness's oracles against fake binaries, and its generator against the real checker.
         .testTarget(name: "FuzzTests", dependencies: ["AutoFuzz", "AutoCLI", "AutoLanguage"]),
         // Also an MCP client (the SDK's) driving `library mcp` over its standard input and output.
-        .testTarget(name: "LibraryHostTests", dependencies: ["library", "LibraryHost", "AutoCLI", "AutoLanguage", "AutoRuntime", "AutoIntents", "AutoTestSupport",
+        .testTarget(name: "LibraryHostTests", dependencies: ["library", "library-mcp", "LibraryHost", "AutoCLI", "AutoLanguage", "AutoRuntime", "AutoIntents", "AutoTestSupport",
                                                             .product(name: "MCP", package: "swift-sdk"), .product(name: "Logging", package: "swift-log")]),
     ],
     swiftLanguageModes: [.v6]

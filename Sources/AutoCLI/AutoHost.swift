@@ -10,6 +10,9 @@ public struct AutoHost: Sendable {
     public let prelude: [SourceFile]
     /// What `--version` prints: the host's own version, or the engine's.
     public let version: String
+    /// The MCP server, in the host's companion binary (`auto-mcp`, made by `McpCompanion.main`); nil in the host's own
+    /// binary, whose `mcp` command executes the companion beside it with the same arguments.
+    public var serveMCP: (@Sendable (_ host: AutoHost, _ grants: Grants) async throws -> Void)?
 
     /// The engine's version (semantic versioning); hosts that don't give one of their own report it.
     public static let engineVersion = "0.5.0"

@@ -1,26 +1,4 @@
-import AutoCLI
-import Foundation
 import LibraryHost
 
-// `library` is the whole `auto` command line over a SQLite library of books: `library run`, `library -e`,
-// `library check`, `library graph`, `library intents`, plus `--db PATH` to choose the database.
-var arguments = Array(CommandLine.arguments.dropFirst())
-let path: String
-do {
-    path = try DatabaseOption.take(from: &arguments) ?? LibraryDatabase.defaultPath
-} catch {
-    FileHandle.standardError.write(Data("library: \(error)\n".utf8))
-    exit(ExitCode.usageError)
-}
-// Opened on the first query or write: help, usage errors, `check`, `graph` and `intents` create no file.
-// When it can't be opened, no part of a script can go on: the reason is said plainly and the run ends.
-let database = LibraryDatabase(path: path) { problem in
-    FileHandle.standardError.write(Data("library: \(problem)\n".utf8))
-    exit(ExitCode.runtimeError)
-}
-do {
-    await AutoCommandLine.main(try Library.host(database: database), arguments: arguments)
-} catch {
-    FileHandle.standardError.write(Data("library: \(error)\n".utf8))
-    exit(ExitCode.runtimeError)
-}
+// `library`: the Library example host's command line (LibraryCommandLine).
+await LibraryCommandLine.main()
