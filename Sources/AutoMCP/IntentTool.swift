@@ -5,10 +5,13 @@ import MCP
 struct IntentTool {
     let intent: IntentDescriptor
     let name: String
+    /// What a call may touch outside the engine: for a shortcut, what the intents its body calls need.
+    let capabilities: Set<Capability>
 
-    init(_ intent: IntentDescriptor) {
+    init(_ intent: IntentDescriptor, capabilities: Set<Capability>) {
         self.intent = intent
         self.name = Self.toolName(intent.name)
+        self.capabilities = capabilities
     }
 
     /// Tool names are letters, digits, `_` and `-`: a space (or anything else) becomes `_`.
@@ -21,7 +24,7 @@ struct IntentTool {
         if intent.sideEffect == .destructive { description += " Destructive: the person is asked to confirm first." }
         return Tool(name: name, title: intent.title, description: description, inputSchema: ToolSchemas.input(of: intent),
                     annotations: .init(title: intent.title, readOnlyHint: intent.sideEffect == .none,
-                                       destructiveHint: intent.sideEffect == .destructive, openWorldHint: intent.capabilities.contains(.net)))
+                                       destructiveHint: intent.sideEffect == .destructive, openWorldHint: capabilities.contains(.net)))
     }
 
     /// The call as a line of the language: the first parameter given is the input, the others are labelled. An entity

@@ -38,15 +38,15 @@ public final class McpServer: Sendable {
     public init(_ host: McpHost) throws {
         self.host = host
         // The prelude's shortcuts are intents too, with their result types from their bodies: an empty script's registry.
-        let registry: Registry
+        let compiled: CompiledScript
         switch ScriptCompiler.compile(SourceFile(name: "<mcp>", text: ""), prelude: host.prelude, registry: host.registry, commandName: host.name) {
-        case .success(let compiled): registry = compiled.registry
+        case .success(let script): compiled = script
         case .failure(let failure): throw RegistrationError(failure.diagnostics.map(\.description).joined(separator: "\n"))
         }
         // The first intent of a name keeps it where two differ only in characters a tool name can't hold.
         var intents: [String: IntentTool] = [:]
-        for intent in registry.intents where intent.isDiscoverable {
-            let tool = IntentTool(intent)
+        for intent in compiled.registry.intents where intent.isDiscoverable {
+            let tool = IntentTool(intent, capabilities: compiled.program.capabilities(of: intent))
             if intents[tool.name] == nil { intents[tool.name] = tool }
         }
         self.intents = intents
@@ -81,7 +81,7 @@ public final class McpServer: Sendable {
 
     /// Why an intent may not run here: it needs a capability the command line granted none of.
     func refusal(_ tool: IntentTool) -> String? {
-        guard let missing = tool.intent.capabilities.sorted().first(where: { !host.grants.grantsAny($0) }) else { return nil }
+        guard let missing = tool.capabilities.sorted().first(where: { !host.grants.grantsAny($0) }) else { return nil }
         return "'\(tool.intent.name)' needs to \(missing.summary), and this server was not allowed to: start it with \(missing.flag)"
     }
 

@@ -14,8 +14,11 @@ import Testing
         for name in ["find_books", "find_authors", "open_book", "add_book", "rate_book", "move_book", "delete_book"] {
             #expect(byName[name] != nil, "\(name) in \(byName.keys.sorted())")
         }
-        // Reading files isn't granted: the import, which reads a CSV, is left out.
+        // Reading files isn't granted: the import, which reads a CSV, is left out, and so are the prelude's shortcuts
+        // whose bodies call intents that touch files or the network.
         #expect(byName["import_books"] == nil)
+        for name in ["tidy_folder", "back_up_folder", "fetch_json"] { #expect(byName[name] == nil, "\(name) is listed") }
+        #expect(byName["shout"] != nil && byName["average"] != nil)
 
         let delete = try #require(byName["delete_book"])
         #expect(delete.annotations.destructiveHint == true)
@@ -213,6 +216,9 @@ import Testing
         let refused = try await library.call("import_books", ["from": "/tmp/more.csv"])
         #expect(McpLibrary.text(refused) == "'import books' needs to read files, and this server was not allowed to: start it with --allow-read")
         #expect(refused.isError == true)
+        let shortcut = try await library.call("fetch_json", ["url": "https://example.com/a.json"])
+        #expect(McpLibrary.text(shortcut) == "'fetch json' needs to use the network, and this server was not allowed to: start it with --allow-net",
+                "\(McpLibrary.text(shortcut))")
         await library.stop()
 
         // Granted one folder, a file outside it can't be read, and nobody can be asked for another.
