@@ -9,12 +9,13 @@ struct IntentsCommand: ParsableCommand {
         subcommands: [ListIntents.self, DescribeIntent.self, IntentReference.self], defaultSubcommand: ListIntents.self)
 
     /// The host's registry with the prelude's shortcuts added, and those of the script at `path` when one is
-    /// given: compiled as a run compiles it, so a script that would not run is reported as `check` reports it.
-    static func registry(script path: String?) throws -> Registry {
+    /// given, with their graphs: compiled as a run compiles it, so a script that would not run is reported as `check`
+    /// reports it.
+    static func compiled(script path: String?) throws -> CompiledScript {
         let host = AutoCommandLine.host
         let source = try path.map(ScriptFile.load) ?? SourceFile(name: "<intents>", text: "")
         switch host.compile(source) {
-        case .success(let compiled): return compiled.registry
+        case .success(let compiled): return compiled
         case .failure(let failure):
             ScriptRunner(host: host, console: .standard).report(failure.diagnostics)
             throw CommandExit(code: ExitCode.usageError)
@@ -32,7 +33,7 @@ struct ListIntents: ParsableCommand {
     var file: String?
 
     func run() throws {
-        let intents = try IntentsCommand.registry(script: file).intents.filter { all || $0.isDiscoverable }
+        let intents = try IntentsCommand.compiled(script: file).registry.intents.filter { all || $0.isDiscoverable }
         Console.standard.writeOut(Self.lines(intents, detailed: true))
     }
 
@@ -82,8 +83,8 @@ struct DescribeIntent: ParsableCommand {
 
     func run() throws {
         let (wanted, script) = try request
-        let registry = try IntentsCommand.registry(script: script)
-        guard let text = IntentDescriptionText.describe(wanted, in: registry) else {
+        let compiled = try IntentsCommand.compiled(script: script), registry = compiled.registry
+        guard let text = IntentDescriptionText.describe(wanted, in: registry, program: compiled.program) else {
             throw ValidationError("no intent, entity type or enum named '\(wanted)'; \(IntentDescriptionText.hint(for: wanted, in: registry) ?? "")")
         }
         Console.standard.writeOut(text)
@@ -97,10 +98,11 @@ struct IntentReference: ParsableCommand {
         commandName: "reference", abstract: "Every intent, by category, as Markdown (docs/stdlib.md is made with it).")
 
     func run() throws {
-        Console.standard.writeOut(Self.markdown(try IntentsCommand.registry(script: nil).intents.filter(\.isDiscoverable)))
+        let compiled = try IntentsCommand.compiled(script: nil)
+        Console.standard.writeOut(Self.markdown(compiled.registry.intents.filter(\.isDiscoverable), program: compiled.program))
     }
 
-    static func markdown(_ intents: [IntentDescriptor]) -> String {
+    static func markdown(_ intents: [IntentDescriptor], program: Program) -> String {
         let host = AutoCommandLine.host.name
         var text = "# The intents of `\(host)`\n\n"
             + "Made by `\(host) intents reference`; a test fails when this page and the intents differ. Each intent is described "
@@ -115,7 +117,7 @@ struct IntentReference: ParsableCommand {
             guard let members = groups[category] else { continue }
             text += "\n## \(category)\n"
             for intent in members.sorted(by: { $0.name < $1.name }) {
-                text += "\n### \(intent.name)\n\n```\n" + IntentDescriptionText.render(intent) + "```\n"
+                text += "\n### \(intent.name)\n\n```\n" + IntentDescriptionText.render(intent, program: program) + "```\n"
             }
         }
         return text
@@ -125,8 +127,10 @@ struct IntentReference: ParsableCommand {
 /// The text of `intents describe`: the title, the summary sentence, parameters and result.
 enum IntentDescriptionText {
     /// The description of the intent, entity type or enum called `name`; nil when nothing is.
-    static func describe(_ name: String, in registry: Registry) -> String? {
-        if let intent = registry.intent(named: name) { return render(intent, appShortcuts: registry.appShortcuts) }
+    /// `program`: the shortcuts' graphs, for what a shortcut needs (what the intents its body calls need); without it,
+    /// what the intent declares.
+    static func describe(_ name: String, in registry: Registry, program: Program?) -> String? {
+        if let intent = registry.intent(named: name) { return render(intent, appShortcuts: registry.appShortcuts, program: program) }
         if let entity = registry.entityType(named: name) { return render(entity, query: registry.query(for: entity)) }
         if let enumeration = registry.enumType(named: name) { return render(enumeration) }
         return nil
@@ -139,7 +143,7 @@ enum IntentDescriptionText {
     }
 
     /// `appShortcuts`: the host's, for the sentences that run this intent through `say`.
-    static func render(_ intent: IntentDescriptor, appShortcuts: [RegisteredShortcut] = []) -> String {
+    static func render(_ intent: IntentDescriptor, appShortcuts: [RegisteredShortcut] = [], program: Program?) -> String {
         var text = "\(intent.title)\n"
         text += "  \(intent.summary)\n"
         if !intent.description.text.isEmpty { text += "\n  \(intent.description.text)\n" }
@@ -165,8 +169,9 @@ enum IntentDescriptionText {
         if let name = intent.description.resultName { text += " (\(name))" }
         text += "\n"
         if intent.sideEffect != .none { text += "Side effect: \(intent.sideEffect == .destructive ? "destructive, confirmed before it runs" : "changes things")\n" }
-        if !intent.capabilities.isEmpty {
-            text += "Needs: " + intent.capabilities.sorted().map { "\($0.summary) (\($0.flag))" }.joined(separator: ", ") + "\n"
+        let needs = program?.capabilities(of: intent) ?? intent.capabilities
+        if !needs.isEmpty {
+            text += "Needs: " + needs.sorted().map { "\($0.summary) (\($0.flag))" }.joined(separator: ", ") + "\n"
         }
         if let category = intent.description.category { text += "Category: \(category)\n" }
         if !intent.description.searchKeywords.isEmpty { text += "Keywords: \(intent.description.searchKeywords.joined(separator: ", "))\n" }

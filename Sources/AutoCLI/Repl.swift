@@ -156,8 +156,8 @@ struct Repl {
         """
 
     func describe(_ name: String) -> String {
-        let registry = session.registry
-        if let text = IntentDescriptionText.describe(name, in: registry) { return text }
+        let (registry, program) = session.declared
+        if let text = IntentDescriptionText.describe(name, in: registry, program: program) { return text }
         return "nothing is named '\(name)'" + (IntentDescriptionText.hint(for: name, in: registry).map { "; \($0)" } ?? "") + "\n"
     }
 

@@ -17,7 +17,7 @@ final class ReplSession {
     /// with everything but the declaration blanked out, so a diagnostic in it points at the entry's own line
     /// and column.
     private(set) var shortcuts: [(name: String, file: SourceFile)] = [] {
-        didSet { cachedRegistry = nil }
+        didSet { cachedDeclared = nil }
     }
     /// Every entry's text by its name (`entry 3`), to show the line of a runtime error in it.
     private var entries: [String: SourceFile] = [:]
@@ -100,20 +100,23 @@ final class ReplSession {
         zip(scope.variables, state.slots).filter { $0.0.name != "args" }.map { ($0.0.name, $0.0.type, $0.1) }
     }
 
-    /// The registry an entry sees: the host's, the prelude's shortcuts and those declared at the prompt. Made
-    /// again only when the shortcuts change, since Tab asks for it at every press.
-    var registry: Registry {
-        if let cachedRegistry { return cachedRegistry }
-        let made: Registry
+    /// The registry an entry sees: the host's, the prelude's shortcuts and those declared at the prompt, with the
+    /// shortcuts' graphs (what `:help` says a shortcut needs). Made again only when the shortcuts change, since Tab
+    /// asks for the registry at every press.
+    var declared: (registry: Registry, program: Program?) {
+        if let cachedDeclared { return cachedDeclared }
+        let made: (registry: Registry, program: Program?)
         switch ScriptCompiler.compile(SourceFile(name: "<session>", text: ""), prelude: host.prelude + shortcuts.map(\.file),
                                       registry: host.registry, commandName: host.name) {
-        case .success(let compiled): made = compiled.registry
-        case .failure: made = host.registry
+        case .success(let compiled): made = (compiled.registry, compiled.program)
+        case .failure: made = (host.registry, nil)
         }
-        cachedRegistry = made
+        cachedDeclared = made
         return made
     }
-    private var cachedRegistry: Registry?
+    private var cachedDeclared: (registry: Registry, program: Program?)?
+
+    var registry: Registry { declared.registry }
 
     /// Completion for the text of an entry at a cursor, against what the session has defined.
     func complete(_ text: String, cursor: Int) -> CompletionResult {

@@ -116,4 +116,23 @@ import Testing
             #expect(page.contains("\n### \(name)\n"), "\(name) is in the reference")
         }
     }
+
+    /// A shortcut declares no capabilities: it needs what the intents its body calls need, through the shortcuts it
+    /// calls, and `describe` says so (the prelude's, and a script's own).
+    @Test func aShortcutNeedsWhatItsBodyCalls() async throws {
+        let fetch = try await BinaryRunner.runAwaiting(["intents", "describe", "fetch", "json"])
+        #expect(fetch.standardOutput.contains("Needs: use the network (--allow-net)\n"), "\(fetch.standardOutput)")
+        let script = FileManager.default.temporaryDirectory.appendingPathComponent("needs-\(UUID().uuidString).auto").path
+        defer { try? FileManager.default.removeItem(atPath: script) }
+        try """
+            shortcut "first line" (file: File) { return first(lines(read text file)) }
+            shortcut "head" (file: File) { return first line file }
+            shortcut "twice" (n: Int) { return n * 2 }
+            """.write(toFile: script, atomically: true, encoding: .utf8)
+        let head = try await BinaryRunner.runAwaiting(["intents", "describe", "head", "--file", script])
+        #expect(head.exitCode == 0, "\(head.standardError)")
+        #expect(head.standardOutput.contains("Needs: read files (--allow-read)\n"), "\(head.standardOutput)")
+        let twice = try await BinaryRunner.runAwaiting(["intents", "describe", "twice", "--file", script])
+        #expect(twice.exitCode == 0 && !twice.standardOutput.contains("Needs:"), "\(twice.standardOutput)")
+    }
 }
