@@ -33,7 +33,10 @@ final class Frame {
     /// Cleared, so that the frame doesn't keep the last call's values alive. Its length stays: the next call
     /// of the same intent writes its arguments in place.
     func giveBack(_ arguments: consuming [Value?]) {
-        for index in arguments.indices { arguments[index] = nil }
+        // Through the buffer: one uniqueness check for the array, not one per element.
+        arguments.withUnsafeMutableBufferPointer { buffer in
+            for index in buffer.indices { buffer[index] = nil }
+        }
         argumentBuffer = arguments
     }
 }
