@@ -10,7 +10,7 @@ public struct AutoHost: Sendable {
     public let prelude: [SourceFile]
     /// What `--version` prints: the host's own version, or the engine's.
     public let version: String
-    /// The MCP server, in the host's companion binary (`auto-mcp`, made by `McpCompanion.main`); nil in the host's own
+    /// The MCP server, in the host's companion binary (`auto-mcp`, made by `McpCompanion.serving`); nil in the host's own
     /// binary, whose `mcp` command executes the companion beside it with the same arguments.
     public var serveMCP: (@Sendable (_ host: AutoHost, _ grants: Grants) async throws -> Void)?
 

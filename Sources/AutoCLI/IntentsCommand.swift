@@ -175,12 +175,12 @@ enum IntentDescriptionText {
         }
         if let category = intent.description.category { text += "Category: \(category)\n" }
         if !intent.description.searchKeywords.isEmpty { text += "Keywords: \(intent.description.searchKeywords.joined(separator: ", "))\n" }
-        // A language shortcut's phrases, parsed and kept; `say` matches only the host's App Shortcuts (declared in
-        // Swift, listed by `shortcuts`), so nothing calls a language shortcut by these yet.
         for registered in appShortcuts where registered.intent === intent {
             let phrases = registered.shortcut.phrases.map { "\"\($0.filled(applicationName: registered.applicationName) { "{\($0)}" })\"" }
             text += "App Shortcut ('\(registered.applicationName) say …'): \(phrases.joined(separator: ", "))\n"
         }
+        // A language shortcut's phrases, parsed and kept; `say` matches only the host's App Shortcuts (declared in
+        // Swift, listed by `shortcuts`), so nothing calls a language shortcut by these yet.
         if !intent.phrases.isEmpty { text += "Phrases (not used yet): \(intent.phrases.map { "\"\($0)\"" }.joined(separator: ", "))\n" }
         if let origin = intent.origin { text += "Declared at: \(origin)\n" }
         return text

@@ -12,14 +12,7 @@ struct RunCommand: AsyncParsableCommand {
 
     @OptionGroup(title: "Capabilities") var capabilities: CapabilityOptions
 
-    @Flag(name: .long, help: "Print the result as JSON on standard output; everything else goes to standard error.")
-    var json = false
-
-    @Flag(name: .long, help: "Never ask: a question is an error that names the intent and the line.")
-    var noInput = false
-
-    @Flag(name: .long, help: "Approve confirmations without asking (questions still need answers).")
-    var yes = false
+    @OptionGroup var interaction: RunInteractionOptions
 
     @Flag(name: .long, help: "Run up to the first intent that changes anything and say what it would do instead.")
     var whatIf = false
@@ -46,9 +39,7 @@ struct RunCommand: AsyncParsableCommand {
     func run() async throws {
         let script = try source.load(path: source.expression == nil ? file : nil)
         var options = RunOptions()
-        options.json = json
-        options.noInput = noInput
-        options.approveConfirmations = yes
+        interaction.apply(to: &options)
         options.whatIf = whatIf
         options.grants = try capabilities.grants()
         guard maxSteps >= 1 else { throw ValidationError("--max-steps must be at least 1, not \(maxSteps)") }

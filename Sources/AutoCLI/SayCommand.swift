@@ -12,14 +12,7 @@ struct SayCommand: AsyncParsableCommand {
             good matches are a choice; none is an error with the three closest phrases (exit 2).
             """)
 
-    @Flag(name: .long, help: "Print the result as JSON on standard output; everything else goes to standard error.")
-    var json = false
-
-    @Flag(name: .long, help: "Never ask: a question or a choice is an error.")
-    var noInput = false
-
-    @Flag(name: .long, help: "Approve confirmations without asking (questions still need answers).")
-    var yes = false
+    @OptionGroup var interaction: RunInteractionOptions
 
     @Argument(help: "The sentence, quoted or as several words.")
     var words: [String]
@@ -32,9 +25,7 @@ struct SayCommand: AsyncParsableCommand {
 
     func run() async throws {
         var options = RunOptions()
-        options.json = json
-        options.noInput = noInput
-        options.approveConfirmations = yes
+        interaction.apply(to: &options)
         let cancellation = CancellationFlag()
         let interrupts = await InterruptHandler.install(cancellation: cancellation)
         let code = await SpokenShortcut(host: AutoCommandLine.host, console: .standard)

@@ -51,7 +51,7 @@ public struct ScriptRunner: Sendable {
         switch finish("compiling", within: timeLimit, {
             // Running needs the bodies of only the prelude's shortcuts the script calls.
             host.compile(source, limits: options.parseLimits, grants: options.grants, preludeBodies: .whenCalled,
-                         session: options.variables.isEmpty ? nil : SessionScope(variables: [("args", .list(.text))] + options.variables.map { ($0.name, $0.type) }))
+                         session: options.variables.isEmpty ? nil : .declaring(options.variables.map { ($0.name, $0.type) }))
         }) {
         case .success(let script):
             compiled = script

@@ -28,6 +28,12 @@ public struct SessionScope: Sendable {
         self.variables = variables
         self.itType = itType
     }
+
+    /// `args`, then `variables`: the scope of a line of code handed values as variables declared before it (`say`'s
+    /// call, an MCP tool's), whose run gives their values in the same order.
+    public static func declaring(_ variables: [(name: String, type: ValueType)]) -> SessionScope {
+        SessionScope(variables: [("args", .list(.text))] + variables)
+    }
 }
 
 /// What went wrong, located; `auto check` prints them all.

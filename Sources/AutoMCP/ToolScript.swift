@@ -26,9 +26,9 @@ struct ToolScript {
 
     /// Compiles the line as the session of a REPL compiles an entry, its variables defined before it.
     func compile(_ setup: McpHost) -> Result<CompiledScript, CompilationFailure> {
-        let scope = SessionScope(variables: [("args", .list(.text))] + variables.map { ($0.name, $0.type) })
-        return ScriptCompiler.compile(SourceFile(name: "<\(setup.name) mcp>", text: code), prelude: setup.prelude, registry: setup.registry,
-                                      commandName: setup.name, session: scope, grants: setup.grants, preludeBodies: .whenCalled)
+        ScriptCompiler.compile(SourceFile(name: "<\(setup.name) mcp>", text: code), prelude: setup.prelude, registry: setup.registry,
+                               commandName: setup.name, session: .declaring(variables.map { ($0.name, $0.type) }), grants: setup.grants,
+                               preludeBodies: .whenCalled)
     }
 
     /// How a find was split between the host and the engine, as `auto graph` labels it, with the values in place of
