@@ -21,8 +21,8 @@ public final class SQLiteRunStore: RunStore {
         return state + "/auto/runs.sqlite"
     }
 
-    /// Opens the store at `path`, creating it and its folder when missing and migrating its schema; the error says
-    /// why it can't: a folder, not a database, not writable, written by a newer auto.
+    /// Opens the store at `path`, creating it and its folder when missing and migrating its schema, one process at a
+    /// time; the error says why it can't: a folder, not a database, not writable, written by a newer auto.
     public init(path: String = SQLiteRunStore.defaultPath) throws(RunStoreError) {
         self.path = path
         let folder = (path as NSString).deletingLastPathComponent
@@ -37,14 +37,17 @@ public final class SQLiteRunStore: RunStore {
         configuration.busyMode = .timeout(Self.busyTimeout)
         configuration.label = "auto run store"
         do {
-            pool = try DatabasePool(path: path, configuration: configuration)
-            try pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = FULL") }
-            let migrator = Self.migrator
-            let superseded = try pool.read { db in try migrator.hasBeenSuperseded(db) }
-            if superseded {
-                throw RunStoreError(path: path, reason: "it was written by a newer version of auto; use that version, or another --store")
+            pool = try StoreLock.whileOpening(store: path) {
+                let pool = try DatabasePool(path: path, configuration: configuration)
+                try pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = FULL") }
+                let migrator = Self.migrator
+                let superseded = try pool.read { db in try migrator.hasBeenSuperseded(db) }
+                if superseded {
+                    throw RunStoreError(path: path, reason: "it was written by a newer version of auto; use that version, or another --store")
+                }
+                try migrator.migrate(pool)
+                return pool
             }
-            try migrator.migrate(pool)
         } catch let error as RunStoreError {
             throw error
         } catch {

@@ -1,11 +1,21 @@
 // Linux interfaces the Glibc module leaves out: malloc_trim (a long-lived daemon gives freed memory back), timerfd
-// (a timer on the wall clock that also tells when the clock
-// is set, for the scheduler) and inotify (file events, for reloading scripts and for file triggers).
+// (a timer on the wall clock that also tells when the clock is set, for the scheduler), inotify (file events, for
+// reloading scripts and for file triggers) and open-file-description locks (the run store's lock file).
 #ifndef AUTO_CLINUX_H
 #define AUTO_CLINUX_H
 
 #include <sys/timerfd.h>
 #include <sys/inotify.h>
 #include <malloc.h>
+#include <fcntl.h>
+
+// Glibc declares these only under _GNU_SOURCE, which the Glibc module is built without; the values are the kernel's
+// (include/uapi/asm-generic/fcntl.h), the same on every architecture.
+#ifndef F_OFD_SETLK
+#define F_OFD_SETLK 37
+#endif
+#ifndef F_OFD_SETLKW
+#define F_OFD_SETLKW 38
+#endif
 
 #endif

@@ -2,6 +2,7 @@
 import AutoRuntime
 import Foundation
 import GRDB
+import Synchronization
 import Testing
 
 /// The run store on a real SQLite file: each fire claimed once, even by two stores at once; cursors that only move
@@ -49,6 +50,23 @@ import Testing
             return await group.reduce(0, +)
         }
         #expect(claimed == 200, "each of the 200 fires claimed by exactly one store")
+    }
+
+    /// A daemon starting while `auto automations list` runs: each opens a new store on its own connections. Without
+    /// the opening lock about half of such pairs failed ("table automation already exists", "locked").
+    @Test func aNewStoreOpenedByManyAtOnceOpensForEach() throws {
+        let failures = Mutex<[String]>([])
+        for round in 0..<12 {
+            let fresh = folder.appendingPathComponent("fresh-\(round)/runs.sqlite").path
+            DispatchQueue.concurrentPerform(iterations: 6) { _ in
+                do {
+                    _ = try SQLiteRunStore(path: fresh)
+                } catch {
+                    failures.withLock { $0.append("round \(round): \(error)") }
+                }
+            }
+        }
+        #expect(failures.withLock { $0 } == [])
     }
 
     @Test func aRunEndsWithItsStepsAndOutcome() throws {

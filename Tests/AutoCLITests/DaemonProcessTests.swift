@@ -36,11 +36,13 @@ import Testing
         return (try? opened.runs(of: nil, limit: 100_000)) ?? []
     }
 
-    func waitUntil(_ what: String, timeout: Duration = .seconds(60), _ condition: () -> Bool) {
+    /// Waits for `condition`; when it never holds, the failure shows the store's runs and the daemon's log.
+    func waitUntil(_ what: String, of process: ChildProcess? = nil, timeout: Duration = .seconds(60), _ condition: () -> Bool) {
         let deadline = ContinuousClock.now + timeout
         while !condition() {
             guard ContinuousClock.now < deadline else {
-                Issue.record("never: \(what)")
+                let log = process.map { "\nexit status: \($0.waitForExit(timeout: .zero).map(String.init) ?? "running")\nlog:\n\($0.standardError.suffix(4_000))" }
+                Issue.record("never: \(what)\nruns: \(runs().map { "\($0.id) \($0.outcome) \($0.message ?? "")" })\(log ?? "")")
                 return
             }
             usleep(5_000)
@@ -55,7 +57,7 @@ import Testing
             let before = runs().filter { $0.outcome != .skipped }.count
             // A random point: after one to three more runs have started, then at once.
             let more = Int.random(in: 1...3, using: &generator)
-            waitUntil("round \(round): \(more) more runs") { runs().filter { $0.outcome != .skipped }.count >= before + more }
+            waitUntil("round \(round): \(more) more runs", of: process) { runs().filter { $0.outcome != .skipped }.count >= before + more }
             process.signal(SIGKILL)
             _ = process.waitForExit(timeout: .seconds(30))
             // Every other round the daemon stays down past a fire or two, which the next start records as missed.
@@ -66,7 +68,7 @@ import Testing
         // A last, clean start and stop: it records what was missed and closes what a kill left running.
         let last = try daemon()
         let before = runs().count
-        waitUntil("a run after the last start") { runs().count > before + 1 }
+        waitUntil("a run after the last start", of: last) { runs().count > before + 1 }
         last.signal(SIGTERM)
         #expect(last.waitForExit(timeout: .seconds(60)) == 0, "\(last.standardError)")
 
@@ -101,12 +103,12 @@ import Testing
         #expect(process.waitForError { $0.contains("daemon started") }, "\(process.standardError)")
         try write("a.auto", "automation \"second\" every 1 second { show 2 }\n")
         #expect(process.waitForError { $0.contains("script reloaded") }, "\(process.standardError)")
-        waitUntil("a run of the reloaded automation") { runs().contains { $0.automation.name == "second" && $0.outcome == .succeeded } }
+        waitUntil("a run of the reloaded automation", of: process) { runs().contains { $0.automation.name == "second" && $0.outcome == .succeeded } }
         try write("a.auto", "automation \"third\" every 1 second { show nobody }\n")
         #expect(process.waitForError { $0.contains("its previous version keeps running") }, "\(process.standardError)")
         #expect(process.standardError.contains("unknown name 'nobody'"))
         let before = runs().filter { $0.automation.name == "second" }.count
-        waitUntil("'second' goes on running") { runs().filter { $0.automation.name == "second" }.count > before + 1 }
+        waitUntil("'second' goes on running", of: process) { runs().filter { $0.automation.name == "second" }.count > before + 1 }
         try FileManager.default.removeItem(atPath: scripts + "/a.auto")
         #expect(process.waitForError { $0.contains("script gone: its automations stop") }, "\(process.standardError)")
         process.signal(SIGTERM)

@@ -26,7 +26,7 @@ import Testing
 
     func daemon() async throws -> ChildProcess {
         let process = try ChildProcess(BinaryRunner.binary, ["daemon", scripts, "--store", store, "--grace", "5s"])
-        await waitUntil("the daemon started") { process.standardError.contains("daemon started") }
+        await waitUntil("the daemon started", of: process) { process.standardError.contains("daemon started") }
         return process
     }
 
@@ -34,7 +34,7 @@ import Testing
     func stop(_ process: ChildProcess) async -> Int32? {
         process.signal(SIGTERM)
         var status: Int32?
-        await waitUntil("the daemon stopped") {
+        await waitUntil("the daemon stopped", of: process) {
             status = process.waitForExit(timeout: .milliseconds(1))
             return status != nil
         }
@@ -52,11 +52,12 @@ import Testing
 
     func exists(_ path: String) -> Bool { FileManager.default.fileExists(atPath: scripts + "/" + path) }
 
-    func waitUntil(_ what: String, timeout: Duration = .seconds(120), _ condition: () -> Bool) async {
+    /// Waits for `condition`; when it never holds, the failure shows the daemon's log.
+    func waitUntil(_ what: String, of process: ChildProcess? = nil, timeout: Duration = .seconds(120), _ condition: () -> Bool) async {
         let deadline = ContinuousClock.now + timeout
         while !condition() {
             guard ContinuousClock.now < deadline else {
-                Issue.record("never: \(what)")
+                Issue.record("never: \(what)\(process.map { "\nlog:\n" + String($0.standardError.suffix(4_000)) } ?? "")")
                 return
             }
             try? await Task.sleep(for: .milliseconds(5))
@@ -77,14 +78,14 @@ import Testing
         try write("two", to: "inbox/.b.pdf.part")
         #expect(rename(scripts + "/inbox/.b.pdf.part", scripts + "/inbox/b.pdf") == 0, "a save by rename")
         try write("not a pdf", to: "inbox/notes.txt")
-        await waitUntil("both PDFs filed") { exists("inbox/\(today)/a.pdf") && exists("inbox/\(today)/b.pdf") }
-        await waitUntil("two runs ended") { runs(of: "file new PDFs").filter { $0.outcome == .succeeded }.count == 2 }
+        await waitUntil("both PDFs filed", of: first) { exists("inbox/\(today)/a.pdf") && exists("inbox/\(today)/b.pdf") }
+        await waitUntil("two runs ended", of: first) { runs(of: "file new PDFs").filter { $0.outcome == .succeeded }.count == 2 }
         #expect(await stop(first) == 0, "\(first.standardError)")
 
         try write("three", to: "inbox/c.pdf")
         let second = try await daemon()
-        await waitUntil("the PDF that came while the daemon was down filed") { exists("inbox/\(today)/c.pdf") }
-        await waitUntil("its run ended") { runs(of: "file new PDFs").count == 3 && runs(of: "file new PDFs").last?.outcome == .succeeded }
+        await waitUntil("the PDF that came while the daemon was down filed", of: second) { exists("inbox/\(today)/c.pdf") }
+        await waitUntil("its run ended", of: second) { runs(of: "file new PDFs").count == 3 && runs(of: "file new PDFs").last?.outcome == .succeeded }
         let history = runs(of: "file new PDFs")
         #expect(history.map { ($0.files.first as NSString?)?.lastPathComponent } == ["a.pdf", "b.pdf", "c.pdf"], "each once, in order")
         #expect(history.map(\.fromRescan) == [false, false, true])
@@ -102,11 +103,11 @@ import Testing
             """.write(toFile: scripts + "/copies.auto", atomically: true, encoding: .utf8)
         let process = try await daemon()
         try write("a", to: "box/a.txt")
-        await waitUntil("a's copy") { exists("box/a.txt.copy.txt") }
+        await waitUntil("a's copy", of: process) { exists("box/a.txt.copy.txt") }
         // Events are handled in order: once b's run has ended, a self-triggered run of a's copy would have come first.
         try write("b", to: "box/b.txt")
-        await waitUntil("b's copy") { exists("box/b.txt.copy.txt") }
-        await waitUntil("two runs ended") { runs(of: "copies").filter { $0.outcome != .running }.count == 2 }
+        await waitUntil("b's copy", of: process) { exists("box/b.txt.copy.txt") }
+        await waitUntil("two runs ended", of: process) { runs(of: "copies").filter { $0.outcome != .running }.count == 2 }
         #expect(runs(of: "copies").map { ($0.files.first as NSString?)?.lastPathComponent } == ["a.txt", "b.txt"])
         #expect(!exists("box/a.txt.copy.txt.copy.txt"))
         #expect(await stop(process) == 0, "\(process.standardError)")
@@ -124,7 +125,7 @@ import Testing
         for index in 0..<count {
             #expect(FileManager.default.createFile(atPath: scripts + "/burst/f\(index)", contents: Data("x".utf8)))
         }
-        await waitUntil("every file delivered", timeout: .seconds(180)) { runs(of: "burst").reduce(0) { $0 + $1.files.count } >= count }
+        await waitUntil("every file delivered", of: process, timeout: .seconds(180)) { runs(of: "burst").reduce(0) { $0 + $1.files.count } >= count }
         let delivered = runs(of: "burst").flatMap(\.files)
         #expect(delivered.count == count && Set(delivered).count == count, "every file once: \(delivered.count) delivered")
         #expect(runs(of: "burst").count <= 20, "gathered into a few runs, not one per file: \(runs(of: "burst").count)")
