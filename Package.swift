@@ -121,7 +121,7 @@ let package = Package(
         // Depends on the `auto` executable so that `swift test` builds the binary its tests run.
         .testTarget(name: "AutoCLITests", dependencies: ["auto", "auto-mcp", "AutoCLI", "AutoAutomation", "AutoLanguage", "AutoRuntime", "AutoIntents", "AutoTestSupport"]),
         // The harness's oracles against fake binaries, and its generator against the real checker.
-        .testTarget(name: "FuzzTests", dependencies: ["AutoFuzz", "AutoCLI", "AutoLanguage"]),
+        .testTarget(name: "FuzzTests", dependencies: ["AutoFuzz", "AutoCLI", "AutoLanguage", "AutoTestSupport"]),
         // Also an MCP client (the SDK's) driving `library mcp` over its standard input and output.
         .testTarget(name: "LibraryHostTests", dependencies: ["library", "library-mcp", "LibraryHost", "AutoCLI", "AutoLanguage", "AutoRuntime", "AutoIntents", "AutoTestSupport",
                                                             .product(name: "MCP", package: "swift-sdk"), .product(name: "Logging", package: "swift-log")]),

@@ -81,8 +81,9 @@ import Testing
     }
 
     @Test func runsAnExecutableScriptThroughItsShebang() async throws {
-        let path = try temporaryFile("#!/usr/bin/env auto\nshow \"from a shebang \\(args)\"\n")
-        #expect(chmod(path, 0o755) == 0)
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("auto-shebang-\(UUID().uuidString).auto").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        try BinaryRunner.writeExecutable("#!/usr/bin/env auto\nshow \"from a shebang \\(args)\"\n", to: path)
         let result = try await BinaryRunner.runAwaiting(["arg"], executable: path)
         #expect(result.exitCode == 0, "\(result.standardError)")
         #expect(result.standardOutput == "from a shebang [\"arg\"]\n")

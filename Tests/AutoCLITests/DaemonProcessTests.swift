@@ -6,8 +6,8 @@ import Testing
 /// The real `auto daemon` binary: killed with SIGKILL at random points of its runs and started again many times,
 /// its run store then holds every fire once; stopped with SIGTERM, it ends cleanly; a second daemon on its store
 /// is refused; a script edited while it runs is reloaded, a broken edit keeps the version running, and a deleted
-/// one stops. Every wait
-/// is for something in the store or the log, with a generous deadline.
+/// one stops. Every wait is for something in the store or the log, with a generous deadline, and sleeps between looks
+/// without holding a thread of the shared pool.
 @Suite(.serialized) final class DaemonProcessTests {
     let folder: URL
     var store: String { folder.appendingPathComponent("runs.sqlite").path }
@@ -37,7 +37,7 @@ import Testing
     }
 
     /// Waits for `condition`; when it never holds, the failure shows the store's runs and the daemon's log.
-    func waitUntil(_ what: String, of process: ChildProcess? = nil, timeout: Duration = .seconds(60), _ condition: () -> Bool) {
+    func waitUntil(_ what: String, of process: ChildProcess? = nil, timeout: Duration = .seconds(60), _ condition: () -> Bool) async {
         let deadline = ContinuousClock.now + timeout
         while !condition() {
             guard ContinuousClock.now < deadline else {
@@ -45,11 +45,11 @@ import Testing
                 Issue.record("never: \(what)\nruns: \(runs().map { "\($0.id) \($0.outcome) \($0.message ?? "")" })\(log ?? "")")
                 return
             }
-            usleep(5_000)
+            try? await Task.sleep(for: .milliseconds(5))
         }
     }
 
-    @Test func killedAtRandomPointsEveryFireIsRecordedOnceAndNoneRunsTwice() throws {
+    @Test func killedAtRandomPointsEveryFireIsRecordedOnceAndNoneRunsTwice() async throws {
         try write("tick.auto", "automation \"tick\" every 1 second { show \"tick \\(it.second)\"; repeat 20000 times { set n = 1 } }\n")
         var generator = SystemRandomNumberGenerator()
         for round in 0..<8 {
@@ -57,18 +57,18 @@ import Testing
             let before = runs().filter { $0.outcome != .skipped }.count
             // A random point: after one to three more runs have started, then at once.
             let more = Int.random(in: 1...3, using: &generator)
-            waitUntil("round \(round): \(more) more runs", of: process) { runs().filter { $0.outcome != .skipped }.count >= before + more }
+            await waitUntil("round \(round): \(more) more runs", of: process) { runs().filter { $0.outcome != .skipped }.count >= before + more }
             process.signal(SIGKILL)
             _ = process.waitForExit(timeout: .seconds(30))
             // Every other round the daemon stays down past a fire or two, which the next start records as missed.
             if round % 2 == 1, let latest = runs().map(\.scheduled).max() {
-                waitUntil("two fires' time down") { Date() > latest.addingTimeInterval(2.5) }
+                await waitUntil("two fires' time down") { Date() > latest.addingTimeInterval(2.5) }
             }
         }
         // A last, clean start and stop: it records what was missed and closes what a kill left running.
         let last = try daemon()
         let before = runs().count
-        waitUntil("a run after the last start", of: last) { runs().count > before + 1 }
+        await waitUntil("a run after the last start", of: last) { runs().count > before + 1 }
         last.signal(SIGTERM)
         #expect(last.waitForExit(timeout: .seconds(60)) == 0, "\(last.standardError)")
 
@@ -97,18 +97,18 @@ import Testing
         #expect(first.standardError.contains("daemon stopped"))
     }
 
-    @Test func anEditedScriptIsReloadedAndABrokenEditKeepsTheVersionRunning() throws {
+    @Test func anEditedScriptIsReloadedAndABrokenEditKeepsTheVersionRunning() async throws {
         try write("a.auto", "automation \"first\" every 1 second { show 1 }\n")
         let process = try daemon()
         #expect(process.waitForError { $0.contains("daemon started") }, "\(process.standardError)")
         try write("a.auto", "automation \"second\" every 1 second { show 2 }\n")
         #expect(process.waitForError { $0.contains("script reloaded") }, "\(process.standardError)")
-        waitUntil("a run of the reloaded automation", of: process) { runs().contains { $0.automation.name == "second" && $0.outcome == .succeeded } }
+        await waitUntil("a run of the reloaded automation", of: process) { runs().contains { $0.automation.name == "second" && $0.outcome == .succeeded } }
         try write("a.auto", "automation \"third\" every 1 second { show nobody }\n")
         #expect(process.waitForError { $0.contains("its previous version keeps running") }, "\(process.standardError)")
         #expect(process.standardError.contains("unknown name 'nobody'"))
         let before = runs().filter { $0.automation.name == "second" }.count
-        waitUntil("'second' goes on running", of: process) { runs().filter { $0.automation.name == "second" }.count > before + 1 }
+        await waitUntil("'second' goes on running", of: process) { runs().filter { $0.automation.name == "second" }.count > before + 1 }
         try FileManager.default.removeItem(atPath: scripts + "/a.auto")
         #expect(process.waitForError { $0.contains("script gone: its automations stop") }, "\(process.standardError)")
         process.signal(SIGTERM)

@@ -27,8 +27,7 @@ import Testing
         #expect(missing.standardError.contains("swift build --product auto-mcp"))
 
         // A stand-in server that says how it was started.
-        try "#!/bin/sh\necho \"$0 $*\"\n".write(toFile: companion, atomically: true, encoding: .utf8)
-        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: companion)
+        try BinaryRunner.writeExecutable("#!/bin/sh\necho \"$0 $*\"\n", to: companion)
         let started = try await BinaryRunner.runAwaiting(["mcp", "--allow-read=/tmp", "--allow-net=example.com"], executable: auto)
         #expect(started.exitCode == 0, "\(started.standardError)")
         #expect(started.standardOutput == "\(companion) mcp --allow-read=/tmp --allow-net=example.com\n")

@@ -230,9 +230,10 @@ struct Leap: ImmediateIntent {
     @Test func cancellationStopsALoopOfImmediateCalls() async throws {
         let flag = CancellationFlag()
         let loop = try script("repeat 1_000_000_000 times { scale 1 }")
+        // Cancelled from a Dispatch thread: the loop holds one thread of the shared pool, and other suites' blocking
+        // tests may hold the rest, so a canceller waiting for the pool could come only when the step limit stops it.
+        DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(50)) { flag.cancel() }
         let run = Task { try await loop.run(cancellation: flag) }
-        try await Task.sleep(for: .milliseconds(50))
-        flag.cancel()
         await #expect(throws: RunCancelled.self) { try await run.value }
     }
 

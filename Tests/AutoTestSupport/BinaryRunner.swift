@@ -31,6 +31,19 @@ public enum BinaryRunner {
         }
     }
 
+    /// Writes an executable file (a script a test runs) through a child process, so that this process never holds it
+    /// open for writing: a child another test forks meanwhile inherits every descriptor open at that moment until it
+    /// execs, and running a file someone holds open for writing fails with "Text file busy" (ETXTBSY).
+    public static func writeExecutable(_ text: String, to path: String) throws {
+        let written = try run(["-c", "cat > \"$1\" && chmod 755 \"$1\"", "sh", path], executable: "/bin/sh", input: text)
+        guard written.exitCode == 0 else { throw WriteFailed(path: path, reason: written.standardError) }
+    }
+
+    public struct WriteFailed: Error, CustomStringConvertible {
+        public let path: String, reason: String
+        public var description: String { "can't write \(path): \(reason)" }
+    }
+
     /// Runs `executable` (the `auto` binary by default) with `arguments`, feeding `input` to standard input.
     public static func run(_ arguments: [String], executable: String? = nil, input: String = "", environment: [String: String] = [:],
                            directory: String = Fixture.repositoryRoot) throws -> Result {

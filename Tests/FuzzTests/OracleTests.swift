@@ -1,4 +1,5 @@
 import AutoFuzz
+import AutoTestSupport
 import Foundation
 import Testing
 
@@ -11,8 +12,7 @@ import Testing
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("auto-fuzz-test-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let path = folder.appendingPathComponent("fake-auto").path
-        try ("#!/bin/sh\nfor last; do :; done\n" + body + "\n").write(toFile: path, atomically: true, encoding: .utf8)
-        chmod(path, 0o755)
+        try BinaryRunner.writeExecutable("#!/bin/sh\nfor last; do :; done\n" + body + "\n", to: path)
         return path
     }
 
