@@ -56,8 +56,9 @@ public protocol AppIntent: Sendable {
     func perform(_ context: IntentContext) async throws -> IntentResult<Output>
 
     /// How the engine runs the intent without awaiting: `performNow` for an `ImmediateIntent`, nil for every
-    /// other intent. Provided by the protocols; an intent doesn't implement it.
-    static var immediatePerform: (@Sendable (Self, IntentContext) throws -> IntentResult<Output>)? { get }
+    /// other intent. Provided by the protocols; an intent doesn't implement it. The intent is passed by its address,
+    /// so that the engine's reused intent is performed where it is, not copied for the call.
+    static var immediatePerform: (@Sendable (UnsafePointer<Self>, IntentContext) throws -> IntentResult<Output>)? { get }
 }
 
 extension AppIntent {
@@ -67,7 +68,7 @@ extension AppIntent {
     public static var capabilities: Set<Capability> { [] }
     public static var isDiscoverable: Bool { true }
     @inlinable
-    public static var immediatePerform: (@Sendable (Self, IntentContext) throws -> IntentResult<Output>)? { nil }
+    public static var immediatePerform: (@Sendable (UnsafePointer<Self>, IntentContext) throws -> IntentResult<Output>)? { nil }
 }
 
 /// An intent whose work never waits: it computes, or reads and writes the host's memory, and returns. It
@@ -103,8 +104,8 @@ extension ImmediateIntent {
     }
 
     @inlinable
-    public static var immediatePerform: (@Sendable (Self, IntentContext) throws -> IntentResult<Output>)? {
-        { intent, context in try intent.performNow(context) }
+    public static var immediatePerform: (@Sendable (UnsafePointer<Self>, IntentContext) throws -> IntentResult<Output>)? {
+        { intent, context in try intent.pointee.performNow(context) }
     }
 }
 
@@ -232,7 +233,7 @@ public struct NextIntent: Sendable {
         title = I.title
         run = { context in try await IntentDescriptor.perform(intent, context) }
         if let performNow = I.immediatePerform {
-            runNow = { context in IntentDescriptor.output(try performNow(intent, context)) }
+            runNow = { context in IntentDescriptor.output(try withUnsafePointer(to: intent) { try performNow($0, context) }) }
         } else {
             runNow = nil
         }

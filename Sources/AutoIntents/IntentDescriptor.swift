@@ -1,3 +1,5 @@
+import Synchronization
+
 /// What `perform` produced, in engine terms.
 public struct IntentOutput: Sendable {
     public var value: Value
@@ -144,12 +146,14 @@ public final class IntentDescriptor: Sendable {
             implementation: Self.native(prototype, parameters))
     }
 
-    /// How a call sets one parameter: the `@Parameter`'s setter, at the property's offset in the intent.
+    /// How a call sets one parameter: the `@Parameter`'s setter, at the property's offset in the intent, and how it
+    /// is put back to the prototype's value.
     @usableFromInline
     struct ParameterSetter: Sendable {
         @usableFromInline let info: ParameterInfo
         @usableFromInline let offset: Int
         @usableFromInline let assign: @Sendable (UnsafeMutableRawPointer, Value) -> Bool
+        @usableFromInline let restore: @Sendable (UnsafeMutableRawPointer, UnsafeRawPointer) -> Void
     }
 
     /// Fills the prototype's `@Dependency` properties and finds its `@Parameter` ones, in declaration order, from the
@@ -167,7 +171,7 @@ public final class IntentDescriptor: Sendable {
         var setters: [ParameterSetter] = []
         for (field, declaration) in declared {
             let info = try declaration.info(propertyName: field.propertyName, dependencies: dependencies, intent: I.title)
-            setters.append(ParameterSetter(info: info, offset: field.offset, assign: declaration.assign))
+            setters.append(ParameterSetter(info: info, offset: field.offset, assign: declaration.assign, restore: declaration.restore))
         }
         return setters
     }
@@ -188,41 +192,70 @@ public final class IntentDescriptor: Sendable {
         }
     }
 
-    /// A call: a copy of the prototype intent, its parameters set by index, then `perform` (or `performNow`).
+    /// A call: the prototype intent, its parameters set by index, then `perform` (or `performNow`). An immediate call
+    /// fills in the intent kept for reuse when it is free (`ReusableIntent`), else a copy of the prototype; an
+    /// awaiting call fills in a copy, which it would make anyway to keep across its suspensions.
     @inlinable
     static func native<I: AppIntent>(_ prototype: I, _ parameters: [ParameterSetter]) -> Implementation {
-        let fill = filler(I.self, parameters)
+        let fill = filler(parameters)
         if let performNow = I.immediatePerform {
+            let reusable = ReusableIntent(prototype), restore = restorer(parameters)
             return .immediate { arguments, context in
-                var intent = prototype
-                try fill(&intent, arguments)
-                return output(try performNow(intent, context))
+                guard reusable.take() else {
+                    // Taken: a call of this intent in another run at this moment, or from inside its own perform.
+                    var intent = prototype
+                    return try withUnsafeMutablePointer(to: &intent) { intent in
+                        try fill(intent, arguments)
+                        return output(try performNow(intent, context))
+                    }
+                }
+                defer {
+                    restore(reusable.intent, reusable.prototype, arguments)
+                    reusable.giveBack()
+                }
+                try fill(reusable.intent, arguments)
+                return output(try performNow(reusable.intent.assumingMemoryBound(to: I.self), context))
             }
         }
         return .native { arguments, context in
             var intent = prototype
-            try fill(&intent, arguments)
+            try withUnsafeMutableBytes(of: &intent) { raw in try fill(raw.baseAddress!, arguments) }
             return try await perform(intent, context)
         }
     }
 
-    /// Sets every given argument on an intent. Built as a chain of closures, one per parameter, each holding
-    /// its parameter's setter and the rest of the chain: calling a closure held by the calling closure
+    /// Sets every given argument on an intent (its memory). Built as a chain of closures, one per parameter, each
+    /// holding its parameter's setter and the rest of the chain: calling a closure held by the calling closure
     /// borrows it, where calling one taken from an array retains and releases it, on every argument.
     @inlinable
-    static func filler<I: AppIntent>(_ type: I.Type, _ parameters: [ParameterSetter]) -> @Sendable (inout I, [Value?]) throws -> Void {
-        var fill: @Sendable (inout I, [Value?]) throws -> Void = { _, _ in }
+    static func filler(_ parameters: [ParameterSetter]) -> @Sendable (UnsafeMutableRawPointer, [Value?]) throws -> Void {
+        var fill: @Sendable (UnsafeMutableRawPointer, [Value?]) throws -> Void = { _, _ in }
         for index in parameters.indices.reversed() {
             let assign = parameters[index].assign, offset = parameters[index].offset, info = parameters[index].info, rest = fill
             fill = { intent, arguments in
-                if let argument = arguments[index] {
-                    let assigned = withUnsafeMutableBytes(of: &intent) { raw in raw.baseAddress.map { assign($0 + offset, argument) } ?? false }
-                    if !assigned { throw IntentError("'\(info.name)' expects \(info.type), got \(argument.type)") }
+                if let argument = arguments[index], !assign(intent + offset, argument) {
+                    throw IntentError("'\(info.name)' expects \(info.type), got \(argument.type)")
                 }
-                try rest(&intent, arguments)
+                try rest(intent, arguments)
             }
         }
         return fill
+    }
+
+    /// Puts every parameter that was given an argument back to the prototype's value, a chain as `filler`'s: the
+    /// reused intent holds no argument between calls (a big list would stay alive) and never shows one to a call
+    /// that didn't give it.
+    @inlinable
+    static func restorer(_ parameters: [ParameterSetter]) -> @Sendable (UnsafeMutableRawPointer, UnsafeRawPointer, [Value?]) -> Void {
+        var restore: @Sendable (UnsafeMutableRawPointer, UnsafeRawPointer, [Value?]) -> Void = { _, _, _ in }
+        for index in parameters.indices.reversed() {
+            let put = parameters[index].restore, offset = parameters[index].offset, rest = restore
+            restore = { intent, prototype, arguments in
+                if arguments[index] != nil { put(intent + offset, prototype + offset) }
+                rest(intent, prototype, arguments)
+            }
+        }
+        return restore
     }
 
     @inlinable
@@ -234,6 +267,42 @@ public final class IntentDescriptor: Sendable {
     static func output<Output>(_ result: IntentResult<Output>) -> IntentOutput {
         IntentOutput(value: result.value.autoValue, extras: result.extras)
     }
+}
+
+/// The intent an immediate call fills in and performs, kept for reuse: a call that copied the prototype paid for a
+/// copy and a destroy of every `@Parameter` (each retains its declaration), about a quarter of a call. One per
+/// registered intent, shared by every run, so a call takes it (an atomic exchange) and gives it back; a call that
+/// finds it taken copies the prototype. Between calls it equals the prototype (see `IntentDescriptor.restorer`).
+/// Raw memory beside the prototype's own copy, so that the parameters are written in place and the prototype's
+/// values are read at the same offsets.
+@usableFromInline
+final class ReusableIntent<I: AppIntent>: @unchecked Sendable {
+    @usableFromInline let intent: UnsafeMutableRawPointer
+    @usableFromInline let prototype: UnsafeRawPointer
+    @usableFromInline let isTaken = Atomic<Bool>(false)
+
+    @usableFromInline
+    init(_ prototype: I) {
+        let intent = UnsafeMutablePointer<I>.allocate(capacity: 1), kept = UnsafeMutablePointer<I>.allocate(capacity: 1)
+        intent.initialize(to: prototype)
+        kept.initialize(to: prototype)
+        self.intent = UnsafeMutableRawPointer(intent)
+        self.prototype = UnsafeRawPointer(kept)
+    }
+
+    deinit {
+        for memory in [intent, UnsafeMutableRawPointer(mutating: prototype)] {
+            memory.assumingMemoryBound(to: I.self).deinitialize(count: 1)
+            memory.deallocate()
+        }
+    }
+
+    /// Whether the caller now has it, to fill in, perform and give back.
+    @inlinable
+    func take() -> Bool { !isTaken.exchange(true, ordering: .acquiring) }
+
+    @inlinable
+    func giveBack() { isTaken.store(false, ordering: .releasing) }
 }
 
 /// A host declared something the engine cannot register: a duplicate name, a summary naming no parameter.

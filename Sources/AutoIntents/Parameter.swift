@@ -33,14 +33,14 @@ public struct Parameter<T: Sendable>: Sendable {
         set { self = newValue }
     }
 
-    // The initialisers are inlinable: each makes the setter the engine calls for this parameter, specialised in the
-    // host's module for the parameter's type, as fast as a setter written by hand.
+    // The initialisers are inlinable: each makes the setter (and the restorer) the engine calls for this parameter,
+    // specialised in the host's module for the parameter's type, as fast as a setter written by hand.
 
     @inlinable
     public init(_ name: String? = nil, title: String? = nil, question: String? = nil, default defaultValue: T? = nil) where T: IntentValue {
         declaration = ParameterDeclaration(name: name, title: title, question: question, type: T.valueType,
                                            defaultValue: defaultValue, defaultAutoValue: defaultValue?.autoValue, range: nil,
-                                           assign: Self.assigner())
+                                           assign: Self.assigner(), restore: Self.restorer())
     }
 
     /// A number or another ordered value with the range it must be in, checked before `perform`.
@@ -50,7 +50,7 @@ public struct Parameter<T: Sendable>: Sendable {
         declaration = ParameterDeclaration(name: name, title: title, question: question, type: T.valueType,
                                            defaultValue: defaultValue, defaultAutoValue: defaultValue?.autoValue,
                                            range: ParameterRange(range.lowerBound.autoValue, range.upperBound.autoValue),
-                                           assign: Self.assigner())
+                                           assign: Self.assigner(), restore: Self.restorer())
     }
 
     /// A parameter whose usual values the host supplies (`@Parameter(optionsProvider: GenreOptions()) var genre: String`):
@@ -60,7 +60,7 @@ public struct Parameter<T: Sendable>: Sendable {
                                            optionsProvider: P) where T: IntentValue, P.Option == T {
         declaration = ParameterDeclaration(name: name, title: title, question: question, type: T.valueType,
                                            defaultValue: defaultValue, defaultAutoValue: defaultValue?.autoValue, range: nil,
-                                           options: ParameterOptions.maker(optionsProvider), assign: Self.assigner())
+                                           options: ParameterOptions.maker(optionsProvider), assign: Self.assigner(), restore: Self.restorer())
     }
 
     @inlinable
@@ -68,13 +68,13 @@ public struct Parameter<T: Sendable>: Sendable {
                                                             optionsProvider: P) where T == W?, P.Option == W {
         declaration = ParameterDeclaration(name: name, title: title, question: question, type: W.valueType,
                                            defaultValue: .some(nil), defaultAutoValue: nil, range: nil,
-                                           options: ParameterOptions.maker(optionsProvider), assign: Self.optionalAssigner())
+                                           options: ParameterOptions.maker(optionsProvider), assign: Self.optionalAssigner(), restore: Self.restorer())
     }
 
     @inlinable
     public init<W: IntentValue>(_ name: String? = nil, title: String? = nil, question: String? = nil) where T == W? {
         declaration = ParameterDeclaration(name: name, title: title, question: question, type: W.valueType,
-                                           defaultValue: .some(nil), defaultAutoValue: nil, range: nil, assign: Self.optionalAssigner())
+                                           defaultValue: .some(nil), defaultAutoValue: nil, range: nil, assign: Self.optionalAssigner(), restore: Self.restorer())
     }
 
     @inlinable
@@ -83,7 +83,7 @@ public struct Parameter<T: Sendable>: Sendable {
         declaration = ParameterDeclaration(name: name, title: title, question: question, type: W.valueType,
                                            defaultValue: .some(nil), defaultAutoValue: nil,
                                            range: ParameterRange(range.lowerBound.autoValue, range.upperBound.autoValue),
-                                           assign: Self.optionalAssigner())
+                                           assign: Self.optionalAssigner(), restore: Self.restorer())
     }
 
     /// Sets the parameter stored at `field` (the intent's memory at the property's offset) from an engine value;
@@ -94,6 +94,14 @@ public struct Parameter<T: Sendable>: Sendable {
             guard let typed = T(autoValue: value) else { return false }
             field.assumingMemoryBound(to: Parameter<T>.self).pointee.value = typed
             return true
+        }
+    }
+
+    /// Puts the parameter stored at `field` back to the value of the one at `original`.
+    @inlinable
+    static func restorer() -> @Sendable (UnsafeMutableRawPointer, UnsafeRawPointer) -> Void {
+        { field, original in
+            field.assumingMemoryBound(to: Parameter<T>.self).pointee.value = original.assumingMemoryBound(to: Parameter<T>.self).pointee.value
         }
     }
 
@@ -129,11 +137,15 @@ public class AnyParameterDeclaration: @unchecked Sendable {
     let range: ParameterRange?
     let options: ParameterDeclarationOptions?
     public let assign: @Sendable (UnsafeMutableRawPointer, Value) -> Bool
+    /// Puts the parameter at the first field (an intent's memory at the property's offset) back to its value in the
+    /// second (the same property of the prototype intent): what a reused intent does after each call.
+    public let restore: @Sendable (UnsafeMutableRawPointer, UnsafeRawPointer) -> Void
 
     @usableFromInline
     init(name: String?, title: String?, question: String?, type: ValueType, isRequired: Bool, defaultAutoValue: Value?,
          range: ParameterRange?, options: ParameterDeclarationOptions?,
-         assign: @escaping @Sendable (UnsafeMutableRawPointer, Value) -> Bool) {
+         assign: @escaping @Sendable (UnsafeMutableRawPointer, Value) -> Bool,
+         restore: @escaping @Sendable (UnsafeMutableRawPointer, UnsafeRawPointer) -> Void) {
         self.name = name
         self.title = title
         self.question = question
@@ -143,6 +155,7 @@ public class AnyParameterDeclaration: @unchecked Sendable {
         self.range = range
         self.options = options
         self.assign = assign
+        self.restore = restore
     }
 
     /// What the engine knows of the parameter; `dependencies` fill in its options provider's, for `intent`.
@@ -161,10 +174,11 @@ public final class ParameterDeclaration<T: Sendable>: AnyParameterDeclaration, @
     @usableFromInline
     init(name: String?, title: String?, question: String?, type: ValueType, defaultValue: T?, defaultAutoValue: Value?,
          range: ParameterRange?, options: ParameterDeclarationOptions? = nil,
-         assign: @escaping @Sendable (UnsafeMutableRawPointer, Value) -> Bool) {
+         assign: @escaping @Sendable (UnsafeMutableRawPointer, Value) -> Bool,
+         restore: @escaping @Sendable (UnsafeMutableRawPointer, UnsafeRawPointer) -> Void) {
         self.defaultValue = defaultValue
         super.init(name: name, title: title, question: question, type: type, isRequired: defaultValue == nil,
-                   defaultAutoValue: defaultAutoValue, range: range, options: options, assign: assign)
+                   defaultAutoValue: defaultAutoValue, range: range, options: options, assign: assign, restore: restore)
     }
 }
 

@@ -227,6 +227,42 @@ struct Leap: ImmediateIntent {
         #expect(outcome.output == ["x = 3.0", "x = 4.0", "x = 5.0", "x = 3.0", "x = 4.0", "y = 1.0", "x = 4.0"], "\(outcome.standardError)")
     }
 
+    /// A call fills in the intent its descriptor keeps for reuse: what one call gave is put back after it, so a call
+    /// that leaves a parameter out gets its default, not the previous call's value.
+    @Test func aParameterLeftOutAfterACallThatGaveItHasItsDefault() async throws {
+        let outcome = await EngineHarness.run("""
+            scale 1 by: 5 label: "big" -> a
+            scale 1 -> b
+            show a
+            show b
+            """, registry: Self.registry)
+        #expect(outcome.output == ["big = 5.0", "x = 2.0"], "\(outcome.standardError)")
+    }
+
+    /// Runs calling the same intent at once: a call that finds the kept intent taken fills in a copy, and no call
+    /// sees another's arguments.
+    @Test func runsCallingOneIntentAtOnceEachGetTheirOwnArguments() async throws {
+        let wrongCounts = await withTaskGroup(of: String.self) { group in
+            for k in 1...6 {
+                group.addTask {
+                    let outcome = await EngineHarness.run("""
+                        set wrong = 0
+                        repeat 3000 times {
+                          scale 1 by: \(k) label: "r\(k)" -> s
+                          if s != "r\(k) = \(k).0" { set wrong = wrong + 1 }
+                          scale 1 -> d
+                          if d != "x = 2.0" { set wrong = wrong + 1 }
+                        }
+                        show wrong
+                        """, registry: Self.registry)
+                    return "\(k): \(outcome.output) \(outcome.standardError)"
+                }
+            }
+            return await group.reduce(into: []) { $0.append($1) }.sorted()
+        }
+        #expect(wrongCounts == (1...6).map { "\($0): [\"0\"] " })
+    }
+
     @Test func cancellationStopsALoopOfImmediateCalls() async throws {
         let flag = CancellationFlag()
         let loop = try script("repeat 1_000_000_000 times { scale 1 }")
