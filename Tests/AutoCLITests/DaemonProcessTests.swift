@@ -31,22 +31,13 @@ import Testing
     }
 
     /// Runs recorded so far (none while the store doesn't exist yet).
-    func runs() -> [RunRecord] {
-        guard FileManager.default.fileExists(atPath: store), let opened = try? SQLiteRunStore(path: store) else { return [] }
-        return (try? opened.runs(of: nil, limit: 100_000)) ?? []
-    }
+    func runs() -> [RunRecord] { DaemonTestSupport.runs(in: store) }
 
     /// Waits for `condition`; when it never holds, the failure shows the store's runs and the daemon's log.
     func waitUntil(_ what: String, of process: ChildProcess? = nil, timeout: Duration = .seconds(60), _ condition: () -> Bool) async {
-        let deadline = ContinuousClock.now + timeout
-        while !condition() {
-            guard ContinuousClock.now < deadline else {
-                let log = process.map { "\nexit status: \($0.waitForExit(timeout: .zero).map(String.init) ?? "running")\nlog:\n\($0.standardError.suffix(4_000))" }
-                Issue.record("never: \(what)\nruns: \(runs().map { "\($0.id) \($0.outcome) \($0.message ?? "")" })\(log ?? "")")
-                return
-            }
-            try? await Task.sleep(for: .milliseconds(5))
-        }
+        await DaemonTestSupport.waitUntil(what, of: process, timeout: timeout, detail: {
+            "\nruns: \(runs().map { "\($0.id) \($0.outcome) \($0.message ?? "")" })"
+        }, condition)
     }
 
     @Test func killedAtRandomPointsEveryFireIsRecordedOnceAndNoneRunsTwice() async throws {

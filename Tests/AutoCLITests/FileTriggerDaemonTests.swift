@@ -41,10 +41,8 @@ import Testing
         return status
     }
 
-    func runs(of name: String) -> [RunRecord] {
-        guard FileManager.default.fileExists(atPath: store), let opened = try? SQLiteRunStore(path: store) else { return [] }
-        return ((try? opened.runs(of: name, limit: 100_000)) ?? []).reversed()
-    }
+    /// The runs of `name` so far, oldest first.
+    func runs(of name: String) -> [RunRecord] { DaemonTestSupport.runs(in: store, of: name).reversed() }
 
     func write(_ text: String, to path: String) throws {
         try text.write(toFile: scripts + "/" + path, atomically: false, encoding: .utf8)
@@ -54,14 +52,7 @@ import Testing
 
     /// Waits for `condition`; when it never holds, the failure shows the daemon's log.
     func waitUntil(_ what: String, of process: ChildProcess? = nil, timeout: Duration = .seconds(120), _ condition: () -> Bool) async {
-        let deadline = ContinuousClock.now + timeout
-        while !condition() {
-            guard ContinuousClock.now < deadline else {
-                Issue.record("never: \(what)\(process.map { "\nlog:\n" + String($0.standardError.suffix(4_000)) } ?? "")")
-                return
-            }
-            try? await Task.sleep(for: .milliseconds(5))
-        }
+        await DaemonTestSupport.waitUntil(what, of: process, timeout: timeout, condition)
     }
 
     var today: String {
