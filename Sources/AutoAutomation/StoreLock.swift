@@ -18,7 +18,7 @@ public final class StoreLock: Sendable {
     /// Takes the daemon's lock, or says who holds it.
     public init(store: String) throws(RunStoreError) {
         path = Self.path(of: store)
-        let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        let descriptor = Self.openFile(path)
         guard descriptor >= 0 else {
             throw RunStoreError(path: store, reason: "its lock file \(path) can't be opened (\(String(cString: strerror(errno))))")
         }
@@ -44,7 +44,7 @@ public final class StoreLock: Sendable {
     /// file that can't be made (a read-only folder) can't be made by anyone else either: then `body` runs unguarded
     /// and reports what it finds.
     static func whileOpening<T>(store: String, _ body: () throws -> T) rethrows -> T {
-        let descriptor = open(path(of: store), O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        let descriptor = openFile(path(of: store))
         guard descriptor >= 0 else { return try body() }
         defer { close(descriptor) }
         _ = lock(descriptor, byte: openingByte, wait: true)
@@ -52,6 +52,9 @@ public final class StoreLock: Sendable {
     }
 
     private static func path(of store: String) -> String { store + ".lock" }
+
+    /// A new open file description of the lock file (its locks are its own), created when missing; -1 on failure.
+    private static func openFile(_ path: String) -> Int32 { open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644) }
 
     /// A write lock on one byte of the file; with `wait`, blocks until it is free (retrying when a signal interrupts).
     private static func lock(_ descriptor: Int32, byte: Int, wait: Bool) -> Bool {
