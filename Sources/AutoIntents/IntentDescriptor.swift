@@ -203,25 +203,29 @@ public final class IntentDescriptor: Sendable {
             return .immediate { arguments, context in
                 guard reusable.take() else {
                     // Taken: a call of this intent in another run at this moment, or from inside its own perform.
-                    var intent = prototype
-                    return try withUnsafeMutablePointer(to: &intent) { intent in
-                        try fill(intent, arguments)
-                        return output(try performNow(intent, context))
-                    }
+                    let intent = try filledCopy(of: reusable.prototype.pointee, fill, arguments)
+                    return output(try withUnsafePointer(to: intent) { try performNow($0, context) })
                 }
                 defer {
                     restore(reusable.intent, reusable.prototype, arguments)
                     reusable.giveBack()
                 }
                 try fill(reusable.intent, arguments)
-                return output(try performNow(reusable.intent.assumingMemoryBound(to: I.self), context))
+                return output(try performNow(reusable.intent, context))
             }
         }
         return .native { arguments, context in
-            var intent = prototype
-            try withUnsafeMutableBytes(of: &intent) { raw in try fill(raw.baseAddress!, arguments) }
-            return try await perform(intent, context)
+            try await perform(try filledCopy(of: prototype, fill, arguments), context)
         }
+    }
+
+    /// A copy of the prototype with the given arguments set.
+    @inlinable
+    static func filledCopy<I: AppIntent>(of prototype: I, _ fill: (UnsafeMutableRawPointer, [Value?]) throws -> Void,
+                                         _ arguments: [Value?]) throws -> I {
+        var intent = prototype
+        try withUnsafeMutablePointer(to: &intent) { try fill($0, arguments) }
+        return intent
     }
 
     /// Sets every given argument on an intent (its memory). Built as a chain of closures, one per parameter, each
@@ -273,26 +277,25 @@ public final class IntentDescriptor: Sendable {
 /// copy and a destroy of every `@Parameter` (each retains its declaration), about a quarter of a call. One per
 /// registered intent, shared by every run, so a call takes it (an atomic exchange) and gives it back; a call that
 /// finds it taken copies the prototype. Between calls it equals the prototype (see `IntentDescriptor.restorer`).
-/// Raw memory beside the prototype's own copy, so that the parameters are written in place and the prototype's
-/// values are read at the same offsets.
+/// It owns the prototype too, so that a parameter is put back from the same offset in it.
 @usableFromInline
 final class ReusableIntent<I: AppIntent>: @unchecked Sendable {
-    @usableFromInline let intent: UnsafeMutableRawPointer
-    @usableFromInline let prototype: UnsafeRawPointer
+    @usableFromInline let intent: UnsafeMutablePointer<I>
+    /// Never written after `init`.
+    @usableFromInline let prototype: UnsafeMutablePointer<I>
     @usableFromInline let isTaken = Atomic<Bool>(false)
 
     @usableFromInline
     init(_ prototype: I) {
-        let intent = UnsafeMutablePointer<I>.allocate(capacity: 1), kept = UnsafeMutablePointer<I>.allocate(capacity: 1)
+        intent = .allocate(capacity: 1)
         intent.initialize(to: prototype)
-        kept.initialize(to: prototype)
-        self.intent = UnsafeMutableRawPointer(intent)
-        self.prototype = UnsafeRawPointer(kept)
+        self.prototype = .allocate(capacity: 1)
+        self.prototype.initialize(to: prototype)
     }
 
     deinit {
-        for memory in [intent, UnsafeMutableRawPointer(mutating: prototype)] {
-            memory.assumingMemoryBound(to: I.self).deinitialize(count: 1)
+        for memory in [intent, prototype] {
+            memory.deinitialize(count: 1)
             memory.deallocate()
         }
     }
