@@ -62,6 +62,9 @@ func compileOrExit(_ text: String, name: String, registry: Registry) -> Compiled
 
     let program = compileOrExit("repeat \(n) times { add numbers a: 1 b: 2 }", name: "calls.auto", registry: registry).program
     let engine = try await measure(options.slowRepetitions) { _ = try await executor.run(program, interaction: Silent()).value() }
+    // The same call with an argument computed on each call (a variable), so that a call also writes it into the intent.
+    let computed = compileOrExit("set x = 1\nrepeat \(n) times { add numbers a: x b: 2 }", name: "calls-computed.auto", registry: registry).program
+    let engineComputed = try await measure(options.slowRepetitions) { _ = try await executor.run(computed, interaction: Silent()).value() }
     let awaiting = compileOrExit("repeat \(n) times { add numbers later a: 1 b: 2 }", name: "calls-async.auto", registry: registry).program
     let engineAwaiting = try await measure(options.slowRepetitions) { _ = try await executor.run(awaiting, interaction: Silent()).value() }
 
@@ -79,13 +82,15 @@ func compileOrExit(_ text: String, name: String, registry: Registry) -> Compiled
         print(bench(calls, \(options.slowRepetitions)))
         """)
     notes.add("calls: `repeat \(n) times { add numbers a: 1 b: 2 }` with a native ImmediateIntent (two Int @Parameters, "
-        + "`performNow`), compiled once, run \(options.slowRepetitions) times; the row below it is the same intent with an async "
-        + "`perform` (an AppIntent that may wait). Lua calls `add({a = 1, b = 2})` (a fresh table per call), timed with os.clock; "
+        + "`performNow`), compiled once, run \(options.slowRepetitions) times; the next row gives `a` a variable (`a: x`), "
+        + "computed on each call, and the last is the same intent with an async `perform` (an AppIntent that may wait). Lua calls `add({a = 1, b = 2})` (a fresh table per call), timed with os.clock; "
         + "Python calls `numbers.add(a=1, b=2)` on an object, timed with time.perf_counter.")
     let anchorsOfCalls: [(name: String, timing: Timing)] = [("Lua 5.4 (function taking a table)", lua), ("Python 3 (method, keyword arguments)", python)]
     return [
         ResultRow(workload: "\(n.formatted()) calls of an intent with 2 named parameters", engine: .milliseconds(engine),
                   anchors: anchorsOfCalls, goal: .atMost(40, "≤ 40 ms (issue 17)"), scaled: n != 1_000_000),
+        ResultRow(workload: "\(n.formatted()) calls, the same with a: x (a variable)", engine: .milliseconds(engineComputed),
+                  anchors: anchorsOfCalls, goal: Goal(text: "none (the row above with an argument read on each call)", limit: nil)),
         ResultRow(workload: "\(n.formatted()) calls, the same intent with an async perform", engine: .milliseconds(engineAwaiting),
                   anchors: anchorsOfCalls, goal: Goal(text: "none (each call awaits)", limit: nil)),
     ]

@@ -57,6 +57,8 @@ public final class IntentDescriptor: Sendable {
         case typeNamedBy(parameter: Int)
     }
     public let implementation: Implementation
+    /// For a native `ImmediateIntent`: makes a call site with its constant arguments set once (`BoundCall`).
+    public let binder: CallBinder?
     /// Sentences that call a shortcut (`summarize my {list} list`).
     public let phrases: [String]
     /// Where a shortcut was declared (`stdlib/text.auto:3`); nil for native intents.
@@ -80,10 +82,19 @@ public final class IntentDescriptor: Sendable {
         return name
     }
 
-    public init(title: String, description: IntentDescription = "", parameters: [ParameterInfo],
+    public convenience init(title: String, description: IntentDescription = "", parameters: [ParameterInfo],
                 summary: ParameterSummary? = nil, sideEffect: SideEffect = .none, capabilities: Set<Capability> = [],
                 isDiscoverable: Bool = true, outputType: ValueType, resultRule: ResultRule = .fixed, implementation: Implementation,
                 phrases: [String] = [], origin: String? = nil) {
+        self.init(title: title, description: description, parameters: parameters, summary: summary, sideEffect: sideEffect,
+                  capabilities: capabilities, isDiscoverable: isDiscoverable, outputType: outputType, resultRule: resultRule,
+                  implementation: implementation, binder: nil, phrases: phrases, origin: origin)
+    }
+
+    @usableFromInline
+    init(title: String, description: IntentDescription, parameters: [ParameterInfo], summary: ParameterSummary?, sideEffect: SideEffect,
+         capabilities: Set<Capability>, isDiscoverable: Bool, outputType: ValueType, resultRule: ResultRule, implementation: Implementation,
+         binder: CallBinder?, phrases: [String], origin: String?) {
         self.resultRule = resultRule
         self.title = title
         self.name = Self.name(of: title)
@@ -96,6 +107,7 @@ public final class IntentDescriptor: Sendable {
         self.isDiscoverable = isDiscoverable
         self.outputType = outputType
         self.implementation = implementation
+        self.binder = binder
         self.phrases = phrases
         self.origin = origin
     }
@@ -107,7 +119,7 @@ public final class IntentDescriptor: Sendable {
     package func withOutputType(_ type: ValueType) -> IntentDescriptor {
         IntentDescriptor(title: title, description: description, parameters: parameters, summary: summary, sideEffect: sideEffect,
                          capabilities: capabilities, isDiscoverable: isDiscoverable, outputType: type, resultRule: resultRule, implementation: implementation,
-                         phrases: phrases, origin: origin)
+                         binder: binder, phrases: phrases, origin: origin)
     }
 
     public func parameterIndex(named label: String) -> Int? {
@@ -143,7 +155,7 @@ public final class IntentDescriptor: Sendable {
         self.init(
             title: I.title, description: I.description, parameters: infos, summary: I.parameterSummary,
             sideEffect: I.sideEffect, capabilities: I.capabilities, isDiscoverable: I.isDiscoverable, outputType: I.Output.valueType, resultRule: resultRule,
-            implementation: Self.native(prototype, parameters))
+            implementation: Self.native(prototype, parameters), binder: Self.binder(prototype, parameters), phrases: [], origin: nil)
     }
 
     /// How a call sets one parameter: the `@Parameter`'s setter, at the property's offset in the intent, and how it
@@ -154,6 +166,7 @@ public final class IntentDescriptor: Sendable {
         @usableFromInline let offset: Int
         @usableFromInline let assign: @Sendable (UnsafeMutableRawPointer, Value) -> Bool
         @usableFromInline let restore: @Sendable (UnsafeMutableRawPointer, UnsafeRawPointer) -> Void
+        @usableFromInline let holdsReferences: Bool
     }
 
     /// Fills the prototype's `@Dependency` properties and finds its `@Parameter` ones, in declaration order, from the
@@ -171,7 +184,8 @@ public final class IntentDescriptor: Sendable {
         var setters: [ParameterSetter] = []
         for (field, declaration) in declared {
             let info = try declaration.info(propertyName: field.propertyName, dependencies: dependencies, intent: I.title)
-            setters.append(ParameterSetter(info: info, offset: field.offset, assign: declaration.assign, restore: declaration.restore))
+            setters.append(ParameterSetter(info: info, offset: field.offset, assign: declaration.assign, restore: declaration.restore,
+                                           holdsReferences: declaration.holdsReferences))
         }
         return setters
     }

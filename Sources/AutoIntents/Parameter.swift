@@ -140,12 +140,16 @@ public class AnyParameterDeclaration: @unchecked Sendable {
     /// Puts the parameter at the first field (an intent's memory at the property's offset) back to its value in the
     /// second (the same property of the prototype intent): what a reused intent does after each call.
     public let restore: @Sendable (UnsafeMutableRawPointer, UnsafeRawPointer) -> Void
+    /// Whether a value of it may hold a reference (a text, a list): a call site puts such a parameter back after each
+    /// call, so as not to keep its value alive (`IntentDescriptor.valuesRestorer`); an Int it leaves to the next call.
+    let holdsReferences: Bool
 
     @usableFromInline
     init(name: String?, title: String?, question: String?, type: ValueType, isRequired: Bool, defaultAutoValue: Value?,
-         range: ParameterRange?, options: ParameterDeclarationOptions?,
+         range: ParameterRange?, options: ParameterDeclarationOptions?, holdsReferences: Bool,
          assign: @escaping @Sendable (UnsafeMutableRawPointer, Value) -> Bool,
          restore: @escaping @Sendable (UnsafeMutableRawPointer, UnsafeRawPointer) -> Void) {
+        self.holdsReferences = holdsReferences
         self.name = name
         self.title = title
         self.question = question
@@ -178,7 +182,8 @@ public final class ParameterDeclaration<T: Sendable>: AnyParameterDeclaration, @
          restore: @escaping @Sendable (UnsafeMutableRawPointer, UnsafeRawPointer) -> Void) {
         self.defaultValue = defaultValue
         super.init(name: name, title: title, question: question, type: type, isRequired: defaultValue == nil,
-                   defaultAutoValue: defaultAutoValue, range: range, options: options, assign: assign, restore: restore)
+                   defaultAutoValue: defaultAutoValue, range: range, options: options, holdsReferences: !_isPOD(T.self),
+                   assign: assign, restore: restore)
     }
 }
 
@@ -213,6 +218,9 @@ public final class ParameterInfo: Sendable {
     public let range: ParameterRange?
     /// The values the host suggests for it, nil for none.
     public let options: ParameterOptions?
+    /// The kind of value it takes as it is, with nothing to convert or check; nil when every value needs a look
+    /// (a list, an entity, a range to check). See `Coercion.isReady`.
+    public let takesAsIs: ScalarKind?
 
     public init(name: String, title: String? = nil, type: ValueType, isRequired: Bool, defaultValue: Value? = nil,
                 question: String? = nil, range: ParameterRange? = nil, options: ParameterOptions? = nil) {
@@ -224,6 +232,7 @@ public final class ParameterInfo: Sendable {
         self.defaultValue = defaultValue
         self.question = question
         self.range = range
+        takesAsIs = range == nil ? ScalarKind(type) : nil
     }
 
     /// `recommendedBy` → "Recommended by": a name as people read it.

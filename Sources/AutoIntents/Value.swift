@@ -32,23 +32,28 @@ public enum Value: Sendable {
         return false
     }
 
-    /// Whether this is a Bool, Int, Decimal, Text, Date, Duration, Size or File of exactly `type`: the common
-    /// case of an argument, checked without building the value's type.
-    @inlinable
+    /// Whether this is a Bool, Int, Decimal, Text, Date, Duration, Period, Size or File of exactly `type`: the
+    /// common case of an argument, checked without building the value's type.
     public func hasScalarType(_ type: ValueType) -> Bool {
+        guard let kind = ScalarKind(type) else { return false }
+        return isScalar(kind)
+    }
+
+    /// Whether this is a value of the scalar kind, as it is.
+    @inlinable
+    public func isScalar(_ kind: ScalarKind) -> Bool {
         switch self {
-        case .bool: if case .bool = type { return true }
-        case .int: if case .int = type { return true }
-        case .decimal: if case .decimal = type { return true }
-        case .text: if case .text = type { return true }
-        case .date: if case .date = type { return true }
-        case .duration: if case .duration = type { return true }
-        case .period: if case .period = type { return true }
-        case .size: if case .size = type { return true }
-        case .file: if case .file = type { return true }
-        default: break
+        case .bool: kind == .bool
+        case .int: kind == .int
+        case .decimal: kind == .decimal
+        case .text: kind == .text
+        case .date: kind == .date
+        case .duration: kind == .duration
+        case .period: kind == .period
+        case .size: kind == .size
+        case .file: kind == .file
+        default: false
         }
-        return false
     }
 
     /// The dynamic type of this value, as precise as the value itself tells.
@@ -284,5 +289,27 @@ public enum DurationDomain {
     public static func duration(attoseconds: Int128) -> Duration? {
         guard attoseconds.magnitude <= maxAttoseconds.magnitude else { return nil }
         return Duration(attoseconds: attoseconds)
+    }
+}
+
+/// The types whose values are one case of `Value`, with nothing to convert: a parameter of one of them takes a value
+/// of its case as it is. A plain enum, tested on every argument of a call, where `ValueType` is indirect (reading it
+/// counts a reference).
+public enum ScalarKind: Sendable, Equatable {
+    case bool, int, decimal, text, date, duration, period, size, file
+
+    public init?(_ type: ValueType) {
+        switch type {
+        case .bool: self = .bool
+        case .int: self = .int
+        case .decimal: self = .decimal
+        case .text: self = .text
+        case .date: self = .date
+        case .duration: self = .duration
+        case .period: self = .period
+        case .size: self = .size
+        case .file: self = .file
+        default: return nil
+        }
     }
 }

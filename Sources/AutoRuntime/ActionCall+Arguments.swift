@@ -33,14 +33,9 @@ extension ActionCall {
                 continue
             }
             // A closure held by the chain is borrowed when called; a variable is read in place, with no closure.
-            let evaluate: Expr.Evaluator? = if case .compiled(let evaluate) = expression.kind { evaluate } else { nil }
+            let evaluate = expression.compiled
             step = { run, frame, node, buffer in
-                let value: Value
-                do throws(EvaluationError) {
-                    if let evaluate { value = try evaluate(run, frame) } else { value = try expression.evaluate(run, frame) }
-                } catch {
-                    throw run.located(error, at: location ?? node.location)
-                }
+                let value = try argument(expression, evaluate, at: location, run, frame, node)
                 let ready = !looksUp && Coercion.isReady(value, for: parameter)
                 buffer[index] = value
                 // Every argument is evaluated, in order, whether or not this one is ready.

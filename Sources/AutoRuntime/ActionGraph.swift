@@ -125,6 +125,11 @@ public final class ActionCall: Sendable {
     let evaluateArguments: ArgumentsStep
     /// An immediate intent's `performNow`, taken out of the descriptor once rather than on every call.
     let performNow: (@Sendable ([Value?], IntentContext) throws -> IntentOutput)?
+    /// The call through its own call site, when the intent is a native `ImmediateIntent` that runs immediately
+    /// here (`ActionCall+Bound`); nil otherwise.
+    let boundStep: BoundStep?
+    /// Whether the call goes through a call site of its own (`boundStep`), in runs that neither trace nor only say.
+    package var callsThroughSite: Bool { boundStep != nil }
 
     package init(intent: IntentDescriptor, arguments: [Expr?], argumentLocations: [SourceLocation?], textLookups: [QueryDescriptor?],
                 resultSlots: [Int], summary: String) {
@@ -136,21 +141,18 @@ public final class ActionCall: Sendable {
         self.summary = summary
         inputTakesOneValue = intent.parameters.first?.type.takesOneValue ?? false
         evaluateArguments = Self.argumentsStep(intent, arguments, argumentLocations, textLookups)
-        guard case .immediate(let performNow) = intent.implementation else {
+        if case .immediate(let performNow) = intent.implementation {
+            self.performNow = performNow
+            runsImmediately = intent.sideEffect != .destructive && intent.parameters.indices.allSatisfy { index in
+                let parameter = intent.parameters[index]
+                let asked = arguments[index] == nil && parameter.isRequired && parameter.defaultValue == nil
+                return !asked && textLookups[index] == nil
+            }
+        } else {
             performNow = nil
             runsImmediately = false
-            return
         }
-        self.performNow = performNow
-        guard intent.sideEffect != .destructive else {
-            runsImmediately = false
-            return
-        }
-        runsImmediately = intent.parameters.indices.allSatisfy { index in
-            let parameter = intent.parameters[index]
-            let asked = arguments[index] == nil && parameter.isRequired && parameter.defaultValue == nil
-            return !asked && textLookups[index] == nil
-        }
+        boundStep = runsImmediately ? Self.boundStep(intent, arguments, argumentLocations) : nil
     }
 }
 

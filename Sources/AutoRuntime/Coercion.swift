@@ -33,7 +33,8 @@ public enum Coercion {
     /// A value of exactly its parameter's scalar type, with no range to check: `argument` would return it as is.
     @inline(__always)
     static func isReady(_ value: Value, for parameter: ParameterInfo) -> Bool {
-        parameter.range == nil && value.hasScalarType(parameter.type)
+        guard let kind = parameter.takesAsIs else { return false }
+        return value.isScalar(kind)
     }
 
     /// An argument brought to its parameter's type, with its range checked; anything else is a type error naming

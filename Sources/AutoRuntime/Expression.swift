@@ -52,6 +52,13 @@ public struct Expr: Sendable {
         }
     }
 
+    /// The closure of a compiled expression, nil for a leaf: for a closure that reads leaves in place (`evaluate`) and
+    /// holds a compiled child's closure itself.
+    var compiled: Evaluator? {
+        if case .compiled(let evaluate) = kind { return evaluate }
+        return nil
+    }
+
     /// The value, when the expression is a constant (the checker resolved it before the run).
     public var constantValue: Value? {
         if case .constant(let value) = kind { return value }

@@ -13,6 +13,16 @@ extension Node {
         switch kind {
         case .action(let call):
             // `canSuspend` is false, so the call runs immediately.
+            if let bound = call.boundStep {
+                return { run, frame, node in
+                    guard run.callsThroughSites else {
+                        try run.runNow(call, frame, node)
+                        return .normal
+                    }
+                    run.store(try bound(run, call, frame, node), in: call.resultSlots, of: node, frame)
+                    return .normal
+                }
+            }
             return { run, frame, node in
                 try run.runNow(call, frame, node)
                 return .normal

@@ -248,6 +248,11 @@ extension Run {
             // Asking would await: the need is reported as it is when nobody can answer.
             throw unansweredNeed(needed, of: intent, node)
         }
+        return try shown(output, of: intent, node)
+    }
+
+    /// Shows what an immediate intent's output says and runs the immediate intents it opens; its value.
+    func shown(_ output: IntentOutput, of intent: IntentDescriptor, _ node: Node) throws -> Value {
         // Nothing is shown after the time limit or Ctrl-C: a long step before it (a big copy, a sort) may have run
         // past them between two of the executor's checks.
         if let dialog = output.dialog {

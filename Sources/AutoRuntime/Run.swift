@@ -14,9 +14,12 @@ final class Run {
     let whatIf: Bool
     /// Where each action is recorded, for a run history; nil records nothing.
     let trace: RunTrace?
+    /// Whether calls may go through their sites (`ActionCall+Bound`): not when each is recorded or only said.
+    let callsThroughSites: Bool
 
     var interaction: any Interaction { context.interaction }
-    var cancellation: CancellationFlag { context.cancellation }
+    /// The context's, kept here too: read on every call, from the run it is one load.
+    let cancellation: CancellationFlag
 
     @exclusivity(unchecked) var steps = 0
     /// The step count at which the limits are checked next: every 1,024 steps, and at the step limit itself.
@@ -43,6 +46,8 @@ final class Run {
         self.limits = limits
         interruption = Interruption(cancellation: context.cancellation, deadline: deadline)
         self.whatIf = whatIf
+        cancellation = context.cancellation
+        callsThroughSites = trace == nil && !whatIf
         nextCheck = min(1024, stepCeiling)
     }
 

@@ -1,0 +1,155 @@
+import AutoIntents
+import AutoLanguage
+import AutoRuntime
+import AutoTestSupport
+import Foundation
+import Testing
+
+/// Joins its arguments: no parameter has a range, so a call site takes values of their exact type as they are.
+struct Join: ImmediateIntent {
+    static let title = "Join"
+    @Parameter var n: Int
+    @Parameter var word: String
+    @Parameter(default: true) var loud: Bool
+    @Parameter var note: String?
+    @Parameter var weight: Double?
+
+    func performNow(_ context: IntentContext) throws -> IntentResult<String> {
+        guard n >= 0 else { throw IntentError("can't join \(n) times") }
+        let text = String(repeating: loud ? word.uppercased() : word, count: n)
+        return .result(value: text + (note.map { " (\($0))" } ?? "") + (weight.map { " x\($0)" } ?? ""))
+    }
+}
+
+/// Calls through a call site (`ActionCall+Bound`): constants set once in the site's intent, computed arguments
+/// written on each call. Each must give what the array path gives, which a traced run takes.
+@Suite struct CallSiteTests {
+    static let registry: Registry = {
+        var registry = Registry.standard
+        do {
+            for intent in [Join.self, Scale.self, Tick.self, Bump.self, Shred.self] as [any AppIntent.Type] {
+                try registry.register(intent)
+            }
+        } catch {
+            Issue.record("registration failed: \(error)")
+        }
+        return registry
+    }()
+
+    func compile(_ text: String) throws -> CompiledScript {
+        try ScriptCompiler.compile(SourceFile(name: "t.auto", text: text), registry: Self.registry).get()
+    }
+
+    /// Every call node of the script, in source order, and whether it has a site.
+    func sites(_ text: String) throws -> [String] {
+        try compile(text).program.main.allNodes.compactMap { node in
+            guard case .action(let call) = node.kind else { return nil }
+            return "\(call.intent.name): \(call.callsThroughSite)"
+        }
+    }
+
+    @Test func aCallHasASiteWhenItsConstantsAreReadyAndItsOtherArgumentsCanBe() throws {
+        let calls = try sites("""
+            join n: 1 word: "a"
+            set i = 2
+            join n: i word: "b" note: "c"
+            tick i
+            bump 3
+            shred 4
+            scale 1.5 by: 3
+            """)
+        #expect(calls == [
+            "join: true", "join: true", "tick: true",
+            // Changing intents have sites too: `--what-if` runs take the array path.
+            "bump: true",
+            // Destructive: confirmed first, so it awaits.
+            "shred: false",
+            // A parameter with a range is checked on every call.
+            "scale: false",
+        ])
+    }
+
+    /// The same compiled program, run through its sites and then along the array path (a trace turns sites off):
+    /// constants, computed texts and numbers, an optional left out and given, a default, a value that needs
+    /// converting on one call of three, and lists piped into a one-value input.
+    @Test func aSiteGivesWhatTheArrayPathGives() async throws {
+        let script = try compile("""
+            set words = ["a", "b"]
+            for i in [0, 1, 2] {
+              join n: i word: "w" -> r
+              show r
+              join n: 2 word: "x"
+              show it
+              join n: i word: words[1] note: "k" loud: false -> r2
+              show r2
+              set v = i
+              if i == 1 { set v = 2.5 }
+              join n: 1 word: "d" weight: v -> r3
+              show r3
+            }
+            [1, 2] | join word: "p" -> ps
+            show ps
+            set xs = [3, 1]
+            xs | join word: "q" -> qs
+            show qs
+            join n: 1 word: "e" note: nil
+            """)
+        let engine = Engine(registry: script.registry)
+        let throughSites = ScriptedInteraction(), alongArrays = ScriptedInteraction()
+        let sited = try await engine.run(script.program, interaction: throughSites).value()
+        let arrayed = try await engine.run(script.program, interaction: alongArrays, trace: RunTrace()).value()
+        #expect(throughSites.shown == [
+            "", "XX", " (k)", "D x0.0",
+            "W", "XX", "b (k)", "D x2.5",
+            "WW", "XX", "bb (k)", "D x2.0",
+            #"["P", "PP"]"#, #"["QQQ", "Q"]"#,
+        ])
+        #expect(throughSites.shown == alongArrays.shown)
+        #expect(ValueFormatter.display(sited) == "E" && ValueFormatter.display(arrayed) == "E", "\(sited) \(arrayed)")
+    }
+
+    @Test func anErrorThroughASiteHasItsLocation() async throws {
+        let wrongKind = await EngineHarness.run("set w = \"a\"\nfor v in [1, \"2\"] { join n: v word: w }", registry: Self.registry)
+        #expect(wrongKind.exitCode == 1)
+        #expect(wrongKind.standardError.contains("test.auto:2:29: error:"), "\(wrongKind.standardError)")
+        let refused = await EngineHarness.run("for v in [1, -1] { join n: v word: \"a\" -> j\nshow j }", registry: Self.registry)
+        #expect(refused.output == ["A"])
+        #expect(refused.standardError.contains("test.auto:1:20: error: join: can't join -1 times"), "\(refused.standardError)")
+        let failing = await EngineHarness.run("set w = \"a\"\nrepeat 2 times { join n: 1 / 0 word: w }", registry: Self.registry)
+        #expect(failing.standardError.contains("test.auto:2:26: error:"), "\(failing.standardError)")
+    }
+
+    /// One compiled program run six times at once, as an automation's body is: each run's calls of one site see
+    /// only their own arguments, whether they take the site's intent or find it taken and copy it.
+    @Test func runsOfOneProgramAtOnceEachGetTheirOwnArguments() async throws {
+        let script = try compile("""
+            set wrong = 0
+            set i = 0
+            repeat 2000 times {
+              set i = i + 1
+              set k = i % 7
+              join n: k word: "r" loud: false -> s
+              if count(s) != k { set wrong = wrong + 1 }
+              join n: 1 word: "c" -> c
+              if c != "C" { set wrong = wrong + 1 }
+            }
+            wrong
+            """)
+        let engine = Engine(registry: script.registry)
+        let results = await withTaskGroup(of: String.self) { group in
+            for _ in 1...6 {
+                group.addTask {
+                    let outcome = await engine.run(script.program, interaction: ScriptedInteraction())
+                    return (try? outcome.value()).map(ValueFormatter.inline) ?? "\(outcome.ending)"
+                }
+            }
+            return await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(results == Array(repeating: "0", count: 6))
+    }
+
+    @Test func whatIfStillStopsBeforeAChangeWithASite() async throws {
+        let outcome = await EngineHarness.run("set n = 1\ntick n\nbump n", registry: Self.registry, whatIf: true)
+        #expect(outcome.output == ["tick 1", "What if: Bump 1"])
+    }
+}
