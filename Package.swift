@@ -1,6 +1,15 @@
 // swift-tools-version: 6.1
 import PackageDescription
 
+/// How the command-line binaries are linked in release builds, for their start (docs/PERFORMANCE.md, "Start-up"):
+/// position-dependent, so that the loader applies none of the 126,000 relative relocations of the binary's own
+/// data (each page they touch was a copy-on-write fault on every start), and without exporting the binary's own
+/// 35,000 symbols, which every symbol lookup of the loader and every `dladdr` of the Swift runtime went through.
+/// Shared libraries, the heap and the stack are still placed at random. Debug builds (and the tests) link as usual.
+let startupLinking: [LinkerSetting] = [
+    .unsafeFlags(["-Xclang-linker", "-no-pie", "-Xlinker", "--no-export-dynamic"], .when(configuration: .release)),
+]
+
 let package = Package(
     name: "auto",
     platforms: [.macOS(.v15)],
@@ -66,7 +75,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        .executableTarget(name: "auto", dependencies: ["AutoCLI", "AutoRuntime", "AutoStdlib"]),
+        .executableTarget(name: "auto", dependencies: ["AutoCLI", "AutoRuntime", "AutoStdlib"], linkerSettings: startupLinking),
 
         // `mcp`: a host's intents and entities as MCP tools and resources, over stdio (the official Swift SDK). A binary
         // of its own beside each host's (`auto-mcp`, `library-mcp`), which `auto mcp` executes: the SDK's HTTP transport
@@ -83,7 +92,8 @@ let package = Package(
             path: "examples/library/Sources/LibraryHost",
             plugins: ["EmbedFiles"]
         ),
-        .executableTarget(name: "library", dependencies: ["LibraryHost", "AutoCLI"], path: "examples/library/Sources/library"),
+        .executableTarget(name: "library", dependencies: ["LibraryHost", "AutoCLI"], path: "examples/library/Sources/library",
+                          linkerSettings: startupLinking),
         .executableTarget(name: "library-mcp", dependencies: ["LibraryHost", "AutoMCP"], path: "examples/library/Sources/library-mcp"),
 
         // Embeds a target's .auto and .csv files in its code as `EmbeddedFiles.all`.

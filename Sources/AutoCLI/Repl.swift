@@ -199,7 +199,8 @@ final class ReplInterrupts: @unchecked Sendable {
         source = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
     }
 
-    /// Returns once the handler is in place (see `InterruptHandler.install`).
+    /// Returns once the handler is in place: libdispatch registers a signal source later, on its manager thread,
+    /// and until then SIGINT is ignored (a Ctrl-C pressed at a prompt drawn in the first milliseconds was lost).
     static func install() async -> ReplInterrupts {
         let interrupts = ReplInterrupts()
         interrupts.source.setEventHandler { [interrupts] in

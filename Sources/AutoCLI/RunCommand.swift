@@ -3,6 +3,7 @@ import AutoIntents
 import AutoLanguage
 import AutoRuntime
 import Foundation
+import Synchronization
 
 struct RunCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -68,11 +69,9 @@ struct RunCommand: AsyncParsableCommand {
     /// Runs `script` on the host, Ctrl-C cancelling it; the exit code. Also `DirectRun`'s, without the parser.
     static func run(_ script: SourceFile, options: RunOptions) async -> Int32 {
         let cancellation = CancellationFlag()
-        let interrupts = await InterruptHandler.install(cancellation: cancellation)
-        let code = await ScriptRunner(host: AutoCommandLine.host, console: .standard)
+        InterruptHandler.install(cancellation: cancellation)
+        return await ScriptRunner(host: AutoCommandLine.host, console: .standard)
             .run(script, options: options, cancellation: cancellation)
-        withExtendedLifetime(interrupts) {}
-        return code
     }
 }
 
@@ -92,30 +91,34 @@ extension RunCommand {
 
 /// Ctrl-C cancels the running script (the current intent sees it and the run stops at the next step);
 /// a second Ctrl-C exits at once, and so does one while a question waits for its answer.
-final class InterruptHandler: @unchecked Sendable {
-    let source: any DispatchSourceSignal
+///
+/// A signal handler of its own (sigaction), not a Dispatch signal source: a source is registered later, by
+/// libdispatch's manager thread, which it starts, and the run had to wait for that on every start (until then a
+/// Ctrl-C pressed at a prompt drawn in the first milliseconds was lost). The handler is in place when `install`
+/// returns, and does only what a handler may: atomic loads and stores, write(2) and _exit.
+enum InterruptHandler {
+    /// The address of the flag Ctrl-C sets, retained for as long as the process lives; 0 before there is one.
+    private static let current = Atomic<Int>(0)
 
-    private init(cancellation: CancellationFlag) {
-        signal(SIGINT, SIG_IGN)
-        source = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
-        source.setEventHandler {
+    static func install(cancellation: CancellationFlag) {
+        let address = Int(bitPattern: Unmanaged.passRetained(cancellation).toOpaque())
+        let previous = current.exchange(address, ordering: .sequentiallyConsistent)
+        if let previous = UnsafeMutableRawPointer(bitPattern: previous) { Unmanaged<CancellationFlag>.fromOpaque(previous).release() }
+        // Touched here so that the handler never runs their one-time initialisation.
+        _ = TerminalInteraction.readingAnswer.load(ordering: .relaxed)
+        var action = sigaction()
+        action.__sigaction_handler.sa_handler = { _ in
+            guard let pointer = UnsafeMutableRawPointer(bitPattern: InterruptHandler.current.load(ordering: .sequentiallyConsistent)) else { return }
+            let cancellation = Unmanaged<CancellationFlag>.fromOpaque(pointer).takeUnretainedValue()
             if cancellation.isCancelled || TerminalInteraction.readingAnswer.load(ordering: .sequentiallyConsistent) {
-                StandardStream.error.write("\ncancelled: interrupted\n")
-                exit(ExitCode.cancelled)
+                let message: StaticString = "\ncancelled: interrupted\n"
+                _ = write(2, message.utf8Start, message.utf8CodeUnitCount)
+                _exit(ExitCode.cancelled)
             }
             cancellation.cancel()
         }
-    }
-
-    /// Returns once the handler is in place. libdispatch registers a signal source later, on its manager
-    /// thread, and until then SIGINT is ignored: a Ctrl-C pressed at a prompt drawn in the first
-    /// milliseconds of a run was lost on a busy machine (seen as a flaky terminal test).
-    static func install(cancellation: CancellationFlag) async -> InterruptHandler {
-        let handler = InterruptHandler(cancellation: cancellation)
-        await withCheckedContinuation { (registered: CheckedContinuation<Void, Never>) in
-            handler.source.setRegistrationHandler { registered.resume() }
-            handler.source.resume()
-        }
-        return handler
+        action.sa_flags = SA_RESTART
+        sigemptyset(&action.sa_mask)
+        sigaction(SIGINT, &action, nil)
     }
 }

@@ -133,13 +133,17 @@ public struct ParameterSummary: Sendable, ExpressibleByStringLiteral, CustomStri
 
     /// The sentence with each parameter replaced by `fill(name)`, or "…" where that gives nil: the compiler fills
     /// in the script's text for graphs, the runtime the values an intent runs with.
+    /// Appended part by part: `joined()` runs the standard library's generic code, whose first use scans every
+    /// conformance record of the binary, and the compiler fills a summary on every start.
     public func filled(_ fill: (String) -> String?) -> String {
-        parts.map { part in
+        var sentence = ""
+        for part in parts {
             switch part {
-            case .text(let text): return text
-            case .parameter(let name): return fill(name) ?? "…"
+            case .text(let text): sentence += text
+            case .parameter(let name): sentence += fill(name) ?? "…"
             }
-        }.joined()
+        }
+        return sentence
     }
 
     public var description: String {

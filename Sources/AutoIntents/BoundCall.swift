@@ -106,9 +106,10 @@ extension IntentDescriptor {
     }
 }
 
-/// A call site's intent when every argument is a constant: made once and never written again.
+/// A call site's intent when every argument is a constant: made once and never written again. Generic over any type,
+/// as `ReusableIntent` is.
 @usableFromInline
-final class SiteIntent<I: AppIntent>: @unchecked Sendable {
+final class SiteIntent<I>: @unchecked Sendable {
     @usableFromInline let pointer: UnsafeMutablePointer<I>
 
     @usableFromInline

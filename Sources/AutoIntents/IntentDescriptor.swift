@@ -292,8 +292,12 @@ public final class IntentDescriptor: Sendable {
 /// registered intent, shared by every run, so a call takes it (an atomic exchange) and gives it back; a call that
 /// finds it taken copies the prototype. Between calls it equals the prototype (see `IntentDescriptor.restorer`).
 /// It owns the prototype too, so that a parameter is put back from the same offset in it.
+///
+/// Generic over any type, not `AppIntent`s: the metadata of a generic class whose parameter has a protocol
+/// requirement is checked against it when it is first made, a scan of every conformance record of the binary, on
+/// every start, for each intent.
 @usableFromInline
-final class ReusableIntent<I: AppIntent>: @unchecked Sendable {
+final class ReusableIntent<I>: @unchecked Sendable {
     @usableFromInline let intent: UnsafeMutablePointer<I>
     /// Never written after `init`.
     @usableFromInline let prototype: UnsafeMutablePointer<I>

@@ -12,7 +12,7 @@ extension Parser {
         let start = advance().span
         let nameToken = advance()
         guard case .text(let pieces) = nameToken.kind, pieces.count == 1, case .literal(let name) = pieces[0],
-              !name.trimmingCharacters(in: .whitespaces).isEmpty else {
+              name.contains(where: { !$0.isWhitespace }) else {
             throw error("an automation's name is a plain text without interpolation", at: nameToken.span)
         }
         // The trigger may start the next line, as the options and the `{` may.

@@ -88,7 +88,7 @@ extension Parser {
             // `1` on the next line), since a line that ends with an operator continues.
             return next.spaceBefore && Self.touchesNextToken(tokens[min(position + 2, tokens.count - 1)])
         case .symbol(let symbol):
-            return !Self.binarySymbols.contains(symbol)
+            return !Self.isBinary(symbol)
         case .identifier(let following):
             return !["and", "or", "contains", "starts", "ends", "in", "between"].contains(following)
         default:
@@ -96,9 +96,14 @@ extension Parser {
         }
     }
 
-    static let binarySymbols: Set<Token.Symbol> = [
-        .equal, .notEqual, .less, .lessEqual, .greater, .greaterEqual, .plus, .minus, .star, .slash, .percent,
-    ]
+    /// Whether the symbol is a binary operator. A switch, not a set: making the first `Set<Token.Symbol>` scans every
+    /// conformance record of the binary for `Hashable`, on every start.
+    static func isBinary(_ symbol: Token.Symbol) -> Bool {
+        switch symbol {
+        case .equal, .notEqual, .less, .lessEqual, .greater, .greaterEqual, .plus, .minus, .star, .slash, .percent: true
+        default: false
+        }
+    }
 
     // action = word { word } { argument } ;
     mutating func parseAction(allowBraceArguments: Bool) throws -> Expression {

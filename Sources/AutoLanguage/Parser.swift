@@ -307,7 +307,7 @@ public struct Parser {
     func operatorStartingLine() -> String? {
         guard index > 0, tokens[index - 1].kind == .newline else { return nil }
         switch current.kind {
-        case .symbol(let symbol) where symbol != .minus && (Self.binarySymbols.contains(symbol) || [.dot, .arrow, .comma].contains(symbol)):
+        case .symbol(let symbol) where symbol != .minus && (Self.isBinary(symbol) || [.dot, .arrow, .comma].contains(symbol)):
             return symbol.rawValue
         case .identifier(let word) where ["starts", "ends"].contains(word) && peek().isWord("with"):
             return word + " with"
@@ -458,7 +458,7 @@ public struct Parser {
         let start = advance().span
         let nameToken = advance()
         guard case .text(let pieces) = nameToken.kind, pieces.count == 1, case .literal(let name) = pieces[0],
-              !name.trimmingCharacters(in: .whitespaces).isEmpty else {
+              name.contains(where: { !$0.isWhitespace }) else {
             throw error("a shortcut's name is a plain text without interpolation", at: nameToken.span)
         }
         var parameters: [ShortcutDeclaration.ParameterDeclaration] = []

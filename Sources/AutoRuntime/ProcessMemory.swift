@@ -7,11 +7,11 @@ import Foundation
 /// aborts the process.
 enum ProcessMemory {
     static var limit: UInt64 {
-        var limit = ProcessInfo.processInfo.physicalMemory
+        var limit = UInt64(max(sysconf(Int32(_SC_PHYS_PAGES)), 1)) &* pageSize
         if let addressSpace = addressSpaceLeft() { limit = min(limit, addressSpace) }
         for file in controlGroupLimitFiles() {
             // "max" (version 2) or a huge number (version 1) when there is no limit; either way nothing changes.
-            if let text = try? String(contentsOfFile: file, encoding: .utf8),
+            if let text = contents(of: file),
                // Not Foundation's `trimmingCharacters`, whose first use costs a scan of every conformance record.
                let bytes = UInt64(text.filter { !$0.isWhitespace }) {
                 limit = min(limit, bytes)
@@ -29,8 +29,7 @@ enum ProcessMemory {
         guard getrlimit(__rlimit_resource_t(RLIMIT_AS.rawValue), &addressSpace) == 0,
               addressSpace.rlim_cur != rlim_t.max  // RLIM_INFINITY, which Swift does not import
         else { return nil }
-        let pageSize = UInt64(max(sysconf(Int32(_SC_PAGESIZE)), 1))
-        let reservedPages = (try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8))?
+        let reservedPages = contents(of: "/proc/self/statm")?
             .split(separator: " ").first.flatMap { UInt64($0) } ?? 0
         let reserved = reservedPages &* pageSize &+ (256 << 20)
         return UInt64(addressSpace.rlim_cur) > reserved ? UInt64(addressSpace.rlim_cur) - reserved : 1 << 20
@@ -40,7 +39,7 @@ enum ProcessMemory {
     /// of the hierarchy this process sees (inside a container, its own group is often only visible as the root).
     private static func controlGroupLimitFiles() -> [String] {
         var files = ["/sys/fs/cgroup/memory.max", "/sys/fs/cgroup/memory/memory.limit_in_bytes"]
-        guard let groups = try? String(contentsOfFile: "/proc/self/cgroup", encoding: .utf8) else { return files }
+        guard let groups = contents(of: "/proc/self/cgroup") else { return files }
         for line in groups.split(separator: "\n") {
             let fields = line.split(separator: ":", maxSplits: 2, omittingEmptySubsequences: false)
             guard fields.count == 3, fields[2] != "/" else { continue }
@@ -51,5 +50,25 @@ enum ProcessMemory {
             }
         }
         return files
+    }
+
+    private static var pageSize: UInt64 { UInt64(max(sysconf(Int32(_SC_PAGESIZE)), 1)) }
+
+    /// A small file of the kernel's, read with read(2): every run reads these before its first statement, and
+    /// Foundation's `String(contentsOfFile:)` (with `ProcessInfo` for the machine's memory) took a tenth of a
+    /// start-up.
+    private static func contents(of path: String) -> String? {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        while bytes.count < 1 << 20 {
+            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else { return count == 0 ? String(decoding: bytes, as: UTF8.self) : nil }
+            bytes.append(contentsOf: chunk[..<count])
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
 }
