@@ -26,7 +26,11 @@ final class EditLineReader: LineReader {
     /// A byte read after an invalid UTF-8 sequence, which starts the next character.
     private var pendingByte: UInt8?
 
-    /// nil when libedit can't start on this terminal; the caller then reads plain lines.
+    /// Why libedit can't be used here (it is not installed), loading it the first time; nil when it can.
+    static var unavailableReason: String? { auto_editline_error().map { String(cString: $0) } }
+
+    /// nil when libedit can't start on this terminal, or is missing (`unavailableReason`); the caller then reads
+    /// plain lines.
     init?(program: String, historyFile: HistoryFile?, completer: @escaping (String, Int) -> CompletionResult,
           warn: @escaping (String) -> Void) {
         Self.useUTF8Characters()
@@ -165,7 +169,7 @@ final class EditLineReader: LineReader {
             rowsUp = (promptWidth + typed.count) / max(1, old)
         }
         FileHandle.standardOutput.write(Data(((rowsUp > 0 ? "\u{1B}[\(rowsUp)A" : "") + "\r\u{1B}[J").utf8))
-        el_resize(editor)
+        auto_el_resize(editor)
         auto_el_refresh(editor)
     }
 

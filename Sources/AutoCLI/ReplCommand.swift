@@ -27,6 +27,8 @@ struct ReplCommand: AsyncParsableCommand {
                                                    completer: { session.complete($0, cursor: $1) },
                                                    warn: { console.writeError("warning: \($0)\n") }) {
             reader = editor
+        } else if isTerminal, let reason = EditLineReader.unavailableReason {
+            console.writeError("warning: \(reason); lines are read without editing or history\n")
         }
         let repl = Repl(session: session, reader: reader,
                         interaction: interaction, limits: RunLimits(), interrupts: await ReplInterrupts.install())

@@ -27,10 +27,8 @@ struct SayCommand: AsyncParsableCommand {
         var options = RunOptions()
         interaction.apply(to: &options)
         let cancellation = CancellationFlag()
-        let interrupts = await InterruptHandler.install(cancellation: cancellation)
-        let code = await SpokenShortcut(host: AutoCommandLine.host, console: .standard)
-            .run(words.joined(separator: " "), options: options, cancellation: cancellation)
-        withExtendedLifetime(interrupts) {}
-        throw CommandExit(code: code)
+        InterruptHandler.install(cancellation: cancellation)
+        throw CommandExit(code: await SpokenShortcut(host: AutoCommandLine.host, console: .standard)
+            .run(words.joined(separator: " "), options: options, cancellation: cancellation))
     }
 }
