@@ -2,12 +2,17 @@
 import PackageDescription
 
 /// How the command-line binaries are linked in release builds, for their start (docs/PERFORMANCE.md, "Start-up"):
-/// position-dependent, so that the loader applies none of the 126,000 relative relocations of the binary's own
-/// data (each page they touch was a copy-on-write fault on every start), and without exporting the binary's own
-/// 35,000 symbols, which every symbol lookup of the loader and every `dladdr` of the Swift runtime went through.
+/// - position-dependent, so that the loader applies none of the 126,000 relative relocations of the binary's own
+///   data (each page they touch was a copy-on-write fault on every start);
+/// - without exporting the binary's own 35,000 symbols, which every symbol lookup of the loader and every `dladdr`
+///   of the Swift runtime went through;
+/// - with the C++ runtime and libgcc from their static archives (linker/libstdc++.so says how), as the Swift
+///   runtime is: the loader no longer resolves libstdc++.so.6's thousands of symbols.
 /// Shared libraries, the heap and the stack are still placed at random. Debug builds (and the tests) link as usual.
 let startupLinking: [LinkerSetting] = [
-    .unsafeFlags(["-Xclang-linker", "-no-pie", "-Xlinker", "--no-export-dynamic"], .when(configuration: .release)),
+    .unsafeFlags(["-Xclang-linker", "-no-pie", "-Xlinker", "--no-export-dynamic",
+                  "-L", Context.packageDirectory + "/linker", "-Xclang-linker", "-static-libgcc"],
+                 .when(configuration: .release)),
 ]
 
 let package = Package(

@@ -19,8 +19,9 @@ public struct Console: Sendable {
 
     /// The process's own streams; colour only on a terminal, never with NO_COLOR or TERM=dumb.
     public static var standard: Console {
-        let environment = ProcessInfo.processInfo.environment
-        let colourAllowed = environment["NO_COLOR"].map(\.isEmpty) ?? true && environment["TERM"] != "dumb"
+        // getenv, not ProcessInfo's environment, which copies all of it into a dictionary on every start.
+        let noColour = getenv("NO_COLOR").map { $0.pointee != 0 } ?? false
+        let colourAllowed = !noColour && getenv("TERM").map { String(cString: $0) } != "dumb"
         return Console(
             writeOut: { text in StandardStream.output.write(text) },
             writeError: { text in StandardStream.error.write(text) },

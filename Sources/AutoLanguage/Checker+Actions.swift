@@ -118,8 +118,8 @@ extension Checker {
             let value = bind(argument.value, expected: intent.parameters[index].type)
             bound[index] = checkArgument(value, for: intent.parameters[index], of: intent, allowMapping: false)
         }
-        if uncheckedShortcuts.contains(ObjectIdentifier(intent)) { calledUncheckedShortcut = true }
-        var type = shortcutOutputTypes[ObjectIdentifier(intent)] ?? intent.outputType
+        if uncheckedShortcuts.contains(intent.name) { calledUncheckedShortcut = true }
+        var type = shortcutOutputTypes[intent.name] ?? intent.outputType
         switch intent.resultRule {
         case .fixed: break
         case .elementOf(let index): type = bound[index]?.type.elementType ?? .any

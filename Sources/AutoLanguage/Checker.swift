@@ -17,13 +17,14 @@ struct Checker {
     var loopDepth = 0
     /// The host's command (`auto`, `library`), for hints that name its commands.
     var commandName = "auto"
-    /// The result types of the shortcuts whose bodies are checked, by descriptor: a call checked after the body
+    /// The result types of the shortcuts whose bodies are checked, by name (unique in a registry; a dictionary keyed by
+    /// `ObjectIdentifier` cost a scan of every conformance record on every start): a call checked after the body
     /// knows it; one checked before (a recursion) has Any. Descriptors never change; the compiler gets ones with
     /// these types (`ScriptCompiler`).
-    var shortcutOutputTypes: [ObjectIdentifier: ValueType] = [:]
+    var shortcutOutputTypes: [String: ValueType] = [:]
     /// The prelude's shortcuts whose bodies are not checked (`PreludeBodies.whenCalled`), and whether the script
     /// calls one: then it is compiled again with them all.
-    var uncheckedShortcuts: Set<ObjectIdentifier> = []
+    var uncheckedShortcuts: Set<String> = []
     var calledUncheckedShortcut = false
     /// Shortcuts declared so far, across the prelude and the script: the next one's index in the program.
     var shortcutCount = 0
@@ -122,7 +123,7 @@ struct Checker {
         inShortcut = true
         let statements = bindBlock(shortcut.declaration.body.statements)
         inShortcut = false
-        shortcutOutputTypes[ObjectIdentifier(shortcut.descriptor)] = returnTypes.dropFirst().reduce(returnTypes.first ?? .null) { $0.joined(with: $1) }
+        shortcutOutputTypes[shortcut.descriptor.name] = returnTypes.dropFirst().reduce(returnTypes.first ?? .null) { $0.joined(with: $1) }
         return BoundBody(name: shortcut.descriptor.name, file: file, statements: statements, slotNames: scope.slotNames)
     }
 

@@ -8,7 +8,7 @@ struct Compiler {
     let file: SourceFile
     let registry: Registry
     /// The final descriptors of the shortcuts, for the provisional ones the checker resolved calls to.
-    let shortcuts: [ObjectIdentifier: IntentDescriptor]
+    let shortcuts: [String: IntentDescriptor]
     var slotNames: [String]
     var nextID = 0
     var edges: [Edge] = []
@@ -21,14 +21,14 @@ struct Compiler {
     /// What each temporary slot carries, for edge labels.
     var temporaryLabels: [Int: String] = [:]
 
-    init(body: BoundBody, registry: Registry, shortcuts: [ObjectIdentifier: IntentDescriptor]) {
+    init(body: BoundBody, registry: Registry, shortcuts: [String: IntentDescriptor]) {
         self.registry = registry
         self.shortcuts = shortcuts
         file = body.file
         slotNames = body.slotNames
     }
 
-    static func compile(_ body: BoundBody, registry: Registry, shortcuts: [ObjectIdentifier: IntentDescriptor] = [:]) -> ActionGraph {
+    static func compile(_ body: BoundBody, registry: Registry, shortcuts: [String: IntentDescriptor] = [:]) -> ActionGraph {
         var compiler = Compiler(body: body, registry: registry, shortcuts: shortcuts)
         let nodes = compiler.lowerBlock(body.statements)
         var endsWithValue = false
@@ -260,7 +260,7 @@ struct Compiler {
             guard let argument else { return query }
             return [.text, .any, .list(.text), .list(.any)].contains(argument.type) ? query : nil
         }
-        let intent = shortcuts[ObjectIdentifier(action.intent)] ?? action.intent
+        let intent = shortcuts[action.intent.name] ?? action.intent
         let made = node(.action(ActionCall(intent: intent, arguments: arguments, argumentLocations: locations,
                                            textLookups: lookups, resultSlots: resultSlots, summary: summary(action))),
                         action.span, label: summary(action), updatesIt: updatesIt, writes: resultSlots)

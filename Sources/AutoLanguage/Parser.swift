@@ -21,6 +21,9 @@ public struct Parser {
     public var coverage: Set<Production>?
     /// Whether this parser reads a `\( … )` inside a text.
     var isInterpolation = false
+    /// Whether shortcut bodies are passed over, their braces matched but nothing in them parsed: the prelude's,
+    /// when the script may call none of them (`PreludeBodies.whenCalled`).
+    var skipsShortcutBodies = false
     /// Whether an error came from the input ending where more was needed (an open bracket or block, a trailing
     /// operator or `|`): at a prompt, the entry goes on with the next line.
     public internal(set) var endedUnfinished = false
@@ -42,8 +45,9 @@ public struct Parser {
     }
 
     /// Parses a whole file.
-    public static func parse(_ file: SourceFile, limits: Limits = Limits()) -> (SyntaxTree, [Diagnostic]) {
+    public static func parse(_ file: SourceFile, limits: Limits = Limits(), skippingShortcutBodies: Bool = false) -> (SyntaxTree, [Diagnostic]) {
         var parser = Parser(file: file, limits: limits)
+        parser.skipsShortcutBodies = skippingShortcutBodies
         let program = parser.parseProgram()
         return (program, parser.diagnostics)
     }
@@ -451,6 +455,19 @@ public struct Parser {
         return Block(statements: statements, span: open.span.to(close.span))
     }
 
+    /// A block passed over: its braces matched, token by token (a text's braces are inside its token), and an empty
+    /// block in its place.
+    mutating func skipBlock() throws -> Block {
+        let open = try expect(.leftBrace, "after the shortcut's parameters")
+        var depth = 1
+        while depth > 0 {
+            if atEnd { throw error("this '{' is never closed", at: open.span, hint: "add a '}' at the end of the block") }
+            if current.isSymbol(.leftBrace) { depth += 1 } else if current.isSymbol(.rightBrace) { depth -= 1 }
+            _ = advance()
+        }
+        return Block(statements: [], span: open.span.to(previous.span))
+    }
+
     // shortcut_declaration = "shortcut" text [ "(" [ parameter_declaration { "," parameter_declaration } ] ")" ]
     //                        [ "phrases" list ] block ;
     mutating func parseShortcut() throws -> Statement {
@@ -480,7 +497,7 @@ public struct Parser {
             if case .list(let items) = list.kind { phrases = items }
         }
         if nextSignificant().isSymbol(.leftBrace) { skipNewlines() }
-        let body = try parseBlock(after: "the shortcut's parameters")
+        let body = skipsShortcutBodies ? try skipBlock() : try parseBlock(after: "the shortcut's parameters")
         let declaration = ShortcutDeclaration(name: name, nameSpan: nameToken.span, parameters: parameters, phrases: phrases, body: body)
         return Statement(kind: .shortcut(declaration), span: start.to(previous.span), resultName: nil)
     }

@@ -74,31 +74,47 @@ public enum ScriptCompiler {
     static func compileOnThisThread(_ source: SourceFile, prelude: [SourceFile], registry: Registry,
                                     limits: Parser.Limits, commandName: String, session: SessionScope?,
                                     grants: Grants, preludeBodies: PreludeBodies = .all) -> Result<CompiledScript, CompilationFailure> {
-        var parseDiagnostics: [Diagnostic] = []
-        let programs = (prelude + [source]).map { file in
-            // The limits are for the script; the prelude ships with the engine and always parses.
-            let (program, diagnostics) = Parser.parse(file, limits: file === source ? limits : Parser.Limits())
-            parseDiagnostics += diagnostics
-            return program
+        func parsed(skippingPreludeBodies: Bool) -> (programs: [SyntaxTree], diagnostics: [Diagnostic]) {
+            var parseDiagnostics: [Diagnostic] = []
+            let programs = (prelude + [source]).map { file in
+                // The limits are for the script; the prelude ships with the engine and always parses.
+                let (program, diagnostics) = Parser.parse(file, limits: file === source ? limits : Parser.Limits(),
+                                                          skippingShortcutBodies: skippingPreludeBodies && file !== source)
+                parseDiagnostics += diagnostics
+                return program
+            }
+            return (programs, parseDiagnostics)
         }
-        return compile(programs, parseDiagnostics: parseDiagnostics, source: source, registry: registry, limits: limits,
-                       commandName: commandName, session: session, grants: grants, preludeBodies: preludeBodies)
+        if preludeBodies == .whenCalled {
+            // The prelude's bodies are not even parsed, unless the script turns out to call one of its shortcuts.
+            let (programs, diagnostics) = parsed(skippingPreludeBodies: true)
+            if let compiled = compile(programs, parseDiagnostics: diagnostics, source: source, registry: registry, limits: limits,
+                                      commandName: commandName, session: session, grants: grants, preludeBodies: .whenCalled) {
+                return compiled
+            }
+        }
+        let (programs, diagnostics) = parsed(skippingPreludeBodies: false)
+        // Every body is checked: this gives a result.
+        return compile(programs, parseDiagnostics: diagnostics, source: source, registry: registry, limits: limits,
+                       commandName: commandName, session: session, grants: grants, preludeBodies: .all)
+            ?? .failure(CompilationFailure(diagnostics: diagnostics))
     }
 
-    /// Checks and compiles the parsed prelude files and script (the last of `programs`).
+    /// Checks and compiles the parsed prelude files and script (the last of `programs`). nil, with `.whenCalled`, when
+    /// the whole has to be compiled with every body (see below); never nil with `.all`.
     static func compile(_ programs: [SyntaxTree], parseDiagnostics: [Diagnostic], source: SourceFile, registry: Registry,
                         limits: Parser.Limits, commandName: String, session: SessionScope?, grants: Grants,
-                        preludeBodies: PreludeBodies) -> Result<CompiledScript, CompilationFailure> {
+                        preludeBodies: PreludeBodies) -> Result<CompiledScript, CompilationFailure>? {
         var diagnostics = parseDiagnostics
         var checker = Checker(registry: registry, file: source)
         checker.commandName = commandName
         checker.grants = grants
         let pending = programs.flatMap { checker.declareShortcuts(in: $0) }
         if preludeBodies == .whenCalled {
-            checker.uncheckedShortcuts = Set(pending.filter { $0.file !== source }.map { ObjectIdentifier($0.descriptor) })
+            checker.uncheckedShortcuts = Set(pending.filter { $0.file !== source }.map { $0.descriptor.name })
         }
         let shortcutBodies = pending.map { shortcut in
-            (shortcut: shortcut, body: checker.uncheckedShortcuts.contains(ObjectIdentifier(shortcut.descriptor))
+            (shortcut: shortcut, body: checker.uncheckedShortcuts.contains(shortcut.descriptor.name)
                 ? BoundBody(name: shortcut.descriptor.name, file: shortcut.file, statements: [], slotNames: shortcut.descriptor.parameters.map(\.name))
                 : checker.checkShortcut(shortcut))
         }
@@ -108,8 +124,7 @@ public enum ScriptCompiler {
         // as a whole compile reports it (with the prelude's names among the suggestions): both compile it all.
         if preludeBodies == .whenCalled,
            checker.calledUncheckedShortcut || (diagnostics + checker.diagnostics).contains(where: { $0.severity == .error }) {
-            return compile(programs, parseDiagnostics: parseDiagnostics, source: source, registry: registry, limits: limits,
-                           commandName: commandName, session: session, grants: grants, preludeBodies: .all)
+            return nil
         }
         let scope = SessionScope(variables: checker.scope.declared.map { ($0.name, $0.type) }, itType: checker.scope.itType)
         diagnostics += checker.diagnostics
@@ -129,11 +144,11 @@ public enum ScriptCompiler {
         // Each shortcut's descriptor as it is registered for good: with the result type its body gave. Calls in the
         // graphs name these, and the program holds the graphs in the order of the descriptors' indices.
         var finalRegistry = registry
-        var finals: [ObjectIdentifier: IntentDescriptor] = [:]
+        var finals: [String: IntentDescriptor] = [:]
         for (shortcut, _) in shortcutBodies {
-            let type = checker.shortcutOutputTypes[ObjectIdentifier(shortcut.descriptor)] ?? .any
+            let type = checker.shortcutOutputTypes[shortcut.descriptor.name] ?? .any
             let final = shortcut.descriptor.withOutputType(type)
-            finals[ObjectIdentifier(shortcut.descriptor)] = final
+            finals[shortcut.descriptor.name] = final
             // The checker registered the same names without a clash.
             try? finalRegistry.add(final)
         }

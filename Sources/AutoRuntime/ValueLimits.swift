@@ -14,7 +14,10 @@ public struct ValueLimits: Sendable {
     /// How large one value a run builds may be, in bytes: a list of n values counts n times a value's size, a
     /// text its UTF-8 bytes. A value over it is an error before it is built, so that a script that doubles a list
     /// in a loop stops with a message instead of the allocator aborting the process.
-    public let maxBytes: Int
+    public var maxBytes: Int { givenMaxBytes ?? Self.defaultMaxBytes }
+    /// nil for the default, which is worked out only when a value is large enough to need it (`exceeds`): reading
+    /// the process's memory limits took a tenth of a millisecond of every start.
+    private let givenMaxBytes: Int?
 
     /// A quarter of the memory this process may use (`ProcessMemory`): room for a few such values, for the
     /// spare capacity of a list that grows in place, and for everything else the process holds.
@@ -31,10 +34,21 @@ public struct ValueLimits: Sendable {
     /// worker thread on Linux, which leaves the rest to the executor's own frames.
     public static let ceiling = 5_000
 
-    /// `maxDepth` is kept between 1 and `ceiling`.
-    public init(maxDepth: Int = ValueLimits.defaultMaxDepth, maxBytes: Int = ValueLimits.defaultMaxBytes) {
+    /// A value this small never needs the default limit looked up: a process that can't spare four times as much
+    /// can't start a run.
+    static let alwaysWithinDefault = 1 << 20
+
+    /// `maxDepth` is kept between 1 and `ceiling`; `maxBytes` nil is `defaultMaxBytes`.
+    public init(maxDepth: Int = ValueLimits.defaultMaxDepth, maxBytes: Int? = nil) {
         self.maxDepth = min(max(maxDepth, 1), Self.ceiling)
-        self.maxBytes = max(maxBytes, 1)
+        givenMaxBytes = maxBytes.map { max($0, 1) }
+    }
+
+    /// Whether a value of `bytes` is over `maxBytes`.
+    @inline(__always)
+    func exceeds(_ bytes: Int) -> Bool {
+        if let givenMaxBytes { return bytes > givenMaxBytes }
+        return bytes > Self.alwaysWithinDefault && bytes > Self.defaultMaxBytes
     }
 
     /// `.list(items)`, or an error when it would nest deeper than `maxDepth`.
@@ -46,12 +60,12 @@ public struct ValueLimits: Sendable {
     /// Checks, before a list of `count` values is built, that it fits in `maxBytes`.
     public func checkList(count: Int) throws(EvaluationError) {
         let (bytes, overflow) = count.multipliedReportingOverflow(by: MemoryLayout<Value>.stride)
-        if overflow || bytes > maxBytes { throw tooLarge("a list of \(count) values", bytes: overflow ? Int.max : bytes) }
+        if overflow || exceeds(bytes) { throw tooLarge("a list of \(count) values", bytes: overflow ? Int.max : bytes) }
     }
 
     /// Checks, before a text of `bytes` UTF-8 bytes is built, that it fits in `maxBytes`.
     public func checkText(bytes: Int) throws(EvaluationError) {
-        if bytes > maxBytes { throw tooLarge("a text of \(bytes) bytes", bytes: bytes) }
+        if exceeds(bytes) { throw tooLarge("a text of \(bytes) bytes", bytes: bytes) }
     }
 
     /// Checks the result of `a + b` before it is built: the sum of two lists or of two texts. A big one (more
