@@ -42,7 +42,10 @@ public final class IntentDescriptor: Sendable {
     public let summary: ParameterSummary
     public let sideEffect: SideEffect
     /// What it touches outside the engine; a run must be granted each of them.
-    public let capabilities: Set<Capability>
+    public var capabilities: Set<Capability> { capabilitiesOfIntent() }
+    /// Read when asked: a native intent's `static let capabilities` is a `Set<Capability>`, and making the first one
+    /// scans every conformance record of the binary for `Hashable`; a run asks only for the intents it calls.
+    let capabilitiesOfIntent: @Sendable () -> Set<Capability>
     public let isDiscoverable: Bool
     public let outputType: ValueType
     /// How the checker types the result when it depends on the arguments (the built-ins `ask` and `choose`).
@@ -87,13 +90,14 @@ public final class IntentDescriptor: Sendable {
                 isDiscoverable: Bool = true, outputType: ValueType, resultRule: ResultRule = .fixed, implementation: Implementation,
                 phrases: [String] = [], origin: String? = nil) {
         self.init(title: title, description: description, parameters: parameters, summary: summary, sideEffect: sideEffect,
-                  capabilities: capabilities, isDiscoverable: isDiscoverable, outputType: outputType, resultRule: resultRule,
+                  capabilities: { capabilities }, isDiscoverable: isDiscoverable, outputType: outputType, resultRule: resultRule,
                   implementation: implementation, binder: nil, phrases: phrases, origin: origin)
     }
 
     @usableFromInline
     init(title: String, description: IntentDescription, parameters: [ParameterInfo], summary: ParameterSummary?, sideEffect: SideEffect,
-         capabilities: Set<Capability>, isDiscoverable: Bool, outputType: ValueType, resultRule: ResultRule, implementation: Implementation,
+         capabilities: @escaping @Sendable () -> Set<Capability>, isDiscoverable: Bool, outputType: ValueType, resultRule: ResultRule,
+         implementation: Implementation,
          binder: CallBinder?, phrases: [String], origin: String?) {
         self.resultRule = resultRule
         self.title = title
@@ -103,7 +107,7 @@ public final class IntentDescriptor: Sendable {
         self.parameters = parameters
         self.summary = summary ?? Self.defaultSummary(title: title, parameters: parameters)
         self.sideEffect = sideEffect
-        self.capabilities = capabilities
+        capabilitiesOfIntent = capabilities
         self.isDiscoverable = isDiscoverable
         self.outputType = outputType
         self.implementation = implementation
@@ -118,7 +122,7 @@ public final class IntentDescriptor: Sendable {
     /// since a registered one never changes.
     package func withOutputType(_ type: ValueType) -> IntentDescriptor {
         IntentDescriptor(title: title, description: description, parameters: parameters, summary: summary, sideEffect: sideEffect,
-                         capabilities: capabilities, isDiscoverable: isDiscoverable, outputType: type, resultRule: resultRule, implementation: implementation,
+                         capabilities: capabilitiesOfIntent, isDiscoverable: isDiscoverable, outputType: type, resultRule: resultRule, implementation: implementation,
                          binder: binder, phrases: phrases, origin: origin)
     }
 
@@ -154,7 +158,7 @@ public final class IntentDescriptor: Sendable {
         try Self.check(title: I.title, parameters: infos, summary: I.parameterSummary)
         self.init(
             title: I.title, description: I.description, parameters: infos, summary: I.parameterSummary,
-            sideEffect: I.sideEffect, capabilities: I.capabilities, isDiscoverable: I.isDiscoverable, outputType: I.Output.valueType, resultRule: resultRule,
+            sideEffect: I.sideEffect, capabilities: { I.capabilities }, isDiscoverable: I.isDiscoverable, outputType: I.Output.valueType, resultRule: resultRule,
             implementation: Self.native(prototype, parameters), binder: Self.binder(prototype, parameters), phrases: [], origin: nil)
     }
 
@@ -193,11 +197,15 @@ public final class IntentDescriptor: Sendable {
     /// Parameter names are unique, and the summary names only parameters.
     @usableFromInline
     static func check(title: String, parameters: [ParameterInfo], summary: ParameterSummary?) throws(RegistrationError) {
-        var seen: Set<String> = []
+        // An array, not a set: an intent has a handful of parameters, and the first `Set<String>` made costs a scan
+        // of every conformance record of the binary, on every start.
+        var seen: [String] = []
         for parameter in parameters {
-            guard seen.insert(parameter.name.lowercased()).inserted else {
+            let name = parameter.name.lowercased()
+            guard !seen.contains(name) else {
                 throw RegistrationError("intent '\(title)' declares parameter '\(parameter.name)' twice")
             }
+            seen.append(name)
         }
         if let summary {
             for case .parameter(let name) in summary.parts where !seen.contains(name.lowercased()) {

@@ -29,9 +29,10 @@ public final class AutomationBodies: Sendable {
 
     func graph(of automation: Automation) throws(CompilationFailure) -> ActionGraph {
         if let graph = compiled.withLock({ $0[automation.span.start] }) { return graph }
-        let result = LargeStack.run { self.compile(automation.span) }
-            ?? .failure(CompilationFailure(diagnostics: [Diagnostic(.error, "not enough memory to compile the automation's body",
-                                                                    at: automation.nameSpan, in: file)]))
+        let result = LargeStack.run({ self.compile(automation.span) }, fallback: {
+            .failure(CompilationFailure(diagnostics: [Diagnostic(.error, "not enough memory to compile the automation's body",
+                                                                 at: automation.nameSpan, in: self.file)]))
+        })
         let graph = try result.get()
         // Two fires racing here compile the same graph; the first kept is the one both use from then on.
         return compiled.withLock { graphs in

@@ -6,12 +6,15 @@ import Foundation
 enum LargeStack {
     static let size = 512 << 20
 
-    /// The work's result, or nil when the thread can't be started (under `ulimit -v`, 512 MB of address space
-    /// may not be left).
-    static func run<T>(_ work: @escaping () -> T) -> T? {
-        nonisolated(unsafe) var result: T?
-        guard runOnNewThread({ result = work() }) else { return nil }
-        return result
+    /// The work's result, or `fallback`'s when the thread can't be started (under `ulimit -v`, 512 MB of address
+    /// space may not be left). The result is moved through memory of its own rather than an optional: destroying an
+    /// optional `Result` made its type's metadata at run time, which checks `Failure: Error` by a scan of every
+    /// conformance record of the binary, on every compile.
+    static func run<T>(_ work: @escaping () -> T, fallback: () -> T) -> T {
+        nonisolated(unsafe) let slot = UnsafeMutablePointer<T>.allocate(capacity: 1)
+        defer { slot.deallocate() }
+        guard runOnNewThread({ slot.initialize(to: work()) }) else { return fallback() }
+        return slot.move()
     }
 
     /// Runs `body` on a thread of its own and joins it: joining orders what `body` wrote before what the caller

@@ -59,16 +59,14 @@ public enum ScriptCompiler {
                                limits: Parser.Limits = Parser.Limits(), commandName: String = "auto",
                                session: SessionScope? = nil, grants: Grants = .all,
                                preludeBodies: PreludeBodies = .all) -> Result<CompiledScript, CompilationFailure> {
-        let compiled = LargeStack.run {
+        LargeStack.run({
             compileOnThisThread(source, prelude: prelude, registry: registry, limits: limits, commandName: commandName, session: session,
                                 grants: grants, preludeBodies: preludeBodies)
-        }
-        guard let compiled else {
+        }, fallback: {
             let message = "not enough memory to compile: a thread with a \(LargeStack.size >> 20) MB stack could not be started"
             return .failure(CompilationFailure(diagnostics: [Diagnostic(.error, message, at: Span(0, 0), in: source,
                                                                         hint: "raise the address-space limit (ulimit -v)")]))
-        }
-        return compiled
+        })
     }
 
     static func compileOnThisThread(_ source: SourceFile, prelude: [SourceFile], registry: Registry,
@@ -157,7 +155,9 @@ public enum ScriptCompiler {
         }
         let program = Program(main: Compiler.compile(main, registry: finalRegistry, shortcuts: finals), shortcuts: shortcuts.map(\.graph))
         // The bodies were checked above; each is compiled when it is first needed (a daemon's fire, `auto graph`).
-        let bodies = AutomationBodies(file: source, registry: finalRegistry, limits: limits, commandName: commandName, grants: grants)
+        // Made only when there are automations: even empty, it cost a scan of the conformance records to destroy.
+        let bodies = automations.isEmpty ? nil
+            : AutomationBodies(file: source, registry: finalRegistry, limits: limits, commandName: commandName, grants: grants)
         let compiledAutomations = automations.map { automation in
             var spans: (expression: Span, zone: Span?) = (automation.declaration.nameSpan, nil)
             if case .cron(_, let span, let zone) = automation.declaration.trigger { spans = (span, zone?.span) }
@@ -165,7 +165,7 @@ public enum ScriptCompiler {
             return Automation(name: automation.declaration.name, trigger: automation.trigger, mode: automation.mode,
                               catchUp: automation.catchUp, confirmsAutomatically: automation.confirmsAutomatically,
                               timeout: automation.timeout, debounce: automation.debounce, poll: automation.poll,
-                              span: automation.span, nameSpan: automation.declaration.nameSpan, bodies: bodies, file: source,
+                              span: automation.span, nameSpan: automation.declaration.nameSpan, bodies: bodies!, file: source,
                               triggerSpans: spans)
         }
         let warnings = diagnostics.filter { $0.severity == .warning && $0.file.name == source.name }.sorted { $0.span.start < $1.span.start }
