@@ -72,7 +72,7 @@ public enum ScriptCompiler {
     static func compileOnThisThread(_ source: SourceFile, prelude: [SourceFile], registry: Registry,
                                     limits: Parser.Limits, commandName: String, session: SessionScope?,
                                     grants: Grants, preludeBodies: PreludeBodies = .all) -> Result<CompiledScript, CompilationFailure> {
-        func parsed(skippingPreludeBodies: Bool) -> (programs: [SyntaxTree], diagnostics: [Diagnostic]) {
+        func parsed(_ prelude: [SourceFile], skippingPreludeBodies: Bool) -> (programs: [SyntaxTree], diagnostics: [Diagnostic]) {
             var parseDiagnostics: [Diagnostic] = []
             let programs = (prelude + [source]).map { file in
                 // The limits are for the script; the prelude ships with the engine and always parses.
@@ -84,14 +84,16 @@ public enum ScriptCompiler {
             return (programs, parseDiagnostics)
         }
         if preludeBodies == .whenCalled {
-            // The prelude's bodies are not even parsed, unless the script turns out to call one of its shortcuts.
-            let (programs, diagnostics) = parsed(skippingPreludeBodies: true)
+            // Without the prelude when the script can't touch it (`mentionsAShortcut`); otherwise with its bodies not
+            // even parsed, unless the script turns out to call one of its shortcuts. An error compiles it all, below.
+            let files = mentionsAShortcut(of: prelude, in: source) ? prelude : []
+            let (programs, diagnostics) = parsed(files, skippingPreludeBodies: true)
             if let compiled = compile(programs, parseDiagnostics: diagnostics, source: source, registry: registry, limits: limits,
                                       commandName: commandName, session: session, grants: grants, preludeBodies: .whenCalled) {
                 return compiled
             }
         }
-        let (programs, diagnostics) = parsed(skippingPreludeBodies: false)
+        let (programs, diagnostics) = parsed(prelude, skippingPreludeBodies: false)
         // Every body is checked: this gives a result.
         return compile(programs, parseDiagnostics: diagnostics, source: source, registry: registry, limits: limits,
                        commandName: commandName, session: session, grants: grants, preludeBodies: .all)

@@ -63,4 +63,31 @@ import Testing
         }
         #expect(failure.diagnostics.contains { $0.message.contains("double it") })
     }
+
+    /// A script that mentions no first word of a prelude shortcut can neither call one nor clash with one: it is
+    /// compiled without the prelude, whose shortcuts are then not in its registry.
+    @Test func aScriptThatMentionsNoneIsCompiledWithoutThePrelude() throws {
+        let alone = try compile("show 1 + 1", prelude: [good, broken], .whenCalled).get()
+        #expect(alone.registry.intent(named: "greet") == nil && alone.registry.intent(named: "broken") == nil)
+        // "Greet" in any case, even inside a comment, counts as a mention; the broken body is still left unchecked.
+        let mentioning = try compile("show 1 # GREETings", prelude: [good, broken], .whenCalled).get()
+        #expect(mentioning.registry.intent(named: "greet") != nil)
+        // An error is reported as a whole compile reports it, with the prelude's names among the suggestions.
+        guard case .failure(let lazy) = compile("show gret", prelude: [good], .whenCalled),
+              case .failure(let whole) = compile("show gret", prelude: [good], .all) else {
+            Issue.record("'show gret' should not compile")
+            return
+        }
+        #expect(lazy.diagnostics.map { $0.rendered() } == whole.diagnostics.map { $0.rendered() })
+    }
+
+    @Test func theFirstWordsOfAPreludesShortcutsAreReadFromItsText() {
+        let words = ScriptCompiler.firstWordsOfShortcuts(in: """
+            shortcut "Double it" (n: Int) { return n * 2 }
+            # shortcuts "listed" in a comment are not a declaration; this one counts: shortcut "extra word"
+            	shortcut	"tabbed" () { return 1 }
+            """)
+        #expect(words.map { $0.map { String(decoding: $0, as: UTF8.self) } } == ["double", "extra", "tabbed"])
+        #expect(ScriptCompiler.firstWordsOfShortcuts(in: #"shortcut "a\"b" () { return 1 }"#) == nil)
+    }
 }
