@@ -47,19 +47,24 @@ public struct ScriptRunner: Sendable {
     public func run(_ source: SourceFile, options: RunOptions, interaction: (any Interaction)? = nil,
                     cancellation: CancellationFlag = CancellationFlag()) async -> Int32 {
         let timeLimit = options.limits.maxDuration.map { TimeLimit(limit: $0, deadline: ContinuousClock.now + $0) }
-        let compiled: CompiledScript
-        switch finish("compiling", within: timeLimit, {
+        // The `Result` is taken apart where it is made: copying it out of `finish` made its type's metadata, whose
+        // `Failure: Error` requirement cost a scan of every conformance record of the binary, on every run.
+        var errors: [Diagnostic] = []
+        let script: CompiledScript? = finish("compiling", within: timeLimit) {
             // Running needs the bodies of only the prelude's shortcuts the script calls.
-            host.compile(source, limits: options.parseLimits, grants: options.grants, preludeBodies: .whenCalled,
-                         session: options.variables.isEmpty ? nil : .declaring(options.variables.map { ($0.name, $0.type) }))
-        }) {
-        case .success(let script):
-            compiled = script
-            report(script.warnings)
-        case .failure(let failure):
-            report(failure.diagnostics)
+            switch host.compile(source, limits: options.parseLimits, grants: options.grants, preludeBodies: .whenCalled,
+                                session: options.variables.isEmpty ? nil : .declaring(options.variables.map { ($0.name, $0.type) })) {
+            case .success(let script): return script
+            case .failure(let failure):
+                errors = failure.diagnostics
+                return nil
+            }
+        }
+        guard let compiled = script else {
+            report(errors)
             return ExitCode.usageError
         }
+        report(compiled.warnings)
         // The time limit covers compiling, running and writing the result together.
         var limits = options.limits
         limits.maxDuration = timeLimit.map { max(.zero, $0.deadline - ContinuousClock.now) }

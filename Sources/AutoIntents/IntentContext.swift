@@ -14,8 +14,10 @@ public final class IntentContext: Sendable {
     /// The engine's JSON (`parseJson` and `json`), for intents that read or write it: the engine fills it in.
     public let json: ValueCodec
     let progressIDs = Atomic<Int>(0)
-    /// Progress tasks started and not finished yet: the engine finishes those an intent leaves open when it ends.
-    let openProgress = Mutex<Set<Int>>([])
+    /// Progress tasks started and not finished yet: the engine finishes those an intent leaves open when it ends. An
+    /// array (a few at most, nested): destroying even an empty `Set<Int>` made its metadata, which scans every
+    /// conformance record of the binary, at the end of every run.
+    let openProgress = Mutex<[Int]>([])
 
     public init(interaction: any Interaction, cancellation: CancellationFlag, dependencies: Dependencies = Dependencies(),
                 grants: Grants = .all, json: ValueCodec = .unavailable("JSON"), writes: (@Sendable (String) -> Void)? = nil) {
@@ -139,7 +141,7 @@ public final class IntentContext: Sendable {
     package func finishProgress(after mark: Int, failed: Bool) async {
         let open = openProgress.withLock { tasks in
             let left = tasks.filter { $0 > mark }
-            tasks.subtract(left)
+            tasks.removeAll { $0 > mark }
             return left.sorted(by: >)
         }
         // Innermost first, as the intent would have finished them.
@@ -162,7 +164,7 @@ public final class ProgressReporter: Sendable {
 
     static func start(label: String, total: Int?, parent: Int?, context: IntentContext) async -> ProgressReporter {
         let reporter = ProgressReporter(id: context.nextProgressID(), total: total, context: context)
-        context.openProgress.withLock { _ = $0.insert(reporter.id) }
+        context.openProgress.withLock { $0.append(reporter.id) }
         await context.interaction.progress(.started(id: reporter.id, parent: parent, label: label, total: total))
         return reporter
     }
@@ -177,7 +179,12 @@ public final class ProgressReporter: Sendable {
     /// Ends the task. The engine finishes a task its intent left open when the intent ends, so an intent need
     /// not finish one on every way out; finishing twice is harmless.
     public func finish() async {
-        guard context.openProgress.withLock({ $0.remove(id) }) != nil else { return }
+        let wasOpen = context.openProgress.withLock { tasks in
+            guard let index = tasks.firstIndex(of: id) else { return false }
+            tasks.remove(at: index)
+            return true
+        }
+        guard wasOpen else { return }
         await context.interaction.progress(.finished(id: id))
     }
 
