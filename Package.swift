@@ -49,7 +49,7 @@ let package = Package(
         // The executor and the action graph it runs. Never imports the parser.
         .target(name: "AutoRuntime", dependencies: ["AutoIntents"]),
         // Lexer, parser, checker and compiler: .auto text to an ActionGraph.
-        .target(name: "AutoLanguage", dependencies: ["AutoIntents", "AutoRuntime"]),
+        .target(name: "AutoLanguage", dependencies: ["AutoIntents", "AutoRuntime", "CLinux"]),
         // The standard library's native intents (files, programs, data, the web); each asks the run's grants before it acts.
         .target(name: "AutoStdlib", dependencies: [
             "AutoIntents", .product(name: "Subprocess", package: "swift-subprocess"), .product(name: "Yams", package: "Yams"),

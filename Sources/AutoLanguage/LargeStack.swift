@@ -1,3 +1,4 @@
+import CLinux
 import Foundation
 
 /// Runs recursive work (parsing, checking, compiling) on a thread with a stack sized for the nesting
@@ -5,6 +6,33 @@ import Foundation
 /// but legal script must get a diagnostic or a result, never a crash.
 enum LargeStack {
     static let size = 512 << 20
+
+    /// A script this small is compiled on the caller's thread when that has `roomForSmallInput` left (see
+    /// `ScriptCompiler.compile`): its syntax tree is at most a few hundred levels deep, so no walk of it needs
+    /// more, and starting a thread (and waiting for it) was a tenth of `auto -e 'show 1'`.
+    static let smallInput = 1024
+    static let roomForSmallInput = 4 << 20
+
+    /// Whether the calling thread's stack has `bytes` left below this frame; false when that can't be told.
+    static func currentThreadHasRoom(_ bytes: Int) -> Bool {
+        if gettid() == getpid() {
+            // The main thread's stack grows up to its limit (`ulimit -s`), and a run compiles near its top. Asked,
+            // pthread_getattr_np reads /proc/self/maps to find it.
+            var limit = rlimit()
+            guard getrlimit(__rlimit_resource_t(RLIMIT_STACK.rawValue), &limit) == 0 else { return false }
+            return limit.rlim_cur == rlim_t.max || limit.rlim_cur >= rlim_t(bytes + (1 << 20))
+        }
+        var attributes = pthread_attr_t()
+        guard pthread_getattr_np(pthread_self(), &attributes) == 0 else { return false }
+        defer { pthread_attr_destroy(&attributes) }
+        var lowest: UnsafeMutableRawPointer?
+        var size = 0
+        guard pthread_attr_getstack(&attributes, &lowest, &size) == 0, let lowest else { return false }
+        var marker = 0
+        let here = withUnsafeMutablePointer(to: &marker) { UInt(bitPattern: $0) }
+        let bottom = UInt(bitPattern: lowest)
+        return here > bottom && here - bottom >= UInt(bytes)
+    }
 
     /// The work's result, or `fallback`'s when the thread can't be started (under `ulimit -v`, 512 MB of address
     /// space may not be left). The result is moved through memory of its own rather than an optional: destroying an

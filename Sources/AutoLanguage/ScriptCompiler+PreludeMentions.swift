@@ -8,13 +8,23 @@ extension ScriptCompiler {
     /// call names all the words of the shortcut, and a declaration of the same name writes them in its text, so a
     /// script that mentions none can do neither. Mentions are looked for as text, anywhere (in a comment, inside
     /// another word): a false one only costs the prelude's compile.
-    static func mentionsAShortcut(of prelude: [SourceFile], in source: SourceFile) -> Bool {
+    package static func mentionsAShortcut(of prelude: [SourceFile], in source: SourceFile) -> Bool {
         guard !prelude.isEmpty else { return false }
         var words: [[UInt8]] = []
         for file in prelude {
             guard let found = firstWordsOfShortcuts(in: file.text) else { return true }
             words += found
         }
+        return mentions(words, in: source)
+    }
+
+    /// Whether `source` mentions any of `words` (lower case), in any case, anywhere in its text.
+    package static func mentions(anyOf words: [String], in source: SourceFile) -> Bool {
+        mentions(words.map { lowercased(Array($0.utf8)) }, in: source)
+    }
+
+    private static func mentions(_ words: [[UInt8]], in source: SourceFile) -> Bool {
+        let words = words.filter { !$0.isEmpty }
         // One pass over the script: the words that start with each byte are tried where it occurs.
         var startingWith = [[Int]](repeating: [], count: 256)
         for (index, word) in words.enumerated() { startingWith[Int(word[0])].append(index) }

@@ -59,7 +59,14 @@ public enum ScriptCompiler {
                                limits: Parser.Limits = Parser.Limits(), commandName: String = "auto",
                                session: SessionScope? = nil, grants: Grants = .all,
                                preludeBodies: PreludeBodies = .all) -> Result<CompiledScript, CompilationFailure> {
-        LargeStack.run({
+        // A small run that names no prelude shortcut is compiled here, on the caller's thread, when it has room.
+        if preludeBodies == .whenCalled, source.text.utf8.count <= LargeStack.smallInput,
+           !mentionsAShortcut(of: prelude, in: source), LargeStack.currentThreadHasRoom(LargeStack.roomForSmallInput),
+           let compiled = compileAlone(source, registry: registry, limits: limits, commandName: commandName, session: session,
+                                       grants: grants) {
+            return compiled
+        }
+        return LargeStack.run({
             compileOnThisThread(source, prelude: prelude, registry: registry, limits: limits, commandName: commandName, session: session,
                                 grants: grants, preludeBodies: preludeBodies)
         }, fallback: {
@@ -72,7 +79,7 @@ public enum ScriptCompiler {
     static func compileOnThisThread(_ source: SourceFile, prelude: [SourceFile], registry: Registry,
                                     limits: Parser.Limits, commandName: String, session: SessionScope?,
                                     grants: Grants, preludeBodies: PreludeBodies = .all) -> Result<CompiledScript, CompilationFailure> {
-        func parsed(_ prelude: [SourceFile], skippingPreludeBodies: Bool) -> (programs: [SyntaxTree], diagnostics: [Diagnostic]) {
+        func parsed(skippingPreludeBodies: Bool) -> (programs: [SyntaxTree], diagnostics: [Diagnostic]) {
             var parseDiagnostics: [Diagnostic] = []
             let programs = (prelude + [source]).map { file in
                 // The limits are for the script; the prelude ships with the engine and always parses.
@@ -86,18 +93,33 @@ public enum ScriptCompiler {
         if preludeBodies == .whenCalled {
             // Without the prelude when the script can't touch it (`mentionsAShortcut`); otherwise with its bodies not
             // even parsed, unless the script turns out to call one of its shortcuts. An error compiles it all, below.
-            let files = mentionsAShortcut(of: prelude, in: source) ? prelude : []
-            let (programs, diagnostics) = parsed(files, skippingPreludeBodies: true)
-            if let compiled = compile(programs, parseDiagnostics: diagnostics, source: source, registry: registry, limits: limits,
-                                      commandName: commandName, session: session, grants: grants, preludeBodies: .whenCalled) {
-                return compiled
+            if !mentionsAShortcut(of: prelude, in: source) {
+                if let compiled = compileAlone(source, registry: registry, limits: limits, commandName: commandName, session: session,
+                                               grants: grants) {
+                    return compiled
+                }
+            } else {
+                let (programs, diagnostics) = parsed(skippingPreludeBodies: true)
+                if let compiled = compile(programs, parseDiagnostics: diagnostics, source: source, registry: registry, limits: limits,
+                                          commandName: commandName, session: session, grants: grants, preludeBodies: .whenCalled) {
+                    return compiled
+                }
             }
         }
-        let (programs, diagnostics) = parsed(prelude, skippingPreludeBodies: false)
+        let (programs, diagnostics) = parsed(skippingPreludeBodies: false)
         // Every body is checked: this gives a result.
         return compile(programs, parseDiagnostics: diagnostics, source: source, registry: registry, limits: limits,
                        commandName: commandName, session: session, grants: grants, preludeBodies: .all)
             ?? .failure(CompilationFailure(diagnostics: diagnostics))
+    }
+
+    /// The script without the prelude, for one that names none of its shortcuts (`mentionsAShortcut`); nil when that
+    /// gives no answer: an error, which a whole compile reports with the prelude's names among the suggestions.
+    static func compileAlone(_ source: SourceFile, registry: Registry, limits: Parser.Limits, commandName: String,
+                             session: SessionScope?, grants: Grants) -> Result<CompiledScript, CompilationFailure>? {
+        let (program, diagnostics) = Parser.parse(source, limits: limits)
+        return compile([program], parseDiagnostics: diagnostics, source: source, registry: registry, limits: limits,
+                       commandName: commandName, session: session, grants: grants, preludeBodies: .whenCalled)
     }
 
     /// Checks and compiles the parsed prelude files and script (the last of `programs`). nil, with `.whenCalled`, when

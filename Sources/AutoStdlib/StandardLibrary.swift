@@ -6,28 +6,35 @@ extension Registry {
     /// `auto` registers them, and so does the Library example; another host registers them if it wants them, and
     /// each asks the run's grants before it touches anything (`--sandbox`, `--allow-read`, …).
     public mutating func registerStandardLibrary() throws(RegistrationError) {
-        try register(ReadText.self)
-        try register(WriteText.self)
-        try register(ListFolder.self)
-        try register(MakeFolder.self)
-        try register(CopyFile.self)
-        try register(MoveFile.self)
-        try register(RenameFile.self)
-        try register(DeleteFile.self)
-        try register(ZipIntent.self)
-        try register(UnzipIntent.self)
-        try register(RunCommandIntent.self)
-        try register(EnvironmentVariable.self)
-        try register(Wait.self)
-        try register(Notify.self)
-        try register(Fail.self)
-        try register(Log.self)
-        try register(ParseYAML.self)
-        try register(ParseCSV.self)
-        try register(WriteCSV.self)
-        try register(WebGet.self)
-        try register(WebPost.self)
-        try register(WebPut.self)
-        try register(WebDelete.self)
+        try StandardLibrary.intents.register(into: &self)
     }
+}
+
+extension StandardLibrary {
+    /// The standard library's native intents, in the order they are registered (`Registry.registerStandardLibrary`).
+    public static let intents = IntentBundle([
+        .init(ReadText.self),
+        .init(WriteText.self),
+        .init(ListFolder.self),
+        .init(MakeFolder.self),
+        .init(CopyFile.self),
+        .init(MoveFile.self),
+        .init(RenameFile.self),
+        .init(DeleteFile.self),
+        .init(ZipIntent.self),
+        .init(UnzipIntent.self),
+        .init(RunCommandIntent.self),
+        .init(EnvironmentVariable.self),
+        .init(Wait.self),
+        .init(Notify.self),
+        .init(Fail.self),
+        .init(Log.self),
+        .init(ParseYAML.self),
+        .init(ParseCSV.self),
+        .init(WriteCSV.self),
+        .init(WebGet.self),
+        .init(WebPost.self),
+        .init(WebPut.self),
+        .init(WebDelete.self),
+    ])
 }

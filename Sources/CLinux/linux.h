@@ -1,6 +1,7 @@
 // Linux interfaces the Glibc module leaves out: malloc_trim (a long-lived daemon gives freed memory back), timerfd
 // (a timer on the wall clock that also tells when the clock is set, for the scheduler), inotify (file events, for
-// reloading scripts and for file triggers) and open-file-description locks (the run store's lock file).
+// reloading scripts and for file triggers), open-file-description locks (the run store's lock file) and a thread's
+// stack (whether a small compile fits on the caller's).
 #ifndef AUTO_CLINUX_H
 #define AUTO_CLINUX_H
 
@@ -8,9 +9,16 @@
 #include <sys/inotify.h>
 #include <malloc.h>
 #include <fcntl.h>
+#include <pthread.h>
+#include <sys/types.h>
 
 // Glibc declares these only under _GNU_SOURCE, which the Glibc module is built without; the values are the kernel's
 // (include/uapi/asm-generic/fcntl.h), the same on every architecture.
+// The attributes of a running thread, its stack's place and size among them (a GNU extension).
+extern int pthread_getattr_np(pthread_t thread, pthread_attr_t *attributes);
+// This thread's id, the process's id on its main thread.
+extern pid_t gettid(void);
+
 #ifndef F_OFD_SETLK
 #define F_OFD_SETLK 37
 #endif

@@ -96,9 +96,14 @@ extension LimitsTests {
         let limited = try await BinaryRunner.runAwaiting(["-c", "ulimit -v 1048576; exec '\(auto)' -e \"$(printf '\(doubling)')\""], executable: "/bin/sh")
         #expect(limited.exitCode == 1, "\(limited.standardError)")
         #expect(limited.standardError.contains("more than a value may"), "\(limited.standardError)")
-        let tight = try await BinaryRunner.runAwaiting(["-c", "ulimit -v 524288; exec '\(auto)' -e 'show 1'"], executable: "/bin/sh")
+        // A script over 1 KB compiles on a thread with a 512 MB stack, which this limit leaves no room for; a smaller
+        // one compiles on the caller's own thread (`LargeStack.smallInput`), so it still runs.
+        let long = "show 1 # " + String(repeating: "x", count: 1100)
+        let tight = try await BinaryRunner.runAwaiting(["-c", "ulimit -v 524288; exec '\(auto)' -e '\(long)'"], executable: "/bin/sh")
         #expect(tight.exitCode == 2, "\(tight.standardError)")
         #expect(tight.standardError.contains("not enough memory to compile"), "\(tight.standardError)")
+        let small = try await BinaryRunner.runAwaiting(["-c", "ulimit -v 524288; exec '\(auto)' -e 'show 1'"], executable: "/bin/sh")
+        #expect(small.exitCode == 0 && small.standardOutput == "1\n", "\(small.standardError)")
     }
 
     /// Control characters from a script (a raw ESC) never reach the terminal through a message or a quoted line.

@@ -1,0 +1,41 @@
+/// Intents a host registers together, whose names are known before they are registered: a host can then leave them
+/// out of the registry of a run whose script names none of them (`AutoHost(registry:adding:prelude:)`), since making
+/// each intent's descriptor at start-up is most of what a short run of `auto` spends before its first statement.
+public struct IntentBundle: Sendable {
+    /// One intent: its title and how it is registered.
+    public struct Entry: Sendable {
+        public let title: String
+        let register: @Sendable (inout Registry) throws(RegistrationError) -> Void
+
+        /// Inlinable, so that `register` is specialised for `I` in the host's module, as `Registry.register` is.
+        @inlinable
+        public init<I: AppIntent>(_ type: I.Type) {
+            self.init(title: I.title) { (registry: inout Registry) throws(RegistrationError) in try registry.register(I.self) }
+        }
+
+        @usableFromInline
+        init(title: String, register: @escaping @Sendable (inout Registry) throws(RegistrationError) -> Void) {
+            self.title = title
+            self.register = register
+        }
+    }
+
+    public let entries: [Entry]
+
+    public init(_ entries: [Entry]) {
+        self.entries = entries
+    }
+
+    /// The first word of each intent's name, in lower case: a call of one names it.
+    public var firstWords: [String] {
+        entries.map { entry in
+            let name = IntentDescriptor.name(of: entry.title)
+            return String(name.prefix { $0 != " " })
+        }
+    }
+
+    /// Registers every intent, in order.
+    public func register(into registry: inout Registry) throws(RegistrationError) {
+        for entry in entries { try entry.register(&registry) }
+    }
+}
