@@ -12,8 +12,9 @@ import Foundation
 /// ```
 public enum AutoCommandLine {
     /// The host the commands work with. Set once, before the arguments are parsed; ArgumentParser
-    /// builds the commands itself, so they can't be handed it any other way.
-    nonisolated(unsafe) static var host = AutoHost()
+    /// builds the commands itself, so they can't be handed it any other way. Empty until then: setting it first
+    /// makes its initial value, which, as `AutoHost()`, registered the built-in intents once more on every start.
+    nonisolated(unsafe) static var host = AutoHost(registry: Registry(), prelude: [])
 
     public static func main(_ host: AutoHost, arguments: [String]? = nil) async -> Never {
         Self.host = host
