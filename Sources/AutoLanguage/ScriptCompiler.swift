@@ -59,16 +59,20 @@ public enum ScriptCompiler {
                                limits: Parser.Limits = Parser.Limits(), commandName: String = "auto",
                                session: SessionScope? = nil, grants: Grants = .all,
                                preludeBodies: PreludeBodies = .all) -> Result<CompiledScript, CompilationFailure> {
-        // A small run that names no prelude shortcut is compiled here, on the caller's thread, when it has room.
-        if preludeBodies == .whenCalled, source.text.utf8.count <= LargeStack.smallInput,
-           !mentionsAShortcut(of: prelude, in: source), LargeStack.currentThreadHasRoom(LargeStack.roomForSmallInput),
-           let compiled = compileAlone(source, registry: registry, limits: limits, commandName: commandName, session: session,
-                                       grants: grants) {
-            return compiled
+        var first = FirstAttempt.whole
+        if preludeBodies == .whenCalled { first = mentionsAShortcut(of: prelude, in: source) ? .preludeDeclared : .alone }
+        // A small script that can't touch the prelude is compiled here, on the caller's thread, when it has room; an
+        // error then compiles it all on the large stack.
+        if first == .alone, source.text.utf8.count <= LargeStack.smallInput, LargeStack.currentThreadHasRoom(LargeStack.roomForSmallInput) {
+            if let compiled = compileAlone(source, registry: registry, limits: limits, commandName: commandName, session: session,
+                                           grants: grants) {
+                return compiled
+            }
+            first = .whole
         }
-        return LargeStack.run({
+        return LargeStack.run({ [first] in
             compileOnThisThread(source, prelude: prelude, registry: registry, limits: limits, commandName: commandName, session: session,
-                                grants: grants, preludeBodies: preludeBodies)
+                                grants: grants, first: first)
         }, fallback: {
             let message = "not enough memory to compile: a thread with a \(LargeStack.size >> 20) MB stack could not be started"
             return .failure(CompilationFailure(diagnostics: [Diagnostic(.error, message, at: Span(0, 0), in: source,
@@ -76,9 +80,19 @@ public enum ScriptCompiler {
         })
     }
 
+    /// What a `.whenCalled` compile tries before compiling the whole with every prelude body.
+    enum FirstAttempt {
+        /// The script without the prelude: it mentions none of its shortcuts (`mentionsAShortcut`).
+        case alone
+        /// The prelude's shortcuts declared, their bodies not even parsed unless the script calls one.
+        case preludeDeclared
+        /// Nothing: `.all` was asked for, or the script alone already gave an error.
+        case whole
+    }
+
     static func compileOnThisThread(_ source: SourceFile, prelude: [SourceFile], registry: Registry,
                                     limits: Parser.Limits, commandName: String, session: SessionScope?,
-                                    grants: Grants, preludeBodies: PreludeBodies = .all) -> Result<CompiledScript, CompilationFailure> {
+                                    grants: Grants, first: FirstAttempt) -> Result<CompiledScript, CompilationFailure> {
         func parsed(skippingPreludeBodies: Bool) -> (programs: [SyntaxTree], diagnostics: [Diagnostic]) {
             var parseDiagnostics: [Diagnostic] = []
             let programs = (prelude + [source]).map { file in
@@ -90,21 +104,21 @@ public enum ScriptCompiler {
             }
             return (programs, parseDiagnostics)
         }
-        if preludeBodies == .whenCalled {
-            // Without the prelude when the script can't touch it (`mentionsAShortcut`); otherwise with its bodies not
-            // even parsed, unless the script turns out to call one of its shortcuts. An error compiles it all, below.
-            if !mentionsAShortcut(of: prelude, in: source) {
-                if let compiled = compileAlone(source, registry: registry, limits: limits, commandName: commandName, session: session,
-                                               grants: grants) {
-                    return compiled
-                }
-            } else {
-                let (programs, diagnostics) = parsed(skippingPreludeBodies: true)
-                if let compiled = compile(programs, parseDiagnostics: diagnostics, source: source, registry: registry, limits: limits,
-                                          commandName: commandName, session: session, grants: grants, preludeBodies: .whenCalled) {
-                    return compiled
-                }
+        // An error in the first attempt, or a call of an unchecked prelude shortcut, compiles it all, below.
+        switch first {
+        case .alone:
+            if let compiled = compileAlone(source, registry: registry, limits: limits, commandName: commandName, session: session,
+                                           grants: grants) {
+                return compiled
             }
+        case .preludeDeclared:
+            let (programs, diagnostics) = parsed(skippingPreludeBodies: true)
+            if let compiled = compile(programs, parseDiagnostics: diagnostics, source: source, registry: registry, limits: limits,
+                                      commandName: commandName, session: session, grants: grants, preludeBodies: .whenCalled) {
+                return compiled
+            }
+        case .whole:
+            break
         }
         let (programs, diagnostics) = parsed(skippingPreludeBodies: false)
         // Every body is checked: this gives a result.
