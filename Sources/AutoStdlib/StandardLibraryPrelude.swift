@@ -9,18 +9,4 @@ public enum StandardLibrary {
         .filter { $0.path.hasSuffix(".auto") }
         .sorted { $0.path < $1.path }
         .map { ("stdlib-intents/" + ($0.path as NSString).lastPathComponent, $0.text) }
-
-    /// `registry` with the standard library's intents, for `auto`'s binaries' mains (`auto`, `auto-mcp`: given the
-    /// built-ins, `Registry.standard`). Exits when they can't be registered, which only a mistake in the engine's own
-    /// intents does (AutoStdlibTests registers them on every test run).
-    public static func registeredOrExit(in registry: Registry) -> Registry {
-        var registry = registry
-        do {
-            try registry.registerStandardLibrary()
-        } catch {
-            FileHandle.standardError.write(Data("auto: the standard library could not be registered: \(error)\n".utf8))
-            exit(1)
-        }
-        return registry
-    }
 }
