@@ -32,14 +32,8 @@ public enum Value: Sendable {
         return false
     }
 
-    /// Whether this is a Bool, Int, Decimal, Text, Date, Duration, Period, Size or File of exactly `type`: the
-    /// common case of an argument, checked without building the value's type.
-    public func hasScalarType(_ type: ValueType) -> Bool {
-        guard let kind = ScalarKind(type) else { return false }
-        return isScalar(kind)
-    }
-
-    /// Whether this is a value of the scalar kind, as it is.
+    /// Whether this is a value of the scalar kind, as it is: the common case of an argument, checked without building
+    /// the value's type.
     @inlinable
     public func isScalar(_ kind: ScalarKind) -> Bool {
         switch self {

@@ -73,7 +73,7 @@ struct OddValues: AppIntent {
         #expect(Decimal.nan.autoValue.isNull)
         #expect(Decimal(string: "1e40")?.autoValue.isNull == true)
         #expect(Duration(attoseconds: .max).autoValue.isNull)
-        #expect(Duration.seconds(90).autoValue.hasScalarType(.duration))
+        #expect(Duration.seconds(90).autoValue.isScalar(.duration))
     }
 
     /// Values a host built by hand may be outside the language's range: they are refused or rounded, never
