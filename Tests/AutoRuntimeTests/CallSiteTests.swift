@@ -24,17 +24,7 @@ struct Join: ImmediateIntent {
 /// Calls through a call site (`ActionCall+Bound`): constants set once in the site's intent, computed arguments
 /// written on each call. Each must give what the array path gives, which a traced run takes.
 @Suite struct CallSiteTests {
-    static let registry: Registry = {
-        var registry = Registry.standard
-        do {
-            for intent in [Join.self, Scale.self, Tick.self, Bump.self, Shred.self] as [any AppIntent.Type] {
-                try registry.register(intent)
-            }
-        } catch {
-            Issue.record("registration failed: \(error)")
-        }
-        return registry
-    }()
+    static let registry = Registry.standard(adding: [Join.self, Scale.self, Tick.self, Bump.self, Shred.self])
 
     func compile(_ text: String) throws -> CompiledScript {
         try ScriptCompiler.compile(SourceFile(name: "t.auto", text: text), registry: Self.registry).get()

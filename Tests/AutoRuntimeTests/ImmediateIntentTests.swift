@@ -103,19 +103,22 @@ struct Leap: ImmediateIntent {
     }
 }
 
-@Suite struct ImmediateIntentTests {
-    static let registry: Registry = {
+extension Registry {
+    /// The built-ins and `intents`, for a suite's scripts; a registration that fails is the test's failure.
+    static func standard(adding intents: [any AppIntent.Type]) -> Registry {
         var registry = Registry.standard
         do {
-            for intent in [Scale.self, ScaleLater.self, Tick.self, Tock.self, Shred.self, Bump.self, Needy.self, Hop.self,
-                           Leap.self] as [any AppIntent.Type] {
-                try registry.register(intent)
-            }
+            for intent in intents { try registry.register(intent) }
         } catch {
             Issue.record("registration failed: \(error)")
         }
         return registry
-    }()
+    }
+}
+
+@Suite struct ImmediateIntentTests {
+    static let registry = Registry.standard(adding: [Scale.self, ScaleLater.self, Tick.self, Tock.self, Shred.self, Bump.self,
+                                                     Needy.self, Hop.self, Leap.self])
 
     func script(_ text: String) throws -> CompiledScript {
         try ScriptCompiler.compile(SourceFile(name: "t.auto", text: text), registry: Self.registry).get()
