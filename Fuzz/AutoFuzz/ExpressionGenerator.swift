@@ -240,7 +240,7 @@ extension ProgramGenerator {
     /// A function on texts; those that give a list are joined or counted back into a text.
     mutating func textFunction(_ d: Int) -> String {
         let text = expression(.text, depth: d)
-        switch random.int(0..<13) {
+        switch random.int(0..<14) {
         case 0: return "\(random.pick(["trim", "upper", "lower", "capitalize"]))(\(text))"
         case 1: return "join(\(random.pick(["words", "lines", "characters"]))(\(text)), \(expression(.text, depth: 0)))"
         case 2: return "join(split(\(text), \(random.pick(["\",\"", "\" \"", "\"é\"", "\"\""]))))"
@@ -254,9 +254,24 @@ extension ProgramGenerator {
         case 11:
             let pattern = random.pick(["\"EEEE, d MMMM\"", "\"yyyy-MM-dd HH:mm\"", "\"'at' h a\"", "\"\"", "\"''\"", "\"QQQQ w\""])
             return "format(\(expression(.date, depth: d)), \(pattern))"
+        case 12:
+            // Regular expressions, some of catastrophic shape (on the short texts generated here they end quickly) and
+            // some not regular expressions at all.
+            switch random.int(0..<3) {
+            case 0: return "(match(\(text), \(regexPattern())) otherwise \"none\")"
+            case 1: return "join(allMatches(\(text), \(regexPattern())), \"|\")"
+            default: return "replaceMatches(\(text), \(regexPattern()), \(random.pick([#""<$0>""#, #""$1""#, #""$$""#, #""$9""#, #""""#])))"
+            }
         case 8: return "join((words(\(text)) | each \(random.pick(["upper(it)", "it + \"!\"", "text(count(it))", "it[0]"]))), \"-\")"
         default: return "join(\(random.pick(["first", "last"]))(words(\(text)), 2), \"-\")"
         }
+    }
+
+    /// A pattern for the regular expression functions: ordinary ones and ones of catastrophic shape. (A constant
+    /// pattern that is not one is a compile-time error; mutated fixtures bring those.)
+    mutating func regexPattern() -> String {
+        random.pick([#""\\w+""#, #""^(a+)+$""#, #""(a|aa)+$""#, #""(x+x+)+y""#, #""(é)|(\\d)""#, #""(?i)CAFÉ""#, #""\\X""#,
+                     #""""#, #""(?<n>.)\\k<n>""#, #""[[:alpha:]]+""#])
     }
 
     /// `"… \(x) …"` with values of any type, sometimes a pipeline or a nested interpolation inside.
@@ -290,7 +305,9 @@ extension ProgramGenerator {
             let element = randomType(depth: 0)
             if random.chance(0.5) { return "(\(expression(.list(element), depth: d)) contains \(expression(element, depth: d)))" }
             return "(\(expression(element, depth: d)) in \(expression(.list(element), depth: d)))"
-        case 4: return "(\(expression(.text, depth: d)) in \(expression(.text, depth: d)))"
+        case 4:
+            if random.chance(0.5) { return "(matches(\(expression(.text, depth: d)), \(regexPattern())) otherwise false)" }
+            return "(\(expression(.text, depth: d)) in \(expression(.text, depth: d)))"
         case 5:
             let shape = recordShape(depth: 0)
             let key = random.chance(0.7) ? random.pick(shape.names) : "zz"

@@ -152,6 +152,11 @@ struct ExtremePrograms {
         "show count(numbers from 0 to: 9223372036854775807)",
         "show repeat text \"ab\" count: 9223372036854775807",
         "set t = \"ab\"\nrepeat 64 times { set t = t + t }",
+        // Regular expressions of catastrophic shape: exponential backtracking, stopped only by the limits.
+        #"show matches("xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx", "(x+x+)+y")"#,
+        #"show replaceMatches("aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa!", "(a|aa)+$", "x")"#,
+        #"show count(allMatches("xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxy", "(x+x+)+z"))"#,
+        #"show captures("ababababababababababababababababababab!", "^((ab)*)*$")"#,
     ]
 
     static let results = [

@@ -113,10 +113,9 @@ struct Repl {
                 return .goOn
             }
             do {
-                let text = try String(contentsOfFile: argument, encoding: .utf8)
-                await runEntry(text, name: argument)
+                await runEntry(try ScriptFile.load(argument).text, name: argument)
             } catch {
-                console.writeError("\(argument): can't be read (\(error.localizedDescription))\n")
+                console.writeError("\(error)\n")
             }
         case "history":
             let count = Int(argument) ?? 20

@@ -18,24 +18,56 @@ struct ScriptSourceOptions: ParsableArguments {
 }
 
 /// A script named on the command line: a file, or `-` for standard input. Shared by the commands that take
-/// `-e` and by `intents`, which reads a script only for its shortcuts.
+/// `-e`, by `intents`, which reads a script only for its shortcuts, and by the REPL's `:load`.
+///
+/// Read with read(2) to its end rather than Foundation's `Data(contentsOf:)`, which sizes a file first: so a pipe,
+/// a FIFO and `/dev/fd/N` (`auto run <(…)`) are read like any file. A folder or a device (but a terminal) is refused
+/// with a message that says what it is, before anything is read: `/dev/zero` would never end.
 enum ScriptFile {
+    /// The longest script read: far beyond any written by hand or generated, and a bound on what a device or a
+    /// pipe that never ends can make the process hold.
+    static let maxBytes = 64 << 20
+
     static func load(_ path: String) throws -> SourceFile {
         if path == "-" {
             let data = FileHandle.standardInput.readDataToEndOfFile()
             return SourceFile(name: "<stdin>", text: String(decoding: data, as: UTF8.self))
         }
-        do {
-            let data = try Data(contentsOf: URL(fileURLWithPath: path))
-            guard let text = String(data: data, encoding: .utf8) else {
-                throw ValidationError("\(path): the file is not UTF-8 text")
+        let bytes = try read(path)
+        guard let text = String(validating: bytes, as: UTF8.self) else {
+            throw ValidationError("\(path): the file is not UTF-8 text")
+        }
+        return SourceFile(name: path, text: text)
+    }
+
+    static func read(_ path: String) throws -> [UInt8] {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            throw ValidationError("\(path): \(errno == ENOENT ? "no such file" : "can't be read (\(String(cString: strerror(errno))))")")
+        }
+        defer { close(descriptor) }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else { throw ValidationError("\(path): can't be read (\(String(cString: strerror(errno))))") }
+        switch status.st_mode & S_IFMT {
+        case S_IFDIR: throw ValidationError("\(path): is a folder, not a script")
+        case S_IFCHR where isatty(descriptor) == 0: throw ValidationError("\(path): is a device (a character device), not a script")
+        case S_IFBLK: throw ValidationError("\(path): is a device (a block device), not a script")
+        case S_IFSOCK: throw ValidationError("\(path): is a socket, not a script")
+        default: break
+        }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 64 << 10)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw ValidationError("\(path): can't be read (\(String(cString: strerror(errno))))")
             }
-            return SourceFile(name: path, text: text)
-        } catch let error as ValidationError {
-            throw error
-        } catch {
-            let reason = FileManager.default.fileExists(atPath: path) ? "can't be read" : "no such file"
-            throw ValidationError("\(path): \(reason)")
+            if count == 0 { return bytes }
+            guard bytes.count + count <= maxBytes else {
+                throw ValidationError("\(path): is longer than a script may be (\(maxBytes >> 20) MB)")
+            }
+            bytes.append(contentsOf: chunk[..<count])
         }
     }
 }

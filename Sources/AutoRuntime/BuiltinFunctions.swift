@@ -57,7 +57,7 @@ public enum BuiltinFunctions {
             case .null: return .null
             case .date(let date):
                 let zone = arguments.count > 2 ? try DateFunctions.zone(arguments[2], "format") : Calendars.local.timeZone
-                text = DateFormatting.format(date, pattern: pattern, in: zone)
+                text = try DateFormatting.format(date, pattern: pattern, in: zone)
             case .int(let whole): text = try formatNumber(Decimal(whole), pattern, locale: arguments.count > 2 ? arguments[2] : nil)
             case .decimal(let exact): text = try formatNumber(exact, pattern, locale: arguments.count > 2 ? arguments[2] : nil)
             default: throw EvaluationError("format writes a date or a number, not \(arguments[0].type)")

@@ -22,19 +22,33 @@ public enum DateFormatting {
 
     /// A Unicode date pattern (`EEEE, d MMMM` → `Monday, 3 March`; text in single quotes is written as is), in the
     /// machine's zone unless another is given.
-    static func format(_ date: Date, pattern: String, in zone: TimeZone = Calendars.local.timeZone) -> String {
-        formatter(pattern: pattern, zone: zone).string(from: date)
+    static func format(_ date: Date, pattern: String, in zone: TimeZone = Calendars.local.timeZone) throws(EvaluationError) -> String {
+        let text = try formatter(pattern: pattern, zone: zone).string(from: date)
+        // Foundation's answer to a pattern it can't honour is an empty text, never an error.
+        if text.isEmpty, !pattern.isEmpty { throw EvaluationError("format can't write a date with the pattern '\(shown(pattern))'") }
+        return text
     }
 
     /// The date a text holds, read with a Unicode date pattern in a zone; nil when the text doesn't match it whole.
-    static func parse(_ text: String, pattern: String, in zone: TimeZone) -> Date? {
-        let formatter = formatter(pattern: pattern, zone: zone)
+    static func parse(_ text: String, pattern: String, in zone: TimeZone) throws(EvaluationError) -> Date? {
+        let formatter = try formatter(pattern: pattern, zone: zone)
         formatter.isLenient = false
         return formatter.date(from: text)
     }
 
+    /// The longest pattern ICU's formatter takes (in UTF-16 code units): past it, it formats nothing (measured: 1,024
+    /// characters give a date, 1,025 an empty text).
+    static let maxPatternLength = 1024
+
+    static func shown(_ pattern: String) -> String {
+        ValueFormatter.escapingControlCharacters(pattern.count > 40 ? String(pattern.prefix(40)) + "…" : pattern)
+    }
+
     /// Made per call: `DateFormatter` is not safe to share between runs on other threads.
-    static func formatter(pattern: String, zone: TimeZone) -> DateFormatter {
+    static func formatter(pattern: String, zone: TimeZone) throws(EvaluationError) -> DateFormatter {
+        guard pattern.utf16.count <= maxPatternLength else {
+            throw EvaluationError("the date pattern '\(shown(pattern))' has \(pattern.utf16.count) characters, more than a pattern may (\(maxPatternLength))")
+        }
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
         var calendar = isoCalendar

@@ -19,7 +19,7 @@ enum DateFunctions {
                 throw EvaluationError("parseDate needs a pattern such as \"d MMM yyyy\"")
             }
             let zone = arguments.count > 2 ? try self.zone(arguments[2], "parseDate") : Calendars.local.timeZone
-            guard let date = DateFormatting.parse(text, pattern: pattern, in: zone) else {
+            guard let date = try DateFormatting.parse(text, pattern: pattern, in: zone) else {
                 throw EvaluationError("'\(ValueFormatter.escapingControlCharacters(text))' is not a date written as '\(pattern)'")
             }
             guard DateRange.contains(date) else { throw EvaluationError("'\(text)' is outside \(DateRange.description)") }

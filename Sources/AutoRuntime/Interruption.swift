@@ -1,4 +1,5 @@
 import AutoIntents
+import Synchronization
 
 /// Lets a long built-in — a sort, a filter, showing or joining a big list — stop when its run is cancelled or out
 /// of time, instead of running on past Ctrl-C or the time limit: the run sets one for its task, and the built-in
@@ -8,10 +9,20 @@ final class Interruption: Sendable {
 
     let cancellation: CancellationFlag
     let deadline: ContinuousClock.Instant?
+    /// The run's step limit, which the work of a long built-in counts against too (`charge`).
+    let maxSteps: Int
+    /// Steps that built-ins did inside one node (a regular expression's backtracking), counted with the run's own
+    /// steps against `maxSteps`, so that no built-in can hold the run's thread forever when no time limit is set.
+    let builtinSteps = Atomic<Int>(0)
 
-    init(cancellation: CancellationFlag, deadline: ContinuousClock.Instant?) {
+    /// What the run holds, when its values' memory is bounded (`--max-memory`).
+    let memory: RunMemory?
+
+    init(cancellation: CancellationFlag, deadline: ContinuousClock.Instant?, maxSteps: Int = RunLimits().maxSteps, memory: RunMemory? = nil) {
         self.cancellation = cancellation
         self.deadline = deadline
+        self.maxSteps = maxSteps
+        self.memory = memory
     }
 
     /// How many elements a long built-in handles between two looks.
@@ -32,5 +43,16 @@ final class Interruption: Sendable {
     /// Throws when the current run should stop. The executor then reports why: a cancellation, or the time limit.
     static func check() throws(EvaluationError) {
         if isRequested { throw EvaluationError.interrupted }
+    }
+
+    /// Counts `steps` of a built-in's own work against the step limit, and throws when the run should stop: it was
+    /// cancelled, its time is up, or the steps are over the limit (`what` names the work in that error).
+    @inline(never)
+    func charge(_ steps: Int, for what: String) throws(EvaluationError) {
+        if shouldStop { throw EvaluationError.interrupted }
+        let total = builtinSteps.add(steps, ordering: .relaxed).newValue
+        if total > maxSteps {
+            throw EvaluationError("\(what) took more than \(maxSteps) steps and was stopped", kind: .stepLimit(maxSteps))
+        }
     }
 }

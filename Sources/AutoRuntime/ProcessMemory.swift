@@ -52,6 +52,14 @@ enum ProcessMemory {
         return files
     }
 
+    /// The bytes of memory this process has resident now (the second field of `/proc/self/statm`), or nil when the
+    /// kernel doesn't say.
+    static func resident() -> UInt64? {
+        guard let fields = contents(of: "/proc/self/statm")?.split(separator: " "), fields.count > 1,
+              let pages = UInt64(fields[1]) else { return nil }
+        return pages &* pageSize
+    }
+
     private static var pageSize: UInt64 { UInt64(max(sysconf(Int32(_SC_PAGESIZE)), 1)) }
 
     /// A small file of the kernel's, read with read(2): every run reads these before its first statement, and

@@ -44,7 +44,8 @@ final class Run {
         self.program = program
         self.context = context
         self.limits = limits
-        interruption = Interruption(cancellation: context.cancellation, deadline: deadline)
+        interruption = Interruption(cancellation: context.cancellation, deadline: deadline, maxSteps: limits.maxSteps,
+                                    memory: limits.values.givenMaxBytes.flatMap(RunMemory.init))
         self.whatIf = whatIf
         cancellation = context.cancellation
         callsThroughSites = trace == nil && !whatIf
@@ -112,7 +113,7 @@ final class Run {
     func checkLimits(_ node: Node) throws {
         nextCheck = min(steps &+ 1024, stepCeiling)
         try checkCancellation(at: node.location)
-        if steps > limits.maxSteps {
+        if steps > limits.maxSteps || steps &+ interruption.builtinSteps.load(ordering: .relaxed) > limits.maxSteps {
             throw RuntimeError("the run took more than \(limits.maxSteps) steps and was stopped; it may loop forever",
                                at: node.location, kind: .stepLimit(limits.maxSteps))
         }

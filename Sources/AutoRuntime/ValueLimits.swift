@@ -13,11 +13,12 @@ public struct ValueLimits: Sendable {
     public let maxDepth: Int
     /// How large one value a run builds may be, in bytes: a list of n values counts n times a value's size, a
     /// text its UTF-8 bytes. A value over it is an error before it is built, so that a script that doubles a list
-    /// in a loop stops with a message instead of the allocator aborting the process.
+    /// in a loop stops with a message instead of the allocator aborting the process. When it is given (not the
+    /// default), it bounds all the run's values together as well (`RunMemory`).
     public var maxBytes: Int { givenMaxBytes ?? Self.defaultMaxBytes }
     /// nil for the default, which is worked out only when a value is large enough to need it (`exceeds`): reading
     /// the process's memory limits took a tenth of a millisecond of every start.
-    private let givenMaxBytes: Int?
+    let givenMaxBytes: Int?
 
     /// A quarter of the memory this process may use (`ProcessMemory`): room for a few such values, for the
     /// spare capacity of a list that grows in place, and for everything else the process holds.
@@ -61,11 +62,13 @@ public struct ValueLimits: Sendable {
     public func checkList(count: Int) throws(EvaluationError) {
         let (bytes, overflow) = count.multipliedReportingOverflow(by: MemoryLayout<Value>.stride)
         if overflow || exceeds(bytes) { throw tooLarge("a list of \(count) values", bytes: overflow ? Int.max : bytes) }
+        if givenMaxBytes != nil { try Interruption.current?.memory?.willBuild(bytes) }
     }
 
     /// Checks, before a text of `bytes` UTF-8 bytes is built, that it fits in `maxBytes`.
     public func checkText(bytes: Int) throws(EvaluationError) {
         if exceeds(bytes) { throw tooLarge("a text of \(bytes) bytes", bytes: bytes) }
+        if givenMaxBytes != nil { try Interruption.current?.memory?.willBuild(bytes) }
     }
 
     /// Checks the result of `a + b` before it is built: the sum of two lists or of two texts. A big one (more

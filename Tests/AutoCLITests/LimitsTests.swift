@@ -117,4 +117,28 @@ extension LimitsTests {
         #expect(!runtime.standardError.contains("\u{1B}"), "\(runtime.standardError.debugDescription)")
         #expect(runtime.standardError.contains("'a\\u{1B}[2Jb' is not a number"), "\(runtime.standardError)")
     }
+
+    /// `--max-memory` bounds all the run's values together, not only each one: 400 texts of 1 MB in one list held
+    /// 429 MB under a limit of 10 MB. Texts built and dropped one after another stay within it.
+    @Test func theMemoryLimitBoundsTheWholeRun() async throws {
+        let big = "set big = padLeft(\"\", 1000000, \"x\")\n"
+        let kept = try await auto("--max-memory", "10MB", "-e", big + "set l = []\nrepeat 400 times { set l = l + [big + \"y\"] }\nshow count(l)")
+        #expect(kept.exitCode == 1, "\(kept.standardOutput) \(kept.standardError)")
+        #expect(kept.standardError.contains("more than all its values together may take (10 MB)"), "\(kept.standardError)")
+        #expect(kept.standardError.contains("hint: raise it with --max-memory"), "\(kept.standardError)")
+        let dropped = try await auto("--max-memory", "10MB", "-e", big + "set n = 0\nrepeat 400 times { set t = big + \"y\"\nset n = n + count(t) }\nshow n")
+        #expect(dropped.exitCode == 0, "\(dropped.standardError)")
+        #expect(dropped.standardOutput == "400000400\n")
+    }
+
+    /// A date pattern Foundation can't honour (one of more than 1,024 characters) gave an empty text; it is an error
+    /// that names the pattern.
+    @Test func aDatePatternThatCantBeHonouredIsAnError() async throws {
+        let long = try await auto("-e", #"show format(date("2024-05-01"), replace(padLeft("", 1000, "x"), "x", "EEEE "))"#)
+        #expect(long.exitCode == 1, "\(long.standardOutput)")
+        #expect(long.standardError.contains("the date pattern 'EEEE EEEE EEEE EEEE EEEE EEEE EEEE EEEE …' has 5000 characters, more than a pattern may (1024)"),
+                "\(long.standardError)")
+        let short = try await auto("-e", #"show format(date("2024-05-01"), "EEEE d MMMM")"#)
+        #expect(short.standardOutput == "Wednesday 1 May\n", "\(short.standardError)")
+    }
 }

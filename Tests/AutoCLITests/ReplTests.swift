@@ -67,7 +67,7 @@ import Testing
         try "set greeting = \"hi\"\nshortcut \"twice\" (t: Text) { return t + t }\n".write(toFile: path, atomically: true, encoding: .utf8)
         let result = try repl(":load \(path)", "twice greeting", ":load \(path).missing")
         #expect(result.standardOutput == "hihi\n", "\(result.standardError)")
-        #expect(result.standardError.contains("setup.auto.missing: can't be read"))
+        #expect(result.standardError.contains("setup.auto.missing: no such file"))
     }
 
     @Test func theInputEndingInsideAnEntryRunsWhatThereIsSoItsErrorIsSaid() throws {

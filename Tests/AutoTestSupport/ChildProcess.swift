@@ -77,6 +77,11 @@ public final class ChildProcess: @unchecked Sendable {
         errors.wait(until: TerminalSession.deadline(timeout)) { text, finished in condition(text) || finished } && condition(errors.text)
     }
 
+    /// Waits until the child's standard output satisfies `condition`, as `waitForError` does for standard error.
+    public func waitForOutput(timeout: Duration = .seconds(30), until condition: (String) -> Bool) -> Bool {
+        output.wait(until: TerminalSession.deadline(timeout)) { text, finished in condition(text) || finished } && condition(output.text)
+    }
+
     /// Sends `signal` (SIGINT, SIGKILL, …) to the child if it is still running.
     public func signal(_ signal: Int32) {
         if process.isRunning { kill(process.processIdentifier, signal) }
