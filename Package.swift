@@ -114,8 +114,9 @@ let package = Package(
         ),
 
         // The fuzzing harness: generated programs and mutated fixtures run against the built `auto`, with
-        // oracles on the exit code, JSON output and deadlines (`swift run auto-fuzz --quick`). Foundation only.
-        .target(name: "AutoFuzz", path: "Fuzz/AutoFuzz"),
+        // oracles on the exit code, JSON output and deadlines (`swift run auto-fuzz --quick`), and sandbox escapes.
+        // ZIPFoundation writes the malicious archives of the sandbox cases (SandboxEscapes.swift).
+        .target(name: "AutoFuzz", dependencies: [.product(name: "ZIPFoundation", package: "ZIPFoundation")], path: "Fuzz/AutoFuzz"),
         .executableTarget(name: "auto-fuzz", dependencies: ["AutoFuzz"], path: "Fuzz/auto-fuzz"),
 
         // What the tests share: a small host registered as a real host would, and scripted interaction.

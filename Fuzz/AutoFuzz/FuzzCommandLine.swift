@@ -1,18 +1,22 @@
 import Foundation
 
-/// `auto-fuzz`'s command line. Written out by hand: the harness depends on Foundation only, so that it
-/// keeps building whatever the engine's dependencies become.
+/// `auto-fuzz`'s command line. Written out by hand: the harness depends on Foundation (and ZIPFoundation, for
+/// archives) only, so that it keeps building whatever the engine's dependencies become.
 public enum FuzzCommandLine {
     public static let usage = """
         usage: auto-fuzz [--quick] [--count N] [--seed S] [--time-limit SECONDS] [--binary PATH]
                          [--generate] [--mutate-fixtures] [--jobs N] [--failures DIR] [--fixtures DIR]
-                         [--no-minimise] [--memory-limit MIB] [--only INDEX [--print]] [--verbose]
+                         [--no-minimise] [--memory-limit MIB] [--only INDEX [--print]] [--sandbox N] [--verbose]
 
         Runs generated programs and mutated fixtures against the `auto` binary and checks that every run
         exits with 0, 1, 2 or 130, writes valid JSON under --json, and honours --timeout. Exits 1 if any
-        check failed, after minimising one program per distinct failure into the failures folder.
+        check failed, after minimising one program per distinct failure into the failures folder. Then runs
+        sandbox cases: scripts that try to leave `--allow-read/--allow-write` through links, hard links,
+        malicious archives and programs, each checked to have changed and read nothing outside its folder.
 
-          --quick              3000 programs, stopping new ones after 100 s, seed 1 unless --seed (for CI)
+          --quick              3000 programs, stopping new ones after 100 s, and 150 sandbox cases; seed 1
+                               unless --seed (for CI)
+          --sandbox N          how many sandbox cases (default 150; 0 for none)
           --count N            how many programs (default 3000)
           --seed S             the campaign's seed (default: from the clock, printed); a program is
                                reproducible from (seed, index)
@@ -44,7 +48,7 @@ public enum FuzzCommandLine {
         var options = CampaignOptions(binary: defaultBinary, fixturesFolder: repositoryRoot + "/Tests/Fixtures")
         options.failuresFolder = repositoryRoot + "/Fuzz/failures"
         var seedGiven = false, quick = false, generateOnly = false, mutateOnly = false
-        var only: Int?, printOnly = false
+        var only: Int?, printOnly = false, sandboxCases = 150
         var rest = arguments.dropFirst()[...]
         func value(_ name: String) -> String? {
             guard let next = rest.popFirst() else {
@@ -74,6 +78,7 @@ public enum FuzzCommandLine {
                 options.settings.exitSlack = 2 * s
             case "--only": guard let v = value(argument), let n = Int(v) else { return 2 }; only = n
             case "--print": printOnly = true
+            case "--sandbox": guard let v = value(argument), let n = Int(v), n >= 0 else { return 2 }; sandboxCases = n
             case "--verbose", "-v": options.verbose = true
             case "--help", "-h":
                 print(usage)
@@ -105,7 +110,10 @@ public enum FuzzCommandLine {
             + "\(options.jobs) jobs, \(campaign.fixtureCount) fixtures to mutate, binary \(options.binary)")
         let summary = campaign.run()
         print(FailureReport.summary(summary, options: options), terminator: "")
-        return summary.failed ? 1 : 0
+        let sandbox = SandboxEscapes(seed: options.seed, binary: options.binary, folder: campaign.workFolder)
+        let escapes = sandbox.campaign(count: sandboxCases, jobs: options.jobs, log: log)
+        for escape in escapes { print(escape) }
+        return summary.failed || !escapes.isEmpty ? 1 : 0
     }
 
     /// `--only INDEX`: the program, its configuration and, unless `--print`, what the run did.

@@ -214,4 +214,28 @@ import Testing
         let minimal = minimiser.minimise(Array(program.utf8))
         #expect(minimal.count < 200, "\(minimal.count) bytes left")
     }
+
+    /// The sandbox oracle: a fake binary that writes outside its box, keeps a setuid bit or shows the secret kept
+    /// outside is caught; one that only writes in its box passes. (`$1` is `--allow-read=BOX`.)
+    @Test func theSandboxOracleCatchesEachEscape() throws {
+        let cases: [(String, String?)] = [
+            (#"box="${1#--allow-read=}"; echo x > "$box/inside.txt""#, nil),
+            (#"box="${1#--allow-read=}"; echo x > "$box/../outside/escaped.txt""#, "outside the box, changed"),
+            (#"box="${1#--allow-read=}"; echo x >> "$box/../outside/linked.txt""#, "outside the box, changed"),
+            (#"box="${1#--allow-read=}"; touch "$box/s"; chmod 4755 "$box/s""#, "a setuid or setgid bit was kept"),
+            (#"box="${1#--allow-read=}"; cat "$box/../outside/secret.txt""#, "the secret kept outside the box was shown"),
+            (#"box="${1#--allow-read=}"; cp "$box/../outside/secret.txt" "$box/stolen""#, "the secret kept outside the box was copied"),
+            ("exit 3", "exit code 3"),
+        ]
+        for (body, expected) in cases {
+            let binary = try fake(body)
+            let folder = URL(fileURLWithPath: binary).deletingLastPathComponent().path
+            let (_, _, problem) = SandboxEscapes(seed: 1, binary: binary, folder: folder).run(0)
+            if let expected {
+                #expect(problem?.contains(expected) == true, "\(body): \(problem ?? "passed")")
+            } else {
+                #expect(problem == nil, "\(body): \(problem ?? "")")
+            }
+        }
+    }
 }
