@@ -6,17 +6,18 @@ public enum FuzzCommandLine {
     public static let usage = """
         usage: auto-fuzz [--quick] [--count N] [--seed S] [--time-limit SECONDS] [--binary PATH]
                          [--generate] [--mutate-fixtures] [--jobs N] [--failures DIR] [--fixtures DIR]
-                         [--no-minimise] [--memory-limit MIB] [--only INDEX [--print]] [--sandbox N] [--verbose]
+                         [--no-minimise] [--memory-limit MIB] [--only INDEX [--print]] [--sandbox N] [--mcp N] [--verbose]
 
         Runs generated programs and mutated fixtures against the `auto` binary and checks that every run
         exits with 0, 1, 2 or 130, writes valid JSON under --json, and honours --timeout. Exits 1 if any
         check failed, after minimising one program per distinct failure into the failures folder. Then runs
         sandbox cases: scripts that try to leave `--allow-read/--allow-write` through links, hard links,
-        malicious archives and programs, each checked to have changed and read nothing outside its folder.
+        malicious archives and programs, each checked to have changed and read nothing outside its folder;
+        and MCP conversations: malformed, huge and early messages to `auto mcp`, checked against JSON-RPC 2.0.
 
-          --quick              3000 programs, stopping new ones after 100 s, and 150 sandbox cases; seed 1
-                               unless --seed (for CI)
+          --quick              3000 programs, stopping new ones after 100 s; seed 1 unless --seed (for CI)
           --sandbox N          how many sandbox cases (default 150; 0 for none)
+          --mcp N              how many MCP conversations (default 30; 0 for none)
           --count N            how many programs (default 3000)
           --seed S             the campaign's seed (default: from the clock, printed); a program is
                                reproducible from (seed, index)
@@ -48,7 +49,7 @@ public enum FuzzCommandLine {
         var options = CampaignOptions(binary: defaultBinary, fixturesFolder: repositoryRoot + "/Tests/Fixtures")
         options.failuresFolder = repositoryRoot + "/Fuzz/failures"
         var seedGiven = false, quick = false, generateOnly = false, mutateOnly = false
-        var only: Int?, printOnly = false, sandboxCases = 150
+        var only: Int?, printOnly = false, sandboxCases = 150, mcpCases = 30
         var rest = arguments.dropFirst()[...]
         func value(_ name: String) -> String? {
             guard let next = rest.popFirst() else {
@@ -79,6 +80,7 @@ public enum FuzzCommandLine {
             case "--only": guard let v = value(argument), let n = Int(v) else { return 2 }; only = n
             case "--print": printOnly = true
             case "--sandbox": guard let v = value(argument), let n = Int(v), n >= 0 else { return 2 }; sandboxCases = n
+            case "--mcp": guard let v = value(argument), let n = Int(v), n >= 0 else { return 2 }; mcpCases = n
             case "--verbose", "-v": options.verbose = true
             case "--help", "-h":
                 print(usage)
@@ -113,7 +115,9 @@ public enum FuzzCommandLine {
         let sandbox = SandboxEscapes(seed: options.seed, binary: options.binary, folder: campaign.workFolder)
         let escapes = sandbox.campaign(count: sandboxCases, jobs: options.jobs, log: log)
         for escape in escapes { print(escape) }
-        return summary.failed || !escapes.isEmpty ? 1 : 0
+        let offProtocol = McpMessages(seed: options.seed, binary: options.binary).campaign(count: mcpCases, log: log)
+        for failure in offProtocol { print(failure) }
+        return summary.failed || !escapes.isEmpty || !offProtocol.isEmpty ? 1 : 0
     }
 
     /// `--only INDEX`: the program, its configuration and, unless `--print`, what the run did.
