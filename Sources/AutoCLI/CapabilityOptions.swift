@@ -55,12 +55,28 @@ struct CapabilityOptions: ParsableArguments {
     }
 
     /// The grants these flags give, `unflagged` when none is given (everything, for a script run by the person
-    /// who wrote it); a path that can't be resolved (a link loop) is a usage error.
+    /// who wrote it); a path that can't be resolved (a link loop) is a usage error. Each program `--allow-run`
+    /// names is resolved here, once: a name to the file PATH finds for it now, a path to its file, links resolved
+    /// (`Grants.programs`); the run starts those files only. One that is not found, or that is under a folder
+    /// `--allow-write` grants (the run could change it before starting it), is a usage error.
     func grants(unflagged: Grants = .all) throws -> Grants {
         let restricted = sandbox || !allowRead.isEmpty || !allowWrite.isEmpty || !allowNet.isEmpty || !allowRun.isEmpty || allowEnvironment
         guard restricted else { return unflagged }
-        return Grants(read: try Self.scope(allowRead, paths: true), write: try Self.scope(allowWrite, paths: true),
-                      net: try Self.scope(allowNet, paths: false), run: try Self.scope(allowRun, paths: false), env: allowEnvironment)
+        let grants = Grants(read: try Self.scope(allowRead, paths: true), write: try Self.scope(allowWrite, paths: true),
+                            net: try Self.scope(allowNet, paths: false), run: try Self.scope(allowRun, paths: false), env: allowEnvironment)
+        if case .only(let programs) = grants.run {
+            for program in programs {
+                guard let file = grants.programs[program] else {
+                    throw ValidationError(program.contains("/") ? "--allow-run=\(program): there is no program '\(program)' (or it can't be run)"
+                                                                : "--allow-run=\(program): there is no program '\(program)' in PATH")
+                }
+                if let folder = grants.writableFolder(holding: file) {
+                    throw ValidationError("--allow-run=\(program): '\(file)' is in '\(folder)', which --allow-write grants; "
+                                          + "a run never starts a file it may change")
+                }
+            }
+        }
+        return grants
     }
 
     /// Each flag may come several times and list several values; `*` anywhere (a bare flag) grants everything.

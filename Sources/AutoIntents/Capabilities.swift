@@ -42,15 +42,24 @@ public struct Grants: Sendable, Equatable {
         case all
         /// For read and write, paths resolved as `GrantedPath.resolve` does (absolute, `~`, `..` and symlinks
         /// resolved): a path is inside when it is one of them or under one. For net, host names (`example.org`,
-        /// `localhost:8080`); for run, program names or paths.
+        /// `localhost:8080`); for run, program names or paths as given, each resolved to one file when the grant is
+        /// made (`programs`).
         case only([String])
     }
 
     public var read: Scope
     public var write: Scope
     public var net: Scope
-    public var run: Scope
+    /// Setting it resolves the programs it names again, from the PATH of that moment (`programs`).
+    public var run: Scope {
+        didSet { programs = Self.resolvePrograms(run) }
+    }
     public var env: Bool
+    /// Each program that `run` grants by name or path, as given, and the one file a run may start for it: found
+    /// when the grant was made, as `GrantedPath.program` finds it (a name on PATH, a path as it is, links
+    /// resolved). A name missing here was not found, and nothing is started for it. A later PATH, or a file of
+    /// the same name elsewhere, never changes what a name starts.
+    public private(set) var programs: [String: String]
 
     public init(read: Scope = .none, write: Scope = .none, net: Scope = .none, run: Scope = .none, env: Bool = false) {
         self.read = read
@@ -58,6 +67,16 @@ public struct Grants: Sendable, Equatable {
         self.net = net
         self.run = run
         self.env = env
+        programs = Self.resolvePrograms(run)
+    }
+
+    static func resolvePrograms(_ run: Scope) -> [String: String] {
+        guard case .only(let granted) = run else { return [:] }
+        var programs: [String: String] = [:]
+        for program in granted where programs[program] == nil {
+            if let file = GrantedPath.program(program) { programs[program] = file }
+        }
+        return programs
     }
 
     /// Everything: what a script run by `auto` without `--sandbox` gets, and what a host gets by default.
@@ -93,7 +112,10 @@ public struct Grants: Sendable, Equatable {
         switch scope(of: capability) {
         case .only(let granted):
             let relation = capability == .read || capability == .write ? "there: \(object) is outside" : "\(object): it is not among"
-            return "this run may not \(capability.summary) \(relation) what \(capability.flag) granted (" + granted.joined(separator: ", ") + ")"
+            let shown = capability == .run ? granted.map { program in
+                programs[program].map { $0 == program ? program : "\(program): \($0)" } ?? "\(program): not found"
+            } : granted
+            return "this run may not \(capability.summary) \(relation) what \(capability.flag) granted (" + shown.joined(separator: ", ") + ")"
         case .none, .all:
             return "this run may not \(capability.summary)" + (object.isEmpty ? "" : " (\(object))") + "; grant it with \(capability.flag)"
         }
@@ -114,15 +136,56 @@ public struct Grants: Sendable, Equatable {
         }
     }
 
-    /// Whether a program may be started: granted by name (`git`, whatever its folder) or by path.
+    /// Whether a program (a name or a path, as a script gives it) may be started: `executable(for:)` finds the
+    /// file for it.
     public func allows(program: String) -> Bool {
+        (try? executable(for: program)) != nil
+    }
+
+    /// Why a program is not started: not granted, granted but in a folder the run may write, or not found.
+    public struct ProgramRefusal: Error, Sendable, CustomStringConvertible {
+        public let description: String
+    }
+
+    /// The absolute path of the file a run starts for `command` (a name, or a path with a `/`), or why it may not.
+    /// Granted wholly, a name is looked up on PATH now (the path found, as a shell starts it) and a path is taken
+    /// as it is, links resolved. Granted for some programs, a name starts only the file its grant was resolved to
+    /// when it was made (`programs`, links resolved), however PATH reads now, and a path starts only a file one of
+    /// them was resolved to; a granted file under a folder the run may write (granted for some paths) is refused
+    /// too, since the run could have changed it.
+    public func executable(for command: String) throws(ProgramRefusal) -> String {
         switch run {
-        case .none: return false
-        case .all: return true
-        case .only(let programs):
-            let name = (program as NSString).lastPathComponent
-            return programs.contains { $0 == program || (!$0.contains("/") && $0 == name) }
+        case .none:
+            throw ProgramRefusal(description: refusal(.run, "'\(command)'"))
+        case .all:
+            // Anything may start: the name is looked up as a shell would, now, and the file PATH finds is started.
+            guard let file = GrantedPath.program(command, resolvingLinks: false) else {
+                throw ProgramRefusal(description: command.contains("/") ? "there is no program '\(command)' (or it can't be run)"
+                                                                         : "there is no program '\(command)' in PATH")
+            }
+            return file
+        case .only:
+            let file: String?
+            if command.contains("/") {
+                let resolved = try? GrantedPath.resolve(command)
+                file = resolved.flatMap { resolved in programs.values.contains(resolved) ? resolved : nil }
+            } else {
+                file = programs[command]
+            }
+            guard let file else { throw ProgramRefusal(description: refusal(.run, "'\(command)'")) }
+            if let folder = writableFolder(holding: file) {
+                throw ProgramRefusal(description: "this run may not run programs '\(command)': '\(file)' is in '\(folder)', which --allow-write "
+                                     + "granted, and a run never starts a file it may have changed")
+            }
+            return file
         }
+    }
+
+    /// The folder granted for writing that holds `path`, when writing is granted for some folders only (a run
+    /// that may write everywhere is not confined to begin with).
+    public func writableFolder(holding path: String) -> String? {
+        guard case .only(let roots) = write else { return nil }
+        return roots.first { GrantedPath.isInside(path, root: $0) }
     }
 }
 
@@ -191,6 +254,32 @@ public enum GrantedPath {
         let length = readlink(path, &buffer, buffer.count - 1)
         guard length > 0 else { return nil }
         return String(decoding: buffer[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    /// The file `program` stands for, as a shell would start it, with every link resolved: a path (with a `/`)
+    /// resolved as `resolve` does (relative to the current folder); a name looked up in `searchPath` (`$PATH` when
+    /// nil), the first absolute folder in it that holds an executable file of that name. Nil when there is none.
+    /// Without `resolvingLinks`, a name's file is the path PATH found, as a shell starts it.
+    public static func program(_ program: String, searchPath: String? = nil, resolvingLinks: Bool = true) -> String? {
+        guard !program.isEmpty else { return nil }
+        if program.contains("/") {
+            guard let resolved = try? resolve(program), isExecutableFile(resolved) else { return nil }
+            return resolved
+        }
+        let path = searchPath ?? ProcessInfo.processInfo.environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin"
+        for folder in path.split(separator: ":") where folder.hasPrefix("/") {
+            let candidate = String(folder.hasSuffix("/") ? folder : folder + "/") + program
+            guard isExecutableFile(candidate) else { continue }
+            if !resolvingLinks { return candidate }
+            if let resolved = try? resolve(candidate) { return resolved }
+        }
+        return nil
+    }
+
+    /// A regular file (links followed) this process may execute.
+    static func isExecutableFile(_ path: String) -> Bool {
+        var status = stat()
+        return stat(path, &status) == 0 && status.st_mode & S_IFMT == S_IFREG && access(path, X_OK) == 0
     }
 
     /// Whether `path` is `root` or inside it, both resolved.

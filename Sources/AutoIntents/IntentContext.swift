@@ -55,9 +55,17 @@ public final class IntentContext: Sendable {
         }
     }
 
-    /// Throws unless the run may start `program` (a name or a path).
-    public func authorize(program: String) throws {
-        guard grants.allows(program: program) else { throw IntentError(grants.refusal(.run, "'\(program)'")) }
+    /// The absolute path of the file to start for `program` (a name or a path), once the run's grants allow it
+    /// (`Grants.executable(for:)`): with `--allow-run=NAMES`, only the files those names were resolved to when the
+    /// run started, never a file under a folder the run may write. Start that path, not `program`, so that no
+    /// later lookup on PATH picks another file; an error that names the program and the grant otherwise.
+    @discardableResult
+    public func authorize(program: String) throws -> String {
+        do {
+            return try grants.executable(for: program)
+        } catch {
+            throw IntentError(error.description)
+        }
     }
 
     /// Throws unless the run may read environment variables.

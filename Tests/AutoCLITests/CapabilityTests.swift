@@ -103,6 +103,22 @@ import Testing
         #expect(try grants(["--allow-run", "--allow-run=git"]).run == .all)
         #expect(try grants(["--allow-read=/"]).read == .only(["/"]))
     }
+
+    /// `--allow-run` is resolved once, as the flags are read: each name to the file PATH finds for it then, each
+    /// path to its file; one not found, or in a folder `--allow-write` grants, is a usage error.
+    @Test func programsAreResolvedWhenTheFlagsAreRead() throws {
+        func grants(_ arguments: [String]) throws -> Grants {
+            try CapabilityOptions.parse(CapabilityOptions.expandBareFlags(arguments)).grants()
+        }
+        let sh = try #require(GrantedPath.program("sh"))
+        let granted = try grants(["--allow-run=sh"])
+        #expect(granted.run == .only(["sh"]) && granted.programs == ["sh": sh])
+        #expect(throws: (any Error).self) { try grants(["--allow-run=surely-no-such-program"]) }
+        try BinaryRunner.writeExecutable("#!/bin/sh\n", to: home + "/Documents/tool")
+        #expect(try grants(["--allow-run=\(home)/Documents/tool"]).programs == ["\(home)/Documents/tool": home + "/Documents/tool"])
+        #expect(throws: (any Error).self) { try grants(["--allow-write=\(home)", "--allow-run=\(home)/Documents/tool"]) }
+        #expect(try grants(["--allow-write", "--allow-run=\(home)/Documents/tool"]).write == .all, "writing everywhere is not confined")
+    }
 }
 
 /// docs/stdlib.md is what `auto intents reference` prints: the reference can't drift from the intents.

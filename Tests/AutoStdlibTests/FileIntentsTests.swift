@@ -107,6 +107,25 @@ import Testing
         #expect(everything == ["granted", "granted/inside.txt", "granted/out", "granted/up"], "nothing was written outside the grant")
     }
 
+    /// A confined run writes no file with other names (a hard link): the bytes would land under every name, some
+    /// maybe outside its grant. Unconfined, it does as before.
+    @Test func aFileWithHardLinksIsNotWrittenByAConfinedRun() async throws {
+        let granted = folder + "/granted"
+        try FileManager.default.createDirectory(atPath: granted, withIntermediateDirectories: true)
+        try "outside".write(toFile: folder + "/outside.txt", atomically: true, encoding: .utf8)
+        try FileManager.default.linkItem(atPath: folder + "/outside.txt", toPath: granted + "/linked")
+        let grants = Grants(read: .all, write: .only([granted]))
+        for script in [#"write text "x" to "DIR/granted/linked" append: true"#, #"write text "x" to "DIR/granted/linked" replacing: true"#] {
+            let outcome = await run(script, grants: grants)
+            #expect(outcome.exitCode == 1, "\(script)")
+            #expect(outcome.standardError.contains("can't write '\(granted)/linked': it has 2 hard links"), "\(script): \(outcome.standardError)")
+        }
+        #expect(contents("outside.txt") == "outside")
+        let appended = await run(#"write text "!" to "DIR/granted/linked" append: true"#)
+        #expect(appended.exitCode == 0, "\(appended.standardError)")
+        #expect(contents("outside.txt") == "outside!")
+    }
+
     @Test func aCallNeedingWhatTheRunIsNotGrantedIsACompileError() async {
         let outcome = await run(#"write text "x" to "DIR/a.txt""#, grants: Grants(read: .all))
         #expect(outcome.exitCode == 2)
@@ -140,11 +159,35 @@ import Testing
         #expect(GrantedPath.isInside("/a/b/c", root: "/a/b") && GrantedPath.isInside("/a/b", root: "/a/b"))
     }
 
-    @Test func hostsAndProgramsAreGrantedByName() {
-        let grants = Grants(net: .only(["example.org", "localhost:8080"]), run: .only(["git", "/usr/bin/env"]))
+    @Test func hostsAreGrantedByNameProgramsByTheFileTheirNameWasResolvedTo() throws {
+        let grants = Grants(net: .only(["example.org", "localhost:8080"]), run: .only(["sh", "/usr/bin/env", "surely-no-such-program"]))
         #expect(grants.allows(host: "Example.org", port: 443))
         #expect(grants.allows(host: "localhost", port: 8080) && !grants.allows(host: "localhost", port: 9090))
-        #expect(grants.allows(program: "/usr/local/bin/git") && grants.allows(program: "/usr/bin/env") && !grants.allows(program: "/bin/env"))
+        let sh = try #require(GrantedPath.program("sh"))
+        #expect(grants.programs == ["sh": sh, "/usr/bin/env": try GrantedPath.resolve("/usr/bin/env")], "resolved when the grant is made")
+        #expect(try grants.executable(for: "sh") == sh)
+        #expect(grants.allows(program: sh), "a path to the very file a granted name was resolved to")
+        #expect(grants.allows(program: "/usr/bin/env") && !grants.allows(program: "env"), "a path is granted by its path only")
+        #expect(!grants.allows(program: "/tmp/sh") && !grants.allows(program: "surely-no-such-program") && !grants.allows(program: "ls"))
         #expect(!Grants.none.allows(program: "true") && Grants.all.allows(host: "anywhere", port: nil))
+        #expect(grants.refusal(.run, "'ls'").hasSuffix("(sh: \(sh), /usr/bin/env, surely-no-such-program: not found)"), "\(grants.refusal(.run, "'ls'"))")
+    }
+
+    @Test func aProgramNameIsLookedUpOnThePathGivenAndResolvedToItsFile() throws {
+        let root = try GrantedPath.resolve(FileManager.default.temporaryDirectory.appendingPathComponent("auto-programs-\(UUID().uuidString)").path)
+        try FileManager.default.createDirectory(atPath: root + "/a", withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: root + "/b", withIntermediateDirectories: true)
+        try BinaryRunner.writeExecutable("#!/bin/sh\n", to: root + "/b/tool")
+        try "not executable".write(toFile: root + "/a/tool", atomically: true, encoding: .utf8)
+        try FileManager.default.createSymbolicLink(atPath: root + "/a/alias", withDestinationPath: "../b/tool")
+        #expect(GrantedPath.program("tool", searchPath: "relative:\(root)/a:\(root)/b") == root + "/b/tool", "the first executable file")
+        #expect(GrantedPath.program("alias", searchPath: root + "/a") == root + "/b/tool", "links resolved")
+        #expect(GrantedPath.program(root + "/a/alias") == root + "/b/tool")
+        #expect(GrantedPath.program("tool", searchPath: root + "/a") == nil && GrantedPath.program(root + "/a/tool") == nil)
+        // Granted, but under a folder the run may write: refused, whatever name or path asks for it.
+        let grants = Grants(write: .only([root + "/b"]), run: .only([root + "/a/alias"]))
+        #expect(grants.programs[root + "/a/alias"] == root + "/b/tool")
+        #expect(throws: Grants.ProgramRefusal.self) { try grants.executable(for: root + "/a/alias") }
+        #expect(Grants(write: .only([root + "/a"]), run: .only([root + "/a/alias"])).allows(program: root + "/b/tool"))
     }
 }

@@ -118,4 +118,47 @@ import Testing
         #expect(refused.standardError.contains("is outside what --allow-write granted"), "\(refused.standardError)")
         #expect(FileManager.default.fileExists(atPath: outside))
     }
+
+    /// A folder is copied by making each path itself: a link as a link, and only where it points somewhere the run
+    /// may write; no setuid bit; a copy that fails leaves nothing behind.
+    @Test func aCopiedTreeKeepsItsLinksAsLinksWhereTheRunMayWrite() async throws {
+        try "outside".write(toFile: folder + "/outside.txt", atomically: true, encoding: .utf8)
+        try FileManager.default.createSymbolicLink(atPath: folder + "/box/sub/in", withDestinationPath: "b.md")
+        try FileManager.default.createSymbolicLink(atPath: folder + "/box/sub/out", withDestinationPath: "../../outside.txt")
+        chmod(folder + "/box/sub/b.md", 0o6755)
+        let confined = Grants(read: .all, write: .only([folder + "/box"]))
+        let refused = await run(#"copy file "DIR/box/sub" to "DIR/box/copy""#, grants: confined)
+        #expect(refused.exitCode == 1)
+        #expect(refused.standardError.contains("the link '\(folder)/box/copy/out' would point to '\(folder)/outside.txt', and this run may not write files there"),
+                "\(refused.standardError)")
+        #expect(!FileManager.default.fileExists(atPath: folder + "/box/copy"), "the half-made copy is removed")
+
+        try FileManager.default.removeItem(atPath: folder + "/box/sub/out")
+        let copied = await run(#"copy file "DIR/box/sub" to "DIR/box/copy""#, grants: confined)
+        #expect(copied.exitCode == 0, "\(copied.standardError)")
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: folder + "/box/copy/in") == "b.md")
+        #expect(try FileManager.default.attributesOfItem(atPath: folder + "/box/copy/b.md")[.posixPermissions] as? Int == 0o755)
+        let overFile = await run(#"copy file "DIR/box/sub" to "DIR/box/copy/b.md" replacing: true"#, grants: confined)
+        #expect(overFile.standardError.contains("'\(folder)/box/copy/b.md' is there already"), "a folder never replaces a file: \(overFile.standardError)")
+        let inside = await run(#"copy file "DIR/box" to "DIR/box/copy""#)
+        #expect(inside.standardError.contains("can't copy '\(folder)/box' into itself"), "\(inside.standardError)")
+    }
+
+    /// A confined move may not turn a link towards somewhere new outside the grant (issue 29's first step: an
+    /// inward `sub/up → ..` moved up a level); a link that points where it did, or inside the grant, moves.
+    @Test func aMoveNeverTurnsALinkOutOfTheGrant() async throws {
+        try FileManager.default.createSymbolicLink(atPath: folder + "/box/sub/up", withDestinationPath: "..")
+        try FileManager.default.createDirectory(atPath: folder + "/box/tree/deeper", withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: folder + "/box/tree/deeper/up2", withDestinationPath: "../../..")
+        let confined = Grants(read: .all, write: .only([folder + "/box"]))
+        let up = await run(#"move file "DIR/box/sub/up" to "DIR/box/up""#, grants: confined)
+        #expect(up.exitCode == 1)
+        #expect(up.standardError.contains("the link '\(folder)/box/up' would point to '\(folder)'"), "\(up.standardError)")
+        let tree = await run(#"move file "DIR/box/tree" to "DIR/box/sub""#, grants: confined)
+        #expect(tree.exitCode == 0, "box/sub/tree/deeper/up2 points to box now, inside: \(tree.standardError)")
+        let outward = await run(#"move file "DIR/box/sub/tree" to "DIR/box/tree""#, grants: confined)
+        #expect(outward.standardError.contains("the link '\(folder)/box/tree/deeper/up2' would point to '\(folder)'"), "\(outward.standardError)")
+        let unconfined = await run(#"move file "DIR/box/sub/up" to "DIR/box/up""#)
+        #expect(unconfined.exitCode == 0, "a run that may write everywhere is not confined: \(unconfined.standardError)")
+    }
 }

@@ -103,14 +103,29 @@ import Testing
         }
     }
 
-    @Test func grantsAreAskedByProgramName() async {
+    @Test func grantsAreAskedByProgramName() async throws {
         let git = Grants(run: .only(["sh"]))
-        let allowed = await run(#"show (run command "sh" arguments: ["-c", "echo ok"]).stdout"#, grants: git)
-        #expect(allowed.output.first == "ok", "\(allowed.standardError)")
+        let sh = try #require(GrantedPath.program("sh"))
+        let allowed = await run(#"show (run command "sh" arguments: ["-c", "echo ok; echo $0"]).stdout"#, grants: git)
+        #expect(allowed.output.prefix(2) == ["ok", "sh"], "the file resolved, called by the name given: \(allowed.standardError)")
         let refused = await run(#"run command "ls""#, grants: git)
-        #expect(refused.standardError.contains("'ls': it is not among what --allow-run granted (sh)"), "\(refused.standardError)")
+        #expect(refused.standardError.contains("'ls': it is not among what --allow-run granted (sh: \(sh))"), "\(refused.standardError)")
         let none = await run(#"run command "ls""#, grants: .none)
         #expect(none.exitCode == 2, "refused before the run: \(none.standardError)")
+    }
+
+    /// A program granted by its path, in a folder the run may write: the run could have changed it, so it is not
+    /// started, and the refusal says which grant and why.
+    @Test func aGrantedProgramUnderAWritableFolderIsNotStarted() async throws {
+        let folder = try GrantedPath.resolve(FileManager.default.temporaryDirectory.appendingPathComponent("auto-run-\(UUID().uuidString)").path)
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        try BinaryRunner.writeExecutable("#!/bin/sh\necho started\n", to: folder + "/tool")
+        let readOnly = await run(#"show (run command "\#(folder)/tool").stdout"#, grants: Grants(run: .only([folder + "/tool"])))
+        #expect(readOnly.output.first == "started", "\(readOnly.standardError)")
+        let writable = await run(#"run command "\#(folder)/tool""#, grants: Grants(write: .only([folder]), run: .only([folder + "/tool"])))
+        #expect(writable.exitCode == 1)
+        #expect(writable.standardError.contains("this run may not run programs '\(folder)/tool': '\(folder)/tool' is in '\(folder)', which --allow-write granted"),
+                "\(writable.standardError)")
     }
 
     @Test func logWritesOnStandardErrorApartFromTheOutput() throws {

@@ -4,8 +4,11 @@ import Foundation
 /// Writes that leave a file whole: the file as it was, or as it is meant to be, never half written.
 enum AtomicFile {
     /// Writes `bytes` to a temporary file beside `path`, syncs it and renames it over `path`. `mode` is the mode of
-    /// the file it replaces (a new file gets 0666 less the umask, as any new file).
-    static func write(_ bytes: [UInt8], to path: String, keepingModeOf mode: mode_t?) throws {
+    /// the file it replaces (a new file gets 0666 less the umask, as any new file). With `rules` of a confined run,
+    /// a file there with other names (hard links) is not replaced (`CreationRules.checkLinkCount`).
+    static func write(_ bytes: [UInt8], to path: String, keepingModeOf mode: mode_t?, rules: CreationRules? = nil) throws {
+        var existing = stat()
+        if let rules, lstat(path, &existing) == 0 { try rules.checkLinkCount(existing, of: path) }
         let folder = (path as NSString).deletingLastPathComponent
         var template = Array((folder + "/." + (path as NSString).lastPathComponent + ".auto-XXXXXX").utf8CString)
         let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
@@ -27,10 +30,15 @@ enum AtomicFile {
     }
 
     /// Adds `bytes` at the end of `path` (made when missing); a write that fails is cut back to the old length.
-    static func append(_ bytes: [UInt8], to path: String) throws {
-        let descriptor = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o666)
+    /// `path` is resolved, so a link there now is one made since, and not followed. With `rules` of a confined run,
+    /// a file with other names (hard links) is not written: the bytes would land under every name
+    /// (`CreationRules.checkLinkCount`).
+    static func append(_ bytes: [UInt8], to path: String, rules: CreationRules? = nil) throws {
+        let descriptor = open(path, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o666)
         guard descriptor >= 0 else { throw FileSystemError(errno, "write", path) }
         defer { close(descriptor) }
+        var status = stat()
+        if let rules, fstat(descriptor, &status) == 0 { try rules.checkLinkCount(status, of: path) }
         let length = lseek(descriptor, 0, SEEK_END)
         do {
             try writeAll(bytes, to: descriptor, path: path)

@@ -19,17 +19,22 @@ struct CopyFile: AppIntent {
         guard FileInfo.exists(source) else { throw IntentError("there is no file '\(source)' to copy") }
         let target = try context.authorize(.write, path: try FileInfo.target(for: source, at: try context.authorize(.write, path: to.path),
                                                                            replacing: replacing, verb: "copy"), followingLink: false)
+        let rules = CreationRules(context.grants)
         if FileInfo.kind(of: source, following: true) == .file {
             // Written beside the target and renamed over it: a replaced file is whole, old or new.
             let data = try FileSystemError.attempt("read", source) { try Data(contentsOf: URL(fileURLWithPath: source)) }
             var status = stat()
-            let mode = stat(source, &status) == 0 ? status.st_mode & 0o7777 : nil
-            try AtomicFile.write(Array(data), to: target, keepingModeOf: mode)
+            let mode = stat(source, &status) == 0 ? rules.fileMode(status.st_mode) : nil
+            try AtomicFile.write(Array(data), to: target, keepingModeOf: mode, rules: rules)
         } else {
+            if GrantedPath.isInside(target, root: source) { throw IntentError("can't copy '\(source)' into itself ('\(target)')") }
             do {
-                try FileManager.default.copyItem(atPath: source, toPath: target)
-            } catch {
-                throw IntentError("can't copy '\(source)' to '\(target)': \(FileSystemError.reason(of: error))")
+                let from = try OpenFolder.open((source as NSString).deletingLastPathComponent)
+                let into = try OpenFolder.open((target as NSString).deletingLastPathComponent)
+                try FileTrees.copy((source as NSString).lastPathComponent, in: from, to: (target as NSString).lastPathComponent, in: into,
+                                   landingAt: target, rules: rules, context: context)
+            } catch let error as FileTreeError {
+                throw IntentError("can't copy '\(source)' to '\(target)': \(error)")
             }
         }
         return .result(value: FileRef(path: target))
@@ -54,7 +59,7 @@ struct MoveFile: AppIntent {
         guard FileInfo.exists(source) else { throw IntentError("there is no file '\(source)' to move") }
         let target = try context.authorize(.write, path: try FileInfo.target(for: source, at: try context.authorize(.write, path: to.path),
                                                                            replacing: replacing, verb: "move"), followingLink: false)
-        try FileMoves.move(source, to: target)
+        try FileMoves.move(source, to: target, context: context)
         return .result(value: FileRef(path: target))
     }
 }
@@ -80,23 +85,130 @@ struct RenameFile: AppIntent {
         let folder = (source as NSString).deletingLastPathComponent
         let target = try context.authorize(.write, path: try FileInfo.target(for: source, at: folder + "/" + to, replacing: replacing, verb: "rename"),
                                            followingLink: false)
-        try FileMoves.move(source, to: target)
+        try FileMoves.move(source, to: target, context: context)
         return .result(value: FileRef(path: target))
     }
 }
 
-/// Moving on the file system: a rename where it can be one, a copy and a removal across file systems.
+/// Moving on the file system: a rename where it can be one, a copy and a removal across file systems. In a run
+/// confined for writing, every link moved (the file itself, or one in a folder moved) must point, from where it
+/// lands, where it pointed before or somewhere the run may write: a relative link moved elsewhere points elsewhere
+/// (issue 29: `box/sub/up → ..` moved to `box/up` would point out of the grant).
 enum FileMoves {
-    static func move(_ source: String, to target: String) throws {
-        if rename(source, target) == 0 { return }
-        let code = errno
-        guard code == EXDEV else { throw FileSystemError(code, "move", source) }
+    static func move(_ source: String, to target: String, context: IntentContext) throws {
+        let rules = CreationRules(context.grants)
+        let name = (source as NSString).lastPathComponent, newName = (target as NSString).lastPathComponent
         do {
-            if FileInfo.exists(target) { try FileManager.default.removeItem(atPath: target) }
-            try FileManager.default.copyItem(atPath: source, toPath: target)
-            try FileManager.default.removeItem(atPath: source)
-        } catch {
-            throw IntentError("can't move '\(source)' to '\(target)': \(FileSystemError.reason(of: error))")
+            if rules.confined {
+                let from = try OpenFolder.open((source as NSString).deletingLastPathComponent)
+                try checkLinks(name, in: from, from: source, landingAt: target, rules: rules, context: context)
+            }
+            if rename(source, target) == 0 { return }
+            let code = errno
+            guard code == EXDEV else { throw FileSystemError(code, "move", source) }
+            // Across file systems: copied under a temporary name beside the target (by the rules of a copy), renamed
+            // over it, and only then the source removed.
+            let from = try OpenFolder.open((source as NSString).deletingLastPathComponent)
+            let into = try OpenFolder.open((target as NSString).deletingLastPathComponent)
+            let temporary = "." + newName + ".auto-\(UUID().uuidString.prefix(8))"
+            try FileTrees.copy(name, in: from, to: temporary, in: into, landingAt: target, movedFrom: source, rules: rules, context: context)
+            // A folder can't be renamed over a file: the file it replaces goes first.
+            if let copied = into.status(temporary), copied.st_mode & S_IFMT == S_IFDIR,
+               let existing = into.status(newName), existing.st_mode & S_IFMT != S_IFDIR {
+                unlinkat(into.descriptor, newName, 0)
+            }
+            guard renameat(into.descriptor, temporary, into.descriptor, newName) == 0 else {
+                let code = errno
+                into.remove(temporary)
+                throw FileSystemError(code, "move", source)
+            }
+            from.remove(name)
+        } catch let error as FileTreeError {
+            throw IntentError("can't move '\(source)' to '\(target)': \(error)")
+        }
+    }
+
+    /// Refuses the move when a link in what moves (at `oldPath`) would point, from where it lands (`newPath`),
+    /// somewhere else that the run may not write.
+    static func checkLinks(_ name: String, in folder: OpenFolder, from oldPath: String, landingAt newPath: String, rules: CreationRules,
+                           context: IntentContext) throws {
+        try context.checkCancellation()
+        guard let status = folder.status(name) else { return }
+        switch status.st_mode & S_IFMT {
+        case S_IFLNK:
+            try rules.checkMovedLink(try folder.linkTarget(name), from: oldPath, to: newPath)
+        case S_IFDIR:
+            let inner = try folder.subfolder(name)
+            for child in try inner.names() {
+                try checkLinks(child, in: inner, from: oldPath + "/" + child, landingAt: newPath + "/" + child, rules: rules, context: context)
+            }
+        default:
+            break
+        }
+    }
+}
+
+/// Copying a tree relative to folders opened once (`OpenFolder`): every path made with `mkdirat`, `openat` and
+/// `symlinkat`, never over anything there and never through a link; a file's bytes read without following a
+/// link; a link copied as a link, once `CreationRules.checkLink` allows where it points from its new place; modes
+/// as `CreationRules` says.
+enum FileTrees {
+    /// Copies `name` in `source` to `newName` in `target`, which must not exist: a file, a folder with all it
+    /// holds, or a link. What was made is removed again when the copy fails. `landingPath` is where the copy ends
+    /// up (a move renames it there), what its links are checked from; for a move, `oldPath` is where it was, and a
+    /// link is checked as a moved one (`CreationRules.checkMovedLink`).
+    static func copy(_ name: String, in source: OpenFolder, to newName: String, in target: OpenFolder, landingAt landingPath: String,
+                     movedFrom oldPath: String? = nil, rules: CreationRules, context: IntentContext) throws {
+        try context.checkCancellation()
+        guard let status = source.status(name) else { throw FileTreeError(ENOENT, "copy", source.path(of: name)) }
+        switch status.st_mode & S_IFMT {
+        case S_IFDIR:
+            let from = try source.subfolder(name)
+            let made = try target.makeFolder(newName, mode: rules.folderMode(status.st_mode))
+            do {
+                for child in try from.names() {
+                    try copy(child, in: from, to: child, in: made, landingAt: landingPath + "/" + child, movedFrom: oldPath.map { $0 + "/" + child },
+                             rules: rules, context: context)
+                }
+            } catch {
+                target.remove(newName)
+                throw error
+            }
+        case S_IFREG:
+            let input = try source.openFile(name)
+            defer { close(input) }
+            let output = try target.createFile(newName)
+            var done = false
+            defer {
+                close(output)
+                if !done { unlinkat(target.descriptor, newName, 0) }
+            }
+            try copyBytes(from: input, to: output, path: target.path(of: newName))
+            guard fchmod(output, rules.fileMode(status.st_mode)) == 0 else { throw FileTreeError(errno, "write", target.path(of: newName)) }
+            done = true
+        case S_IFLNK:
+            let text = try source.linkTarget(name)
+            if let oldPath {
+                try rules.checkMovedLink(text, from: oldPath, to: landingPath)
+            } else {
+                try rules.checkLink(text, at: landingPath)
+            }
+            try target.makeLink(newName, to: text)
+        default:
+            throw FileTreeError("'\(source.path(of: name))' is neither a file, a folder nor a link")
+        }
+    }
+
+    static func copyBytes(from input: Int32, to output: Int32, path: String) throws {
+        var buffer = [UInt8](repeating: 0, count: 1 << 20)
+        while true {
+            let read = buffer.withUnsafeMutableBytes { Glibc.read(input, $0.baseAddress, $0.count) }
+            if read < 0 {
+                if errno == EINTR { continue }
+                throw FileTreeError(errno, "read", path)
+            }
+            if read == 0 { return }
+            try AtomicFile.writeAll(Array(buffer[..<read]), to: output, path: path)
         }
     }
 }

@@ -28,13 +28,16 @@ struct WriteText: AppIntent {
         guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue else {
             throw IntentError("can't write '\(path)': there is no folder '\(folder)'")
         }
+        // A confined run writes no file that has other names (hard links), which may be outside its grant.
+        let rules = CreationRules(context.grants)
         if append {
-            try AtomicFile.append(bytes, to: path)
+            try AtomicFile.append(bytes, to: path, rules: rules)
         } else {
             if exists, !replacing {
                 throw IntentError("'\(path)' exists already; write with replacing: true to replace it, or append: true to add to it")
             }
-            try AtomicFile.write(bytes, to: path, keepingModeOf: exists ? status.st_mode & 0o7777 : nil)
+            // The old file's mode, less setuid, setgid and sticky, as the kernel drops them on a write.
+            try AtomicFile.write(bytes, to: path, keepingModeOf: exists ? status.st_mode & 0o777 : nil, rules: rules)
         }
         return .result(value: FileRef(path: path))
     }

@@ -4,7 +4,9 @@ import ZIPFoundation
 
 /// `zip "~/Photos" to "~/photos.zip"`: a file or a folder (with what it holds, under its own name) into a zip
 /// archive, compressed. The archive is written beside its target and renamed over it, so a failure leaves nothing
-/// half written; an archive that exists is replaced only with `replacing: true`.
+/// half written; an archive that exists is replaced only with `replacing: true`. The tree is read relative to
+/// folders opened once (`OpenFolder`), going into no link: a link in it is stored as a link, never what it points
+/// to, and no file is read through one. Setuid, setgid and sticky bits are not stored.
 struct ZipIntent: AppIntent {
     static let title = "Zip"
     static let description = IntentDescription(
@@ -29,20 +31,71 @@ struct ZipIntent: AppIntent {
         guard FileInfo.kind(of: folder, following: true) == .folder else { throw IntentError("can't write '\(archive)': there is no folder '\(folder)'") }
         if GrantedPath.isInside(archive, root: source) { throw IntentError("the archive '\(archive)' can't be inside what it zips") }
         let temporary = folder + "/." + (archive as NSString).lastPathComponent + ".auto-\(UUID().uuidString.prefix(8))"
-        defer { try? FileManager.default.removeItem(atPath: temporary) }
+        defer { unlink(temporary) }
         do {
-            try FileManager.default.zipItem(at: URL(fileURLWithPath: source), to: URL(fileURLWithPath: temporary), shouldKeepParent: true,
-                                            compressionMethod: .deflate)
+            let zipped = try Archive(url: URL(fileURLWithPath: temporary), accessMode: .create)
+            let parent = try OpenFolder.open((source as NSString).deletingLastPathComponent)
+            let name = (source as NSString).lastPathComponent
+            try Self.add(name, in: parent, as: name, to: zipped, context: context)
+        } catch let cancelled as RunCancelled {
+            throw cancelled
+        } catch let error as Archive.ArchiveError {
+            throw IntentError("can't zip '\(source)': \(error)")
+        } catch let error as FileTreeError {
+            throw IntentError("can't zip '\(source)': \(error)")
         } catch {
             throw IntentError("can't zip '\(source)': \(FileSystemError.reason(of: error))")
         }
         guard rename(temporary, archive) == 0 else { throw FileSystemError(errno, "write", archive) }
         return .result(value: FileRef(path: archive))
     }
+
+    /// Adds `name` in `folder` to `archive` as `entryPath`, and for a folder all it holds: a link as a link.
+    static func add(_ name: String, in folder: OpenFolder, as entryPath: String, to archive: Archive, context: IntentContext) throws {
+        try context.checkCancellation()
+        guard let status = folder.status(name) else { throw FileTreeError(ENOENT, "zip", folder.path(of: name)) }
+        let permissions = UInt16(status.st_mode & 0o777)
+        let modified = Date(timeIntervalSince1970: TimeInterval(status.st_mtim.tv_sec) + TimeInterval(status.st_mtim.tv_nsec) / 1e9)
+        switch status.st_mode & S_IFMT {
+        case S_IFDIR:
+            try archive.addEntry(with: entryPath + "/", type: .directory, uncompressedSize: Int64(0), modificationDate: modified, permissions: permissions,
+                                 provider: { _, _ in Data() })
+            let inner = try folder.subfolder(name)
+            for child in try inner.names() {
+                try add(child, in: inner, as: entryPath + "/" + child, to: archive, context: context)
+            }
+        case S_IFREG:
+            let path = folder.path(of: name)
+            let descriptor = try folder.openFile(name)
+            defer { close(descriptor) }
+            var opened = stat()
+            guard fstat(descriptor, &opened) == 0 else { throw FileTreeError(errno, "read", path) }
+            try archive.addEntry(with: entryPath, type: .file, uncompressedSize: Int64(opened.st_size), modificationDate: modified,
+                                 permissions: permissions, compressionMethod: .deflate) { position, size in
+                var chunk = Data(count: size)
+                let read = chunk.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, size, off_t(position)) }
+                guard read >= 0 else { throw FileTreeError(errno, "read", path) }
+                // A file that shrank since: zipping would wait for bytes that never come.
+                guard read > 0 || size == 0 else { throw FileTreeError("'\(path)' changed while it was zipped") }
+                chunk.count = read
+                return chunk
+            }
+        case S_IFLNK:
+            let target = Data(try folder.linkBytes(name))
+            try archive.addEntry(with: entryPath, type: .symlink, uncompressedSize: Int64(target.count), modificationDate: modified,
+                                 permissions: permissions, provider: { _, _ in target })
+        default:
+            throw FileTreeError("'\(folder.path(of: name))' is neither a file, a folder nor a link")
+        }
+    }
 }
 
-/// `unzip "~/photos.zip" to "~/Restored"`: an archive's files into a folder (made when missing). No entry may land
-/// outside the folder (`../` in a name, a link out of it), and no file there is replaced.
+/// `unzip "~/photos.zip" to "~/Restored"`: an archive's files into a folder (made when missing). Every path is
+/// made relative to the folder, opened once (`OpenFolder`), one part at a time, never through a link that is there
+/// already or that an earlier entry made, and never over anything there (a dangling link included): no entry lands
+/// outside the folder (`../` in a name, a link out of it). A link entry is made as a link, unfollowed, only when
+/// it points inside the folder and where the run may write. Modes follow `CreationRules`: no setuid, setgid or
+/// sticky bit, and no exec bit in a run confined for writing that may start programs.
 struct UnzipIntent: AppIntent {
     static let title = "Unzip"
     static let description = IntentDescription(
@@ -54,28 +107,130 @@ struct UnzipIntent: AppIntent {
     @Parameter(title: "Archive", question: "Which archive?") var file: FileRef
     @Parameter(title: "Folder", question: "Unzip it into which folder?") var to: FileRef
 
+    /// The longest link target an entry may hold: what the kernel takes.
+    static let longestLink = Int(PATH_MAX)
+    /// `UTIME_OMIT`, a macro Swift doesn't import: `futimens` leaves that time as it is.
+    static let omitTime = (1 << 30) - 2
+
     func perform(_ context: IntentContext) async throws -> IntentResult<FileRef> {
-        let archive = try context.authorize(.read, path: file.path)
-        guard FileInfo.kind(of: archive, following: true) == .file else {
-            throw IntentError(FileInfo.exists(archive) ? "'\(archive)' is not a file" : "there is no archive '\(archive)'")
+        let archivePath = try context.authorize(.read, path: file.path)
+        guard FileInfo.kind(of: archivePath, following: true) == .file else {
+            throw IntentError(FileInfo.exists(archivePath) ? "'\(archivePath)' is not a file" : "there is no archive '\(archivePath)'")
         }
         let folder = try context.authorize(.write, path: to.path)
         if FileInfo.exists(folder), FileInfo.kind(of: folder, following: true) != .folder { throw IntentError("'\(folder)' is not a folder") }
+        let rules = CreationRules(context.grants)
         do {
-            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-            try FileManager.default.unzipItem(at: URL(fileURLWithPath: archive), to: URL(fileURLWithPath: folder))
+            let archive = try Archive(url: URL(fileURLWithPath: archivePath), accessMode: .read)
+            let destination = try OpenFolder.open(folder, creating: true)
+            for entry in archive {
+                try context.checkCancellation()
+                try Self.extract(entry, of: archive, into: destination, rules: rules)
+            }
+        } catch let cancelled as RunCancelled {
+            throw cancelled
         } catch let error as Archive.ArchiveError {
-            throw IntentError("can't unzip '\(archive)': \(Self.describe(error))")
+            throw IntentError("can't unzip '\(archivePath)': \(Self.describe(error))")
+        } catch let error as FileTreeError {
+            throw IntentError("can't unzip '\(archivePath)' into '\(folder)': \(error)")
         } catch {
-            throw IntentError("can't unzip '\(archive)' into '\(folder)': \(FileSystemError.reason(of: error))")
+            throw IntentError("can't unzip '\(archivePath)' into '\(folder)': \(FileSystemError.reason(of: error))")
         }
         return .result(value: FileRef(path: folder))
+    }
+
+    /// The parts of an entry's name, `.` and empty parts left out; a name that goes up (`..`) or starts at `/`
+    /// would land outside the folder.
+    static func parts(of name: String) throws -> [String] {
+        guard !name.hasPrefix("/"), !name.utf8.contains(0) else { throw FileTreeError("the entry '\(name)' would be outside the folder") }
+        var parts: [String] = []
+        for part in name.split(separator: "/") where part != "." {
+            guard part != ".." else { throw FileTreeError("the entry '\(name)' would be outside the folder") }
+            parts.append(String(part))
+        }
+        return parts
+    }
+
+    /// Makes one entry in `destination`: its folders (made when missing, links never gone through), then the
+    /// folder, the file or the link itself, which must not be there.
+    static func extract(_ entry: Entry, of archive: Archive, into destination: OpenFolder, rules: CreationRules) throws {
+        let parts = try parts(of: entry.path)
+        guard let name = parts.last else {
+            guard entry.type == .directory else { throw FileTreeError("an entry has no name") }
+            return
+        }
+        var folder = destination
+        for part in parts.dropLast() {
+            folder = try folder.subfolder(part, creating: true, mode: 0o777)
+        }
+        let attributes = entry.fileAttributes
+        let mode = mode_t((attributes[.posixPermissions] as? NSNumber)?.uint16Value ?? 0o644)
+        switch entry.type {
+        case .directory:
+            // A folder that is there already is taken as it is; anything else of that name is an error.
+            if let status = folder.status(name), status.st_mode & S_IFMT == S_IFDIR { return }
+            _ = try folder.makeFolder(name, mode: rules.folderMode(mode))
+        case .file:
+            let path = folder.path(of: name)
+            let output = try folder.createFile(name)
+            var done = false
+            defer {
+                close(output)
+                if !done { unlinkat(folder.descriptor, name, 0) }
+            }
+            let checksum = try archive.extract(entry) { data in try Self.write(data, to: output, path: path) }
+            guard checksum == entry.checksum else { throw Archive.ArchiveError.invalidCRC32 }
+            guard fchmod(output, rules.fileMode(mode)) == 0 else { throw FileTreeError(errno, "write", path) }
+            if let modified = attributes[.modificationDate] as? Date {
+                let seconds = modified.timeIntervalSince1970.rounded(.down)
+                var times = [timespec(tv_sec: 0, tv_nsec: Self.omitTime),
+                             timespec(tv_sec: Int(seconds), tv_nsec: Int((modified.timeIntervalSince1970 - seconds) * 1e9))]
+                _ = futimens(output, &times)
+            }
+            done = true
+        case .symlink:
+            let path = folder.path(of: name)
+            guard entry.compressedSize <= UInt64(longestLink), entry.uncompressedSize <= UInt64(longestLink) else {
+                throw FileTreeError("the link entry '\(entry.path)' is longer than a link can be")
+            }
+            var stored = Data()
+            var checksum = try archive.extract(entry) { stored.append($0) }
+            var target = stored
+            if entry.isCompressed {
+                target = Data()
+                // The provider hands out what was stored once, then stops: a broken stream can't make it wait.
+                checksum = try Data.decompress(size: Int64(stored.count), bufferSize: defaultReadChunkSize, skipCRC32: false, provider: { position, size in
+                    guard position < stored.count else { throw FileTreeError("the link entry '\(entry.path)' is damaged") }
+                    return stored.subdata(in: Int(position)..<min(stored.count, Int(position) + size))
+                }, consumer: { target.append($0) })
+            }
+            guard checksum == entry.checksum else { throw Archive.ArchiveError.invalidCRC32 }
+            guard target.count <= longestLink, !target.contains(0), let text = String(data: target, encoding: .utf8) else {
+                throw FileTreeError("the link entry '\(entry.path)' is not a path")
+            }
+            try rules.checkLink(text, at: path, inside: destination.path)
+            try folder.makeLink(name, to: text)
+        }
+    }
+
+    static func write(_ data: Data, to descriptor: Int32, path: String) throws {
+        try data.withUnsafeBytes { buffer in
+            var offset = 0
+            while offset < buffer.count {
+                let written = Glibc.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    throw FileTreeError(errno, "write", path)
+                }
+                offset += written
+            }
+        }
     }
 
     static func describe(_ error: Archive.ArchiveError) -> String {
         switch error {
         case .unreadableArchive, .missingEndOfCentralDirectoryRecord: return "it is not a zip archive"
-        case .uncontainedSymlink: return "it holds a link that points out of the folder"
+        case .invalidCRC32: return "an entry is damaged (its checksum doesn't match)"
         case .invalidEntryPath: return "an entry would land outside the folder"
         default: return "\(error)"
         }

@@ -30,7 +30,8 @@ struct CommandResult: IntentValue {
 
 /// `run command "git" arguments: ["status", "--short"] folder: "~/src/auto"`: starts a program, never through a
 /// shell, and waits for it. A program that fails is no error: its status says so. Ctrl-C and `timeout:` stop it
-/// (SIGTERM, then SIGKILL two seconds later).
+/// (SIGTERM, then SIGKILL two seconds later). What starts is the file the run's grant resolves the name to
+/// (`IntentContext.authorize(program:)`), by its absolute path, with the name as given for its `argv[0]`.
 struct RunCommandIntent: AppIntent {
     static let title = "Run command"
     static let description = IntentDescription(
@@ -58,7 +59,8 @@ struct RunCommandIntent: AppIntent {
 
     func perform(_ context: IntentContext) async throws -> IntentResult<CommandResult> {
         guard !command.isEmpty else { throw IntentError("the program's name is empty") }
-        try context.authorize(program: command)
+        // The file to start, resolved by the grant: what runs is that file, never what PATH finds later.
+        let program = try context.authorize(program: command)
         var workingDirectory: FilePath?
         if let folder {
             let path = try context.authorize(.read, path: folder.path)
@@ -68,10 +70,11 @@ struct RunCommandIntent: AppIntent {
             }
             workingDirectory = FilePath(path)
         }
-        let executable: Executable = command.contains("/") ? .path(FilePath(try GrantedPath.resolve(command))) : .name(command)
+        let executable = Executable.path(FilePath(program))
         var options = PlatformOptions()
         options.teardownSequence = [.gracefulShutDown(allowedDurationToNextStep: .seconds(2))]
-        let arguments = Arguments(self.arguments), stdin = Array((input ?? "").utf8), timeout = self.timeout
+        // The program sees the name it was called by, as a shell passes it (a multi-call binary depends on it).
+        let arguments = Arguments(executablePathOverride: command, remainingValues: self.arguments), stdin = Array((input ?? "").utf8), timeout = self.timeout
         let folder = workingDirectory, platformOptions = options
         let ending: Ending
         do {
