@@ -18,6 +18,7 @@ public struct SandboxEscapes: Sendable {
         /// What the box held, for the report.
         public let layout: [String]
         public let script: String
+        let boxFirstOnPath: Bool
     }
 
     public let seed: UInt64
@@ -64,7 +65,11 @@ public struct SandboxEscapes: Sendable {
             if descriptor >= 0 { close(descriptor) }
             layout.append("box/f\\xE9.txt")
         }
-        if random.chance(0.5) {
+        // Sometimes the box's own programs come first on PATH: then `--allow-run=git` names one the run may write,
+        // and the run is refused before it starts; otherwise the system's git is granted.
+        let boxFirstOnPath = random.chance(0.2)
+        if boxFirstOnPath { layout.append("PATH starts with box/bin") }
+        if boxFirstOnPath || random.chance(0.5) {
             // A program named as the granted one, in a folder the run may write, that leaves a mark outside if run.
             let program = box + "/bin/git"
             try "#!/bin/sh\necho ran > '\(outside)/ran.txt'\n".write(toFile: program, atomically: false, encoding: .utf8)
@@ -77,7 +82,7 @@ public struct SandboxEscapes: Sendable {
         let statements = (0..<random.int(2...5)).flatMap { _ in random.pick(Self.statements) }
         let script = statements.map { "try { \($0.replacingOccurrences(of: "BOX", with: box)) } otherwise { show error }" }
             .joined(separator: "\n") + "\n"
-        return Case(index: index, layout: layout, script: script)
+        return Case(index: index, layout: layout, script: script, boxFirstOnPath: boxFirstOnPath)
     }
 
     /// One entry of a malicious archive.
@@ -174,11 +179,11 @@ public struct SandboxEscapes: Sendable {
         do {
             laid = try lay(index, in: root)
         } catch {
-            return (Case(index: index, layout: [], script: ""), RunResult(termination: .notStarted("\(error)")), "the harness could not lay out the case: \(error)")
+            return (Case(index: index, layout: [], script: "", boxFirstOnPath: false), RunResult(termination: .notStarted("\(error)")), "the harness could not lay out the case: \(error)")
         }
         let box = root + "/box"
         let before = Self.snapshot(root, skipping: box)
-        let environment = ["PATH": box + "/bin:/usr/bin:/bin", "HOME": box, "NO_COLOR": "1", "SWIFT_BACKTRACE": "enable=no", "LANG": "C.UTF-8"]
+        let environment = ["PATH": (laid.boxFirstOnPath ? box + "/bin:" : "") + "/usr/bin:/bin", "HOME": box, "NO_COLOR": "1", "SWIFT_BACKTRACE": "enable=no", "LANG": "C.UTF-8"]
         let request = ProcessRunner.Request(executable: binary, arguments: ["--allow-read=" + box, "--allow-write=" + box, "--allow-run=git",
                                                                             "--timeout", "20", "-e", laid.script],
                                             environment: environment, input: .empty, output: .pipe, hardDeadline: 60)
@@ -240,6 +245,8 @@ public struct SandboxEscapes: Sendable {
         let lock = NSLock()
         nonisolated(unsafe) var failures: [String] = []
         nonisolated(unsafe) var next = 0
+        // Exit statuses, so that a campaign whose scripts all fail to start can't pass unnoticed.
+        nonisolated(unsafe) var statuses: [Int32: Int] = [:]
         let done = DispatchGroup()
         for _ in 0..<max(1, jobs) {
             done.enter()
@@ -251,6 +258,9 @@ public struct SandboxEscapes: Sendable {
                     lock.unlock()
                     guard index < count else { break }
                     let (laid, result, problem) = run(index)
+                    lock.lock()
+                    statuses[result.shellStatus, default: 0] += 1
+                    lock.unlock()
                     guard let problem else { continue }
                     let report = """
                         sandbox case \(index) of seed \(seed): \(problem)
@@ -267,7 +277,8 @@ public struct SandboxEscapes: Sendable {
             }.start()
         }
         done.wait()
-        log("auto-fuzz: \(count) sandbox cases, \(failures.count) escaped")
+        let tally = statuses.keys.sorted().map { "exit \($0): \(statuses[$0]!)" }.joined(separator: ", ")
+        log("auto-fuzz: \(count) sandbox cases (\(tally)), \(failures.count) escaped")
         return failures
     }
 }
