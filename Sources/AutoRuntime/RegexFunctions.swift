@@ -9,9 +9,10 @@ import Foundation
 ///
 /// Why ICU's engine (Foundation's `NSRegularExpression`) and not Swift's `Regex`: both backtrack, so a pattern of
 /// catastrophic shape (`^(a+)+$` on "aaaa…!") takes time exponential in the text, and Swift's `Regex` can't be
-/// stopped once it starts — it held a thread past Ctrl-C and any time limit. ICU's engine calls back every 10,000
-/// steps of backtracking (`.reportProgress`), where the match stops at Ctrl-C and the time limit, and where its
-/// steps count against the run's step limit, so that no pattern can hold a thread forever.
+/// stopped once it starts — it held a thread past Ctrl-C and any time limit. ICU's engine calls back as it searches
+/// and every 10,000 steps of backtracking (`.reportProgress`), where the match stops at Ctrl-C and the time limit,
+/// and where its steps count against the run's step limit (`forEachMatch`), so that no pattern can hold a thread
+/// forever.
 public enum RegexFunctions {
     static func call(_ function: BuiltinFunction, _ arguments: [Value], limits: ValueLimits) throws(EvaluationError) -> Value {
         let name = function.rawValue
@@ -83,26 +84,40 @@ public enum RegexFunctions {
         }
     }
 
-    /// How many steps of the engine's backtracking lie between two of its progress calls: ICU calls back each time
-    /// its tick counter (`TIMER_INITIAL_VALUE` in `rematch.cpp`) counts down from 10,000.
-    static let stepsPerProgressCall = 10_000
+    /// How many steps of the engine's backtracking lie between two of its progress calls while it matches at one
+    /// place: ICU calls back each time its tick counter (`TIMER_INITIAL_VALUE` in `rematch.cpp`) counts down from
+    /// 10,000.
+    static let stepsPerMatchingCall = 10_000
 
     /// Calls `body` with each match of `regex` in `text`, in order, until it returns false. The match stops at Ctrl-C,
     /// the time limit and the step limit, which its backtracking counts against.
+    ///
+    /// Foundation gives the block two kinds of progress call, alike: one for each place in the text a search starts
+    /// from (so at most one per UTF-16 unit, and one more after each match), and one each 10,000 steps of matching
+    /// at one place. So the calls past that many are the second kind, and each counts 10,000 steps; the first are a
+    /// scan of the text, and only look at Ctrl-C and the time limit, every 16th.
     static func forEachMatch(of regex: NSRegularExpression, in text: String,
                              _ body: (Match) throws(EvaluationError) -> Bool) throws(EvaluationError) {
         // Outside a run (nothing sets one), the default step limit still bounds the match.
         let interruption = Interruption.current ?? Interruption(cancellation: CancellationFlag(), deadline: nil)
+        let places = text.utf16.count + 1
+        var calls = 0, matches = 0
         var failure: EvaluationError?
         // Foundation declares the block escaping; it is only called during the enumeration.
         withoutActuallyEscaping(body) { body in
             regex.enumerateMatches(in: text, options: .reportProgress, range: NSRange(text.startIndex..., in: text)) { result, _, stop in
                 do throws(EvaluationError) {
                     if let result {
+                        matches += 1
                         guard let range = Range(result.range, in: text) else { return }
                         if try !body(Match(text: text, result: result, range: range)) { stop.pointee = true }
-                    } else {
-                        try interruption.charge(stepsPerProgressCall, for: "matching the regular expression '\(regex.pattern)'")
+                        return
+                    }
+                    calls += 1
+                    if calls > places + matches {
+                        try interruption.charge(stepsPerMatchingCall, for: "matching the regular expression '\(regex.pattern)'")
+                    } else if calls & 15 == 0, interruption.shouldStop {
+                        throw EvaluationError.interrupted
                     }
                 } catch {
                     failure = error

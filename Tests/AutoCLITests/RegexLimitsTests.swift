@@ -40,6 +40,14 @@ import Testing
         #expect(child.waitForExit(timeout: .seconds(100)) == 130, "\(child.standardError)")
     }
 
+    /// Searching a long text is no backtracking: it doesn't count against the step limit, however small.
+    @Test func searchingALongTextTakesNoSteps() async throws {
+        let result = try await auto("--max-steps", "100", "-e", #"set t = replace(padLeft("", 200000, "x"), "x", "ab1 ")"#,
+                                    "-e", #"show count(allMatches(t, "[a-z]+\\d")) + count(allMatches(t, "zzz"))"#)
+        #expect(result.exitCode == 0, "\(result.standardError)")
+        #expect(result.standardOutput == "200000\n")
+    }
+
     /// What the switch of engine keeps: matches on a long text, groups, replacements and a pattern's mistakes.
     @Test func ordinaryPatternsStillMatch() async throws {
         let result = try await auto("-e", #"show count(allMatches(replace(padLeft("", 50000, "x"), "x", "ab"), "ab"))"#,
