@@ -21,13 +21,16 @@ public final class Daemon: Sendable {
         public var retention: Retention
         /// What the automations' runs may touch outside the engine (the compile closure should check the same).
         public var grants: Grants
+        /// How long the store's check at start may read it (`StoreCheck`): about a gigabyte in the default 10 s.
+        public var storeCheckLimit: Duration
         public init(paths: [String], store: String = SQLiteRunStore.defaultPath, grace: Duration = .seconds(10),
-                    retention: Retention = Retention(), grants: Grants = .all) {
+                    retention: Retention = Retention(), grants: Grants = .all, storeCheckLimit: Duration = .seconds(10)) {
             self.paths = paths
             self.store = store
             self.grace = grace
             self.retention = retention
             self.grants = grants
+            self.storeCheckLimit = storeCheckLimit
         }
     }
 
@@ -72,17 +75,26 @@ public final class Daemon: Sendable {
         return (scripts, folders)
     }
 
-    /// Runs until SIGTERM or SIGINT; the store is locked for the daemon's life. Throws when it can't start.
+    /// Runs until SIGTERM or SIGINT; the store is locked for the daemon's life. Throws when it can't start: another
+    /// daemon holds the store, the store is damaged or can't be used, a path names nothing.
     public func run() async throws(StartError) {
         // First of all: a SIGTERM while the store opens or the scripts load (systemd stopping a daemon that is
         // starting) then stops it gracefully once it is up, instead of killing it half-way.
         let stop = await Self.stopSignals()
-        let lock: StoreLock, store: SQLiteRunStore
+        // Reading a script takes a lease on it (`ScriptRead`): a writer opening it meanwhile makes the kernel send
+        // SIGIO, whose default action would end the daemon.
+        signal(SIGIO, SIG_IGN)
+        // The store is locked, then checked, before anything is written to it.
+        let store: SQLiteRunStore, checkedInFull: Bool
         do {
-            lock = try StoreLock(store: options.store)
-            store = try SQLiteRunStore(path: options.store)
+            let lock = try StoreLock(store: options.store)
+            checkedInFull = try StoreCheck.run(options.store, within: options.storeCheckLimit)
+            store = try SQLiteRunStore(path: options.store, holding: lock)
         } catch {
             throw StartError(description: error.description)
+        }
+        if !checkedInFull {
+            logger.warning("the run store was not checked in full", metadata: ["reason": "reading it takes longer than \(options.storeCheckLimit)"])
         }
         let (scripts, folders) = try Self.scripts(in: options.paths)
         let selfWrites = SelfWrites(clock: clock)
@@ -134,17 +146,29 @@ public final class Daemon: Sendable {
             group.cancelAll()
         }
         _ = watcher
-        _ = lock
         logger.info("daemon stopped")
     }
 
-    /// Compiles one script and keeps its automations; a script that is gone loses them, and one that no longer
-    /// compiles keeps the ones it had, with its errors in the log.
+    /// Compiles one script and keeps its automations; a script that is gone loses them, and one that can't be read
+    /// (`ScriptRead`) or no longer compiles keeps the ones it had, with the reason or its errors in the log.
     func load(_ script: String) {
-        guard let text = try? String(contentsOfFile: script, encoding: .utf8) else {
+        let text: String
+        switch ScriptRead.read(script) {
+        case .text(let read):
+            text = read
+        case .gone:
             if loaded.withLock({ $0.removeValue(forKey: script) }) != nil {
                 logger.warning("script gone: its automations stop", metadata: ["script": "\(script)"])
             }
+            return
+        case .beingWritten:
+            // Not an error: a save that renames its file into place before closing it shows this for a moment.
+            logger.info("script is being written; it is read when its writer closes it", metadata: ["script": "\(script)"])
+            return
+        case .unreadable(let reason):
+            let kept = loaded.withLock { $0[script] != nil }
+            logger.error(kept ? "script can't be read; its previous version keeps running" : "script can't be read; it is not loaded",
+                         metadata: ["script": "\(script)", "reason": "\(reason)"])
             return
         }
         switch compile(SourceFile(name: script, text: text)) {

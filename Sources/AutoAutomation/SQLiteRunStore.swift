@@ -9,6 +9,8 @@ import GRDB
 public final class SQLiteRunStore: RunStore {
     public let path: String
     private let pool: DatabasePool
+    /// The daemon's lock on the store, when this process is the daemon: let go of after the pool is closed.
+    private let lock: StoreLock?
 
     /// How long a write waits for another process's transaction (an `auto automations` command) before failing.
     static let busyTimeout: TimeInterval = 5
@@ -22,17 +24,13 @@ public final class SQLiteRunStore: RunStore {
     }
 
     /// Opens the store at `path`, creating it and its folder when missing and migrating its schema, one process at a
-    /// time; the error says why it can't: a folder, not a database, not writable, written by a newer auto.
-    public init(path: String = SQLiteRunStore.defaultPath) throws(RunStoreError) {
+    /// time; the error says why it can't: a folder, not a database, not writable, written by a newer auto. A daemon
+    /// hands over its `lock` on the store, which must outlive the store's connections: closing the lock's descriptor
+    /// of the database file would drop the locks SQLite holds on it.
+    public init(path: String = SQLiteRunStore.defaultPath, holding lock: StoreLock? = nil) throws(RunStoreError) {
         self.path = path
-        let folder = (path as NSString).deletingLastPathComponent
-        if !folder.isEmpty {
-            do {
-                try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-            } catch {
-                throw RunStoreError(path: path, reason: "its folder can't be made (\(Self.systemReason(error)))")
-            }
-        }
+        self.lock = lock
+        try Self.makeFolder(of: path)
         var configuration = Configuration()
         configuration.busyMode = .timeout(Self.busyTimeout)
         configuration.label = "auto run store"
@@ -52,6 +50,22 @@ public final class SQLiteRunStore: RunStore {
             throw error
         } catch {
             throw RunStoreError(path: path, reason: Self.reason(for: error, path: path))
+        }
+    }
+
+    deinit {
+        // Before the lock goes (its descriptor closes after this): see `init`.
+        if lock != nil { try? pool.close() }
+    }
+
+    /// Makes the folder of a store at `path` when it is missing.
+    static func makeFolder(of path: String) throws(RunStoreError) {
+        let folder = (path as NSString).deletingLastPathComponent
+        guard !folder.isEmpty else { return }
+        do {
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        } catch {
+            throw RunStoreError(path: path, reason: "its folder can't be made (\(Self.systemReason(error)))")
         }
     }
 

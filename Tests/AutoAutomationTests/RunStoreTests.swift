@@ -148,11 +148,44 @@ import Testing
     }
 }
 
+/// The check of a store at a daemon's start, bounded in time.
+@Suite struct StoreCheckTests {
+    @Test func aStoreTooBigToCheckInTheTimeGivenIsLeftPartlyUnchecked() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("auto-check-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("runs.sqlite").path
+        _ = try SQLiteRunStore(path: path)
+        // About 30 MB of runs: some 40 ms to check, many times the 1 ms between interrupts.
+        let queue = try DatabaseQueue(path: path)
+        try queue.write { db in
+            try db.execute(sql: """
+                WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 100000)
+                INSERT INTO run (script, name, trigger, scheduled_ms, manual, outcome, message)
+                SELECT 'a.auto', 'tick', 'every 1 second', i, 1, 'succeeded', hex(randomblob(100)) FROM n
+                """)
+        }
+        try queue.close()
+        #expect(try StoreCheck.run(path, within: .zero) == false)
+        #expect(try StoreCheck.run(path, within: .seconds(600)) == true)
+    }
+
+    @Test func theRecoveredStoreIsANewFileBesideTheDamagedOne() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("auto-check-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let path = folder.appendingPathComponent("runs.sqlite").path
+        #expect(StoreCheck.recoveredPath(for: path) == folder.path + "/runs-recovered.sqlite")
+        FileManager.default.createFile(atPath: folder.path + "/runs-recovered.sqlite", contents: nil)
+        #expect(StoreCheck.recoveredPath(for: path) == folder.path + "/runs-recovered-2.sqlite")
+        #expect(StoreCheck.quoted("/tmp/it's here") == #"'/tmp/it'\''s here'"#)
+    }
+}
+
 /// One daemon per store.
 @Suite struct StoreLockTests {
     @Test func aSecondLockOnTheSameStoreIsRefusedUntilTheFirstGoes() throws {
         let store = FileManager.default.temporaryDirectory.appendingPathComponent("auto-lock-\(UUID().uuidString).sqlite").path
-        defer { try? FileManager.default.removeItem(atPath: store + ".lock") }
+        defer { try? FileManager.default.removeItem(atPath: store) }
         var first: StoreLock? = try StoreLock(store: store)
         #expect { try StoreLock(store: store) } throws: { "\($0)".contains("another daemon uses it (process \(getpid()))") }
         #expect(first != nil)

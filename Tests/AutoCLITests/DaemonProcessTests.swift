@@ -5,8 +5,9 @@ import Testing
 
 /// The real `auto daemon` binary: killed with SIGKILL at random points of its runs and started again many times,
 /// its run store then holds every fire once; stopped with SIGTERM, it ends cleanly; a second daemon on its store
-/// is refused; a script edited while it runs is reloaded, a broken edit keeps the version running, and a deleted
-/// one stops. Every wait is for something in the store or the log, with a generous deadline, and sleeps between looks
+/// is refused, even with the lock file deleted; a damaged store is refused with a command that recovers it; a script
+/// edited while it runs is reloaded, an edit that is broken or can't be read keeps the version running, and a
+/// deleted one stops. Every wait is for something in the store or the log, with a generous deadline, and sleeps between looks
 /// without holding a thread of the shared pool.
 @Suite(.serialized) final class DaemonProcessTests {
     let folder: URL
@@ -29,6 +30,17 @@ import Testing
     func daemon() throws -> ChildProcess {
         try ChildProcess(BinaryRunner.binary, ["daemon", scripts, "--store", store, "--grace", "5s"])
     }
+
+    /// A daemon for which file permissions hold: as root (tests in a container), without the capabilities that
+    /// override them, through util-linux's `setpriv`, which execs it (same pid).
+    func daemonHeldToPermissions() throws -> ChildProcess {
+        let arguments = ["daemon", scripts, "--store", store, "--grace", "5s"]
+        guard getuid() == 0 else { return try ChildProcess(BinaryRunner.binary, arguments) }
+        return try ChildProcess("/usr/bin/setpriv", ["--bounding-set", "-dac_override,-dac_read_search", BinaryRunner.binary] + arguments)
+    }
+
+    /// How many times the daemon's log says `text` so far.
+    static func count(_ text: String, in log: String) -> Int { log.components(separatedBy: text).count - 1 }
 
     /// Runs recorded so far (none while the store doesn't exist yet).
     func runs() -> [RunRecord] { DaemonTestSupport.runs(in: store) }
@@ -86,6 +98,130 @@ import Testing
         first.signal(SIGTERM)
         #expect(first.waitForExit(timeout: .seconds(60)) == 0)
         #expect(first.standardError.contains("daemon stopped"))
+    }
+
+    @Test func aSecondDaemonIsRefusedWithTheLockFileDeletedAndCommandsStillWork() async throws {
+        try write("tick.auto", "automation \"tick\" every 1 second { show \"tick\" }\n")
+        let first = try daemon()
+        #expect(first.waitForError { $0.contains("daemon started") }, "\(first.standardError)")
+        try FileManager.default.removeItem(atPath: store + ".lock")
+        let second = try daemon()
+        #expect(second.waitForExit(timeout: .seconds(60)) == 1)
+        #expect(second.standardError.contains("another daemon uses it (process \(first.pid))"), "\(second.standardError)")
+        // Commands beside the running daemon still read and write the store.
+        await waitUntil("a run of 'tick'", of: first) { runs().contains { $0.outcome == .succeeded } }
+        let history = try await BinaryRunner.runAwaiting(["automations", "history", "--store", store])
+        #expect(history.exitCode == 0 && history.standardOutput.contains("tick"), "\(history.standardError)")
+        let disable = try await BinaryRunner.runAwaiting(["automations", "disable", "tick", "--store", store])
+        #expect(disable.exitCode == 0, "\(disable.standardError)")
+        await waitUntil("a fire of the disabled 'tick' skipped", of: first) { runs().contains { $0.outcome == .skipped } }
+        first.signal(SIGTERM)
+        #expect(first.waitForExit(timeout: .seconds(60)) == 0)
+    }
+
+    /// An edit that can't be read is no script: the version running keeps running, as with a syntax error, and the
+    /// log says why. Each edit replaces `second` with `third`, which never runs.
+    @Test func anEditThatCantBeReadKeepsTheVersionRunning() async throws {
+        let running = "automation \"first\" every 1 second { show 1 }\nautomation \"second\" every 1 second { show 2 }\n"
+        let edited = "automation \"first\" every 1 second { show 1 }\nautomation \"third\" every 1 second { show 3 }\n"
+        try write("a.auto", running)
+        let process = try daemonHeldToPermissions()
+        #expect(process.waitForError { $0.contains("daemon started") }, "\(process.standardError)")
+        let kept = "script can't be read; its previous version keeps running"
+        func secondKeepsRunning(after edit: String) async {
+            let before = runs().filter { $0.automation.name == "second" }.count
+            await waitUntil("'second' goes on running after \(edit)", of: process) {
+                runs().filter { $0.automation.name == "second" }.count > before + 1
+            }
+        }
+
+        // One byte that isn't UTF-8, in a comment.
+        var bytes = Data("# caf".utf8) + Data([0xE9]) + Data("\n".utf8) + Data(edited.utf8)
+        try bytes.write(to: URL(fileURLWithPath: scripts + "/a.auto"), options: .atomic)
+        #expect(process.waitForError { Self.count(kept, in: $0) == 1 }, "\(process.standardError)")
+        #expect(process.standardError.contains("reason=line 1 is not UTF-8"), "\(process.standardError)")
+        await secondKeepsRunning(after: "a byte that isn't UTF-8")
+
+        // Half-written: a writer has emptied the file and written part of it, and still has it open; another write,
+        // closed, makes the daemon read it meanwhile. (Descriptors closed on exec: no child another test starts
+        // keeps the file open for writing.)
+        func append(_ text: String, to descriptor: Int32) {
+            #expect(text.withCString { Glibc.write(descriptor, $0, strlen($0)) } == text.utf8.count)
+        }
+        let beingWritten = "script is being written; it is read when its writer closes it"
+        let seen = Self.count(beingWritten, in: process.standardError)
+        let writer = open(scripts + "/a.auto", O_WRONLY | O_TRUNC | O_CLOEXEC)
+        #expect(writer >= 0)
+        append("automation \"first\" every 1 second { show 1 }\n", to: writer)
+        close(open(scripts + "/a.auto", O_WRONLY | O_CLOEXEC))
+        #expect(process.waitForError { Self.count(beingWritten, in: $0) > seen }, "\(process.standardError)")
+        await secondKeepsRunning(after: "a half-written edit")
+        append("automation \"second\" every 1 second { show 2 }\n", to: writer)
+        close(writer)
+        #expect(process.waitForError { $0.contains("script reloaded") }, "\(process.standardError)")
+
+        // Saved by rename without permission to read it.
+        bytes = Data(edited.utf8)
+        try bytes.write(to: URL(fileURLWithPath: folder.path + "/unreadable.auto"))
+        #expect(chmod(folder.path + "/unreadable.auto", 0) == 0)
+        #expect(rename(folder.path + "/unreadable.auto", scripts + "/a.auto") == 0)
+        #expect(process.waitForError { Self.count(kept, in: $0) == 2 }, "\(process.standardError)")
+        #expect(process.standardError.contains("reason=permission denied"), "\(process.standardError)")
+        await secondKeepsRunning(after: "an edit without permission to read it")
+
+        // A FIFO moved in: reading it would wait for a writer.
+        #expect(mkfifo(folder.path + "/fifo.auto", 0o644) == 0)
+        #expect(rename(folder.path + "/fifo.auto", scripts + "/a.auto") == 0)
+        #expect(process.waitForError { Self.count(kept, in: $0) == 3 }, "\(process.standardError)")
+        #expect(process.standardError.contains("reason=it is not a regular file"), "\(process.standardError)")
+        await secondKeepsRunning(after: "a FIFO")
+
+        #expect(!runs().contains { $0.automation.name == "third" }, "no edit that couldn't be read was loaded")
+        try FileManager.default.removeItem(atPath: scripts + "/a.auto")
+        #expect(process.waitForError { $0.contains("script gone: its automations stop") }, "\(process.standardError)")
+        process.signal(SIGTERM)
+        #expect(process.waitForExit(timeout: .seconds(60)) == 0)
+    }
+
+    /// A store with runs in it, then damaged where a daemon that only fires on time doesn't look: the folder copies
+    /// of file automations. Returns how many runs it held.
+    func damagedStore() async throws -> Int {
+        try write("tick.auto", "automation \"tick\" every 1 second { show \"tick\" }\n")
+        let process = try daemon()
+        await waitUntil("two runs", of: process) { runs().filter { $0.outcome == .succeeded }.count >= 2 }
+        process.signal(SIGTERM)
+        #expect(process.waitForExit(timeout: .seconds(60)) == 0)
+        let held = runs().count
+        try DaemonTestSupport.damage("tree", of: store)
+        return held
+    }
+
+    @Test func aDamagedStoreIsRefusedWithTheCommandThatRecoversIt() async throws {
+        _ = try await damagedStore()
+        let before = try Data(contentsOf: URL(fileURLWithPath: store))
+        let process = try daemon()
+        #expect(process.waitForExit(timeout: .seconds(60)) == 1)
+        #expect(process.standardError.contains("error: run store \(store): it is damaged ("), "\(process.standardError)")
+        #expect(process.standardError.contains("nothing was written to it"))
+        #expect(process.standardError.contains("\n  sqlite3 '\(store)' .dump | sed 's/^ROLLBACK; -- due to errors$/COMMIT;/' | sqlite3 '\(folder.path)/runs-recovered.sqlite'\n"),
+                "\(process.standardError)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: store)) == before, "the damaged store is left as it was")
+    }
+
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/sqlite3"), "sqlite3 is installed"))
+    func theCommandGivenForADamagedStoreRecoversItsRuns() async throws {
+        let held = try await damagedStore()
+        let refused = try daemon()
+        #expect(refused.waitForExit(timeout: .seconds(60)) == 1)
+        let command = try #require(refused.standardError.split(separator: "\n").first { $0.hasPrefix("  sqlite3 ") }, "\(refused.standardError)")
+        let recovering = try await BinaryRunner.runAwaiting(["-c", String(command)], executable: "/bin/sh")
+        #expect(recovering.exitCode == 0, "\(recovering.standardError)")
+        let recovered = folder.path + "/runs-recovered.sqlite"
+        #expect(DaemonTestSupport.runs(in: recovered).count == held, "every run is in the recovered store")
+        let process = try ChildProcess(BinaryRunner.binary, ["daemon", scripts, "--store", recovered, "--grace", "5s"])
+        await waitUntil("a run in the recovered store", of: process) { DaemonTestSupport.runs(in: recovered).count > held }
+        process.signal(SIGTERM)
+        #expect(process.waitForExit(timeout: .seconds(60)) == 0)
     }
 
     @Test func anEditedScriptIsReloadedAndABrokenEditKeepsTheVersionRunning() async throws {
