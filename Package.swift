@@ -87,7 +87,7 @@ let package = Package(
         // brings in Foundation's networking and with it libcurl and 29 more shared libraries, which would cost every
         // start of every command 5–7 ms (and every installed binary a libcurl) if the host's binary linked it.
         .target(name: "AutoMCP", dependencies: ["AutoIntents", "AutoRuntime", "AutoLanguage", "AutoCLI",
-                                                .product(name: "MCP", package: "swift-sdk")]),
+                                                .product(name: "MCP", package: "swift-sdk"), .product(name: "Logging", package: "swift-log")]),
         .executableTarget(name: "auto-mcp", dependencies: ["AutoMCP", "AutoCLI", "AutoRuntime", "AutoStdlib"]),
 
         // The Library example host: books in SQLite (GRDB), its intents and queries, seeded from books.csv.

@@ -20,6 +20,7 @@ let workloads: [Workload] = [
     Workload(name: "files", summary: "the ten largest .txt files of a 100,000-file tree, beside find and os.walk", run: filesWorkload),
     Workload(name: "fileevents", summary: "file trigger latency beside inotifywait; bursts of 10,000 files; a recursive watch of 10,000 folders",
              run: fileEventsWorkload),
+    Workload(name: "mcp", summary: "a tools/call of 1.6, 6.4 and 20 MB to auto mcp through a pipe, until its answer is read", run: mcpWorkload),
 ]
 
 /// The table as Markdown, columns padded so that it also reads in a terminal.

@@ -27,27 +27,36 @@ struct IntentTool {
                                        destructiveHint: intent.sideEffect == .destructive, openWorldHint: capabilities.contains(.net)))
     }
 
-    /// The call as a line of the language: the first parameter given is the input, the others are labelled. An entity
+    /// The call as a line of the language: the intent's first parameter is the input, the others are labelled. An entity
     /// given by identifier is looked up here, so that `42` is book 42 and not a book whose title contains "42"; any
-    /// other text is left to the engine's text search, as `open book "Emma"` is.
+    /// other text is left to the engine's text search, as `open book "Emma"` is. The call is in parentheses, an
+    /// expression, so that a name starting with a statement's keyword is still the call: `repeat text mcpArgument0`
+    /// alone is a `repeat … times` statement. A parameter that names a type (`ask`'s `as`) is that name in the code,
+    /// once it is known to be a name and nothing else.
     func script(_ arguments: [String: JSON], registry: Registry) async throws -> ToolScript {
         for key in arguments.keys where intent.parameterIndex(named: key) == nil {
             let names = intent.parameters.map(\.name)
             throw ArgumentError("'\(intent.name)' has no parameter '\(key)'; " + (names.isEmpty ? "it takes none" : "its parameters: \(names.joined(separator: ", "))"))
         }
         var script = ToolScript()
-        script.write(intent.name)
-        var first = true
-        for parameter in intent.parameters {
+        script.write("(" + intent.name)
+        for (index, parameter) in intent.parameters.enumerated() {
             guard let json = arguments.first(where: { $0.key.lowercased() == parameter.name.lowercased() })?.value else { continue }
+            script.write(index == 0 ? " " : " \(parameter.name): ")
+            if case .typeNamedBy(index) = intent.resultRule {
+                guard case .string(let name) = json, let first = name.first, first.isLetter,
+                      name.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) }) else {
+                    throw ArgumentError("'\(parameter.name)' of '\(intent.name)' is the name of a type, such as \"Int\" or \"Date\"")
+                }
+                script.write(name)
+                continue
+            }
             let value: AutoIntents.Value
             do {
                 value = try JSONValues.value(json, as: parameter.type)
             } catch {
                 throw ArgumentError("'\(parameter.name)' of '\(intent.name)': \(error.message)")
             }
-            script.write(first ? " " : " \(parameter.name): ")
-            first = false
             if case .entity(let type) = parameter.type, case .text(let text) = value,
                let query = registry.query(for: type), let entity = try await query.entities(withIdentifiers: [text]).first {
                 script.write(entity, as: parameter.type)
@@ -55,6 +64,7 @@ struct IntentTool {
                 script.write(value, as: value.type == .text ? .text : parameter.type)
             }
         }
+        script.write(")")
         return script
     }
 }

@@ -56,7 +56,7 @@ public final class McpServer: Sendable {
                              capabilities: .init(resources: .init(subscribe: false, listChanged: false), tools: .init(listChanged: false)))
     }
 
-    /// Serves on standard input and output until the client closes them.
+    /// Serves on standard input and output until the client closes them (`StdioLineTransport`).
     public func run() async throws {
         await server.withMethodHandler(ListTools.self) { [self] _ in
             ListTools.Result(tools: finds.keys.sorted().map { finds[$0]!.tool }
@@ -73,7 +73,10 @@ public final class McpServer: Sendable {
         await server.withMethodHandler(ReadResource.self) { [self] parameters in
             ReadResource.Result(contents: try await resources.read(parameters.uri))
         }
-        try await server.start(transport: StdioTransport()) { [self] _, capabilities in
+        // The methods served above, and the SDK's own: their parameters are checked before a handler sees them.
+        let check = JSONRPCCheck(methods: [Initialize.self, Ping.self, ListTools.self, CallTool.self, ListResources.self,
+                                           ListResourceTemplates.self, ReadResource.self])
+        try await server.start(transport: StdioLineTransport(check: check)) { [self] _, capabilities in
             canElicit.withLock { $0 = capabilities.elicitation != nil }
         }
         await server.waitUntilCompleted()

@@ -10,8 +10,11 @@ enum ToolSchemas {
     static func input(of intent: IntentDescriptor) -> JSON {
         var properties: [String: JSON] = [:]
         var required: [JSON] = []
-        for parameter in intent.parameters {
+        for (index, parameter) in intent.parameters.enumerated() {
             var schema = self.schema(for: parameter.type)
+            if case .typeNamedBy(index) = intent.resultRule {
+                schema = ["type": "string", "description": "the name of a type: Int, Decimal, Text, Bool, Date, Duration, Size, File, or an enum's"]
+            }
             schema["title"] = .string(parameter.title)
             if let question = parameter.question { schema["description"] = .string(question) }
             if let defaultValue = parameter.defaultValue { schema["default"] = JSONValues.json(defaultValue) }

@@ -3,7 +3,7 @@ import AutoLanguage
 import AutoRuntime
 import Foundation
 
-/// What a tool call becomes: a line of the language (`delete book mcpArgument0`, `find books where author ==
+/// What a tool call becomes: a line of the language (`(delete book mcpArgument0)`, `find books where author ==
 /// mcpArgument0 limit mcpArgument1`) whose values are variables of the run, never text spliced into the code. So a
 /// call is checked, planned (a find's pushdown), prepared (missing values asked for, entities named by text found,
 /// defaults, ranges), confirmed and run exactly as the same line in a script, and a value can't change what the line

@@ -1,0 +1,156 @@
+import AutoTestSupport
+import Foundation
+
+/// `auto mcp` started as a client starts it, with pipes on its standard input and output, and spoken to in raw
+/// JSON-RPC lines: what a client that isn't the SDK's may send, byte for byte. Writing is a queue of its own (a
+/// large message fills the pipe until the server reads it), reading a thread of its own; a test waits for a
+/// message with a deadline, never a fixed sleep. The server is killed when the object goes away.
+final class McpPipe: @unchecked Sendable {
+    let process = Process()
+    private let input: FileHandle
+    private let writing = DispatchQueue(label: "tests.mcp.pipe.write")
+    private let condition = NSCondition()
+    /// Every line the server wrote, parsed; what isn't a JSON object is kept as `["unparsed": line]`.
+    private var messages: [[String: Any]] = []
+    private var ended = false
+
+    /// Starts `auto mcp` with `arguments` (its grants) in `directory`.
+    init(_ arguments: [String] = [], directory: String = NSTemporaryDirectory()) throws {
+        // A server that died must fail the test, not end the test process with SIGPIPE on the next write.
+        signal(SIGPIPE, SIG_IGN)
+        process.executableURL = URL(fileURLWithPath: BinaryRunner.binary)
+        process.arguments = ["mcp"] + arguments
+        process.currentDirectoryURL = URL(fileURLWithPath: directory)
+        let stdin = Pipe(), stdout = Pipe()
+        // Other tests start processes at the same time: they must not inherit these pipes.
+        for handle in [stdin.fileHandleForReading, stdin.fileHandleForWriting, stdout.fileHandleForReading, stdout.fileHandleForWriting] {
+            _ = fcntl(handle.fileDescriptor, F_SETFD, FD_CLOEXEC)
+        }
+        process.standardInput = stdin
+        process.standardOutput = stdout
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        try? stdin.fileHandleForReading.close()
+        try? stdout.fileHandleForWriting.close()
+        input = stdin.fileHandleForWriting
+        let output = stdout.fileHandleForReading
+        Thread.detachNewThread { [self] in
+            var pending = Data()
+            while true {
+                let data = output.availableData
+                if data.isEmpty { break }
+                pending.append(data)
+                while let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
+                    received(pending[pending.startIndex..<newline])
+                    pending.removeSubrange(pending.startIndex...newline)
+                }
+            }
+            condition.lock()
+            ended = true
+            condition.broadcast()
+            condition.unlock()
+        }
+    }
+
+    deinit {
+        if process.isRunning { process.terminate() }
+    }
+
+    private func received(_ line: Data) {
+        let message = (try? JSONSerialization.jsonObject(with: line, options: [.fragmentsAllowed])) as? [String: Any]
+        condition.lock()
+        messages.append(message ?? ["unparsed": String(decoding: line, as: UTF8.self)])
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// Sends `line` and a newline, after what was sent before.
+    func send(_ line: String) {
+        send(Data(line.utf8))
+    }
+
+    func send(_ line: Data) {
+        let input = self.input
+        writing.async { try? input.write(contentsOf: line + Data("\n".utf8)) }
+    }
+
+    /// Sends a request (`params` as JSON text).
+    func request(_ id: Int, _ method: String, _ params: String = "{}") {
+        send(#"{"jsonrpc":"2.0","id":\#(id),"method":"\#(method)","params":\#(params)}"#)
+    }
+
+    /// Closes the server's input.
+    func close() {
+        let input = self.input
+        writing.async { try? input.close() }
+    }
+
+    /// The first message the server wrote after the first `skipping` that satisfies `condition`; nil if none came
+    /// before the deadline or the server ended without it.
+    func message(after skipping: Int = 0, timeout: Duration = .seconds(60),
+                 where satisfies: @escaping @Sendable ([String: Any]) -> Bool) async -> [String: Any]? {
+        let (seconds, attoseconds) = timeout.components
+        let deadline = Date().addingTimeInterval(Double(seconds) + Double(attoseconds) / 1e18)
+        // Waited for on a thread of its own, not one of the tests' cooperative pool; what crosses is the message's place.
+        let found: Int? = await withCheckedContinuation { continuation in
+            DispatchQueue.global().async { [self] in
+                condition.lock()
+                defer { condition.unlock() }
+                while true {
+                    if let index = messages.indices.dropFirst(skipping).first(where: { satisfies(messages[$0]) }) {
+                        return continuation.resume(returning: index)
+                    }
+                    if ended || !condition.wait(until: deadline) { return continuation.resume(returning: nil) }
+                }
+            }
+        }
+        return found.map(message(at:))
+    }
+
+    private func message(at index: Int) -> [String: Any] {
+        condition.lock()
+        defer { condition.unlock() }
+        return messages[index]
+    }
+
+    /// The response to request `id`.
+    func response(_ id: Int, timeout: Duration = .seconds(60)) async -> [String: Any]? {
+        await message(timeout: timeout) { ($0["id"] as? Int) == id && $0["method"] == nil }
+    }
+
+    /// How many messages the server wrote so far.
+    var count: Int {
+        condition.lock()
+        defer { condition.unlock() }
+        return messages.count
+    }
+
+    /// Whether the server answered request `id`, among what it wrote so far.
+    func answered(_ id: Int) -> Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        return messages.contains { ($0["id"] as? Int) == id && $0["method"] == nil }
+    }
+
+    /// Initializes the session, declaring elicitation when `elicitation`.
+    func initialize(elicitation: Bool = false) async throws {
+        request(0, "initialize", #"{"protocolVersion":"2025-06-18","capabilities":{\#(elicitation ? #""elicitation":{}"# : "")},"clientInfo":{"name":"tests","version":"1"}}"#)
+        guard await response(0)?["result"] != nil else { throw McpPipeFailure("no answer to initialize") }
+        send(#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#)
+    }
+
+    /// The code of a response's error, nil for a result.
+    static func errorCode(_ response: [String: Any]?) -> Int? {
+        (response?["error"] as? [String: Any])?["code"] as? Int
+    }
+
+    /// The message of a response's error ("Invalid params: 'name' is missing"), empty for a result.
+    static func errorMessage(_ response: [String: Any]?) -> String {
+        (response?["error"] as? [String: Any])?["message"] as? String ?? ""
+    }
+}
+
+struct McpPipeFailure: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
