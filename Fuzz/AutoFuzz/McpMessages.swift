@@ -9,7 +9,7 @@ import Foundation
 /// (a string or a whole number) gets exactly one response with that id, with the spec's error code where the
 /// request was wrong (-32601 for an unknown method, -32602 for wrong params); text that isn't JSON gets -32700 and
 /// an invalid request -32600, both with `id: null` where no id could be read; a notification gets no response;
-/// the server ends when its input ends, with status 0, before the deadline.
+/// the server ends when its input is closed, with status 0, before the deadline.
 public struct McpMessages: Sendable {
     public let seed: UInt64
     public let binary: String
@@ -104,19 +104,121 @@ public struct McpMessages: Sendable {
             if case .response(let id, _) = message.expected, !seen.insert(id).inserted { continue }
             sent.append(message)
         }
-        var request = ProcessRunner.Request(executable: binary, arguments: ["mcp"],
-                                            environment: ["PATH": "/usr/bin:/bin", "HOME": NSTemporaryDirectory(), "NO_COLOR": "1",
-                                                          "SWIFT_BACKTRACE": "enable=no", "LANG": "C.UTF-8"],
-                                            input: .script, output: .pipe, hardDeadline: 60)
-        request.inputBytes = Array(sent.map { $0.line + "\n" }.joined().utf8)
-        request.captureLimit = 64 << 20
-        let result = ProcessRunner.run(request)
+        let result = converse(sent)
         let shown = sent.map { $0.line.count > 200 ? String($0.line.prefix(120)) + "… (\($0.line.count) bytes)" : $0.line }
         return (shown, Self.judge(result, sent))
     }
 
+    /// Seconds the server has to answer everything, and then to end once its input is closed.
+    static let answerDeadline = 60.0, exitDeadline = 20.0
+
+    /// Sends `sent` to a new `auto mcp`, keeps its input open until every response due has come (a client closes
+    /// the server's input to stop it, and may drop what it hasn't answered yet), then closes it and waits for the end.
+    func converse(_ sent: [Message]) -> RunResult {
+        _ = ProcessRunner.ignoreBrokenPipes
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: binary)
+        process.arguments = ["mcp"]
+        process.environment = ["PATH": "/usr/bin:/bin", "HOME": NSTemporaryDirectory(), "NO_COLOR": "1", "SWIFT_BACKTRACE": "enable=no", "LANG": "C.UTF-8"]
+        let input = Pipe(), output = Pipe(), errors = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = errors
+        do {
+            try process.run()
+        } catch {
+            return RunResult(termination: .notStarted("\(error)"))
+        }
+        let due = sent.filter { $0.expected != .nothing }.count
+        let transcript = Transcript()
+        for (handle, isOutput) in [(output.fileHandleForReading, true), (errors.fileHandleForReading, false)] {
+            Thread.detachNewThread {
+                while true {
+                    let data = handle.availableData
+                    if data.isEmpty { break }
+                    transcript.append(data, isOutput: isOutput)
+                }
+                transcript.finish(isOutput: isOutput)
+            }
+        }
+        let writer = input.fileHandleForWriting
+        let lines = sent.map { Data(($0.line + "\n").utf8) }
+        Thread.detachNewThread {
+            for line in lines { guard (try? writer.write(contentsOf: line)) != nil else { return } }
+        }
+        transcript.wait(seconds: Self.answerDeadline) { $0.responses >= due || $0.outputEnded }
+        try? writer.close()
+        var killed = false
+        if !transcript.wait(seconds: Self.exitDeadline, until: { $0.outputEnded && $0.errorsEnded }) || !Self.waitForExit(process, seconds: 5) {
+            kill(process.processIdentifier, SIGKILL)
+            killed = true
+            process.waitUntilExit()
+        }
+        var result = RunResult(termination: process.terminationReason == .uncaughtSignal ? .signaled(process.terminationStatus) : .exited(process.terminationStatus))
+        result.killed = killed
+        transcript.read { result.standardOutput = Array($0.output); result.standardError = Array($0.errors) }
+        return result
+    }
+
+    static func waitForExit(_ process: Process, seconds: Double) -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while process.isRunning {
+            if Date() > deadline { return false }
+            usleep(2000)
+        }
+        return true
+    }
+
+    /// What the server wrote, as it comes: its responses counted (lines that aren't a request of its own).
+    final class Transcript: @unchecked Sendable {
+        let condition = NSCondition()
+        var output = Data(), errors = Data()
+        var responses = 0
+        var outputEnded = false, errorsEnded = false
+        private var pending = Data()
+
+        func append(_ data: Data, isOutput: Bool) {
+            condition.lock()
+            defer { condition.broadcast(); condition.unlock() }
+            guard isOutput else { errors.append(data); return }
+            output.append(data)
+            pending.append(data)
+            while let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
+                let line = pending[pending.startIndex..<newline]
+                pending = Data(pending[(newline + 1)...])
+                let object = (try? JSONSerialization.jsonObject(with: line)) as? [String: Any]
+                if object?["method"] == nil { responses += 1 }
+            }
+        }
+
+        func finish(isOutput: Bool) {
+            condition.lock()
+            if isOutput { outputEnded = true } else { errorsEnded = true }
+            condition.broadcast()
+            condition.unlock()
+        }
+
+        /// Waits until `done` holds or `seconds` pass; whether it holds.
+        @discardableResult
+        func wait(seconds: Double, until done: (Transcript) -> Bool) -> Bool {
+            let deadline = Date().addingTimeInterval(seconds)
+            condition.lock()
+            defer { condition.unlock() }
+            while !done(self) {
+                if !condition.wait(until: deadline) { return done(self) }
+            }
+            return true
+        }
+
+        func read(_ body: (Transcript) -> Void) {
+            condition.lock()
+            body(self)
+            condition.unlock()
+        }
+    }
+
     static func judge(_ result: RunResult, _ sent: [Message]) -> String? {
-        if result.killed { return "still running 60 s after its input ended: killed" }
+        if result.killed { return "still running \(Int(exitDeadline)) s after its input was closed: killed" }
         guard result.termination == .exited(0) else { return "ended with status \(result.shellStatus): \(Oracles.excerpt(result.standardErrorText))" }
         var byId: [String: [[String: Any]]] = [:]
         var nullIdCodes: [Int] = []
