@@ -1,4 +1,5 @@
 @testable import AutoAutomation
+import AutoTestSupport
 import Foundation
 import Testing
 
@@ -10,9 +11,16 @@ import Testing
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
     }
 
+    /// Writes a file through a child process (`printf`'s octal escapes for bytes): a child that another test starts
+    /// meanwhile would share a descriptor of this process's, open for writing, until it execs.
+    func write(_ format: String, to path: String) throws {
+        let written = try BinaryRunner.run(["-c", "printf \"$1\" > \"$2\"", "sh", format, path], executable: "/bin/sh")
+        try #require(written.exitCode == 0, "\(written.standardError)")
+    }
+
     @Test func aScriptIsItsTextOrGone() throws {
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        try "show \"é\"\n".write(toFile: folder + "/a.auto", atomically: true, encoding: .utf8)
+        try write(#"show "\303\251"\n"#, to: folder + "/a.auto")
         #expect(ScriptRead.read(folder + "/a.auto") == .text("show \"é\"\n"))
         #expect(ScriptRead.read(folder + "/gone.auto") == .gone)
         #expect(ScriptRead.read(folder + "/a.auto/b.auto") == .gone, "a file where a folder was")
@@ -20,7 +28,7 @@ import Testing
 
     @Test func whatCantBeReadSaysWhy() throws {
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        try (Data("show 1\n# café\n# caf".utf8) + Data([0xE9, 0x0A])).write(to: URL(fileURLWithPath: folder + "/latin1.auto"))
+        try write(#"show 1\n# caf\303\251\n# caf\351\n"#, to: folder + "/latin1.auto")
         #expect(ScriptRead.read(folder + "/latin1.auto") == .unreadable("line 3 is not UTF-8"))
         try FileManager.default.createDirectory(atPath: folder + "/folder.auto", withIntermediateDirectories: true)
         #expect(ScriptRead.read(folder + "/folder.auto") == .unreadable("it is a folder"))
@@ -28,15 +36,18 @@ import Testing
         #expect(ScriptRead.read(folder + "/fifo.auto") == .unreadable("it is not a regular file"), "and no wait for a writer")
     }
 
-    @Test func aFileOpenForWritingIsBeingWritten() throws {
+    @Test func aFileOpenForWritingIsBeingWritten() async throws {
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let path = folder + "/a.auto"
-        try "show 1\n".write(toFile: path, atomically: true, encoding: .utf8)
+        try write(#"show 1\n"#, to: path)
         let writer = open(path, O_WRONLY | O_APPEND | O_CLOEXEC)
         try #require(writer >= 0)
         #expect(ScriptRead.read(path) == .beingWritten)
-        #expect("show 2\n".withCString { write(writer, $0, strlen($0)) } == 7)
+        #expect("show 2\n".withCString { Glibc.write(writer, $0, strlen($0)) } == 7)
         close(writer)
+        // A child another test started while the writer was open shares it until that child execs.
+        let deadline = ContinuousClock.now + .seconds(30)
+        while ScriptRead.read(path) == .beingWritten, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
         #expect(ScriptRead.read(path) == .text("show 1\nshow 2\n"))
     }
 }
