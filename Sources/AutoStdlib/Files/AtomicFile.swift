@@ -49,15 +49,18 @@ enum AtomicFile {
         }
     }
 
-    static func writeAll(_ bytes: [UInt8], to descriptor: Int32, path: String) throws {
-        var offset = 0
-        while offset < bytes.count {
-            let written = bytes[offset...].withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
-            if written < 0 {
-                if errno == EINTR { continue }
-                throw FileSystemError(errno, "write", path)
+    /// Writes all of `bytes`, however many writes it takes.
+    static func writeAll(_ bytes: some ContiguousBytes, to descriptor: Int32, path: String) throws {
+        try bytes.withUnsafeBytes { buffer in
+            var offset = 0
+            while offset < buffer.count {
+                let written = Glibc.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    throw FileSystemError(errno, "write", path)
+                }
+                offset += written
             }
-            offset += written
         }
     }
 

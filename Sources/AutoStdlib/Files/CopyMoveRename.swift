@@ -33,7 +33,7 @@ struct CopyFile: AppIntent {
                 let into = try OpenFolder.open((target as NSString).deletingLastPathComponent)
                 try FileTrees.copy((source as NSString).lastPathComponent, in: from, to: (target as NSString).lastPathComponent, in: into,
                                    landingAt: target, rules: rules, context: context)
-            } catch let error as FileTreeError {
+            } catch let error as FileSystemError {
                 throw IntentError("can't copy '\(source)' to '\(target)': \(error)")
             }
         }
@@ -123,7 +123,7 @@ enum FileMoves {
                 throw FileSystemError(code, "move", source)
             }
             from.remove(name)
-        } catch let error as FileTreeError {
+        } catch let error as FileSystemError {
             throw IntentError("can't move '\(source)' to '\(target)': \(error)")
         }
     }
@@ -160,7 +160,7 @@ enum FileTrees {
     static func copy(_ name: String, in source: OpenFolder, to newName: String, in target: OpenFolder, landingAt landingPath: String,
                      movedFrom oldPath: String? = nil, rules: CreationRules, context: IntentContext) throws {
         try context.checkCancellation()
-        guard let status = source.status(name) else { throw FileTreeError(ENOENT, "copy", source.path(of: name)) }
+        guard let status = source.status(name) else { throw FileSystemError(ENOENT, "copy", source.path(of: name)) }
         switch status.st_mode & S_IFMT {
         case S_IFDIR:
             let from = try source.subfolder(name)
@@ -184,7 +184,7 @@ enum FileTrees {
                 if !done { unlinkat(target.descriptor, newName, 0) }
             }
             try copyBytes(from: input, to: output, path: target.path(of: newName))
-            guard fchmod(output, rules.fileMode(status.st_mode)) == 0 else { throw FileTreeError(errno, "write", target.path(of: newName)) }
+            guard fchmod(output, rules.fileMode(status.st_mode)) == 0 else { throw FileSystemError(errno, "write", target.path(of: newName)) }
             done = true
         case S_IFLNK:
             let text = try source.linkTarget(name)
@@ -195,7 +195,7 @@ enum FileTrees {
             }
             try target.makeLink(newName, to: text)
         default:
-            throw FileTreeError("'\(source.path(of: name))' is neither a file, a folder nor a link")
+            throw FileSystemError(description: "'\(source.path(of: name))' is neither a file, a folder nor a link")
         }
     }
 
@@ -205,7 +205,7 @@ enum FileTrees {
             let read = buffer.withUnsafeMutableBytes { Glibc.read(input, $0.baseAddress, $0.count) }
             if read < 0 {
                 if errno == EINTR { continue }
-                throw FileTreeError(errno, "read", path)
+                throw FileSystemError(errno, "read", path)
             }
             if read == 0 { return }
             try AtomicFile.writeAll(Array(buffer[..<read]), to: output, path: path)

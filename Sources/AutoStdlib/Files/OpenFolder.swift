@@ -26,13 +26,13 @@ final class OpenFolder {
     /// part at a time from `/` without following a link: one that appeared since the path was resolved is an
     /// error, never a way elsewhere. `creating` makes the parts that are missing (0777 less the umask).
     static func open(_ path: String, creating: Bool = false) throws -> OpenFolder {
-        guard path.hasPrefix("/") else { throw FileTreeError("'\(path)' is not an absolute path") }
+        guard path.hasPrefix("/") else { throw FileSystemError(description: "'\(path)' is not an absolute path") }
         let root = Glibc.open("/", pathOnly | O_DIRECTORY | O_CLOEXEC)
-        guard root >= 0 else { throw FileTreeError(errno, "open", "/") }
+        guard root >= 0 else { throw FileSystemError(errno, "open", "/") }
         var folder = OpenFolder(descriptor: root, path: "/")
         for part in path.split(separator: "/").map(String.init) {
             if part == "." { continue }
-            guard part != ".." else { throw FileTreeError("'\(path)' is not a resolved path") }
+            guard part != ".." else { throw FileSystemError(description: "'\(path)' is not a resolved path") }
             folder = try folder.subfolder(part, creating: creating, mode: 0o777, pathOnly: true)
         }
         // Opened again to be read (listed, changed): a folder that can't be read is still one to create in.
@@ -50,7 +50,7 @@ final class OpenFolder {
         let flags = (pathOnly ? Self.pathOnly : O_RDONLY) | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC
         var opened = openat(descriptor, name, flags)
         if opened < 0, errno == ENOENT, creating {
-            if mkdirat(descriptor, name, mode) != 0, errno != EEXIST { throw FileTreeError(errno, "make the folder", path(of: name)) }
+            if mkdirat(descriptor, name, mode) != 0, errno != EEXIST { throw FileSystemError(errno, "make the folder", path(of: name)) }
             opened = openat(descriptor, name, flags)
         }
         guard opened >= 0 else { throw failure(errno, "open the folder", name) }
@@ -63,7 +63,7 @@ final class OpenFolder {
         try Self.check(name)
         guard mkdirat(descriptor, name, 0o700) == 0 else { throw failure(errno, "make the folder", name) }
         let folder = try subfolder(name)
-        guard fchmod(folder.descriptor, mode) == 0 else { throw FileTreeError(errno, "make the folder", folder.path) }
+        guard fchmod(folder.descriptor, mode) == 0 else { throw FileSystemError(errno, "make the folder", folder.path) }
         return folder
     }
 
@@ -94,7 +94,7 @@ final class OpenFolder {
         guard copy >= 0, let stream = fdopendir(copy) else {
             let code = errno
             if copy >= 0 { close(copy) }
-            throw FileTreeError(code, "list", path)
+            throw FileSystemError(code, "list", path)
         }
         defer { closedir(stream) }
         rewinddir(stream)
@@ -104,7 +104,7 @@ final class OpenFolder {
             let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
             if name != ".", name != ".." { names.append(name) }
         }
-        guard errno == 0 else { throw FileTreeError(errno, "list", path) }
+        guard errno == 0 else { throw FileSystemError(errno, "list", path) }
         return names.sorted()
     }
 
@@ -116,7 +116,7 @@ final class OpenFolder {
         var status = stat()
         guard fstat(opened, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
             close(opened)
-            throw FileTreeError("'\(path(of: name))' is not a file")
+            throw FileSystemError(description: "'\(path(of: name))' is not a file")
         }
         return opened
     }
@@ -132,7 +132,7 @@ final class OpenFolder {
         let length = buffer.withUnsafeMutableBufferPointer { pointer in
             pointer.withMemoryRebound(to: CChar.self) { readlinkat(descriptor, name, $0.baseAddress!, $0.count - 1) }
         }
-        guard length >= 0 else { throw FileTreeError(errno, "read the link", path(of: name)) }
+        guard length >= 0 else { throw FileSystemError(errno, "read the link", path(of: name)) }
         return Array(buffer[..<length])
     }
 
@@ -152,34 +152,23 @@ final class OpenFolder {
     /// A name of one part: never empty, `.`, `..` or with a `/` or a NUL in it.
     static func check(_ name: String) throws {
         guard !name.isEmpty, name != ".", name != "..", !name.contains("/"), !name.utf8.contains(0) else {
-            throw FileTreeError("'\(name)' is not a file name")
+            throw FileSystemError(description: "'\(name)' is not a file name")
         }
     }
 
     /// Why `action` failed on `name` here, in a few words: a name taken, or a link where a folder or a file was
     /// to be, is said so.
-    func failure(_ code: Int32, _ action: String, _ name: String) -> FileTreeError {
+    func failure(_ code: Int32, _ action: String, _ name: String) -> FileSystemError {
         let full = path(of: name)
-        if code == EEXIST { return FileTreeError("'\(full)' is there already") }
+        if code == EEXIST { return FileSystemError(description: "'\(full)' is there already") }
         if code == ELOOP || code == ENOTDIR, let status = status(name) {
             switch status.st_mode & S_IFMT {
-            case S_IFLNK: return FileTreeError("'\(full)' is a link, which is never followed here")
+            case S_IFLNK: return FileSystemError(description: "'\(full)' is a link, which is never followed here")
             case S_IFDIR: break
-            default: return FileTreeError("'\(full)' is not a folder")
+            default: return FileSystemError(description: "'\(full)' is not a folder")
             }
         }
-        return FileTreeError(code, action, full)
-    }
-}
-
-/// Why a tree could not be made or read, in a few words, for the intent to put after its own "can't …: ".
-struct FileTreeError: Error, CustomStringConvertible {
-    let description: String
-
-    init(_ description: String) { self.description = description }
-
-    init(_ code: Int32, _ action: String, _ path: String) {
-        description = FileSystemFailure(code, action, path).description
+        return FileSystemError(code, action, full)
     }
 }
 
@@ -216,10 +205,10 @@ struct CreationRules {
     func checkLink(_ target: String, at linkPath: String, inside root: String? = nil) throws {
         let pointed = try Self.resolve(target, at: linkPath)
         if let root, !GrantedPath.isInside(pointed, root: root) {
-            throw FileTreeError("the link '\(linkPath)' to '\(target)' would point out of the folder, to '\(pointed)'")
+            throw FileSystemError(description: "the link '\(linkPath)' to '\(target)' would point out of the folder, to '\(pointed)'")
         }
         guard grants.allows(.write, path: pointed) else {
-            throw FileTreeError("the link '\(linkPath)' would point to '\(pointed)', and \(grants.refusal(.write, "'\(pointed)'"))")
+            throw FileSystemError(description: "the link '\(linkPath)' would point to '\(pointed)', and \(grants.refusal(.write, "'\(pointed)'"))")
         }
     }
 
@@ -234,13 +223,13 @@ struct CreationRules {
 
     /// Where a link at `linkPath` with the text `target` points, resolved as the kernel would follow it.
     static func resolve(_ target: String, at linkPath: String) throws -> String {
-        guard !target.isEmpty else { throw FileTreeError("the link '\(linkPath)' points nowhere") }
+        guard !target.isEmpty else { throw FileSystemError(description: "the link '\(linkPath)' points nowhere") }
         // A link's `~` is a name like any other, never the home folder.
         let text = target.hasPrefix("~") ? "./" + target : target
         do {
             return try GrantedPath.resolve(text, in: (linkPath as NSString).deletingLastPathComponent)
         } catch {
-            throw FileTreeError("the link '\(linkPath)' to '\(target)' can't be followed: too many levels of symbolic links")
+            throw FileSystemError(description: "the link '\(linkPath)' to '\(target)' can't be followed: too many levels of symbolic links")
         }
     }
 

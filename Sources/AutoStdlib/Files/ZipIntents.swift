@@ -41,7 +41,7 @@ struct ZipIntent: AppIntent {
             throw cancelled
         } catch let error as Archive.ArchiveError {
             throw IntentError("can't zip '\(source)': \(error)")
-        } catch let error as FileTreeError {
+        } catch let error as FileSystemError {
             throw IntentError("can't zip '\(source)': \(error)")
         } catch {
             throw IntentError("can't zip '\(source)': \(FileSystemError.reason(of: error))")
@@ -53,7 +53,7 @@ struct ZipIntent: AppIntent {
     /// Adds `name` in `folder` to `archive` as `entryPath`, and for a folder all it holds: a link as a link.
     static func add(_ name: String, in folder: OpenFolder, as entryPath: String, to archive: Archive, context: IntentContext) throws {
         try context.checkCancellation()
-        guard let status = folder.status(name) else { throw FileTreeError(ENOENT, "zip", folder.path(of: name)) }
+        guard let status = folder.status(name) else { throw FileSystemError(ENOENT, "zip", folder.path(of: name)) }
         let permissions = UInt16(status.st_mode & 0o777)
         let modified = Date(timeIntervalSince1970: TimeInterval(status.st_mtim.tv_sec) + TimeInterval(status.st_mtim.tv_nsec) / 1e9)
         switch status.st_mode & S_IFMT {
@@ -69,14 +69,14 @@ struct ZipIntent: AppIntent {
             let descriptor = try folder.openFile(name)
             defer { close(descriptor) }
             var opened = stat()
-            guard fstat(descriptor, &opened) == 0 else { throw FileTreeError(errno, "read", path) }
+            guard fstat(descriptor, &opened) == 0 else { throw FileSystemError(errno, "read", path) }
             try archive.addEntry(with: entryPath, type: .file, uncompressedSize: Int64(opened.st_size), modificationDate: modified,
                                  permissions: permissions, compressionMethod: .deflate) { position, size in
                 var chunk = Data(count: size)
                 let read = chunk.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, size, off_t(position)) }
-                guard read >= 0 else { throw FileTreeError(errno, "read", path) }
+                guard read >= 0 else { throw FileSystemError(errno, "read", path) }
                 // A file that shrank since: zipping would wait for bytes that never come.
-                guard read > 0 || size == 0 else { throw FileTreeError("'\(path)' changed while it was zipped") }
+                guard read > 0 || size == 0 else { throw FileSystemError(description: "'\(path)' changed while it was zipped") }
                 chunk.count = read
                 return chunk
             }
@@ -85,7 +85,7 @@ struct ZipIntent: AppIntent {
             try archive.addEntry(with: entryPath, type: .symlink, uncompressedSize: Int64(target.count), modificationDate: modified,
                                  permissions: permissions, provider: { _, _ in target })
         default:
-            throw FileTreeError("'\(folder.path(of: name))' is neither a file, a folder nor a link")
+            throw FileSystemError(description: "'\(folder.path(of: name))' is neither a file, a folder nor a link")
         }
     }
 }
@@ -131,7 +131,7 @@ struct UnzipIntent: AppIntent {
             throw cancelled
         } catch let error as Archive.ArchiveError {
             throw IntentError("can't unzip '\(archivePath)': \(Self.describe(error))")
-        } catch let error as FileTreeError {
+        } catch let error as FileSystemError {
             throw IntentError("can't unzip '\(archivePath)' into '\(folder)': \(error)")
         } catch {
             throw IntentError("can't unzip '\(archivePath)' into '\(folder)': \(FileSystemError.reason(of: error))")
@@ -142,10 +142,10 @@ struct UnzipIntent: AppIntent {
     /// The parts of an entry's name, `.` and empty parts left out; a name that goes up (`..`) or starts at `/`
     /// would land outside the folder.
     static func parts(of name: String) throws -> [String] {
-        guard !name.hasPrefix("/"), !name.utf8.contains(0) else { throw FileTreeError("the entry '\(name)' would be outside the folder") }
+        guard !name.hasPrefix("/"), !name.utf8.contains(0) else { throw FileSystemError(description: "the entry '\(name)' would be outside the folder") }
         var parts: [String] = []
         for part in name.split(separator: "/") where part != "." {
-            guard part != ".." else { throw FileTreeError("the entry '\(name)' would be outside the folder") }
+            guard part != ".." else { throw FileSystemError(description: "the entry '\(name)' would be outside the folder") }
             parts.append(String(part))
         }
         return parts
@@ -156,7 +156,7 @@ struct UnzipIntent: AppIntent {
     static func extract(_ entry: Entry, of archive: Archive, into destination: OpenFolder, rules: CreationRules) throws {
         let parts = try parts(of: entry.path)
         guard let name = parts.last else {
-            guard entry.type == .directory else { throw FileTreeError("an entry has no name") }
+            guard entry.type == .directory else { throw FileSystemError(description: "an entry has no name") }
             return
         }
         var folder = destination
@@ -178,9 +178,9 @@ struct UnzipIntent: AppIntent {
                 close(output)
                 if !done { unlinkat(folder.descriptor, name, 0) }
             }
-            let checksum = try archive.extract(entry) { data in try Self.write(data, to: output, path: path) }
+            let checksum = try archive.extract(entry) { data in try AtomicFile.writeAll(data, to: output, path: path) }
             guard checksum == entry.checksum else { throw Archive.ArchiveError.invalidCRC32 }
-            guard fchmod(output, rules.fileMode(mode)) == 0 else { throw FileTreeError(errno, "write", path) }
+            guard fchmod(output, rules.fileMode(mode)) == 0 else { throw FileSystemError(errno, "write", path) }
             if let modified = attributes[.modificationDate] as? Date {
                 let seconds = modified.timeIntervalSince1970.rounded(.down)
                 var times = [timespec(tv_sec: 0, tv_nsec: Self.omitTime),
@@ -191,7 +191,7 @@ struct UnzipIntent: AppIntent {
         case .symlink:
             let path = folder.path(of: name)
             guard entry.compressedSize <= UInt64(longestLink), entry.uncompressedSize <= UInt64(longestLink) else {
-                throw FileTreeError("the link entry '\(entry.path)' is longer than a link can be")
+                throw FileSystemError(description: "the link entry '\(entry.path)' is longer than a link can be")
             }
             var stored = Data()
             var checksum = try archive.extract(entry) { stored.append($0) }
@@ -200,30 +200,16 @@ struct UnzipIntent: AppIntent {
                 target = Data()
                 // The provider hands out what was stored once, then stops: a broken stream can't make it wait.
                 checksum = try Data.decompress(size: Int64(stored.count), bufferSize: defaultReadChunkSize, skipCRC32: false, provider: { position, size in
-                    guard position < stored.count else { throw FileTreeError("the link entry '\(entry.path)' is damaged") }
+                    guard position < stored.count else { throw FileSystemError(description: "the link entry '\(entry.path)' is damaged") }
                     return stored.subdata(in: Int(position)..<min(stored.count, Int(position) + size))
                 }, consumer: { target.append($0) })
             }
             guard checksum == entry.checksum else { throw Archive.ArchiveError.invalidCRC32 }
             guard target.count <= longestLink, !target.contains(0), let text = String(data: target, encoding: .utf8) else {
-                throw FileTreeError("the link entry '\(entry.path)' is not a path")
+                throw FileSystemError(description: "the link entry '\(entry.path)' is not a path")
             }
             try rules.checkLink(text, at: path, inside: destination.path)
             try folder.makeLink(name, to: text)
-        }
-    }
-
-    static func write(_ data: Data, to descriptor: Int32, path: String) throws {
-        try data.withUnsafeBytes { buffer in
-            var offset = 0
-            while offset < buffer.count {
-                let written = Glibc.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    throw FileTreeError(errno, "write", path)
-                }
-                offset += written
-            }
         }
     }
 
