@@ -5,7 +5,8 @@ import ZIPFoundation
 /// write (`box`) beside one it may not touch (`outside`), plants in the box what earlier escapes went through —
 /// links in and out of it, a dangling link, a hard link to a file outside, a name that isn't UTF-8, a program
 /// named as a granted one, and a zip archive of malicious entries (`../` names, links, absolute names, setuid
-/// modes) — and runs a few file intents on them under `--allow-read=BOX --allow-write=BOX --allow-run=git`.
+/// modes) — and runs a few file intents on them under `--allow-read=BOX --allow-write=BOX --allow-run=git --yes` (so that
+/// what asks for a confirmation, such as deleting for good, is done).
 ///
 /// The oracle is the sandbox's promise: nothing outside the box changed or appeared (a snapshot of the case's
 /// folder, with every file's content), nothing outside the box was read (a secret token kept there never shows up
@@ -53,6 +54,10 @@ public struct SandboxEscapes: Sendable {
         var layout = ["box/note.txt"]
         if random.chance(0.7) { try files.createSymbolicLink(atPath: box + "/sub/up", withDestinationPath: ".."); layout.append("box/sub/up → ..") }
         if random.chance(0.6) { try files.createSymbolicLink(atPath: box + "/out", withDestinationPath: "../outside"); layout.append("box/out → ../outside") }
+        if random.chance(0.4) {
+            try files.createSymbolicLink(atPath: box + "/sub/outer", withDestinationPath: "../../outside")
+            layout.append("box/sub/outer → ../../outside")
+        }
         if random.chance(0.6) {
             try files.createSymbolicLink(atPath: box + "/dangling", withDestinationPath: "../outside/created.txt")
             layout.append("box/dangling → ../outside/created.txt")
@@ -168,6 +173,8 @@ public struct SandboxEscapes: Sendable {
         // A program the run itself unpacked, then run by the granted name.
         [#"unzip "BOX/a.zip" to "BOX/x""#, #"show run command "BOX/x/bin/git""#],
         [#"delete file "BOX/out" permanently: true"#],
+        // A folder holding links out of the box: deleting it must not go through them.
+        [#"delete file "BOX/sub" permanently: true"#],
         [#"rename file "BOX/sub/up" to "up2""#],
     ]
 
@@ -185,7 +192,7 @@ public struct SandboxEscapes: Sendable {
         let before = Self.snapshot(root, skipping: box)
         let environment = ["PATH": (laid.boxFirstOnPath ? box + "/bin:" : "") + "/usr/bin:/bin", "HOME": box, "NO_COLOR": "1", "SWIFT_BACKTRACE": "enable=no", "LANG": "C.UTF-8"]
         let request = ProcessRunner.Request(executable: binary, arguments: ["--allow-read=" + box, "--allow-write=" + box, "--allow-run=git",
-                                                                            "--timeout", "20", "-e", laid.script],
+                                                                            "--yes", "--timeout", "20", "-e", laid.script],
                                             environment: environment, input: .empty, output: .pipe, hardDeadline: 60)
         let result = ProcessRunner.run(request)
         let after = Self.snapshot(root, skipping: box)
