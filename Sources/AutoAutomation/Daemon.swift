@@ -21,16 +21,15 @@ public final class Daemon: Sendable {
         public var retention: Retention
         /// What the automations' runs may touch outside the engine (the compile closure should check the same).
         public var grants: Grants
-        /// How long the store's check at start may read it (`StoreCheck`): about a gigabyte in the default 10 s.
-        public var storeCheckLimit: Duration
+        /// How long the store's check at start may read it (`StoreCheck`): about a gigabyte in 10 s.
+        package var storeCheckLimit: Duration = .seconds(10)
         public init(paths: [String], store: String = SQLiteRunStore.defaultPath, grace: Duration = .seconds(10),
-                    retention: Retention = Retention(), grants: Grants = .all, storeCheckLimit: Duration = .seconds(10)) {
+                    retention: Retention = Retention(), grants: Grants = .all) {
             self.paths = paths
             self.store = store
             self.grace = grace
             self.retention = retention
             self.grants = grants
-            self.storeCheckLimit = storeCheckLimit
         }
     }
 

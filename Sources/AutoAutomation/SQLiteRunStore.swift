@@ -24,10 +24,14 @@ public final class SQLiteRunStore: RunStore {
     }
 
     /// Opens the store at `path`, creating it and its folder when missing and migrating its schema, one process at a
-    /// time; the error says why it can't: a folder, not a database, not writable, written by a newer auto. A daemon
-    /// hands over its `lock` on the store, which must outlive the store's connections: closing the lock's descriptor
-    /// of the database file would drop the locks SQLite holds on it.
-    public init(path: String = SQLiteRunStore.defaultPath, holding lock: StoreLock? = nil) throws(RunStoreError) {
+    /// time; the error says why it can't: a folder, not a database, not writable, written by a newer auto.
+    public convenience init(path: String = SQLiteRunStore.defaultPath) throws(RunStoreError) {
+        try self.init(path: path, holding: nil)
+    }
+
+    /// The same, for a daemon, which hands over its `lock` on the store: the lock must outlive the store's
+    /// connections, since closing the lock's descriptor of the database file would drop the locks SQLite holds on it.
+    package init(path: String, holding lock: StoreLock?) throws(RunStoreError) {
         self.path = path
         self.lock = lock
         try Self.makeFolder(of: path)
