@@ -66,10 +66,7 @@ struct CapabilityOptions: ParsableArguments {
                             net: try Self.scope(allowNet, paths: false), run: try Self.scope(allowRun, paths: false), env: allowEnvironment)
         if case .only(let programs) = grants.run {
             for program in programs {
-                guard let file = grants.programs[program] else {
-                    throw ValidationError(program.contains("/") ? "--allow-run=\(program): there is no program '\(program)' (or it can't be run)"
-                                                                : "--allow-run=\(program): there is no program '\(program)' in PATH")
-                }
+                guard let file = grants.programs[program] else { throw ValidationError("--allow-run=\(program): \(Grants.ProgramRefusal.notFound(program))") }
                 if let folder = grants.writableFolder(holding: file) {
                     throw ValidationError("--allow-run=\(program): '\(file)' is in '\(folder)', which --allow-write grants; "
                                           + "a run never starts a file it may change")

@@ -145,6 +145,12 @@ public struct Grants: Sendable, Equatable {
     /// Why a program is not started: not granted, granted but in a folder the run may write, or not found.
     public struct ProgramRefusal: Error, Sendable, CustomStringConvertible {
         public let description: String
+
+        /// No file for `command`: not on PATH (a name), or not there or not executable (a path).
+        package static func notFound(_ command: String) -> ProgramRefusal {
+            ProgramRefusal(description: command.contains("/") ? "there is no program '\(command)' (or it can't be run)"
+                                                               : "there is no program '\(command)' in PATH")
+        }
     }
 
     /// The absolute path of the file a run starts for `command` (a name, or a path with a `/`), or why it may not.
@@ -159,10 +165,7 @@ public struct Grants: Sendable, Equatable {
             throw ProgramRefusal(description: refusal(.run, "'\(command)'"))
         case .all:
             // Anything may start: the name is looked up as a shell would, now, and the file PATH finds is started.
-            guard let file = GrantedPath.program(command, resolvingLinks: false) else {
-                throw ProgramRefusal(description: command.contains("/") ? "there is no program '\(command)' (or it can't be run)"
-                                                                         : "there is no program '\(command)' in PATH")
-            }
+            guard let file = GrantedPath.program(command, resolvingLinks: false) else { throw ProgramRefusal.notFound(command) }
             return file
         case .only:
             let file: String?

@@ -115,7 +115,7 @@ struct RunCommandIntent: AppIntent {
     static func describe(_ error: SubprocessError, command: String) -> String {
         switch error.code {
         case .executableNotFound:
-            return command.contains("/") ? "there is no program '\(command)' (or it can't be run)" : "there is no program '\(command)' in PATH"
+            return Grants.ProgramRefusal.notFound(command).description
         case .outputLimitExceeded: return "'\(command)' wrote more than \(outputLimit >> 20) MB to one stream and was stopped"
         case .failedToChangeWorkingDirectory: return "can't run '\(command)' in its folder"
         default: return "can't run '\(command)': \(error)"
