@@ -177,15 +177,9 @@ enum FileTrees {
         case S_IFREG:
             let input = try source.openFile(name)
             defer { close(input) }
-            let output = try target.createFile(newName)
-            var done = false
-            defer {
-                close(output)
-                if !done { unlinkat(target.descriptor, newName, 0) }
+            try target.makeFile(newName, mode: rules.fileMode(status.st_mode)) { output in
+                try copyBytes(from: input, to: output, path: target.path(of: newName))
             }
-            try copyBytes(from: input, to: output, path: target.path(of: newName))
-            guard fchmod(output, rules.fileMode(status.st_mode)) == 0 else { throw FileSystemError(errno, "write", target.path(of: newName)) }
-            done = true
         case S_IFLNK:
             let text = try source.linkTarget(name)
             if let oldPath {
@@ -208,7 +202,7 @@ enum FileTrees {
                 throw FileSystemError(errno, "read", path)
             }
             if read == 0 { return }
-            try AtomicFile.writeAll(Array(buffer[..<read]), to: output, path: path)
+            try AtomicFile.writeAll(buffer[..<read], to: output, path: path)
         }
     }
 }

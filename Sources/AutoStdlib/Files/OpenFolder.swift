@@ -67,13 +67,20 @@ final class OpenFolder {
         return folder
     }
 
-    /// A new file `name` here, open for writing, which must not exist in any form (a dangling link included): it
-    /// is made private to its owner, for the caller to fill and then give its mode.
-    func createFile(_ name: String) throws -> Int32 {
+    /// A new file `name` here, which must not exist in any form (a dangling link included): made private to its
+    /// owner, filled by `fill` (given its descriptor, open for writing), then given `mode`. What fails leaves no file.
+    func makeFile(_ name: String, mode: mode_t, filling fill: (Int32) throws -> Void) throws {
         try Self.check(name)
-        let opened = openat(descriptor, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
-        guard opened >= 0 else { throw failure(errno, "write", name) }
-        return opened
+        let output = openat(descriptor, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        guard output >= 0 else { throw failure(errno, "write", name) }
+        var done = false
+        defer {
+            close(output)
+            if !done { unlinkat(descriptor, name, 0) }
+        }
+        try fill(output)
+        guard fchmod(output, mode) == 0 else { throw FileSystemError(errno, "write", path(of: name)) }
+        done = true
     }
 
     /// A new link `name` here pointing to `target`, made as it is: never followed, and `name` must not exist.

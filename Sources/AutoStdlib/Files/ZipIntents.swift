@@ -172,22 +172,16 @@ struct UnzipIntent: AppIntent {
             _ = try folder.makeFolder(name, mode: rules.folderMode(mode))
         case .file:
             let path = folder.path(of: name)
-            let output = try folder.createFile(name)
-            var done = false
-            defer {
-                close(output)
-                if !done { unlinkat(folder.descriptor, name, 0) }
+            try folder.makeFile(name, mode: rules.fileMode(mode)) { output in
+                let checksum = try archive.extract(entry) { data in try AtomicFile.writeAll(data, to: output, path: path) }
+                guard checksum == entry.checksum else { throw Archive.ArchiveError.invalidCRC32 }
+                if let modified = attributes[.modificationDate] as? Date {
+                    let seconds = modified.timeIntervalSince1970.rounded(.down)
+                    var times = [timespec(tv_sec: 0, tv_nsec: Self.omitTime),
+                                 timespec(tv_sec: Int(seconds), tv_nsec: Int((modified.timeIntervalSince1970 - seconds) * 1e9))]
+                    _ = futimens(output, &times)
+                }
             }
-            let checksum = try archive.extract(entry) { data in try AtomicFile.writeAll(data, to: output, path: path) }
-            guard checksum == entry.checksum else { throw Archive.ArchiveError.invalidCRC32 }
-            guard fchmod(output, rules.fileMode(mode)) == 0 else { throw FileSystemError(errno, "write", path) }
-            if let modified = attributes[.modificationDate] as? Date {
-                let seconds = modified.timeIntervalSince1970.rounded(.down)
-                var times = [timespec(tv_sec: 0, tv_nsec: Self.omitTime),
-                             timespec(tv_sec: Int(seconds), tv_nsec: Int((modified.timeIntervalSince1970 - seconds) * 1e9))]
-                _ = futimens(output, &times)
-            }
-            done = true
         case .symlink:
             let path = folder.path(of: name)
             guard entry.compressedSize <= UInt64(longestLink), entry.uncompressedSize <= UInt64(longestLink) else {
