@@ -1,6 +1,6 @@
-import Dispatch
 import Foundation
 import GRDB
+import GRDBSQLite
 
 /// Whether a run store's pages hold together, looked at when a daemon starts and before it writes anything: a
 /// damaged store accepts some writes and fails others, and what the daemon records in it may be lost with it.
@@ -32,16 +32,32 @@ enum StoreCheck {
     private static func check(_ path: String, configuration: Configuration, within limit: Duration) throws -> Bool {
         let queue = try DatabaseQueue(path: path, configuration: configuration)
         defer { try? queue.close() }
-        // Repeated from the deadline on, in case the check had not begun when the time was up (an interrupt
-        // then does nothing).
-        let timer = DispatchSource.makeTimerSource(queue: .global())
-        timer.schedule(deadline: .now() + .nanoseconds(Int(limit / .nanoseconds(1))), repeating: .milliseconds(1), leeway: .nanoseconds(0))
-        timer.setEventHandler { queue.interrupt() }
-        timer.resume()
-        defer { timer.cancel() }
-        let problems = try queue.read { db in try String.fetchAll(db, sql: "PRAGMA quick_check(3)") }
+        let problems = try queue.read { db in
+            // SQLite asks its progress handler every `progressSteps` steps of the check, and stops it (SQLITE_INTERRUPT)
+            // once the deadline has passed: on the check's own thread, so a limit already passed stops it at once
+            // however busy the machine is (a timer on another thread could come after the check had ended).
+            let deadline = Unmanaged.passRetained(Deadline(ContinuousClock.now + limit))
+            sqlite3_progress_handler(db.sqliteConnection, progressSteps, { context in
+                Unmanaged<Deadline>.fromOpaque(context!).takeUnretainedValue().hasPassed ? 1 : 0
+            }, deadline.toOpaque())
+            defer {
+                sqlite3_progress_handler(db.sqliteConnection, 0, nil, nil)
+                deadline.release()
+            }
+            return try String.fetchAll(db, sql: "PRAGMA quick_check(3)")
+        }
         guard problems == ["ok"] else { throw RunStoreError(path: path, reason: damaged(path, problem: problems.first ?? "")) }
         return true
+    }
+
+    /// Steps of SQLite's virtual machine between two looks at the clock: a few microseconds.
+    static let progressSteps: Int32 = 1000
+
+    /// The end of the check's time, for the progress handler.
+    private final class Deadline {
+        let instant: ContinuousClock.Instant
+        init(_ instant: ContinuousClock.Instant) { self.instant = instant }
+        var hasPassed: Bool { ContinuousClock.now >= instant }
     }
 
     /// Why the store is refused, and how to go on: sqlite3's `.dump` writes out every row it can read and, after

@@ -155,7 +155,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: folder) }
         let path = folder.appendingPathComponent("runs.sqlite").path
         _ = try SQLiteRunStore(path: path)
-        // About 30 MB of runs: some 40 ms to check, many times the 1 ms between interrupts.
+        // About 30 MB of runs: some 40 ms to check, far more than the 1,000 steps between looks at the clock.
         let queue = try DatabaseQueue(path: path)
         try queue.write { db in
             try db.execute(sql: """
