@@ -1,3 +1,4 @@
+import AutoIntents
 import CLinux
 import Foundation
 
@@ -40,15 +41,11 @@ enum ScriptRead: Equatable {
     }
 
     private static func text(of descriptor: Int32) -> ScriptRead {
-        var bytes: [UInt8] = [], chunk = [UInt8](repeating: 0, count: 64 * 1024)
-        while true {
-            let count = chunk.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
-            if count == 0 { break }
-            if count < 0 {
-                if errno == EINTR { continue }
-                return .unreadable(systemReason())
-            }
-            bytes += chunk[..<count]
+        let bytes: [UInt8]
+        switch DescriptorReading.readAll(descriptor) {
+        case .bytes(let read): bytes = read
+        case .failed(let code): return .unreadable(systemReason(code))
+        case .tooLong: return .unreadable("it is longer than memory allows")  // no limit is given: not reached
         }
         if let text = String(validating: bytes, as: UTF8.self) { return .text(text) }
         return .unreadable("line \(firstLineNotUTF8(bytes)) is not UTF-8")
@@ -63,5 +60,5 @@ enum ScriptRead: Equatable {
         return line
     }
 
-    private static func systemReason() -> String { String(cString: strerror(errno)).lowercased() }
+    private static func systemReason(_ code: Int32 = errno) -> String { String(cString: strerror(code)).lowercased() }
 }

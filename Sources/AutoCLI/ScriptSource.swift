@@ -1,4 +1,5 @@
 import ArgumentParser
+import AutoIntents
 import AutoLanguage
 import Foundation
 
@@ -55,19 +56,10 @@ enum ScriptFile {
         case S_IFSOCK: throw ValidationError("\(path): is a socket, not a script")
         default: break
         }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 64 << 10)
-        while true {
-            let count = chunk.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw ValidationError("\(path): can't be read (\(String(cString: strerror(errno))))")
-            }
-            if count == 0 { return bytes }
-            guard bytes.count + count <= maxBytes else {
-                throw ValidationError("\(path): is longer than a script may be (\(maxBytes >> 20) MB)")
-            }
-            bytes.append(contentsOf: chunk[..<count])
+        switch DescriptorReading.readAll(descriptor, limit: maxBytes) {
+        case .bytes(let bytes): return bytes
+        case .tooLong: throw ValidationError("\(path): is longer than a script may be (\(maxBytes >> 20) MB)")
+        case .failed(let code): throw ValidationError("\(path): can't be read (\(String(cString: strerror(code))))")
         }
     }
 }
