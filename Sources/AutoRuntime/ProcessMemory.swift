@@ -29,9 +29,7 @@ enum ProcessMemory {
         guard getrlimit(__rlimit_resource_t(RLIMIT_AS.rawValue), &addressSpace) == 0,
               addressSpace.rlim_cur != rlim_t.max  // RLIM_INFINITY, which Swift does not import
         else { return nil }
-        let reservedPages = contents(of: "/proc/self/statm")?
-            .split(separator: " ").first.flatMap { UInt64($0) } ?? 0
-        let reserved = reservedPages &* pageSize &+ (256 << 20)
+        let reserved = (statm(field: 0) ?? 0) &+ (256 << 20)
         return UInt64(addressSpace.rlim_cur) > reserved ? UInt64(addressSpace.rlim_cur) - reserved : 1 << 20
     }
 
@@ -52,11 +50,13 @@ enum ProcessMemory {
         return files
     }
 
-    /// The bytes of memory this process has resident now (the second field of `/proc/self/statm`), or nil when the
-    /// kernel doesn't say.
-    static func resident() -> UInt64? {
-        guard let fields = contents(of: "/proc/self/statm")?.split(separator: " "), fields.count > 1,
-              let pages = UInt64(fields[1]) else { return nil }
+    /// The bytes of memory this process has resident now, or nil when the kernel doesn't say.
+    static func resident() -> UInt64? { statm(field: 1) }
+
+    /// A field of `/proc/self/statm` in bytes: 0 the address space reserved, 1 what is resident.
+    private static func statm(field: Int) -> UInt64? {
+        guard let fields = contents(of: "/proc/self/statm")?.split(separator: " "), fields.count > field,
+              let pages = UInt64(fields[field]) else { return nil }
         return pages &* pageSize
     }
 

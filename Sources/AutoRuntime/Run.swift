@@ -113,7 +113,8 @@ final class Run {
     func checkLimits(_ node: Node) throws {
         nextCheck = min(steps &+ 1024, stepCeiling)
         try checkCancellation(at: node.location)
-        if steps > limits.maxSteps || steps &+ interruption.builtinSteps.load(ordering: .relaxed) > limits.maxSteps {
+        // A built-in's own steps (`Interruption.charge`) count with the run's.
+        if steps &+ interruption.builtinSteps.load(ordering: .relaxed) > limits.maxSteps {
             throw RuntimeError("the run took more than \(limits.maxSteps) steps and was stopped; it may loop forever",
                                at: node.location, kind: .stepLimit(limits.maxSteps))
         }
