@@ -47,7 +47,7 @@ let package = Package(
         // The embedding API: what a host writes to register intents, entities and enums.
         .target(name: "AutoIntents"),
         // The executor and the action graph it runs. Never imports the parser.
-        .target(name: "AutoRuntime", dependencies: ["AutoIntents"]),
+        .target(name: "AutoRuntime", dependencies: ["AutoIntents", "CLinux"]),
         // Lexer, parser, checker and compiler: .auto text to an ActionGraph.
         .target(name: "AutoLanguage", dependencies: ["AutoIntents", "AutoRuntime", "CLinux"]),
         // The standard library's native intents (files, programs, data, the web); each asks the run's grants before it acts.

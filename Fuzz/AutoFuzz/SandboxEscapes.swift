@@ -67,7 +67,10 @@ public struct SandboxEscapes: Sendable {
             // "f\xE9.txt": a name that isn't UTF-8, made with the bytes themselves.
             let name = Array((box + "/f").utf8) + [0xE9] + Array(".txt".utf8) + [0]
             let descriptor = name.withUnsafeBufferPointer { open(UnsafeRawPointer($0.baseAddress!).assumingMemoryBound(to: CChar.self), O_CREAT | O_WRONLY, 0o644) }
-            if descriptor >= 0 { close(descriptor) }
+            if descriptor >= 0 {
+                _ = write(descriptor, "bytes\n", 6)
+                close(descriptor)
+            }
             layout.append("box/f\\xE9.txt")
         }
         // Sometimes the box's own programs come first on PATH: then `--allow-run=git` names one the run may write,
@@ -176,6 +179,14 @@ public struct SandboxEscapes: Sendable {
         // A folder holding links out of the box: deleting it must not go through them.
         [#"delete file "BOX/sub" permanently: true"#],
         [#"rename file "BOX/sub/up" to "up2""#],
+        // The name that isn't UTF-8, typed as it is shown, through every kind of intent.
+        [#"show read text "BOX/f\xE9.txt""#],
+        [#"for f in list folder "BOX" { show f.name }"#],
+        [#"copy file "BOX/f\xE9.txt" to "BOX/sub/g\xE9.txt""#, #"show list folder "BOX/sub""#],
+        [#"move file "BOX/f\xE9.txt" to "BOX/out""#],
+        [#"rename file "BOX/f\xE9.txt" to "..\xE9""#],
+        [#"zip "BOX/sub" to "BOX/s\xE9.zip""#, #"unzip "BOX/s\xE9.zip" to "BOX/x\xE9""#, #"show list folder "BOX/x\xE9" recursive: true"#],
+        [#"delete file "BOX/f\xE9.txt" permanently: true"#],
     ]
 
     /// Runs case `index` in its own folder under `folder` and judges it; nil when the sandbox held.
@@ -213,6 +224,8 @@ public struct SandboxEscapes: Sendable {
             return "outside the box, changed: " + changed.map { "\($0) (\(before[$0] ?? "absent") → \(after[$0] ?? "absent"))" }.joined(separator: "; ")
         }
         if (result.standardOutputText + result.standardErrorText).contains(secret) { return "the secret kept outside the box was shown" }
+        // A name that isn't UTF-8 is shown as `\xHH`, never as U+FFFD, from which it can't be found again.
+        if (result.standardOutputText + result.standardErrorText).contains("\u{FFFD}") { return "a name was shown with U+FFFD: its bytes were lost" }
         for (path, state) in snapshot(box, skipping: nil) {
             if state.contains(secret) { return "the secret kept outside the box was copied to \(path)" }
             if state.hasPrefix("file"), let mode = Int(state.split(separator: " ")[1], radix: 8), mode & 0o6000 != 0 {

@@ -58,13 +58,13 @@ public final class Daemon: Sendable {
         var scripts: [String] = [], folders: [String] = []
         for path in paths {
             let absolute = URL(fileURLWithPath: path).standardizedFileURL.path
-            var isFolder: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: absolute, isDirectory: &isFolder) else {
+            var status = stat()
+            guard FileCalls.stat(absolute, &status) == 0 else {
                 throw StartError(description: "\(path): no such file or folder")
             }
-            if isFolder.boolValue {
+            if status.st_mode & S_IFMT == S_IFDIR {
                 folders.append(absolute)
-                let names = (try? FileManager.default.contentsOfDirectory(atPath: absolute)) ?? []
+                let names = ((try? FileTree.entries(of: absolute)) ?? []).map(\.name)
                 scripts += names.filter { $0.hasSuffix(".auto") }.sorted().map { absolute + "/" + $0 }
             } else {
                 folders.append((absolute as NSString).deletingLastPathComponent)

@@ -1,3 +1,4 @@
+import AutoIntents
 import CLinux
 import Dispatch
 import Foundation
@@ -25,7 +26,7 @@ public final class FileWatcher: @unchecked Sendable {
         var folders: [Int32: String] = [:]
         let mask = UInt32(IN_CLOSE_WRITE | IN_CREATE | IN_MOVED_TO | IN_MOVED_FROM | IN_DELETE | IN_DELETE_SELF | IN_MOVE_SELF)
         for path in Set(paths) {
-            let watch = inotify_add_watch(descriptor, path, mask)
+            let watch = FileNameBytes.withCString(path) { inotify_add_watch(descriptor, $0, mask) }
             guard watch >= 0 else {
                 let code = errno
                 close(descriptor)
@@ -71,7 +72,7 @@ public final class FileWatcher: @unchecked Sendable {
                     continue
                 }
                 guard let folder = folders[watch] else { continue }
-                paths.append(nameBytes.isEmpty ? folder : folder + "/" + String(decoding: nameBytes, as: UTF8.self))
+                paths.append(nameBytes.isEmpty ? folder : folder + "/" + FileNameBytes.text(nameBytes))
             }
         }
         return paths

@@ -24,7 +24,7 @@ enum ScriptRead: Equatable {
     /// writer trying makes the kernel send SIGIO, which the daemon ignores, and waits for the read to end. Without
     /// a lease (the file isn't this user's, or its file system has none) the file is read as it is.
     static func read(_ path: String) -> ScriptRead {
-        let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        let descriptor = FileCalls.open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         guard descriptor >= 0 else { return errno == ENOENT || errno == ENOTDIR ? .gone : .unreadable(systemReason()) }
         defer { close(descriptor) }
         var status = stat()

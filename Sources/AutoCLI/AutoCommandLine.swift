@@ -16,9 +16,15 @@ public enum AutoCommandLine {
     /// makes its initial value, which, as `AutoHost()`, registered the built-in intents once more on every start.
     nonisolated(unsafe) static var host = AutoHost(registry: Registry(), prelude: [])
 
+    /// The process's arguments, its name left out, as given: a byte that isn't UTF-8 (a file's name) is kept as
+    /// `FileNameBytes` says, where `CommandLine.arguments` would make it U+FFFD and name no file.
+    static func givenArguments() -> [String] {
+        (1..<Int(CommandLine.argc)).map { FileNameBytes.text(cString: CommandLine.unsafeArgv[$0]!) }
+    }
+
     public static func main(_ host: AutoHost, arguments: [String]? = nil) async -> Never {
         Self.host = host
-        var arguments = arguments ?? Array(CommandLine.arguments.dropFirst())
+        var arguments = arguments ?? givenArguments()
         // `auto` alone on a terminal opens the REPL; without a terminal it stays a usage error.
         if arguments.isEmpty, isatty(0) == 1 { arguments = ["repl"] }
         // `auto script.auto` (as a shebang line runs it) means `auto run script.auto`.

@@ -88,13 +88,15 @@ enum HostValues {
         let folder = expanded.hasSuffix("/") ? expanded : (expanded as NSString).deletingLastPathComponent
         let namePrefix = expanded.hasSuffix("/") ? "" : (expanded as NSString).lastPathComponent
         let typedFolder = typed.hasSuffix("/") ? typed : String(typed.dropLast(namePrefix.count))
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder.isEmpty ? "." : folder) else { return [] }
-        return names.filter { $0.hasPrefix(namePrefix) && ($0.hasPrefix(".") == namePrefix.hasPrefix(".")) }.sorted().prefix(limit).map { name in
-            var isFolder: ObjCBool = false
+        guard let entries = try? FileTree.entries(of: folder.isEmpty ? "." : folder) else { return [] }
+        let names = entries.map(\.name).filter { $0.hasPrefix(namePrefix) && ($0.hasPrefix(".") == namePrefix.hasPrefix(".")) }
+        return names.sorted().prefix(limit).map { name in
+            var status = stat()
             let path = (folder.isEmpty ? name : (folder as NSString).appendingPathComponent(name))
-            FileManager.default.fileExists(atPath: path, isDirectory: &isFolder)
+            let isFolder = FileCalls.stat(path, &status) == 0 && status.st_mode & S_IFMT == S_IFDIR
+            // Quoted as a literal writes it: a name that isn't UTF-8 is completed with `\xHH` escapes.
             let written = String(ValueFormatter.quoted(typedFolder + name).dropFirst().dropLast())
-            return Completion(text: written + (isFolder.boolValue ? "/" : "\""), kind: .value, detail: isFolder.boolValue ? "folder" : "file")
+            return Completion(text: written + (isFolder ? "/" : "\""), kind: .value, detail: isFolder ? "folder" : "file")
         }
     }
 

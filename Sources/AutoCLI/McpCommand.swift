@@ -29,8 +29,8 @@ struct McpCommand: AsyncParsableCommand {
                 + "  hint: build it with 'swift build --product \(host.name)-mcp', or install it with scripts/install\n")
             throw CommandExit(code: ExitCode.runtimeError)
         }
-        let arguments = [companion] + CommandLine.arguments.dropFirst()
-        let argv = arguments.map { strdup($0) } + [nil]
+        // The arguments as they were given, byte for byte.
+        let argv = [strdup(companion)] + (1..<Int(CommandLine.argc)).map { strdup(CommandLine.unsafeArgv[$0]!) } + [nil]
         execv(companion, argv)
         let reason = String(cString: strerror(errno))
         StandardStream.error.write("error: \(companion) could not be started: \(reason)\n")

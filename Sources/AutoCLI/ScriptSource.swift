@@ -42,7 +42,7 @@ enum ScriptFile {
     }
 
     static func read(_ path: String) throws -> [UInt8] {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        let descriptor = FileCalls.open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else {
             throw ValidationError("\(path): \(errno == ENOENT ? "no such file" : "can't be read (\(String(cString: strerror(errno))))")")
         }

@@ -1,3 +1,4 @@
+import AutoIntents
 import Foundation
 import Synchronization
 
@@ -38,9 +39,11 @@ final class StandardStream: Sendable {
         return Int(size.ws_col)
     }
 
+    /// Writes `text`, a byte of a file name that isn't UTF-8 shown as `\xHH` (`FileNameBytes.escaped`): whatever
+    /// reaches a terminal or a pipe from the engine shows such a name as a text literal would write it.
     func write(_ text: String) {
         guard failure.load(ordering: .relaxed) == 0 else { return }
-        var bytes = Array(text.utf8)[...]
+        var bytes = Array(FileNameBytes.escaped(text).utf8)[...]
         while !bytes.isEmpty {
             let written = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
             if written < 0 {

@@ -213,7 +213,7 @@ public enum GrantedPath {
             let home = home ?? ProcessInfo.processInfo.environment["HOME"] ?? NSHomeDirectory()
             expanded = home + path.dropFirst()
         }
-        if !expanded.hasPrefix("/") { expanded = (folder ?? FileManager.default.currentDirectoryPath) + "/" + expanded }
+        if !expanded.hasPrefix("/") { expanded = (folder ?? FileNameBytes.currentFolder()) + "/" + expanded }
         var links = 0
         let last = (expanded as NSString).lastPathComponent
         if !followingLink, last != ".", last != "..", last != "/" {
@@ -244,7 +244,7 @@ public enum GrantedPath {
         return resolved
     }
 
-    static func parent(of path: String) -> String {
+    package static func parent(of path: String) -> String {
         guard let slash = path.lastIndex(of: "/"), path != "/" else { return "/" }
         return slash == path.startIndex ? "/" : String(path[..<slash])
     }
@@ -252,11 +252,13 @@ public enum GrantedPath {
     /// The target of a symbolic link, or nil when `path` is not one (or doesn't exist).
     static func linkTarget(_ path: String) -> String? {
         var status = stat()
-        guard lstat(path, &status) == 0, status.st_mode & S_IFMT == S_IFLNK else { return nil }
-        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-        let length = readlink(path, &buffer, buffer.count - 1)
-        guard length > 0 else { return nil }
-        return String(decoding: buffer[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return FileNameBytes.withCString(path) { path in
+            guard lstat(path, &status) == 0, status.st_mode & S_IFMT == S_IFLNK else { return nil }
+            var buffer = [UInt8](repeating: 0, count: Int(PATH_MAX) + 1)
+            let length = buffer.withUnsafeMutableBufferPointer { readlink(path, $0.baseAddress!, $0.count - 1) }
+            guard length > 0 else { return nil }
+            return FileNameBytes.text(buffer[..<length])
+        }
     }
 
     /// The file `program` stands for, as a shell would start it, with every link resolved: a path (with a `/`)
@@ -282,11 +284,16 @@ public enum GrantedPath {
     /// A regular file (links followed) this process may execute.
     static func isExecutableFile(_ path: String) -> Bool {
         var status = stat()
-        return stat(path, &status) == 0 && status.st_mode & S_IFMT == S_IFREG && access(path, X_OK) == 0
+        return FileNameBytes.withCString(path) { stat($0, &status) == 0 && status.st_mode & S_IFMT == S_IFREG && access($0, X_OK) == 0 }
     }
 
-    /// Whether `path` is `root` or inside it, both resolved.
+    /// Whether `path` is `root` or inside it, both resolved. By bytes: String's `==` and `hasPrefix` take
+    /// canonically equivalent texts as equal, and `café` written composed and decomposed are two folders.
     public static func isInside(_ path: String, root: String) -> Bool {
-        root == "/" || path == root || path.hasPrefix(root + "/")
+        if root == "/" { return true }
+        var path = path.utf8[...]
+        guard path.starts(with: root.utf8) else { return false }
+        path = path.dropFirst(root.utf8.count)
+        return path.isEmpty || path.first == UInt8(ascii: "/")
     }
 }

@@ -69,19 +69,17 @@ public struct FileTree: Sendable {
     /// The names in a folder and whether each is a folder (not following links), from `readdir`: its entry types
     /// save a `stat` per name where the file system gives them, which is most of the time of a large listing.
     public static func entries(of folder: String) throws(FileSystemFailure) -> [(name: String, isFolder: Bool)] {
-        guard let directory = opendir(folder) else { throw FileSystemFailure(errno, "list", folder) }
+        guard let directory = FileNameBytes.withCString(folder, { opendir($0) }) else { throw FileSystemFailure(errno, "list", folder) }
         defer { closedir(directory) }
         var entries: [(name: String, isFolder: Bool)] = []
         while let entry = readdir(directory) {
-            let name = withUnsafePointer(to: entry.pointee.d_name) { pointer in
-                pointer.withMemoryRebound(to: CChar.self, capacity: Int(NAME_MAX) + 1) { String(cString: $0) }
-            }
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { FileNameBytes.text($0.prefix { $0 != 0 }) }
             if name == "." || name == ".." { continue }
             let type = entry.pointee.d_type
             let isFolder: Bool
             if type == UInt8(DT_UNKNOWN) {
                 var status = stat()
-                isFolder = lstat(path(of: name, in: folder), &status) == 0 && status.st_mode & S_IFMT == S_IFDIR
+                isFolder = FileNameBytes.withCString(path(of: name, in: folder)) { lstat($0, &status) } == 0 && status.st_mode & S_IFMT == S_IFDIR
             } else {
                 isFolder = type == UInt8(DT_DIR)
             }

@@ -223,6 +223,20 @@ public struct Lexer {
                 case "t": literal.append(UInt8(ascii: "\t"))
                 case "\"": literal.append(UInt8(ascii: "\""))
                 case "\\": literal.append(UInt8(ascii: "\\"))
+                case "x":
+                    // `\xHH`: a byte. Below 0x80 the ASCII character; from 0x80 the code point that stands for that
+                    // byte in a file name that isn't UTF-8 (`FileNameBytes`), which is how such a name is shown.
+                    guard position + 1 < end, let high = Self.hexValue(bytes[position]), let low = Self.hexValue(bytes[position + 1]) else {
+                        report("'\\x' takes two hex digits, such as \\x41 or \\xFF", Span(position - 2, min(position + 2, end)))
+                        continue
+                    }
+                    position += 2
+                    let byte = high << 4 | low
+                    if byte < 0x80 {
+                        literal.append(byte)
+                    } else {
+                        literal.append(contentsOf: String(FileNameBytes.scalar(standingFor: byte)).utf8)
+                    }
                 case "(":
                     if !literal.isEmpty { pieces.append(.literal(String(decoding: literal, as: UTF8.self))) }
                     literal = []
@@ -235,7 +249,7 @@ public struct Lexer {
                     pieces.append(.interpolation(Span(inner, position - 1)))
                 default:
                     report("unknown escape '\\\(UnicodeScalar(escape))' in text", Span(position - 2, position),
-                           hint: "the escapes are \\n \\t \\\" \\\\ and \\( … ) for interpolation")
+                           hint: "the escapes are \\n \\t \\\" \\\\, \\xHH for a byte and \\( … ) for interpolation")
                 }
                 continue
             }
@@ -244,6 +258,16 @@ public struct Lexer {
         }
         report("unterminated text: a '\"' is missing", Span(start, position), hint: "close the text on the same line")
         return .invalid
+    }
+
+    /// The value of a hex digit, either case.
+    static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+        default: nil
+        }
     }
 
     /// Moves past the `)` that closes an interpolation, stepping over nested parentheses and texts.

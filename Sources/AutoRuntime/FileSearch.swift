@@ -97,7 +97,7 @@ enum FileSearch {
         }
         guard grants.allows(.read, path: root) else { throw EvaluationError(grants.refusal(.read, "'\(root)'")) }
         var status = stat()
-        guard stat(root, &status) == 0 else {
+        guard FileCalls.stat(root, &status) == 0 else {
             throw EvaluationError(errno == ENOENT ? "there is no folder '\(root)'" : FileSystemFailure(errno, "read", root).description)
         }
         guard status.st_mode & S_IFMT == S_IFDIR else { throw EvaluationError("'\(root)' is not a folder") }

@@ -1,4 +1,5 @@
 import AutoIntents
+import CLinux
 import Foundation
 
 /// Reading `.name` from values, by the access the checker resolved.
@@ -106,10 +107,10 @@ package enum Properties {
         case .parent: return .file(FileRef(path: (file.path as NSString).deletingLastPathComponent))
         case .exists:
             var status = stat()
-            return .bool(stat(file.path, &status) == 0)
+            return .bool(FileCalls.stat(file.path, &status) == 0)
         case .kind:
             var status = stat()
-            guard lstat(file.path, &status) == 0 else { return .null }
+            guard FileCalls.lstat(file.path, &status) == 0 else { return .null }
             switch status.st_mode & S_IFMT {
             case S_IFREG: return .text("file")
             case S_IFDIR: return .text("folder")
@@ -118,13 +119,15 @@ package enum Properties {
             }
         case .size, .modified:
             var status = stat()
-            guard stat(file.path, &status) == 0 else { return .null }
+            guard FileCalls.stat(file.path, &status) == 0 else { return .null }
             if property == .size { return .size(Int64(status.st_size)) }
             return .date(Date(timeIntervalSince1970: Double(status.st_mtim.tv_sec) + Double(status.st_mtim.tv_nsec) / 1e9))
         case .created:
             // The birth time, where the file system keeps one (statx); nil elsewhere.
-            guard let attributes = try? FileManager.default.attributesOfItem(atPath: file.path) else { return .null }
-            return (attributes[.creationDate] as? Date).map(Value.date) ?? .null
+            var status = CLinux.statx()
+            let found = FileNameBytes.withCString(file.path) { statx(AT_FDCWD, $0, 0, UInt32(STATX_BTIME), &status) }
+            guard found == 0, status.stx_mask & UInt32(STATX_BTIME) != 0 else { return .null }
+            return .date(Date(timeIntervalSince1970: Double(status.stx_btime.tv_sec) + Double(status.stx_btime.tv_nsec) / 1e9))
         }
     }
 }

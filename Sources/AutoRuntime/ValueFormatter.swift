@@ -76,7 +76,9 @@ public enum ValueFormatter {
 
     /// `text` with its control characters written as escapes (`\n`, `\t`, `\r`, `\u{1B}`): for messages, where
     /// a raw ESC or NUL from a value would reach the terminal and could rewrite what it shows.
+    /// A byte of a file name that isn't UTF-8 is written `\xHH` (`FileNameBytes`).
     public static func escapingControlCharacters(_ text: String) -> String {
+        let text = FileNameBytes.escaped(text)
         guard text.unicodeScalars.contains(where: isControl) else { return text }
         var out = ""
         for scalar in text.unicodeScalars {
@@ -96,14 +98,18 @@ public enum ValueFormatter {
         scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
     }
 
+    /// A text as a literal writes it, so that it reads back as the same text: a byte of a file name that isn't
+    /// UTF-8 as `\xHH`.
     package static func quoted(_ text: String) -> String {
         var out = "\""
+        let bytes = FileNameBytes.holdsBytes(text)
         for character in text {
             switch character {
             case "\"": out += "\\\""
             case "\\": out += "\\\\"
             case "\n": out += "\\n"
             case "\t": out += "\\t"
+            case _ where bytes: out += FileNameBytes.escaped(String(character))
             default: out.append(character)
             }
         }
@@ -294,6 +300,9 @@ public enum ValueFormatter {
             case "\r": out += "\\r"
             case "\t": out += "\\t"
             case _ where scalar.value < 0x20: out += String(format: "\\u%04x", scalar.value)
+            // A byte of a file name that isn't UTF-8 (`FileNameBytes`), escaped so that it stays visible and comes
+            // back as the same byte when the JSON is given to the engine again (an MCP tool's arguments).
+            case _ where FileNameBytes.byte(standingFor: scalar) != nil: out += String(format: "\\u%04x", scalar.value)
             default: out.unicodeScalars.append(scalar)
             }
         }

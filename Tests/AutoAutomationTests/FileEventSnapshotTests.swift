@@ -78,7 +78,8 @@ import Testing
         done.wait()
     }
 
-    @Test func namesThatAreNotUTF8AreLeftOut() throws {
+    /// A name that isn't UTF-8 is in the snapshot as `FileNameBytes` writes it: 0xFF as U+EFFF.
+    @Test func namesThatAreNotUTF8AreKeptByTheirBytes() throws {
         let folder = try ScratchFolder()
         try writeFile(folder("-rf"), "")
         try writeFile(folder("new\nline"), "")
@@ -86,7 +87,7 @@ import Testing
         let descriptor = open(&bytes, O_CREAT | O_WRONLY | O_CLOEXEC, 0o644)
         try #require(descriptor >= 0)
         close(descriptor)
-        #expect(TreeSnapshot.scan(WatchSpec(folder: folder.path)).entries.keys.sorted() == [folder("-rf"), folder("new\nline")])
+        #expect(TreeSnapshot.scan(WatchSpec(folder: folder.path)).entries.keys.sorted() == [folder("-rf"), folder("bad-\u{EFFF}"), folder("new\nline")])
     }
 
     @Test func whatAnUnreadableFolderHeldIsUnknownNotDeleted() {

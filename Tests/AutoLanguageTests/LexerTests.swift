@@ -46,6 +46,15 @@ import Testing
         #expect(span.end - span.start == "x + (1)".utf8.count)
     }
 
+    /// `\xHH` is a byte: ASCII below 0x80, and from 0x80 the code point that stands for that byte in a file name
+    /// that isn't UTF-8, U+EF80 + (byte - 0x80), which is how such a name is shown.
+    @Test func aHexEscapeIsAByte() {
+        #expect(kinds(#""\x41\x7e""#).first == .text([.literal("A~")]))
+        #expect(kinds(#""f\x80\xfF.txt""#).first == .text([.literal("f\u{EF80}\u{EFFF}.txt")]))
+        #expect(errors(#"show "\x4""#) == ["'\\x' takes two hex digits, such as \\x41 or \\xFF"])
+        #expect(errors(#"show "\xg0""#) == ["'\\x' takes two hex digits, such as \\x41 or \\xFF"])
+    }
+
     @Test func nestedTextInsideInterpolation() {
         guard case .text(let pieces) = kinds(#""a \(join(["x", ")"], "-")) b""#)[0] else {
             Issue.record("expected a text token")

@@ -1,3 +1,4 @@
+import AutoIntents
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -29,7 +30,7 @@ struct EntryStatus: Equatable, Sendable {
     /// The name as it is now; nil when it is gone (or can't be looked at, which for a change is the same).
     static func of(_ path: String) -> EntryStatus? {
         var status = stat()
-        return lstat(path, &status) == 0 ? EntryStatus(status) : nil
+        return FileCalls.lstat(path, &status) == 0 ? EntryStatus(status) : nil
     }
 
     /// Whether a file at this name is the one known, unchanged: the same size and time of change, and the same
@@ -46,9 +47,8 @@ struct EntryStatus: Equatable, Sendable {
     }
 }
 
-/// The entries of one folder with the `lstat` of each, read through the folder's own descriptor. Names that are
-/// not UTF-8 are left out: a path can only reach a run as text, and text that is not the name's bytes would name
-/// another file or none.
+/// The entries of one folder with the `lstat` of each, read through the folder's own descriptor. A name that isn't
+/// UTF-8 is kept as `FileNameBytes` writes it, so the run it reaches names the same file.
 enum FolderListing {
     enum Outcome {
         case listed([(name: String, status: EntryStatus)])
@@ -60,7 +60,7 @@ enum FolderListing {
 
     /// `followLink`: the watched folder itself may be a link to a folder; one found inside never is followed.
     static func read(_ folder: String, followLink: Bool) -> Outcome {
-        let descriptor = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC | (followLink ? 0 : O_NOFOLLOW))
+        let descriptor = FileCalls.open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC | (followLink ? 0 : O_NOFOLLOW))
         guard descriptor >= 0 else {
             let code = errno
             return code == ENOENT || code == ENOTDIR || code == ELOOP ? .gone : .failed(code)
@@ -77,7 +77,8 @@ enum FolderListing {
                 let capacity = MemoryLayout.size(ofValue: entry.pointee.d_name)
                 return tuple.withMemoryRebound(to: CChar.self, capacity: capacity) { name -> (String, EntryStatus)? in
                     let bytes = UnsafeRawBufferPointer(start: name, count: strlen(name))
-                    guard let text = String(validating: bytes, as: UTF8.self), text != ".", text != ".." else { return nil }
+                    let text = FileNameBytes.text(bytes)
+                    guard text != ".", text != ".." else { return nil }
                     var status = stat()
                     // Gone between readdir and here: it is simply not there.
                     guard fstatat(descriptor, name, &status, AT_SYMLINK_NOFOLLOW) == 0 else { return nil }

@@ -1,3 +1,4 @@
+import AutoIntents
 import CLinux
 #if canImport(Glibc)
 import Glibc
@@ -15,7 +16,7 @@ struct InotifyCalls: Sendable {
             return (descriptor, descriptor < 0 ? errno : 0)
         },
         addWatch: { descriptor, path, mask in
-            let watch = inotify_add_watch(descriptor, path, mask)
+            let watch = FileNameBytes.withCString(path) { inotify_add_watch(descriptor, $0, mask) }
             return (watch, watch < 0 ? errno : 0)
         })
 }
@@ -24,8 +25,8 @@ struct InotifyCalls: Sendable {
 struct InotifyRecord: Sendable {
     let watch: Int32
     let mask: UInt32
-    /// The name in the watched folder; nil for an event on the folder itself, and for a name that is not UTF-8
-    /// (left out, as a listing leaves it out).
+    /// The name in the watched folder (`FileNameBytes` for one that isn't UTF-8); nil for an event on the folder
+    /// itself.
     let name: String?
 
     func has(_ flags: Int32) -> Bool { mask & UInt32(bitPattern: flags) != 0 }
@@ -43,7 +44,7 @@ struct InotifyRecord: Sendable {
             // The name is padded with NULs to an aligned length.
             let field = UnsafeRawBufferPointer(rebasing: bytes[(offset + header)..<(offset + header + length)])
             let end = field.firstIndex(of: 0) ?? field.count
-            let name = end == 0 ? nil : String(validating: UnsafeRawBufferPointer(rebasing: field[..<end]), as: UTF8.self)
+            let name = end == 0 ? nil : FileNameBytes.text(UnsafeRawBufferPointer(rebasing: field[..<end]))
             records.append(InotifyRecord(watch: watch, mask: mask, name: name))
             offset += header + length
         }

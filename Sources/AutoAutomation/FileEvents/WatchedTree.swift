@@ -102,7 +102,7 @@ struct WatchedTree {
     mutating func start(since: TreeSnapshot?) throws(FileWatchError) {
         started = true
         var status = stat()
-        if stat(spec.folder, &status) == 0 {
+        if FileCalls.stat(spec.folder, &status) == 0 {
             guard status.st_mode & S_IFMT == S_IFDIR else { throw .notAFolder(spec.folder) }
             if try reconcile(spec.folder, strict: true, report: false) == .listed { rootWatched() }
         }
@@ -488,7 +488,7 @@ struct WatchedTree {
     /// Whether `path` is a folder, following links (the watched folder may be a link to one).
     static func isFolder(_ path: String) -> Bool {
         var status = stat()
-        return stat(path, &status) == 0 && status.st_mode & S_IFMT == S_IFDIR
+        return FileCalls.stat(path, &status) == 0 && status.st_mode & S_IFMT == S_IFDIR
     }
 
     /// Whether `path` is `folder` or inside it.
@@ -513,7 +513,7 @@ struct FolderIdentity: Equatable {
     /// The folder at `path`, following links; nil when there is none.
     static func of(_ path: String) -> FolderIdentity? {
         var status = stat()
-        guard stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFDIR else { return nil }
+        guard FileCalls.stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFDIR else { return nil }
         return FolderIdentity(device: UInt64(status.st_dev), inode: UInt64(status.st_ino))
     }
 }

@@ -8,15 +8,14 @@ enum AtomicFile {
     /// a file there with other names (hard links) is not replaced (`CreationRules.checkLinkCount`).
     static func write(_ bytes: [UInt8], to path: String, keepingModeOf mode: mode_t?, rules: CreationRules? = nil) throws {
         var existing = stat()
-        if let rules, lstat(path, &existing) == 0 { try rules.checkLinkCount(existing, of: path) }
+        if let rules, FileCalls.lstat(path, &existing) == 0 { try rules.checkLinkCount(existing, of: path) }
         let folder = (path as NSString).deletingLastPathComponent
-        var template = Array((folder + "/." + (path as NSString).lastPathComponent + ".auto-XXXXXX").utf8CString)
-        let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard descriptor >= 0 else { throw FileSystemError(errno, "write", path) }
-        let temporary = String(cString: template)
+        guard let (descriptor, temporary) = FileCalls.makeTemporaryFile(prefix: folder + "/." + (path as NSString).lastPathComponent + ".auto-") else {
+            throw FileSystemError(errno, "write", path)
+        }
         var renamed = false
         defer {
-            if !renamed { unlink(temporary) }
+            if !renamed { _ = FileCalls.unlink(temporary) }
         }
         do {
             defer { close(descriptor) }
@@ -25,7 +24,7 @@ enum AtomicFile {
             try writeAll(bytes, to: descriptor, path: path)
             guard fsync(descriptor) == 0 else { throw FileSystemError(errno, "write", path) }
         }
-        guard rename(temporary, path) == 0 else { throw FileSystemError(errno, "write", path) }
+        guard FileCalls.rename(temporary, path) == 0 else { throw FileSystemError(errno, "write", path) }
         renamed = true
     }
 
@@ -34,7 +33,7 @@ enum AtomicFile {
     /// a file with other names (hard links) is not written: the bytes would land under every name
     /// (`CreationRules.checkLinkCount`).
     static func append(_ bytes: [UInt8], to path: String, rules: CreationRules? = nil) throws {
-        let descriptor = open(path, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o666)
+        let descriptor = FileCalls.open(path, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o666)
         guard descriptor >= 0 else { throw FileSystemError(errno, "write", path) }
         defer { close(descriptor) }
         var status = stat()
@@ -78,15 +77,6 @@ struct FileSystemError: Error, CustomStringConvertible {
 
     init(_ code: Int32, _ action: String, _ path: String) {
         description = FileSystemFailure(code, action, path).description
-    }
-
-    /// Runs a Foundation file operation, turning its error into one that names the path and the reason.
-    static func attempt<T>(_ action: String, _ path: String, _ body: () throws -> T) throws -> T {
-        do {
-            return try body()
-        } catch {
-            throw FileSystemError(description: "can't \(action) '\(path)': \(reason(of: error))")
-        }
     }
 
     init(description: String) { self.description = description }

@@ -22,10 +22,10 @@ struct CopyFile: AppIntent {
         let rules = CreationRules(context.grants)
         if FileInfo.kind(of: source, following: true) == .file {
             // Written beside the target and renamed over it: a replaced file is whole, old or new.
-            let data = try FileSystemError.attempt("read", source) { try Data(contentsOf: URL(fileURLWithPath: source)) }
+            let data = try FileInfo.contents(of: source)
             var status = stat()
-            let mode = stat(source, &status) == 0 ? rules.fileMode(status.st_mode) : nil
-            try AtomicFile.write(Array(data), to: target, keepingModeOf: mode, rules: rules)
+            let mode = FileCalls.stat(source, &status) == 0 ? rules.fileMode(status.st_mode) : nil
+            try AtomicFile.write(data, to: target, keepingModeOf: mode, rules: rules)
         } else {
             if GrantedPath.isInside(target, root: source) { throw IntentError("can't copy '\(source)' into itself ('\(target)')") }
             do {
@@ -103,7 +103,7 @@ enum FileMoves {
                 let from = try OpenFolder.open((source as NSString).deletingLastPathComponent)
                 try checkLinks(name, in: from, from: source, landingAt: target, rules: rules, context: context)
             }
-            if rename(source, target) == 0 { return }
+            if FileCalls.rename(source, target) == 0 { return }
             let code = errno
             guard code == EXDEV else { throw FileSystemError(code, "move", source) }
             // Across file systems: copied under a temporary name beside the target (by the rules of a copy), renamed
@@ -115,14 +115,15 @@ enum FileMoves {
             // A folder can't be renamed over a file: the file it replaces goes first.
             if let copied = into.status(temporary), copied.st_mode & S_IFMT == S_IFDIR,
                let existing = into.status(newName), existing.st_mode & S_IFMT != S_IFDIR {
-                unlinkat(into.descriptor, newName, 0)
+                OpenFolder.named(newName) { _ = unlinkat(into.descriptor, $0, 0) }
             }
-            guard renameat(into.descriptor, temporary, into.descriptor, newName) == 0 else {
+            let renamed = OpenFolder.named(temporary) { temporary in OpenFolder.named(newName) { renameat(into.descriptor, temporary, into.descriptor, $0) } }
+            guard renamed == 0 else {
                 let code = errno
-                into.remove(temporary)
+                try? into.remove(temporary)
                 throw FileSystemError(code, "move", source)
             }
-            from.remove(name)
+            try from.remove(name)
         } catch let error as FileSystemError {
             throw IntentError("can't move '\(source)' to '\(target)': \(error)")
         }
@@ -171,7 +172,7 @@ enum FileTrees {
                              rules: rules, context: context)
                 }
             } catch {
-                target.remove(newName)
+                try? target.remove(newName)
                 throw error
             }
         case S_IFREG:

@@ -26,9 +26,9 @@ struct DeleteFile: AppIntent {
         }
         try await context.requestConfirmation("Delete '\(path)' for good? It will not be in the trash.", actionName: "Delete", destructive: true)
         do {
-            try FileManager.default.removeItem(atPath: path)
-        } catch {
-            throw IntentError("can't delete '\(path)': \(FileSystemError.reason(of: error))")
+            try OpenFolder.open(GrantedPath.parent(of: path)).remove((path as NSString).lastPathComponent)
+        } catch let error as FileSystemError {
+            throw IntentError("can't delete '\(path)': \(error)")
         }
         return .result(value: FileRef(path: path))
     }
@@ -63,10 +63,8 @@ struct Trash {
 
     func makeFolders() throws {
         for folder in [folder, folder + "/files", folder + "/info"] where FileInfo.kind(of: folder, following: true) != .folder {
-            do {
-                try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-            } catch {
-                throw IntentError("can't make the trash folder '\(folder)': \(FileSystemError.reason(of: error))")
+            guard FileCalls.makeFolders(folder, 0o700) == 0 else {
+                throw IntentError("can't make the trash folder '\(folder)': \(FileSystemFailure.reason(for: errno))")
             }
         }
     }
@@ -79,7 +77,7 @@ struct Trash {
         for attempt in 1...1_000 {
             let trashedName = attempt == 1 ? name : "\(name).\(attempt)"
             let infoPath = folder + "/info/" + trashedName + ".trashinfo"
-            let descriptor = open(infoPath, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+            let descriptor = FileCalls.open(infoPath, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
             if descriptor < 0 {
                 if errno == EEXIST { continue }
                 throw FileSystemError(errno, "write", infoPath)
@@ -88,13 +86,13 @@ struct Trash {
                 defer { close(descriptor) }
                 try AtomicFile.writeAll(info, to: descriptor, path: infoPath)
             } catch {
-                unlink(infoPath)
+                _ = FileCalls.unlink(infoPath)
                 throw error
             }
             let target = folder + "/files/" + trashedName
-            guard rename(path, target) == 0 else {
+            guard FileCalls.rename(path, target) == 0 else {
                 let code = errno
-                unlink(infoPath)
+                _ = FileCalls.unlink(infoPath)
                 throw FileSystemError(code, "move to the trash", path)
             }
             return target
@@ -107,8 +105,12 @@ struct Trash {
     func infoText(for path: String, now: Date) -> String {
         var shown = path
         if let top, path.hasPrefix(top + "/") { shown = String(path.dropFirst(top.count + 1)) }
-        let allowed = CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~/")
-        let escaped = shown.addingPercentEncoding(withAllowedCharacters: allowed) ?? shown
+        // Percent-escaped byte by byte, so a name that isn't UTF-8 is restored as it was.
+        let unreserved = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~/".utf8)
+        var escaped = ""
+        for byte in FileNameBytes.bytes(shown) {
+            if unreserved.contains(byte) { escaped.unicodeScalars.append(Unicode.Scalar(byte)) } else { escaped += "%" + FileNameBytes.hex(byte) }
+        }
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.dateFormat = "yyyy-MM-dd'T'HH:mm:ss"
@@ -117,7 +119,7 @@ struct Trash {
 
     static func device(of path: String) -> UInt64? {
         var status = stat()
-        guard lstat(path, &status) == 0 else { return nil }
+        guard FileCalls.lstat(path, &status) == 0 else { return nil }
         return UInt64(status.st_dev)
     }
 

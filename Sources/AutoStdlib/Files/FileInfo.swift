@@ -10,12 +10,21 @@ enum FileInfo {
     /// What is at `path`, or nil when nothing is; `following` a link, what it points to.
     static func kind(of path: String, following: Bool) -> Kind? {
         var status = stat()
-        guard (following ? stat(path, &status) : lstat(path, &status)) == 0 else { return nil }
+        guard (following ? FileCalls.stat(path, &status) : FileCalls.lstat(path, &status)) == 0 else { return nil }
         switch status.st_mode & S_IFMT {
         case S_IFREG: return .file
         case S_IFDIR: return .folder
         case S_IFLNK: return .link
         default: return .other
+        }
+    }
+
+    /// The bytes of the file at `path`, or an error that says why they can't be read.
+    static func contents(of path: String) throws -> [UInt8] {
+        switch FileCalls.readAll(path) {
+        case .bytes(let bytes): return bytes
+        case .failed(let code): throw FileSystemError(code, "read", path)
+        case .tooLong: throw FileSystemError(EFBIG, "read", path)
         }
     }
 

@@ -49,10 +49,8 @@ struct MakeFolder: AppIntent {
     func perform(_ context: IntentContext) async throws -> IntentResult<FileRef> {
         let path = try context.authorize(.write, path: folder.path)
         if FileInfo.kind(of: path, following: true) == .folder { return .result(value: FileRef(path: path)) }
-        do {
-            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        } catch {
-            throw IntentError("can't make the folder '\(path)': \(FileSystemError.reason(of: error))")
+        guard FileCalls.makeFolders(path, 0o777) == 0 else {
+            throw IntentError("can't make the folder '\(path)': \(FileSystemFailure.reason(for: errno))")
         }
         return .result(value: FileRef(path: path))
     }

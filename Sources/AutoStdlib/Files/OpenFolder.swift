@@ -48,10 +48,10 @@ final class OpenFolder {
     func subfolder(_ name: String, creating: Bool = false, mode: mode_t = 0o700, pathOnly: Bool = false) throws -> OpenFolder {
         try Self.check(name)
         let flags = (pathOnly ? Self.pathOnly : O_RDONLY) | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC
-        var opened = openat(descriptor, name, flags)
+        var opened = Self.named(name) { openat(descriptor, $0, flags) }
         if opened < 0, errno == ENOENT, creating {
-            if mkdirat(descriptor, name, mode) != 0, errno != EEXIST { throw FileSystemError(errno, "make the folder", path(of: name)) }
-            opened = openat(descriptor, name, flags)
+            if Self.named(name, { mkdirat(descriptor, $0, mode) }) != 0, errno != EEXIST { throw FileSystemError(errno, "make the folder", path(of: name)) }
+            opened = Self.named(name) { openat(descriptor, $0, flags) }
         }
         guard opened >= 0 else { throw failure(errno, "open the folder", name) }
         return OpenFolder(descriptor: opened, path: path(of: name))
@@ -61,7 +61,7 @@ final class OpenFolder {
     /// it is made, private to its owner until then.
     func makeFolder(_ name: String, mode: mode_t) throws -> OpenFolder {
         try Self.check(name)
-        guard mkdirat(descriptor, name, 0o700) == 0 else { throw failure(errno, "make the folder", name) }
+        guard Self.named(name, { mkdirat(descriptor, $0, 0o700) }) == 0 else { throw failure(errno, "make the folder", name) }
         let folder = try subfolder(name)
         guard fchmod(folder.descriptor, mode) == 0 else { throw FileSystemError(errno, "make the folder", folder.path) }
         return folder
@@ -71,12 +71,12 @@ final class OpenFolder {
     /// owner, filled by `fill` (given its descriptor, open for writing), then given `mode`. What fails leaves no file.
     func makeFile(_ name: String, mode: mode_t, filling fill: (Int32) throws -> Void) throws {
         try Self.check(name)
-        let output = openat(descriptor, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        let output = Self.named(name) { openat(descriptor, $0, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600) }
         guard output >= 0 else { throw failure(errno, "write", name) }
         var done = false
         defer {
             close(output)
-            if !done { unlinkat(descriptor, name, 0) }
+            if !done { Self.named(name) { _ = unlinkat(descriptor, $0, 0) } }
         }
         try fill(output)
         guard fchmod(output, mode) == 0 else { throw FileSystemError(errno, "write", path(of: name)) }
@@ -86,13 +86,14 @@ final class OpenFolder {
     /// A new link `name` here pointing to `target`, made as it is: never followed, and `name` must not exist.
     func makeLink(_ name: String, to target: String) throws {
         try Self.check(name)
-        guard symlinkat(target, descriptor, name) == 0 else { throw failure(errno, "make the link", name) }
+        let made = FileNameBytes.withCString(target) { target in Self.named(name) { symlinkat(target, descriptor, $0) } }
+        guard made == 0 else { throw failure(errno, "make the link", name) }
     }
 
     /// What `name` here is, a link itself rather than what it points to; nil when there is nothing of that name.
     func status(_ name: String) -> stat? {
         var status = stat()
-        return fstatat(descriptor, name, &status, AT_SYMLINK_NOFOLLOW) == 0 ? status : nil
+        return Self.named(name, { fstatat(descriptor, $0, &status, AT_SYMLINK_NOFOLLOW) }) == 0 ? status : nil
     }
 
     /// The names in this folder (not `.` and `..`), in order.
@@ -108,7 +109,7 @@ final class OpenFolder {
         var names: [String] = []
         errno = 0
         while let entry = readdir(stream) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { FileNameBytes.text($0.prefix { $0 != 0 }) }
             if name != ".", name != ".." { names.append(name) }
         }
         guard errno == 0 else { throw FileSystemError(errno, "list", path) }
@@ -118,7 +119,7 @@ final class OpenFolder {
     /// The regular file `name` here, open for reading, never through a link (nor a pipe left to block on).
     func openFile(_ name: String) throws -> Int32 {
         try Self.check(name)
-        let opened = openat(descriptor, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+        let opened = Self.named(name) { openat(descriptor, $0, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC) }
         guard opened >= 0 else { throw failure(errno, "read", name) }
         var status = stat()
         guard fstat(opened, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
@@ -130,30 +131,36 @@ final class OpenFolder {
 
     /// The target of the link `name` here, as it is written in the link.
     func linkTarget(_ name: String) throws -> String {
-        String(decoding: try linkBytes(name), as: UTF8.self)
+        FileNameBytes.text(try linkBytes(name))
     }
 
     /// The target of the link `name` here, byte for byte.
     func linkBytes(_ name: String) throws -> [UInt8] {
         var buffer = [UInt8](repeating: 0, count: Int(PATH_MAX) + 1)
         let length = buffer.withUnsafeMutableBufferPointer { pointer in
-            pointer.withMemoryRebound(to: CChar.self) { readlinkat(descriptor, name, $0.baseAddress!, $0.count - 1) }
+            pointer.withMemoryRebound(to: CChar.self) { buffer in Self.named(name) { readlinkat(descriptor, $0, buffer.baseAddress!, buffer.count - 1) } }
         }
         guard length >= 0 else { throw FileSystemError(errno, "read the link", path(of: name)) }
         return Array(buffer[..<length])
     }
 
-    /// Removes `name` here and, for a folder, all it holds, going into no link; what can't be removed stays.
-    func remove(_ name: String) {
+    /// Removes `name` here and, for a folder, all it holds, going into no link; throws at the first thing that
+    /// can't be removed. Nothing of that name is fine: it may have gone meanwhile.
+    func remove(_ name: String) throws {
         guard let status = status(name) else { return }
-        if status.st_mode & S_IFMT == S_IFDIR {
-            if let folder = try? subfolder(name), let names = try? folder.names() {
-                for inner in names { folder.remove(inner) }
-            }
-            unlinkat(descriptor, name, AT_REMOVEDIR)
-        } else {
-            unlinkat(descriptor, name, 0)
+        let isFolder = status.st_mode & S_IFMT == S_IFDIR
+        if isFolder {
+            let folder = try subfolder(name)
+            for inner in try folder.names() { try folder.remove(inner) }
         }
+        guard Self.named(name, { unlinkat(descriptor, $0, isFolder ? AT_REMOVEDIR : 0) }) == 0 || errno == ENOENT else {
+            throw FileSystemError(errno, "delete", path(of: name))
+        }
+    }
+
+    /// Calls `body` with `name`'s bytes as a C string (`FileNameBytes`), for a call relative to the folder.
+    static func named<Result>(_ name: String, _ body: (UnsafePointer<CChar>) -> Result) -> Result {
+        FileNameBytes.withCString(name, body)
     }
 
     /// A name of one part: never empty, `.`, `..` or with a `/` or a NUL in it.
@@ -224,7 +231,8 @@ struct CreationRules {
     /// link to a file outside may still be moved or renamed, and go on pointing to it).
     func checkMovedLink(_ target: String, from oldPath: String, to newPath: String) throws {
         let before = try? Self.resolve(target, at: oldPath)
-        guard try Self.resolve(target, at: newPath) != before else { return }
+        // By bytes, as grants compare paths (`GrantedPath.isInside`): two spellings of `café` are two folders.
+        if let before, try Self.resolve(target, at: newPath).utf8.elementsEqual(before.utf8) { return }
         try checkLink(target, at: newPath)
     }
 

@@ -12,8 +12,8 @@ struct ReadText: AppIntent {
 
     func perform(_ context: IntentContext) async throws -> IntentResult<String> {
         let path = try context.authorize(.read, path: file.path)
-        let data = try FileSystemError.attempt("read", path) { try Data(contentsOf: URL(fileURLWithPath: path)) }
-        guard let text = String(data: data, encoding: .utf8) else { throw IntentError("'\(path)' is not UTF-8 text") }
+        let data = try FileInfo.contents(of: path)
+        guard let text = String(validating: data, as: UTF8.self) else { throw IntentError("'\(path)' is not UTF-8 text") }
         return .result(value: text)
     }
 }

@@ -21,11 +21,10 @@ struct WriteText: AppIntent {
         let path = try context.authorize(.write, path: to.path)
         let bytes = Array(text.utf8)
         var status = stat()
-        let exists = stat(path, &status) == 0
+        let exists = FileCalls.stat(path, &status) == 0
         if exists, status.st_mode & S_IFMT == S_IFDIR { throw IntentError("'\(path)' is a folder") }
         let folder = (path as NSString).deletingLastPathComponent
-        var isFolder: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue else {
+        guard FileInfo.kind(of: folder, following: true) == .folder else {
             throw IntentError("can't write '\(path)': there is no folder '\(folder)'")
         }
         // A confined run writes no file that has other names (hard links), which may be outside its grant.

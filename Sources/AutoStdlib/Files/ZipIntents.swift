@@ -30,10 +30,18 @@ struct ZipIntent: AppIntent {
         let folder = (archive as NSString).deletingLastPathComponent
         guard FileInfo.kind(of: folder, following: true) == .folder else { throw IntentError("can't write '\(archive)': there is no folder '\(folder)'") }
         if GrantedPath.isInside(archive, root: source) { throw IntentError("the archive '\(archive)' can't be inside what it zips") }
-        let temporary = folder + "/." + (archive as NSString).lastPathComponent + ".auto-\(UUID().uuidString.prefix(8))"
-        defer { unlink(temporary) }
+        guard let (descriptor, temporary) = FileCalls.makeTemporaryFile(prefix: folder + "/." + (archive as NSString).lastPathComponent + ".auto-") else {
+            throw IntentError(FileSystemError(errno, "write", archive).description)
+        }
+        defer {
+            close(descriptor)
+            _ = FileCalls.unlink(temporary)
+        }
         do {
-            let zipped = try Archive(url: URL(fileURLWithPath: temporary), accessMode: .create)
+            // An empty archive (its end record alone), then opened for update by descriptor (`OpenedArchive`).
+            guard fchmod(descriptor, 0o666 & ~AtomicFile.currentUmask()) == 0 else { throw FileSystemError(errno, "write", archive) }
+            try AtomicFile.writeAll(Self.emptyArchive, to: descriptor, path: temporary)
+            let zipped = try OpenedArchive.archive(descriptor, accessMode: .update)
             let parent = try OpenFolder.open((source as NSString).deletingLastPathComponent)
             let name = (source as NSString).lastPathComponent
             try Self.add(name, in: parent, as: name, to: zipped, context: context)
@@ -46,9 +54,12 @@ struct ZipIntent: AppIntent {
         } catch {
             throw IntentError("can't zip '\(source)': \(FileSystemError.reason(of: error))")
         }
-        guard rename(temporary, archive) == 0 else { throw FileSystemError(errno, "write", archive) }
+        guard FileCalls.rename(temporary, archive) == 0 else { throw FileSystemError(errno, "write", archive) }
         return .result(value: FileRef(path: archive))
     }
+
+    /// A zip archive with no entry: its end-of-central-directory record, signature `PK\u{5}\u{6}` and zeros.
+    static let emptyArchive: [UInt8] = [0x50, 0x4B, 0x05, 0x06] + [UInt8](repeating: 0, count: 18)
 
     /// Adds `name` in `folder` to `archive` as `entryPath`, and for a folder all it holds: a link as a link.
     static func add(_ name: String, in folder: OpenFolder, as entryPath: String, to archive: Archive, context: IntentContext) throws {
@@ -120,8 +131,11 @@ struct UnzipIntent: AppIntent {
         let folder = try context.authorize(.write, path: to.path)
         if FileInfo.exists(folder), FileInfo.kind(of: folder, following: true) != .folder { throw IntentError("'\(folder)' is not a folder") }
         let rules = CreationRules(context.grants)
+        let descriptor = FileCalls.open(archivePath, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw IntentError(FileSystemError(errno, "read", archivePath).description) }
+        defer { close(descriptor) }
         do {
-            let archive = try Archive(url: URL(fileURLWithPath: archivePath), accessMode: .read)
+            let archive = try OpenedArchive.archive(descriptor, accessMode: .read)
             let destination = try OpenFolder.open(folder, creating: true)
             for entry in archive {
                 try context.checkCancellation()
@@ -199,9 +213,10 @@ struct UnzipIntent: AppIntent {
                 }, consumer: { target.append($0) })
             }
             guard checksum == entry.checksum else { throw Archive.ArchiveError.invalidCRC32 }
-            guard target.count <= longestLink, !target.contains(0), let text = String(data: target, encoding: .utf8) else {
+            guard target.count <= longestLink, !target.contains(0) else {
                 throw FileSystemError(description: "the link entry '\(entry.path)' is not a path")
             }
+            let text = FileNameBytes.text(target)
             try rules.checkLink(text, at: path, inside: destination.path)
             try folder.makeLink(name, to: text)
         }
@@ -214,5 +229,14 @@ struct UnzipIntent: AppIntent {
         case .invalidEntryPath: return "an entry would land outside the folder"
         default: return "\(error)"
         }
+    }
+}
+
+/// An archive ZIPFoundation reads or writes through a file this process opened: it takes a URL and opens its path
+/// again with `fopen`, which would pass a name that isn't UTF-8 as other bytes (`FileNameBytes`). The path
+/// `/proc/self/fd/N` opens the very file already open, whatever its name, and one that was renamed meanwhile.
+enum OpenedArchive {
+    static func archive(_ descriptor: Int32, accessMode: Archive.AccessMode) throws -> Archive {
+        try Archive(url: URL(fileURLWithPath: "/proc/self/fd/\(descriptor)"), accessMode: accessMode)
     }
 }

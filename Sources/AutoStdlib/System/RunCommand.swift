@@ -57,6 +57,11 @@ struct RunCommandIntent: AppIntent {
         case timedOut
     }
 
+    /// A path as the system names it, by its bytes (`FileNameBytes`).
+    static func filePath(_ path: String) -> FilePath {
+        FileNameBytes.withCString(path) { FilePath(platformString: $0) }
+    }
+
     func perform(_ context: IntentContext) async throws -> IntentResult<CommandResult> {
         guard !command.isEmpty else { throw IntentError("the program's name is empty") }
         // The file to start, resolved by the grant: what runs is that file, never what PATH finds later.
@@ -64,17 +69,19 @@ struct RunCommandIntent: AppIntent {
         var workingDirectory: FilePath?
         if let folder {
             let path = try context.authorize(.read, path: folder.path)
-            var isFolder: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue else {
+            guard FileInfo.kind(of: path, following: true) == .folder else {
                 throw IntentError("can't run '\(command)' in '\(path)': there is no such folder")
             }
-            workingDirectory = FilePath(path)
+            workingDirectory = Self.filePath(path)
         }
-        let executable = Executable.path(FilePath(program))
+        let executable = Executable.path(Self.filePath(program))
         var options = PlatformOptions()
         options.teardownSequence = [.gracefulShutDown(allowedDurationToNextStep: .seconds(2))]
         // The program sees the name it was called by, as a shell passes it (a multi-call binary depends on it).
-        let arguments = Arguments(executablePathOverride: command, remainingValues: self.arguments), stdin = Array((input ?? "").utf8), timeout = self.timeout
+        // Arguments as bytes: one that names a file that isn't UTF-8 passes the name's own bytes (`FileNameBytes`).
+        // Subprocess copies raw bytes with strdup, so each ends with its NUL, as its own environment rows do.
+        let arguments = Arguments(executablePathOverride: FileNameBytes.bytes(command) + [0],
+                                  remainingValues: self.arguments.map { FileNameBytes.bytes($0) + [0] }), stdin = Array((input ?? "").utf8), timeout = self.timeout
         let folder = workingDirectory, platformOptions = options
         let ending: Ending
         do {
@@ -107,8 +114,10 @@ struct RunCommandIntent: AppIntent {
             case .exited(let code): status = Int(code)
             case .signaled(let signal): status = 128 + Int(signal)
             }
-            return .result(value: CommandResult(status: status, stdout: String(decoding: result.standardOutput, as: UTF8.self),
-                                                stderr: String(decoding: result.standardError, as: UTF8.self)))
+            // A byte that isn't UTF-8 is kept as `FileNameBytes` keeps it, not made U+FFFD: a program's output is
+            // often names (`find`, `ls`), and a name read from it must reach the same file.
+            return .result(value: CommandResult(status: status, stdout: FileNameBytes.text(result.standardOutput),
+                                                stderr: FileNameBytes.text(result.standardError)))
         }
     }
 
