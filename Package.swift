@@ -86,7 +86,7 @@ let package = Package(
         // of its own beside each host's (`auto-mcp`, `library-mcp`), which `auto mcp` executes: the SDK's HTTP transport
         // brings in Foundation's networking and with it libcurl and 29 more shared libraries, which would cost every
         // start of every command 5–7 ms (and every installed binary a libcurl) if the host's binary linked it.
-        .target(name: "AutoMCP", dependencies: ["AutoIntents", "AutoRuntime", "AutoLanguage", "AutoCLI",
+        .target(name: "AutoMCP", dependencies: ["AutoIntents", "AutoRuntime", "AutoLanguage", "AutoCLI", "AutoStdlib",
                                                 .product(name: "MCP", package: "swift-sdk"), .product(name: "Logging", package: "swift-log")]),
         .executableTarget(name: "auto-mcp", dependencies: ["AutoMCP", "AutoCLI", "AutoRuntime", "AutoStdlib"]),
 
@@ -135,7 +135,7 @@ let package = Package(
         .testTarget(name: "AutoAutomationTests", dependencies: ["AutoAutomation", "AutoLanguage", "AutoRuntime", "AutoIntents", "AutoTestSupport"]),
         .testTarget(name: "AutoRuntimeTests", dependencies: ["AutoRuntime", "AutoIntents", "AutoLanguage", "AutoTestSupport"]),
         // Depends on the `auto` executable so that `swift test` builds the binary its tests run.
-        .testTarget(name: "AutoCLITests", dependencies: ["auto", "auto-mcp", "AutoCLI", "AutoAutomation", "AutoLanguage", "AutoRuntime", "AutoIntents", "AutoTestSupport"]),
+        .testTarget(name: "AutoCLITests", dependencies: ["auto", "auto-mcp", "AutoCLI", "AutoMCP", "AutoStdlib", "AutoAutomation", "AutoLanguage", "AutoRuntime", "AutoIntents", "AutoTestSupport"]),
         // The harness's oracles against fake binaries, and its generator against the real checker.
         .testTarget(name: "FuzzTests", dependencies: ["AutoFuzz", "AutoCLI", "AutoLanguage", "AutoTestSupport"]),
         // Also an MCP client (the SDK's) driving `library mcp` over its standard input and output.

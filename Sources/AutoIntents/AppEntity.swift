@@ -1,3 +1,5 @@
+import Foundation
+
 /// How an entity or an enum case is shown to people: a title, an optional subtitle, other names it answers to.
 public struct DisplayRepresentation: Sendable, Hashable {
     public var title: String
@@ -180,7 +182,15 @@ open class AnyEntityType: @unchecked Sendable, Hashable, CustomStringConvertible
     /// Name → index into `properties`, for the checker; run time uses the index it resolved.
     public let propertyIndex: [String: Int]
 
-    init(singular: String, plural: String, properties: [Property]) {
+    /// What an identifier of this type looks like, for those who must write one (an MCP tool's schema).
+    package enum IdentifierForm: Sendable {
+        case integer, uuid, text
+    }
+
+    package let identifierForm: IdentifierForm
+
+    init(singular: String, plural: String, identifierForm: IdentifierForm, properties: [Property]) {
+        self.identifierForm = identifierForm
         self.singular = singular.lowercased()
         self.plural = plural.lowercased()
         self.properties = properties
@@ -214,6 +224,7 @@ public final class EntityType<E: AppEntity>: AnyEntityType, @unchecked Sendable 
         super.init(
             singular: singular,
             plural: plural ?? singular + "s",
+            identifierForm: E.ID.self == UUID.self ? .uuid : E.ID.self is any BinaryInteger.Type ? .integer : .text,
             properties: properties.map { property in
                 let get = property.get
                 return Property(name: property.name, title: property.title, type: property.type) { payload in

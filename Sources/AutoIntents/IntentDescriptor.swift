@@ -70,7 +70,7 @@ public final class IntentDescriptor: Sendable {
     /// `Add  Book ` → "add book": lower case, words one space apart. Built character by character: splitting and
     /// joining runs the standard library's unspecialised generic code, whose first use scans every conformance
     /// record of the binary, on every start.
-    static func name(of title: String) -> String {
+    package static func name(of title: String) -> String {
         var name = ""
         var spaceBefore = false
         for character in title.lowercased() {

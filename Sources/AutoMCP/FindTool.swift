@@ -7,9 +7,11 @@ import MCP
 struct FindTool {
     let query: QueryDescriptor
     let name: String
+    let addresses: ResourceAddresses
 
-    init(_ query: QueryDescriptor) {
+    init(_ query: QueryDescriptor, addresses: ResourceAddresses) {
         self.query = query
+        self.addresses = addresses
         self.name = "find_" + IntentTool.toolName(query.entityType.plural)
     }
 
@@ -49,7 +51,7 @@ struct FindTool {
         if !pushed.isEmpty { text += " The host filters \(pushed.joined(separator: "; "))" }
         if !query.sortableProperties.isEmpty { text += " and sorts by \(query.sortableProperties.sorted().joined(separator: ", "))" }
         if !pushed.isEmpty || !query.sortableProperties.isEmpty { text += " itself." }
-        return text + " Each \(type.singular) is also the resource \(EntityResources.uri(type, "{id}"))."
+        return text + " Each \(type.singular) is also the resource \(addresses.uri(type, "{id}"))."
     }
 
     /// `find books matching … where author == … and … sort by published desc limit …`.

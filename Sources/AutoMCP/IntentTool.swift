@@ -19,12 +19,36 @@ struct IntentTool {
         String(text.map { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") ? $0 : "_" })
     }
 
-    var tool: Tool {
+    /// The tool as `tools/list` gives it, with the options of each parameter that has a provider, asked for now.
+    func tool(addresses: ResourceAddresses) async -> Tool {
         var description = intent.description.text.isEmpty ? intent.title : intent.description.text
         if intent.sideEffect == .destructive { description += " Destructive: the person is asked to confirm first." }
-        return Tool(name: name, title: intent.title, description: description, inputSchema: ToolSchemas.input(of: intent),
+        var options: [Int: [JSON]] = [:]
+        for (index, parameter) in intent.parameters.enumerated() {
+            if let provider = parameter.options, let values = await Self.options(provider) { options[index] = values.map(JSONValues.json) }
+        }
+        let input = ToolSchemas.input(of: intent, addresses: addresses, options: options)
+        return Tool(name: name, title: intent.title, description: description, inputSchema: input,
                     annotations: .init(title: intent.title, readOnlyHint: intent.sideEffect == .none,
                                        destructiveHint: intent.sideEffect == .destructive, openWorldHint: capabilities.contains(.net)))
+    }
+
+    /// How long a provider may take to give its options for a list of tools; a slower one, or one that fails, gives
+    /// none, and its parameter is listed without them (its values are suggestions, never a limit).
+    static let optionsBudget = Duration.seconds(2)
+
+    /// The options a provider gives for a call with no argument yet, or nil when it fails or is slower than the budget.
+    static func options(_ provider: ParameterOptions) async -> [AutoIntents.Value]? {
+        await withTaskGroup(of: [AutoIntents.Value]?.self) { group in
+            group.addTask { try? await provider.options(for: OptionsRequest()) }
+            group.addTask {
+                try? await Task.sleep(for: optionsBudget)
+                return nil
+            }
+            let first = await group.next() ?? nil
+            group.cancelAll()
+            return first
+        }
     }
 
     /// The call as a line of the language: the intent's first parameter is the input, the others are labelled. An entity

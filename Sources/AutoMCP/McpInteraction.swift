@@ -10,10 +10,12 @@ final class McpInteraction: Interaction {
     let server: Server
     let canElicit: Bool
     let progressToken: ProgressToken?
+    let addresses: ResourceAddresses
     private let dialogs = Mutex<[String]>([])
     private let progressState = Mutex(ProgressState())
 
-    init(server: Server, canElicit: Bool, progressToken: ProgressToken?) {
+    init(server: Server, canElicit: Bool, progressToken: ProgressToken?, addresses: ResourceAddresses) {
+        self.addresses = addresses
         self.server = server
         self.canElicit = canElicit
         self.progressToken = progressToken
@@ -27,7 +29,7 @@ final class McpInteraction: Interaction {
     }
 
     func requestValue(_ request: ValueRequest) async throws -> AutoIntents.Value {
-        var field = ToolSchemas.schema(for: request.type)
+        var field = ToolSchemas.schema(for: request.type, addresses: addresses)
         field["title"] = .string(request.parameter ?? "Answer")
         let message = (request.reason.map { "\($0)\n" } ?? "") + request.prompt
         guard let answer = try await elicit(message, field: field)?["value"] else { throw RunCancelled("'\(request.prompt)' was not answered") }

@@ -12,8 +12,12 @@ public struct McpHost: Sendable {
     public let prelude: [SourceFile]
     /// What every tool call may touch; a tool needing what isn't granted at all is neither listed nor run.
     public let grants: Grants
+    /// Which intents are tools.
+    public let tools: McpTools
 
-    public init(name: String, version: String, registry: Registry, prelude: [SourceFile], grants: Grants) {
+    /// `tools` nil: `McpTools.all` for `auto`, `McpTools.host` for any other host.
+    public init(name: String, version: String, registry: Registry, prelude: [SourceFile], grants: Grants, tools: McpTools? = nil) {
+        self.tools = tools ?? McpTools.defaultFor(host: name)
         self.name = name
         self.version = version
         self.registry = registry
@@ -31,6 +35,7 @@ public final class McpServer: Sendable {
     let intents: [String: IntentTool]
     let finds: [String: FindTool]
     let resources: EntityResources
+    let addresses: ResourceAddresses
     /// Whether the client declared elicitation when it initialized.
     let canElicit = Mutex(false)
 
@@ -45,13 +50,15 @@ public final class McpServer: Sendable {
         }
         // The first intent of a name keeps it where two differ only in characters a tool name can't hold.
         var intents: [String: IntentTool] = [:]
-        for intent in compiled.registry.intents where intent.isDiscoverable {
+        for intent in compiled.registry.intents where intent.isDiscoverable && host.tools.offers(intent) {
             let tool = IntentTool(intent, capabilities: compiled.program.capabilities(of: intent))
             if intents[tool.name] == nil { intents[tool.name] = tool }
         }
         self.intents = intents
-        self.resources = EntityResources(registry: host.registry)
-        self.finds = Dictionary(resources.queries.map { FindTool($0) }.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        let addresses = ResourceAddresses(host: host.name)
+        self.addresses = addresses
+        self.resources = EntityResources(registry: host.registry, addresses: addresses)
+        self.finds = Dictionary(resources.queries.map { FindTool($0, addresses: addresses) }.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         self.server = Server(name: host.name, version: host.version,
                              capabilities: .init(resources: .init(subscribe: false, listChanged: false), tools: .init(listChanged: false)))
     }
@@ -59,8 +66,11 @@ public final class McpServer: Sendable {
     /// Serves on standard input and output until the client closes them (`StdioLineTransport`).
     public func run() async throws {
         await server.withMethodHandler(ListTools.self) { [self] _ in
-            ListTools.Result(tools: finds.keys.sorted().map { finds[$0]!.tool }
-                + intents.keys.sorted().filter { refusal(intents[$0]!) == nil }.map { intents[$0]!.tool })
+            var tools = finds.keys.sorted().map { finds[$0]!.tool }
+            for name in intents.keys.sorted() where refusal(intents[name]!) == nil {
+                tools.append(await intents[name]!.tool(addresses: addresses))
+            }
+            return ListTools.Result(tools: tools)
         }
         await server.withMethodHandler(CallTool.self) { [self] parameters in
             let result = await call(parameters)
@@ -68,7 +78,10 @@ public final class McpServer: Sendable {
             try Task.checkCancellation()
             return result
         }
-        await server.withMethodHandler(ListResources.self) { [self] _ in ListResources.Result(resources: try await resources.list()) }
+        await server.withMethodHandler(ListResources.self) { [self] parameters in
+            let page = try await resources.list(cursor: parameters.cursor)
+            return ListResources.Result(resources: page.resources, nextCursor: page.next)
+        }
         await server.withMethodHandler(ListResourceTemplates.self) { [self] _ in ListResourceTemplates.Result(templates: resources.templates) }
         await server.withMethodHandler(ReadResource.self) { [self] parameters in
             ReadResource.Result(contents: try await resources.read(parameters.uri))
@@ -119,7 +132,7 @@ public final class McpServer: Sendable {
             let errors = failure.diagnostics.filter { $0.severity == .error }
             return Self.failure(errors.map { $0.message + ($0.hint.map { " (\($0))" } ?? "") }.joined(separator: "\n"))
         }
-        let interaction = McpInteraction(server: server, canElicit: canElicit.withLock { $0 }, progressToken: progressToken)
+        let interaction = McpInteraction(server: server, canElicit: canElicit.withLock { $0 }, progressToken: progressToken, addresses: addresses)
         let cancellation = CancellationFlag()
         let outcome = await withTaskCancellationHandler {
             await Engine(registry: compiled.registry, grants: host.grants).run(compiled.program, interaction: interaction,

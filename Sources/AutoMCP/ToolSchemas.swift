@@ -6,17 +6,22 @@ import MCP
 enum ToolSchemas {
     /// The input of an intent: one property per parameter, with its type, title, question, default and range;
     /// required where the parameter is required and has no default. A call may still leave a required one out:
-    /// it is then asked for, as a script's call asks.
-    static func input(of intent: IntentDescriptor) -> JSON {
+    /// it is then asked for, as a script's call asks. `options` are a parameter's options, by its index, as its
+    /// provider gave them: they are its `enum`.
+    static func input(of intent: IntentDescriptor, addresses: ResourceAddresses, options: [Int: [JSON]] = [:]) -> JSON {
         var properties: [String: JSON] = [:]
         var required: [JSON] = []
         for (index, parameter) in intent.parameters.enumerated() {
-            var schema = self.schema(for: parameter.type)
+            var schema = self.schema(for: parameter.type, addresses: addresses)
+            if let options = options[index], !options.isEmpty { schema["enum"] = .array(options) }
             if case .typeNamedBy(index) = intent.resultRule {
                 schema = ["type": "string", "description": "the name of a type: Int, Decimal, Text, Bool, Date, Duration, Size, File, or an enum's"]
             }
             schema["title"] = .string(parameter.title)
-            if let question = parameter.question { schema["description"] = .string(question) }
+            // The question, and then how a value of the type is written (a date's form, an entity's identifier).
+            if let question = parameter.question {
+                schema["description"] = .string(schema["description"]?.stringValue.map { "\(question) (\($0))" } ?? question)
+            }
             if let defaultValue = parameter.defaultValue { schema["default"] = JSONValues.json(defaultValue) }
             if let range = parameter.range, parameter.type.isNumeric {
                 schema["minimum"] = JSONValues.json(range.lowerBound)
@@ -35,7 +40,7 @@ enum ToolSchemas {
     }
 
     /// The schema of one value of `type`, as `JSONValues.value(_:as:)` reads it.
-    static func schema(for type: ValueType) -> [String: JSON] {
+    static func schema(for type: ValueType, addresses: ResourceAddresses) -> [String: JSON] {
         switch type {
         case .bool: return ["type": "boolean"]
         case .int: return ["type": "integer"]
@@ -49,9 +54,18 @@ enum ToolSchemas {
         case .null: return ["type": "null"]
         case .enumeration(let enumeration): return enumCases(enumeration)
         case .entity(let entity):
-            return ["type": .array(["string", "integer"]),
-                    "description": .string("a \(entity.singular): its identifier (as in \(EntityResources.uri(entity, "42"))) or its name")]
-        case .list(let element): return ["type": "array", "items": .object(schema(for: element))]
+            switch entity.identifierForm {
+            case .integer:
+                return ["type": .array(["string", "integer"]),
+                        "description": .string("a \(entity.singular): its identifier (as in \(addresses.uri(entity, "42"))) or its name")]
+            case .uuid:
+                return ["type": "string", "format": "uuid",
+                        "description": .string("a \(entity.singular)'s identifier, as in \(addresses.uri(entity, "{id}"))")]
+            case .text:
+                return ["type": "string",
+                        "description": .string("a \(entity.singular): its identifier (as in \(addresses.uri(entity, "{id}"))) or its name")]
+            }
+        case .list(let element): return ["type": "array", "items": .object(schema(for: element, addresses: addresses))]
         case .record, .recordOf: return ["type": "object"]
         case .any: return [:]
         }
