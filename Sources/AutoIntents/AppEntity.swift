@@ -188,9 +188,13 @@ open class AnyEntityType: @unchecked Sendable, Hashable, CustomStringConvertible
     }
 
     package let identifierForm: IdentifierForm
+    /// Why registering this type is an error, when it is: its stored properties found of types the engine can't
+    /// show, which it would otherwise leave out without a word.
+    package let registrationProblem: String?
 
-    init(singular: String, plural: String, identifierForm: IdentifierForm, properties: [Property]) {
+    init(singular: String, plural: String, identifierForm: IdentifierForm, properties: [Property], registrationProblem: String? = nil) {
         self.identifierForm = identifierForm
+        self.registrationProblem = registrationProblem
         self.singular = singular.lowercased()
         self.plural = plural.lowercased()
         self.properties = properties
@@ -217,9 +221,18 @@ public final class EntityType<E: AppEntity>: AnyEntityType, @unchecked Sendable 
     /// The properties with their typed getters and comparisons, for engine-side queries.
     public let typedProperties: [EntityProperty<E>]
 
-    /// `properties` nil: every stored property of an engine type but `id`, in declaration order.
+    /// `properties` nil: every stored property but `id`, in declaration order, and those whose names start with `_`
+    /// left out. Each must be of a type the engine can show (an `IntentValue`, or an optional one): registering a type
+    /// with another is an error that names the property, rather than a property silently missing.
     public init(singular: String, plural: String? = nil, properties: [EntityProperty<E>]? = nil) {
-        let properties = properties ?? EntityProperty<E>.stored()
+        var problem: String?
+        if properties == nil, case let stored = EntityProperty<E>.stored(), let first = stored.unshown.first {
+            let names = stored.unshown.map { "\(E.self).\($0.name) (\($0.type))" }.joined(separator: ", ")
+            problem = "\(names) can't be shown by the engine, and the entity type '\(singular)' lists its stored properties: give it "
+                + "the properties to show (EntityType<\(E.self)>(singular: \"\(singular)\", properties: [.init(\"name\", \\.name), …])), "
+                + "make each property's type an IntentValue, or start its name with _ (_\(first.name)) to keep it out"
+        }
+        let properties = properties ?? EntityProperty<E>.stored().properties
         self.typedProperties = properties
         super.init(
             singular: singular,
@@ -233,7 +246,7 @@ public final class EntityType<E: AppEntity>: AnyEntityType, @unchecked Sendable 
                     guard let entity = payload as? E else { return .null }
                     return get(entity)
                 }
-            })
+            }, registrationProblem: problem)
     }
 
     override public func identifier(of payload: any Sendable) -> String {

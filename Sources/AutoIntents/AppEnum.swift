@@ -67,10 +67,19 @@ open class AnyEnumType: @unchecked Sendable, Hashable, CustomStringConvertible {
     public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
 }
 
+/// The description of one Swift enum type `E`: its name in scripts and each case's display name.
 public final class EnumType<E: AppEnum>: AnyEnumType, @unchecked Sendable {
+    /// `displayNames` word the cases for people; a case left out is named from its raw value as a parameter's title
+    /// is (`currentlyReading` → "Currently reading", `in_progress` → "In progress"), never shown as the raw value.
     public init(_ name: String, displayNames: [E: String] = [:]) {
         super.init(name: name, cases: E.allCases.map { value in
-            Case(identifier: value.rawValue, displayName: displayNames[value] ?? value.rawValue)
+            Case(identifier: value.rawValue, displayName: displayNames[value] ?? Self.derivedName(value.rawValue))
         })
+    }
+
+    /// A raw value as people read it, words apart (`_` and `-` separate words too).
+    static func derivedName(_ rawValue: String) -> String {
+        ParameterInfo.titleCase(String(rawValue.map { $0 == "_" || $0 == "-" ? " " : $0 }))
+            .split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ")
     }
 }

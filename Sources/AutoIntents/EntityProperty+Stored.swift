@@ -1,15 +1,21 @@
 extension EntityProperty {
     /// The entity type's stored properties whose types the engine knows (an `IntentValue`, or an optional one),
-    /// but `id`, which every entity has on its own. Read once, at registration, from the type's layout; a value is
-    /// read at the property's offset.
-    static func stored() -> [EntityProperty<E>] {
-        StoredProperties.of(E.self).compactMap { field in
-            guard field.name != "id", !field.name.hasPrefix("_"), let reader = PropertyReader.make(for: field.type) else { return nil }
-            let offset = field.offset, read = reader.read
-            return EntityProperty(name: field.name, type: reader.type) { entity in
-                withUnsafeBytes(of: entity) { raw in raw.baseAddress.map { read($0 + offset) } ?? .null }
+    /// but `id`, which every entity has on its own, and those whose names start with `_`. Read once, at
+    /// registration, from the type's layout; a value is read at the property's offset. `unshown` are the others,
+    /// of types the engine can't show: registering the type is then an error (`Registry`), not a property gone.
+    static func stored() -> (properties: [EntityProperty<E>], unshown: [(name: String, type: String)]) {
+        var properties: [EntityProperty<E>] = [], unshown: [(name: String, type: String)] = []
+        for field in StoredProperties.of(E.self) where field.name != "id" && !field.name.hasPrefix("_") {
+            guard let reader = PropertyReader.make(for: field.type) else {
+                unshown.append((field.name, String(describing: field.type)))
+                continue
             }
+            let offset = field.offset, read = reader.read
+            properties.append(EntityProperty(name: field.name, type: reader.type) { entity in
+                withUnsafeBytes(of: entity) { raw in raw.baseAddress.map { read($0 + offset) } ?? .null }
+            })
         }
+        return (properties, unshown)
     }
 }
 

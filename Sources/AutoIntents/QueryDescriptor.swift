@@ -86,7 +86,7 @@ extension Registry {
                 for entity in found { byID[entity.id] = entity }
                 return ids.compactMap { byID[$0]?.autoValue }
             })
-        add(query: descriptor)
+        try add(query: descriptor)
     }
 
     /// Runs the pushed part of a find. A comparison the host can't express for this value (a `nil`, a

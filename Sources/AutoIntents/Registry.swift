@@ -27,12 +27,14 @@ public struct Registry: Sendable {
         try dependencies.add(dependency)
     }
 
-    public mutating func register<E: AppEntity>(entity type: E.Type) {
-        registerTypes(in: E.valueType)
+    /// Registers an entity type no intent uses (one that only a query or a property names registers itself); an
+    /// error when it has a stored property of a type the engine can't show.
+    public mutating func register<E: AppEntity>(entity type: E.Type) throws(RegistrationError) {
+        try registerTypes(in: E.valueType)
     }
 
     public mutating func register<E: AppEnum>(enum type: E.Type) {
-        registerTypes(in: E.valueType)
+        try? registerTypes(in: E.valueType)
     }
 
     /// Adds an intent built elsewhere: a shortcut, a built-in. Names are unique, ignoring case.
@@ -41,30 +43,33 @@ public struct Registry: Sendable {
             let place = existing.origin.map { " (declared at \($0))" } ?? ""
             throw RegistrationError("an intent named '\(intent.name)' is already registered\(place)")
         }
+        for parameter in intent.parameters { try registerTypes(in: parameter.type) }
+        try registerTypes(in: intent.outputType)
         intents.append(intent)
-        for parameter in intent.parameters { registerTypes(in: parameter.type) }
-        registerTypes(in: intent.outputType)
     }
 
-    mutating func registerTypes(in type: ValueType) {
+    /// Registers the entity and enum types `type` names; an entity type with a problem is an error
+    /// (`AnyEntityType.registrationProblem`).
+    mutating func registerTypes(in type: ValueType) throws(RegistrationError) {
         switch type {
         case .entity(let entity):
             if !entityTypes.contains(entity) {
+                if let problem = entity.registrationProblem { throw RegistrationError(problem) }
                 entityTypes.append(entity)
-                for property in entity.properties { registerTypes(in: property.type) }
+                for property in entity.properties { try registerTypes(in: property.type) }
             }
         case .enumeration(let enumeration):
             if !enumTypes.contains(enumeration) { enumTypes.append(enumeration) }
         case .list(let element):
-            registerTypes(in: element)
+            try registerTypes(in: element)
         default:
             break
         }
     }
 
     @usableFromInline
-    mutating func add(query: QueryDescriptor) {
-        registerTypes(in: .entity(query.entityType))
+    mutating func add(query: QueryDescriptor) throws(RegistrationError) {
+        try registerTypes(in: .entity(query.entityType))
         queries.removeAll { $0.entityType === query.entityType }
         queries.append(query)
     }

@@ -15,9 +15,30 @@ struct Trail: AppEntity {
     var lengthKilometres: Int
     var difficulty: Difficulty
     var closedSince: Date?
-    /// Not an engine type: not a property.
+    /// Not an engine type: registering the type is an error that names it.
     var waypoints: [(Double, Double)] = []
     var displayRepresentation: DisplayRepresentation { .init(title: name) }
+}
+
+/// The same trail with its waypoints kept out by name.
+struct QuietTrail: AppEntity {
+    static let entityType = EntityType<QuietTrail>(singular: "quiet trail")
+    var id: Int
+    var name: String
+    var _waypoints: [(Double, Double)] = []
+    var displayRepresentation: DisplayRepresentation { .init(title: name) }
+}
+
+/// Opens a trail: an intent that makes its entity type registered.
+struct OpenTrail: AppIntent {
+    static let title = "Open trail"
+    @Parameter var trail: Trail
+    func perform(_ context: IntentContext) async throws -> IntentResult<String> { .result(value: trail.name) }
+}
+
+enum Pace: String, AppEnum {
+    case slowAndSteady, brisk, in_a_hurry
+    static let enumType = EnumType<Pace>("pace", displayNames: [.brisk: "Quick"])
 }
 
 @Suite struct EntityPropertyTests {
@@ -30,6 +51,30 @@ struct Trail: AppEntity {
         #expect(type.properties.map(\.title) == ["Name", "Length kilometres", "Difficulty", "Closed since"])
         #expect(type.properties.map(\.type) == [.text, .int, .enumeration(Difficulty.enumType), .date])
         #expect(type.plural == "trails")
+    }
+
+    /// A stored property of a type the engine can't show is not dropped without a word: registering the type says
+    /// which, and how to keep it out or show it.
+    @Test func aPropertyOfATypeTheEngineCantShowIsARegistrationError() {
+        var registry = Registry()
+        #expect {
+            try registry.register(OpenTrail.self)
+        } throws: { error in
+            let message = "\(error)"
+            return message.contains("Trail.waypoints (Array<(Double, Double)>) can't be shown by the engine")
+                && message.contains("properties: [.init(\"name\", \\.name), …]") && message.contains("_waypoints")
+        }
+        #expect(registry.intent(named: "open trail") == nil)
+        #expect(throws: RegistrationError.self) { try registry.register(entity: Trail.self) }
+        #expect(throws: Never.self) { try registry.register(entity: QuietTrail.self) }
+        #expect(QuietTrail.entityType.properties.map(\.name) == ["name"])
+    }
+
+    /// A case without a display name is named from its raw value as a title is, never shown raw.
+    @Test func anEnumCaseWithoutADisplayNameIsNamedFromItsRawValue() {
+        #expect(Pace.enumType.cases.map(\.displayName) == ["Slow and steady", "Quick", "In a hurry"])
+        #expect(Difficulty.enumType.cases.map(\.displayName) == ["Easy", "Moderate", "Hard"])
+        #expect(Pace.enumType.caseIndex(named: "slow and steady") == 0)
     }
 
     @Test func theyAreReadFromTheEntity() throws {
