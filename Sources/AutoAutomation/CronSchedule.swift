@@ -3,19 +3,19 @@ import Foundation
 
 /// A cron expression in a time zone, fired by docs/LANGUAGE.md §9's rules: a wall time the clock skips fires once,
 /// when the gap ends; one it shows twice fires at its first occurrence, or at both when the hour field is `*`.
-public struct CronSchedule: FireSchedule {
-    public let expression: CronExpression
-    public let timeZone: TimeZone
+package struct CronSchedule: FireSchedule {
+    package let expression: CronExpression
+    package let timeZone: TimeZone
 
     /// Days searched for a match before saying it never fires again: eight years hold every leap-day pattern.
     static let horizon = 8 * 366
 
-    public init(_ expression: CronExpression, timeZone: TimeZone = .current) {
+    package init(_ expression: CronExpression, timeZone: TimeZone = .current) {
         self.expression = expression
         self.timeZone = timeZone
     }
 
-    public func nextFire(after instant: Date) -> Date? {
+    package func nextFire(after instant: Date) -> Date? {
         guard expression.canFire else { return nil }
         var day = LocalTime.civilDay(of: instant, in: timeZone)
         for _ in 0..<Self.horizon {

@@ -9,21 +9,21 @@ import Synchronization
 /// `auto daemon`: loads the automations of some scripts, fires them on time under one run store, reloads a script
 /// when it changes — a broken edit keeps the version running and says what is wrong — and on SIGTERM or SIGINT
 /// stops taking fires and gives the runs going a grace period.
-public final class Daemon: Sendable {
+package final class Daemon: Sendable {
     /// How a script's text is compiled: the host's intents and prelude.
-    public typealias Compile = @Sendable (SourceFile) -> Result<CompiledScript, CompilationFailure>
+    package typealias Compile = @Sendable (SourceFile) -> Result<CompiledScript, CompilationFailure>
 
-    public struct Options: Sendable {
+    package struct Options: Sendable {
         /// Scripts, and folders whose `.auto` files are scripts.
-        public var paths: [String]
-        public var store: String
-        public var grace: Duration
-        public var retention: Retention
+        package var paths: [String]
+        package var store: String
+        package var grace: Duration
+        package var retention: Retention
         /// What the automations' runs may touch outside the engine (the compile closure should check the same).
-        public var grants: Grants
+        package var grants: Grants
         /// How long the store's check at start may read it (`StoreCheck`): about a gigabyte in 10 s.
         package var storeCheckLimit: Duration = .seconds(10)
-        public init(paths: [String], store: String = SQLiteRunStore.defaultPath, grace: Duration = .seconds(10),
+        package init(paths: [String], store: String = SQLiteRunStore.defaultPath, grace: Duration = .seconds(10),
                     retention: Retention = Retention(), grants: Grants = .all) {
             self.paths = paths
             self.store = store
@@ -33,8 +33,8 @@ public final class Daemon: Sendable {
         }
     }
 
-    public struct StartError: Error, Sendable, CustomStringConvertible {
-        public let description: String
+    package struct StartError: Error, Sendable, CustomStringConvertible {
+        package let description: String
     }
 
     let options: Options
@@ -46,7 +46,7 @@ public final class Daemon: Sendable {
     let loaded = Mutex<[String: [LoadedAutomation]]>([:])
     let reloads = DispatchQueue(label: "auto.daemon.reload")
 
-    public init(options: Options, compile: @escaping Compile, logger: Logger, clock: any SchedulerClock = SystemClock()) {
+    package init(options: Options, compile: @escaping Compile, logger: Logger, clock: any SchedulerClock = SystemClock()) {
         self.options = options
         self.compile = compile
         self.logger = logger
@@ -54,7 +54,7 @@ public final class Daemon: Sendable {
     }
 
     /// The scripts the paths name: each file, and each folder's `.auto` files (not its subfolders).
-    public static func scripts(in paths: [String]) throws(StartError) -> (scripts: [String], folders: [String]) {
+    package static func scripts(in paths: [String]) throws(StartError) -> (scripts: [String], folders: [String]) {
         var scripts: [String] = [], folders: [String] = []
         for path in paths {
             let absolute = URL(fileURLWithPath: path).standardizedFileURL.path
@@ -76,7 +76,7 @@ public final class Daemon: Sendable {
 
     /// Runs until SIGTERM or SIGINT; the store is locked for the daemon's life. Throws when it can't start: another
     /// daemon holds the store, the store is damaged or can't be used, a path names nothing.
-    public func run() async throws(StartError) {
+    package func run() async throws(StartError) {
         // First of all: a SIGTERM while the store opens or the scripts load (systemd stopping a daemon that is
         // starting) then stops it gracefully once it is up, instead of killing it half-way.
         let stop = await Self.stopSignals()

@@ -8,19 +8,19 @@ import Synchronization
 /// Folders are watched rather than files, so that an editor that saves by writing a new file and renaming it over
 /// the old one is seen too. When the kernel's queue overflows, `changed` gets every folder instead of names.
 /// Unchecked: its properties are set once, in `init`, and a dispatch source may be cancelled from any thread.
-public final class FileWatcher: @unchecked Sendable {
+package final class FileWatcher: @unchecked Sendable {
     private let descriptor: Int32
     private let folders: [Int32: String]
     private let source: any DispatchSourceRead
 
     /// What a change calls: the paths that changed (or the folders themselves, after an overflow).
-    public typealias Handler = @Sendable ([String]) -> Void
+    package typealias Handler = @Sendable ([String]) -> Void
 
-    public struct WatchError: Error, Sendable, CustomStringConvertible {
-        public let description: String
+    package struct WatchError: Error, Sendable, CustomStringConvertible {
+        package let description: String
     }
 
-    public init(folders paths: [String], queue: DispatchQueue = DispatchQueue(label: "auto.file-watcher"), changed: @escaping Handler) throws(WatchError) {
+    package init(folders paths: [String], queue: DispatchQueue = DispatchQueue(label: "auto.file-watcher"), changed: @escaping Handler) throws(WatchError) {
         let descriptor = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
         guard descriptor >= 0 else { throw WatchError(description: FileWatchError.failed(errno, paths.first ?? "/").description) }
         var folders: [Int32: String] = [:]

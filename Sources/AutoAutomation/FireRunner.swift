@@ -6,9 +6,9 @@ import Logging
 
 /// What the automations of one compiled script share: the registry their bodies were checked against (the host's
 /// intents with the script's and the prelude's shortcuts) and the shortcuts' graphs.
-public final class LoadedScript: Sendable {
-    public let registry: Registry
-    public let shortcuts: [ActionGraph]
+package final class LoadedScript: Sendable {
+    package let registry: Registry
+    package let shortcuts: [ActionGraph]
 
     init(_ compiled: CompiledScript) {
         registry = compiled.registry
@@ -19,10 +19,10 @@ public final class LoadedScript: Sendable {
 /// An automation ready to fire: where it comes from, its trigger and options, its body's graph and its script's
 /// shortcuts. A class, sharing its script's parts: the daemon and the scheduler's entry hold the same one, and a
 /// daemon of 10,000 automations keeps 10,000 (an inline copy, with its own registry, took ~250 bytes more each).
-public final class LoadedAutomation: Sendable {
-    public let key: AutomationKey
-    public let automation: Automation
-    public let script: LoadedScript
+package final class LoadedAutomation: Sendable {
+    package let key: AutomationKey
+    package let automation: Automation
+    package let script: LoadedScript
 
     init(key: AutomationKey, automation: Automation, script: LoadedScript) {
         self.key = key
@@ -31,12 +31,12 @@ public final class LoadedAutomation: Sendable {
     }
 
     /// What a fire runs: the body, with the shortcuts it may call.
-    public func program() throws(CompilationFailure) -> Program {
+    package func program() throws(CompilationFailure) -> Program {
         Program(main: try automation.graph(), shortcuts: script.shortcuts)
     }
 
     /// The automations of a compiled script, keyed by the script's path.
-    public static func all(in compiled: CompiledScript, script path: String) -> [LoadedAutomation] {
+    package static func all(in compiled: CompiledScript, script path: String) -> [LoadedAutomation] {
         let script = LoadedScript(compiled)
         return compiled.automations.map { automation in
             LoadedAutomation(key: AutomationKey(script: path, name: automation.name), automation: automation, script: script)
@@ -46,7 +46,7 @@ public final class LoadedAutomation: Sendable {
 
 /// Told what each run of an automation is allowed to write (through the file intents) and when it ends: a file
 /// automation doesn't trigger itself with its own writes.
-public protocol RunWrites: Sendable {
+package protocol RunWrites: Sendable {
     func run(_ id: RunID, of automation: AutomationKey, wrote path: String)
     func runEnded(_ id: RunID, of automation: AutomationKey)
 }
@@ -54,15 +54,15 @@ public protocol RunWrites: Sendable {
 /// Runs one fire of an automation, unattended, and records it: claimed in the store first — a fire claimed before
 /// (it ran, or a crash stopped it) never runs again — then run by the engine with nobody to answer, `it` the
 /// scheduled instant, and its ending and steps recorded. One log line when it starts and one when it ends.
-public struct FireRunner: Sendable {
-    public let store: any RunStore
-    public let logger: Logger
-    public let now: @Sendable () -> Date
+package struct FireRunner: Sendable {
+    package let store: any RunStore
+    package let logger: Logger
+    package let now: @Sendable () -> Date
     /// What runs may touch outside the engine.
-    public let grants: Grants
-    public let writes: (any RunWrites)?
+    package let grants: Grants
+    package let writes: (any RunWrites)?
 
-    public init(store: any RunStore, logger: Logger, now: @escaping @Sendable () -> Date = { Date() }, grants: Grants = .all,
+    package init(store: any RunStore, logger: Logger, now: @escaping @Sendable () -> Date = { Date() }, grants: Grants = .all,
                 writes: (any RunWrites)? = nil) {
         self.store = store
         self.logger = logger
@@ -72,14 +72,14 @@ public struct FireRunner: Sendable {
     }
 
     /// The run as recorded; nil when the fire had been claimed before.
-    public func run(_ loaded: LoadedAutomation, _ fire: Fire, cancellation: CancellationFlag = CancellationFlag()) async throws(RunStoreError)
+    package func run(_ loaded: LoadedAutomation, _ fire: Fire, cancellation: CancellationFlag = CancellationFlag()) async throws(RunStoreError)
         -> RunRecord? {
         guard let id = try store.claim(fire, at: now()) else { return nil }
         return try await perform(loaded, fire, run: id, cancellation: cancellation)
     }
 
     /// Runs a fire already claimed as `id`, and records how it ended.
-    public func perform(_ loaded: LoadedAutomation, _ fire: Fire, run id: RunID, cancellation: CancellationFlag = CancellationFlag())
+    package func perform(_ loaded: LoadedAutomation, _ fire: Fire, run id: RunID, cancellation: CancellationFlag = CancellationFlag())
         async throws(RunStoreError) -> RunRecord? {
         try record(await execute(loaded, fire, run: id, cancellation: cancellation))
         return try store.run(id)

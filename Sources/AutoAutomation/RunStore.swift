@@ -5,7 +5,7 @@ import Foundation
 /// enabled, and every fire with how it ended and its step trace. A protocol, with SQLite's specifics in
 /// `SQLiteRunStore`: the store is what makes each fire run once, so a shared store (PostgreSQL) can later let
 /// several daemons share the work, each fire claimed by exactly one of them.
-public protocol RunStore: Sendable {
+package protocol RunStore: Sendable {
     /// Claims a scheduled fire: records its run as started and moves the automation's cursor to the fire's time,
     /// in one transaction. Nil when the fire was already claimed (it ran, is running, or was skipped): a fire
     /// never runs twice, even across a crash. A manual fire is always new.
@@ -41,25 +41,25 @@ public protocol RunStore: Sendable {
     func replaceTree(of automation: AutomationKey, with tree: [String: FileState]) throws(RunStoreError)
 }
 
-public typealias RunID = Int64
+package typealias RunID = Int64
 
 /// An automation as the store knows it: by the script it is in and its name.
-public struct AutomationKey: Sendable, Hashable, CustomStringConvertible {
-    public let script: String
-    public let name: String
-    public init(script: String, name: String) {
+package struct AutomationKey: Sendable, Hashable, CustomStringConvertible {
+    package let script: String
+    package let name: String
+    package init(script: String, name: String) {
         self.script = script
         self.name = name
     }
-    public var description: String { "\(script)#\(name)" }
+    package var description: String { "\(script)#\(name)" }
 }
 
 /// A file's size and modification time, as a file automation's copy of its folder keeps them.
-public struct FileState: Sendable, Hashable, Codable {
-    public let size: Int64
+package struct FileState: Sendable, Hashable, Codable {
+    package let size: Int64
     /// Nanoseconds since 1970.
-    public let modified: Int64
-    public init(size: Int64, modified: Int64) {
+    package let modified: Int64
+    package init(size: Int64, modified: Int64) {
         self.size = size
         self.modified = modified
     }
@@ -67,11 +67,11 @@ public struct FileState: Sendable, Hashable, Codable {
 
 /// What a file trigger's fire carries: the files of its events, in order (each once), whether a rescan found them
 /// rather than the kernel's events, and what each file is now (nil: gone), for the store's copy of the folder.
-public struct FileFire: Sendable, Hashable {
-    public let files: [String]
-    public let states: [FileState?]
-    public let fromRescan: Bool
-    public init(files: [String], states: [FileState?], fromRescan: Bool = false) {
+package struct FileFire: Sendable, Hashable {
+    package let files: [String]
+    package let states: [FileState?]
+    package let fromRescan: Bool
+    package init(files: [String], states: [FileState?], fromRescan: Bool = false) {
         self.files = files
         self.states = states
         self.fromRescan = fromRescan
@@ -79,19 +79,19 @@ public struct FileFire: Sendable, Hashable {
 }
 
 /// One firing of an automation: which, by what trigger, for which scheduled instant.
-public struct Fire: Sendable, Hashable {
-    public let automation: AutomationKey
+package struct Fire: Sendable, Hashable {
+    package let automation: AutomationKey
     /// The trigger as the script writes it: `every day at 07:30`.
-    public let trigger: String
+    package let trigger: String
     /// The instant it was scheduled for, to the millisecond; a manual fire's is when it was asked for.
-    public let scheduled: Date
+    package let scheduled: Date
     /// `auto automations run`: by hand, outside the schedule and the cursor.
-    public let manual: Bool
+    package let manual: Bool
     /// A file trigger's events; nil for a fire on time. Such a fire is new each time, as a manual one is: its
     /// instant is when it was delivered, and two may share a millisecond.
-    public let files: FileFire?
+    package let files: FileFire?
 
-    public init(automation: AutomationKey, trigger: String, scheduled: Date, manual: Bool = false, files: FileFire? = nil) {
+    package init(automation: AutomationKey, trigger: String, scheduled: Date, manual: Bool = false, files: FileFire? = nil) {
         self.automation = automation
         self.trigger = trigger
         self.scheduled = scheduled
@@ -100,7 +100,7 @@ public struct Fire: Sendable, Hashable {
     }
 }
 
-public enum RunOutcomeKind: String, Sendable, Codable, CaseIterable {
+package enum RunOutcomeKind: String, Sendable, Codable, CaseIterable {
     case running, succeeded, failed, cancelled
     /// Not run: missed while the daemon was down, or an `at` time already past.
     case skipped
@@ -109,13 +109,13 @@ public enum RunOutcomeKind: String, Sendable, Codable, CaseIterable {
 }
 
 /// How a claimed run ended.
-public struct RunEnding: Sendable, Equatable {
-    public let outcome: RunOutcomeKind
+package struct RunEnding: Sendable, Equatable {
+    package let outcome: RunOutcomeKind
     /// The error or the reason for a cancellation, with its script location when it has one.
-    public let message: String?
-    public let location: String?
+    package let message: String?
+    package let location: String?
 
-    public init(_ outcome: RunOutcomeKind, message: String? = nil, location: String? = nil) {
+    package init(_ outcome: RunOutcomeKind, message: String? = nil, location: String? = nil) {
         self.outcome = outcome
         self.message = message
         self.location = location
@@ -123,32 +123,32 @@ public struct RunEnding: Sendable, Equatable {
 }
 
 /// A run as the history shows it.
-public struct RunRecord: Sendable, Equatable {
-    public let id: RunID
-    public let automation: AutomationKey
-    public let trigger: String
-    public let scheduled: Date
-    public let manual: Bool
-    public let started: Date?
-    public let ended: Date?
-    public let outcome: RunOutcomeKind
-    public let message: String?
-    public let location: String?
-    public let droppedSteps: Int
+package struct RunRecord: Sendable, Equatable {
+    package let id: RunID
+    package let automation: AutomationKey
+    package let trigger: String
+    package let scheduled: Date
+    package let manual: Bool
+    package let started: Date?
+    package let ended: Date?
+    package let outcome: RunOutcomeKind
+    package let message: String?
+    package let location: String?
+    package let droppedSteps: Int
     /// A file trigger's files, in order; empty for a fire on time.
-    public let files: [String]
+    package let files: [String]
     /// The files were found by a rescan (a lost-events overflow, or a start after downtime), not told by the kernel.
-    public let fromRescan: Bool
+    package let fromRescan: Bool
 }
 
 /// How long runs are kept: the latest `runsPerAutomation` of each automation, and none older than `age` — or,
 /// for failures and cancellations, which are what people come back to look at, than `failureAge`.
-public struct Retention: Sendable, Equatable {
-    public let runsPerAutomation: Int
-    public let age: Duration
-    public let failureAge: Duration
+package struct Retention: Sendable, Equatable {
+    package let runsPerAutomation: Int
+    package let age: Duration
+    package let failureAge: Duration
 
-    public init(runsPerAutomation: Int = 1_000, age: Duration = .seconds(30 * 86_400), failureAge: Duration = .seconds(90 * 86_400)) {
+    package init(runsPerAutomation: Int = 1_000, age: Duration = .seconds(30 * 86_400), failureAge: Duration = .seconds(90 * 86_400)) {
         self.runsPerAutomation = runsPerAutomation
         self.age = age
         self.failureAge = failureAge
@@ -156,12 +156,12 @@ public struct Retention: Sendable, Equatable {
 }
 
 /// Why the store can't be used, said so people can act on it.
-public struct RunStoreError: Error, Sendable, CustomStringConvertible {
-    public let path: String
-    public let reason: String
-    public init(path: String, reason: String) {
+package struct RunStoreError: Error, Sendable, CustomStringConvertible {
+    package let path: String
+    package let reason: String
+    package init(path: String, reason: String) {
         self.path = path
         self.reason = reason
     }
-    public var description: String { "run store \(path): \(reason)" }
+    package var description: String { "run store \(path): \(reason)" }
 }

@@ -6,8 +6,8 @@ import GRDB
 /// claimed by inserting its run under a unique key (automation, scheduled millisecond), in the transaction that
 /// moves the automation's cursor, so a fire that was claimed is never claimed again — whatever crashed in between.
 /// Commits are synchronous (`PRAGMA synchronous = FULL`): a run recorded as started stays recorded.
-public final class SQLiteRunStore: RunStore {
-    public let path: String
+package final class SQLiteRunStore: RunStore {
+    package let path: String
     private let pool: DatabasePool
     /// The daemon's lock on the store, when this process is the daemon: let go of after the pool is closed.
     private let lock: StoreLock?
@@ -16,7 +16,7 @@ public final class SQLiteRunStore: RunStore {
     static let busyTimeout: TimeInterval = 5
 
     /// `$XDG_STATE_HOME/auto/runs.sqlite`, or `~/.local/state/auto/runs.sqlite`.
-    public static var defaultPath: String {
+    package static var defaultPath: String {
         let environment = ProcessInfo.processInfo.environment
         let state = environment["XDG_STATE_HOME"].flatMap { $0.isEmpty ? nil : $0 }
             ?? (environment["HOME"] ?? NSHomeDirectory()) + "/.local/state"
@@ -25,7 +25,7 @@ public final class SQLiteRunStore: RunStore {
 
     /// Opens the store at `path`, creating it and its folder when missing and migrating its schema, one process at a
     /// time; the error says why it can't: a folder, not a database, not writable, written by a newer auto.
-    public convenience init(path: String = SQLiteRunStore.defaultPath) throws(RunStoreError) {
+    package convenience init(path: String = SQLiteRunStore.defaultPath) throws(RunStoreError) {
         try self.init(path: path, holding: nil)
     }
 
@@ -115,11 +115,11 @@ public final class SQLiteRunStore: RunStore {
 
     // MARK: Fires
 
-    public func claim(_ fire: Fire, at start: Date) throws(RunStoreError) -> RunID? {
+    package func claim(_ fire: Fire, at start: Date) throws(RunStoreError) -> RunID? {
         try claim([fire], at: start)[0]
     }
 
-    public func claim(_ fires: [Fire], at start: Date) throws(RunStoreError) -> [RunID?] {
+    package func claim(_ fires: [Fire], at start: Date) throws(RunStoreError) -> [RunID?] {
         try write { db in
             try fires.map { fire in
                 try db.execute(sql: """
@@ -157,7 +157,7 @@ public final class SQLiteRunStore: RunStore {
     }
 
     @discardableResult
-    public func skip(_ fire: Fire, as outcome: RunOutcomeKind, reason: String, at time: Date) throws(RunStoreError) -> Bool {
+    package func skip(_ fire: Fire, as outcome: RunOutcomeKind, reason: String, at time: Date) throws(RunStoreError) -> Bool {
         try write { db in
             try db.execute(sql: """
                 INSERT OR IGNORE INTO run (script, name, trigger, scheduled_ms, manual, ended_ms, outcome, message, files, rescan)
@@ -179,7 +179,7 @@ public final class SQLiteRunStore: RunStore {
             """, arguments: [fire.automation.script, fire.automation.name, milliseconds(fire.scheduled)])
     }
 
-    public func finish(_ run: RunID, _ ending: RunEnding, steps: [RunTrace.Step], droppedSteps: Int, at end: Date) throws(RunStoreError) {
+    package func finish(_ run: RunID, _ ending: RunEnding, steps: [RunTrace.Step], droppedSteps: Int, at end: Date) throws(RunStoreError) {
         try write { db in
             try db.execute(sql: "UPDATE run SET ended_ms = ?, outcome = ?, message = ?, location = ?, dropped_steps = ? WHERE id = ?",
                            arguments: [Self.milliseconds(end), ending.outcome.rawValue, ending.message, ending.location, droppedSteps, run])
@@ -194,7 +194,7 @@ public final class SQLiteRunStore: RunStore {
         }
     }
 
-    public func closeUnfinished(reason: String, at time: Date) throws(RunStoreError) -> Int {
+    package func closeUnfinished(reason: String, at time: Date) throws(RunStoreError) -> Int {
         try write { db in
             try db.execute(sql: "UPDATE run SET outcome = 'failed', message = ?, ended_ms = ? WHERE outcome = 'running'",
                            arguments: [reason, Self.milliseconds(time)])
@@ -204,18 +204,18 @@ public final class SQLiteRunStore: RunStore {
 
     // MARK: Automations
 
-    public func cursor(of automation: AutomationKey) throws(RunStoreError) -> Date? {
+    package func cursor(of automation: AutomationKey) throws(RunStoreError) -> Date? {
         try read { db in
             try Int64.fetchOne(db, sql: "SELECT cursor_ms FROM automation WHERE script = ? AND name = ?",
                                arguments: [automation.script, automation.name]).map(Self.date(milliseconds:))
         }
     }
 
-    public func isEnabled(_ name: String) throws(RunStoreError) -> Bool {
+    package func isEnabled(_ name: String) throws(RunStoreError) -> Bool {
         try read { db in try Int.fetchOne(db, sql: "SELECT 1 FROM disabled WHERE name = ?", arguments: [name]) == nil }
     }
 
-    public func setEnabled(_ enabled: Bool, for name: String) throws(RunStoreError) {
+    package func setEnabled(_ enabled: Bool, for name: String) throws(RunStoreError) {
         try write { db in
             if enabled {
                 try db.execute(sql: "DELETE FROM disabled WHERE name = ?", arguments: [name])
@@ -225,7 +225,7 @@ public final class SQLiteRunStore: RunStore {
         }
     }
 
-    public func tree(of automation: AutomationKey) throws(RunStoreError) -> [String: FileState]? {
+    package func tree(of automation: AutomationKey) throws(RunStoreError) -> [String: FileState]? {
         try read { db in
             guard try Bool.fetchOne(db, sql: "SELECT watched FROM automation WHERE script = ? AND name = ?",
                                     arguments: [automation.script, automation.name]) == true else { return nil }
@@ -237,7 +237,7 @@ public final class SQLiteRunStore: RunStore {
         }
     }
 
-    public func replaceTree(of automation: AutomationKey, with tree: [String: FileState]) throws(RunStoreError) {
+    package func replaceTree(of automation: AutomationKey, with tree: [String: FileState]) throws(RunStoreError) {
         try write { db in
             try db.execute(sql: "DELETE FROM tree WHERE script = ? AND name = ?", arguments: [automation.script, automation.name])
             let insert = try db.makeStatement(sql: "INSERT INTO tree (script, name, path, size, modified_ns) VALUES (?, ?, ?, ?, ?)")
@@ -253,7 +253,7 @@ public final class SQLiteRunStore: RunStore {
 
     // MARK: History
 
-    public func runs(of name: String?, limit: Int) throws(RunStoreError) -> [RunRecord] {
+    package func runs(of name: String?, limit: Int) throws(RunStoreError) -> [RunRecord] {
         try read { db in
             let rows = try Row.fetchAll(db, sql: "SELECT * FROM run WHERE ?1 IS NULL OR name = ?1 ORDER BY id DESC LIMIT ?2",
                                         arguments: [name, max(0, limit)])
@@ -261,11 +261,11 @@ public final class SQLiteRunStore: RunStore {
         }
     }
 
-    public func run(_ id: RunID) throws(RunStoreError) -> RunRecord? {
+    package func run(_ id: RunID) throws(RunStoreError) -> RunRecord? {
         try read { db in try Row.fetchOne(db, sql: "SELECT * FROM run WHERE id = ?", arguments: [id]).map(Self.record) }
     }
 
-    public func steps(of run: RunID) throws(RunStoreError) -> [RunTrace.Step] {
+    package func steps(of run: RunID) throws(RunStoreError) -> [RunTrace.Step] {
         try read { db in
             try Row.fetchAll(db, sql: "SELECT * FROM step WHERE run = ? ORDER BY position", arguments: [run]).map { row in
                 RunTrace.Step(intent: row["intent"], arguments: Self.decode(row["arguments"]), result: row["result"], error: row["error"],
@@ -276,7 +276,7 @@ public final class SQLiteRunStore: RunStore {
     }
 
     @discardableResult
-    public func prune(_ retention: Retention, now: Date) throws(RunStoreError) -> Int {
+    package func prune(_ retention: Retention, now: Date) throws(RunStoreError) -> Int {
         try write { db in
             let ageLimit = Self.milliseconds(now) - Int64(retention.age.components.seconds) * 1000
             let failureLimit = Self.milliseconds(now) - Int64(retention.failureAge.components.seconds) * 1000

@@ -5,7 +5,7 @@ import Foundation
 import Logging
 
 /// When an automation fires: the next instant strictly after a given one, or nil when it never fires again.
-public protocol FireSchedule: Sendable {
+package protocol FireSchedule: Sendable {
     func nextFire(after instant: Date) -> Date?
 }
 
@@ -19,7 +19,7 @@ public protocol FireSchedule: Sendable {
 /// - a clock set forward, or a machine that slept, leaves several fires due at once: all but the latest are
 ///   skipped ("the clock jumped forward"), and the latest runs — with `catch up` or not, as it is the one due now;
 /// - a clock set back repeats nothing: the next fire is the one after the last handled.
-public actor Scheduler {
+package actor Scheduler {
     /// An automation and what the scheduler knows of it.
     final class Entry {
         let loaded: LoadedAutomation
@@ -81,7 +81,7 @@ public actor Scheduler {
     var runRecorded: (@Sendable (RunID) async -> Void)?
 
     /// `writes`: told what runs write, for file automations that must not trigger themselves.
-    public init(store: any RunStore, clock: any SchedulerClock, logger: Logger, retention: Retention? = nil, missedRecordLimit: Int = 10_000,
+    package init(store: any RunStore, clock: any SchedulerClock, logger: Logger, retention: Retention? = nil, missedRecordLimit: Int = 10_000,
                 grants: Grants = .all, writes: (any RunWrites)? = nil) {
         self.retention = retention
         self.store = store
@@ -97,7 +97,7 @@ public actor Scheduler {
     /// ones that are no longer there stop being scheduled (a run of theirs finishes), and ones kept keep their place.
     /// Returns once the scheduler waits for the new earliest fire (what was due has been handed out).
     /// A file automation comes with no schedule: its fires are delivered.
-    public func load(_ automations: [(LoadedAutomation, (any FireSchedule)?)]) async throws(RunStoreError) {
+    package func load(_ automations: [(LoadedAutomation, (any FireSchedule)?)]) async throws(RunStoreError) {
         let now = clock.now()
         var kept: [AutomationKey: Entry] = [:]
         for (loaded, schedule) in automations {
@@ -128,7 +128,7 @@ public actor Scheduler {
     }
 
     /// The automations scheduled, with their next fires.
-    public func nextFires() -> [(key: AutomationKey, next: Date?)] {
+    package func nextFires() -> [(key: AutomationKey, next: Date?)] {
         entries.values.map { ($0.loaded.key, $0.next) }.sorted { $0.key.description < $1.key.description }
     }
 
@@ -136,7 +136,7 @@ public actor Scheduler {
 
     /// Closes the runs a crash left running, then fires on time until `stop`. Call it before the first `load`, so
     /// that a catch-up run `load` starts is not taken for one a crash left.
-    public func start() async throws(RunStoreError) {
+    package func start() async throws(RunStoreError) {
         pruneIfDue()
         let closed = try store.closeUnfinished(reason: "the daemon stopped during this run", at: clock.now())
         if closed > 0 { logger.warning("runs left unfinished by the last daemon recorded as failed", metadata: ["runs": "\(closed)"]) }
@@ -337,7 +337,7 @@ public actor Scheduler {
     /// A file automation's events: a fire, handed to its mode as a fire on time is. False when the automation is not
     /// (or no longer) loaded, or the scheduler is stopping: the caller keeps the events for the next delivery.
     @discardableResult
-    public func deliver(_ files: FileFire, to key: AutomationKey) throws(RunStoreError) -> Bool {
+    package func deliver(_ files: FileFire, to key: AutomationKey) throws(RunStoreError) -> Bool {
         guard !stopping, let entry = entries[key], entry.schedule == nil, !files.files.isEmpty else { return false }
         let fire = Fire(automation: key, trigger: entry.loaded.automation.trigger.description, scheduled: clock.now(), files: files)
         try dispatch(fire, to: entry)
@@ -346,7 +346,7 @@ public actor Scheduler {
     }
 
     /// Runs an automation now, by hand: recorded as manual, outside its schedule and its mode.
-    public func runNow(_ key: AutomationKey) async throws(RunStoreError) -> RunRecord? {
+    package func runNow(_ key: AutomationKey) async throws(RunStoreError) -> RunRecord? {
         guard let entry = entries[key] else { return nil }
         return try await runner.run(entry.loaded, fire(entry, at: clock.now(), manual: true))
     }
@@ -355,7 +355,7 @@ public actor Scheduler {
 
     /// Takes no more fires, gives the runs going `grace` to end, then cancels them (they are recorded as
     /// cancelled) and waits for them.
-    public func stop(grace: Duration) async {
+    package func stop(grace: Duration) async {
         stopping = true
         waitTask?.cancel()
         for entry in entries.values { entry.queued.removeAll() }
@@ -389,7 +389,7 @@ public actor Scheduler {
 
     /// Returns once no run is going or waiting and the loop waits on the clock. For tests that move the clock
     /// (whose move returns once the loop has handed out what was due).
-    public func settled() async {
+    package func settled() async {
         if isIdle { return }
         await withCheckedContinuation { settledWaiters.append($0) }
     }

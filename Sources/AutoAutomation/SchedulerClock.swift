@@ -5,7 +5,7 @@ import Synchronization
 
 /// The time the scheduler lives by: the wall clock, and a wait for an instant of it. Injected, so that tests move
 /// time themselves (forwards, backwards, in jumps) and nothing sleeps.
-public protocol SchedulerClock: Sendable {
+package protocol SchedulerClock: Sendable {
     func now() -> Date
     /// Waits until the wall clock reads `instant`; at once when it already has. Returns early with
     /// `.clockChanged` when the clock is set meanwhile (NTP, a person, a resume from suspend), so that the
@@ -13,7 +13,7 @@ public protocol SchedulerClock: Sendable {
     func wait(until instant: Date) async throws -> ClockWake
 }
 
-public enum ClockWake: Sendable, Equatable {
+package enum ClockWake: Sendable, Equatable {
     case reached
     case clockChanged
 }
@@ -21,12 +21,12 @@ public enum ClockWake: Sendable, Equatable {
 /// The machine's wall clock, waited on with a timerfd on CLOCK_REALTIME armed with `TFD_TIMER_CANCEL_ON_SET`:
 /// the kernel wakes it at the instant however the clock moved in between, and says when the clock was set.
 /// Between fires the daemon makes no other wake-up.
-public struct SystemClock: SchedulerClock {
-    public init() {}
+package struct SystemClock: SchedulerClock {
+    package init() {}
 
-    public func now() -> Date { Date() }
+    package func now() -> Date { Date() }
 
-    public func wait(until instant: Date) async throws -> ClockWake {
+    package func wait(until instant: Date) async throws -> ClockWake {
         let descriptor = timerfd_create(CLOCK_REALTIME, Int32(TFD_CLOEXEC | TFD_NONBLOCK))
         guard descriptor >= 0 else {
             // No timerfd (a kernel without it): a plain sleep, which a clock change doesn't cut short.

@@ -15,9 +15,9 @@ import Foundation
 ///   apply the first migration, and one would fail with "table automation already exists" or "locked". A side file,
 ///   because this lock is taken and let go while the process may have the store open, and closing any descriptor of
 ///   the database file would drop the POSIX locks that SQLite holds on it for the whole process.
-public final class StoreLock: Sendable {
+package final class StoreLock: Sendable {
     /// The store's database file.
-    public let path: String
+    package let path: String
     /// Closed only once the process has closed its connections to the store (see `SQLiteRunStore(path:holding:)`):
     /// closing it drops SQLite's locks on the file too.
     private let descriptor: Int32
@@ -30,7 +30,7 @@ public final class StoreLock: Sendable {
 
     /// Takes the daemon's lock on the store, creating its folder and an empty database file when missing, or says
     /// which process holds it.
-    public init(store: String) throws(RunStoreError) {
+    package init(store: String) throws(RunStoreError) {
         path = store
         try SQLiteRunStore.makeFolder(of: store)
         // An empty file is an empty database: the store opening next makes it a new store.

@@ -2,12 +2,12 @@ import AutoLanguage
 import Foundation
 
 /// `every 15 minutes`: elapsed time from the last fire handled, whatever the wall clock does between.
-public struct IntervalSchedule: FireSchedule {
-    public let interval: Duration
-    public init(interval: Duration) {
+package struct IntervalSchedule: FireSchedule {
+    package let interval: Duration
+    package init(interval: Duration) {
         self.interval = interval
     }
-    public func nextFire(after instant: Date) -> Date? {
+    package func nextFire(after instant: Date) -> Date? {
         instant.addingTimeInterval(interval.timeInterval)
     }
 }
@@ -20,31 +20,31 @@ extension Duration {
 }
 
 /// `at "2026-12-24 18:00"`: once.
-public struct OnceSchedule: FireSchedule {
-    public let instant: Date
-    public init(instant: Date) {
+package struct OnceSchedule: FireSchedule {
+    package let instant: Date
+    package init(instant: Date) {
         self.instant = instant
     }
-    public func nextFire(after other: Date) -> Date? { instant > other ? instant : nil }
+    package func nextFire(after other: Date) -> Date? { instant > other ? instant : nil }
 }
 
 /// `every day at 07:30`, `every monday, friday at 09:00`: a wall-clock time in a time zone, on some days of the
 /// week, with docs/LANGUAGE.md §9's rules across daylight-saving changes (`LocalTime.instant`).
-public struct WallClockSchedule: FireSchedule {
+package struct WallClockSchedule: FireSchedule {
     /// ISO weekdays, 1 Monday … 7 Sunday; nil for every day.
-    public let days: Set<Int>?
-    public let hour: Int
-    public let minute: Int
-    public let timeZone: TimeZone
+    package let days: Set<Int>?
+    package let hour: Int
+    package let minute: Int
+    package let timeZone: TimeZone
 
-    public init(days: Set<Int>?, hour: Int, minute: Int, timeZone: TimeZone = .current) {
+    package init(days: Set<Int>?, hour: Int, minute: Int, timeZone: TimeZone = .current) {
         self.days = days
         self.hour = hour
         self.minute = minute
         self.timeZone = timeZone
     }
 
-    public func nextFire(after instant: Date) -> Date? {
+    package func nextFire(after instant: Date) -> Date? {
         // The day `instant` falls on in the zone, then the days after it: a week and a day covers every weekday
         // even when the first day's time has passed.
         var day = LocalTime.civilDay(of: instant, in: timeZone)
@@ -63,26 +63,26 @@ public struct WallClockSchedule: FireSchedule {
 /// first instant after the gap; a time it shows twice (it falls back) is its first occurrence. Worked out from
 /// the zone's offsets, not Foundation's `Calendar.nextDate`, which skips the whole day of a 30-minute change
 /// (Australia/Lord_Howe).
-public enum LocalTime {
+package enum LocalTime {
     /// Days since 1970-01-01 of the civil date `instant` has in the zone.
-    public static func civilDay(of instant: Date, in zone: TimeZone) -> Int {
+    package static func civilDay(of instant: Date, in zone: TimeZone) -> Int {
         let local = Int((instant.timeIntervalSince1970).rounded(.down)) + zone.secondsFromGMT(for: instant)
         return Int((Double(local) / 86_400).rounded(.down))
     }
 
     /// 1 Monday … 7 Sunday; 1970-01-01 was a Thursday.
-    public static func isoWeekday(of day: Int) -> Int {
+    package static func isoWeekday(of day: Int) -> Int {
         ((day % 7) + 7 + 3) % 7 + 1
     }
 
     /// The instant the zone's clock reads `hour:minute` on civil day `day`: the first, when it reads it twice.
-    public static func instant(day: Int, hour: Int, minute: Int, in zone: TimeZone) -> Date {
+    package static func instant(day: Int, hour: Int, minute: Int, in zone: TimeZone) -> Date {
         instants(day: day, hour: hour, minute: minute, in: zone, bothOccurrences: false)[0]
     }
 
     /// The instants the zone's clock reads `hour:minute` on civil day `day`: one, two when the clock shows it twice
     /// (or only the first, unless `bothOccurrences`), and the end of the gap when the clock skips it.
-    public static func instants(day: Int, hour: Int, minute: Int, in zone: TimeZone, bothOccurrences: Bool) -> [Date] {
+    package static func instants(day: Int, hour: Int, minute: Int, in zone: TimeZone, bothOccurrences: Bool) -> [Date] {
         let local = Double(day * 86_400 + hour * 3_600 + minute * 60)
         // A day holds at most one change here: the offsets a day before and a day after are the two it can have.
         let before = Double(zone.secondsFromGMT(for: Date(timeIntervalSince1970: local - 86_400)))
@@ -98,7 +98,7 @@ public enum LocalTime {
 
     /// The year, month and day of days since 1970-01-01 (the proleptic Gregorian calendar; Howard Hinnant's
     /// `civil_from_days`).
-    public static func civilDate(ofDay day: Int) -> (year: Int, month: Int, day: Int) {
+    package static func civilDate(ofDay day: Int) -> (year: Int, month: Int, day: Int) {
         let z = day + 719_468
         let era = (z >= 0 ? z : z - 146_096) / 146_097
         let dayOfEra = z - era * 146_097

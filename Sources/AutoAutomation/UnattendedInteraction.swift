@@ -3,12 +3,12 @@ import Logging
 
 /// How a fire's run talks to people when nobody is there: what it shows goes to the daemon's log, a question
 /// fails the run saying why, and a confirmation does too — unless the automation says `confirm automatically`.
-public struct UnattendedInteraction: Interaction {
+package struct UnattendedInteraction: Interaction {
     let automation: String
     let confirmsAutomatically: Bool
     let logger: Logger
 
-    public init(automation: String, confirmsAutomatically: Bool, logger: Logger) {
+    package init(automation: String, confirmsAutomatically: Bool, logger: Logger) {
         self.automation = automation
         self.confirmsAutomatically = confirmsAutomatically
         self.logger = logger
@@ -16,27 +16,27 @@ public struct UnattendedInteraction: Interaction {
 
     static let reason = "automations run unattended"
 
-    public func show(_ dialog: Dialog) async {
+    package func show(_ dialog: Dialog) async {
         logger.info("\(dialog.full)", metadata: ["automation": "\(automation)"])
     }
 
-    public func showNow(_ dialog: Dialog) -> Bool {
+    package func showNow(_ dialog: Dialog) -> Bool {
         logger.info("\(dialog.full)", metadata: ["automation": "\(automation)"])
         return true
     }
 
-    public func requestValue(_ request: ValueRequest) async throws -> Value {
+    package func requestValue(_ request: ValueRequest) async throws -> Value {
         throw NoAnswerError(question: request.prompt, reason: Self.reason)
     }
 
-    public func choose(_ request: ChoiceRequest) async throws -> Int {
+    package func choose(_ request: ChoiceRequest) async throws -> Int {
         throw NoAnswerError(question: request.prompt, reason: Self.reason)
     }
 
-    public func confirm(_ request: ConfirmationRequest) async throws -> Bool {
+    package func confirm(_ request: ConfirmationRequest) async throws -> Bool {
         if confirmsAutomatically { return true }
         throw NoAnswerError(question: request.prompt, reason: Self.reason + "; write 'confirm automatically' to allow it")
     }
 
-    public func progress(_ event: ProgressEvent) async {}
+    package func progress(_ event: ProgressEvent) async {}
 }

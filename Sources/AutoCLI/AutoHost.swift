@@ -55,7 +55,7 @@ public struct AutoHost: Sendable {
     /// With `.whenCalled`, a script that names none of the added intents and none of the prelude's shortcuts is
     /// compiled against the registry without them; an error compiles it again with them all, so that diagnostics
     /// and suggestions are those of a whole compile.
-    public func compile(_ source: SourceFile, limits: Parser.Limits = Parser.Limits(), grants: Grants = .all,
+    package func compile(_ source: SourceFile, limits: Parser.Limits = Parser.Limits(), grants: Grants = .all,
                         preludeBodies: PreludeBodies = .all, session: SessionScope? = nil) -> Result<CompiledScript, CompilationFailure> {
         if preludeBodies == .whenCalled, registries.adding != nil, !ScriptCompiler.mentions(anyOf: registries.addedWords, in: source),
            !ScriptCompiler.mentionsAShortcut(of: prelude, in: source) {

@@ -5,46 +5,46 @@ import Foundation
 import Synchronization
 
 /// How a script is run from the command line.
-public struct RunOptions: Sendable {
-    public var json = false
+package struct RunOptions: Sendable {
+    package var json = false
     /// Questions fail instead of waiting for an answer.
-    public var noInput = false
+    package var noInput = false
     /// Confirmations are approved without asking.
-    public var approveConfirmations = false
+    package var approveConfirmations = false
     /// Stop before the first intent that changes anything, saying what it would do.
-    public var whatIf = false
-    public var limits = RunLimits()
-    public var parseLimits = Parser.Limits()
+    package var whatIf = false
+    package var limits = RunLimits()
+    package var parseLimits = Parser.Limits()
     /// What the run may touch outside the engine: a call needing more is a compile error, or the intent's at run time.
-    public var grants = Grants.all
+    package var grants = Grants.all
     /// The script's `args`.
-    public var arguments: [String] = []
+    package var arguments: [String] = []
     /// Values the script sees as variables declared before it, after `args`: how `say` hands the intent of a
     /// shortcut the value its words gave, with no quoting into source text.
     var variables: [(name: String, type: ValueType, value: Value)] = []
-    public init() {}
+    package init() {}
 }
 
 /// Exit codes of the CLI (DESIGN.md §4).
-public enum ExitCode {
-    public static let success: Int32 = 0
-    public static let runtimeError: Int32 = 1
-    public static let usageError: Int32 = 2
-    public static let cancelled: Int32 = 130
+package enum ExitCode {
+    package static let success: Int32 = 0
+    package static let runtimeError: Int32 = 1
+    package static let usageError: Int32 = 2
+    package static let cancelled: Int32 = 130
 }
 
 /// Compiles and runs one script for the CLI, and reports what happened: diagnostics, runtime errors,
 /// the result. Returns the exit code.
-public struct ScriptRunner: Sendable {
-    public let host: AutoHost
-    public let console: Console
+package struct ScriptRunner: Sendable {
+    package let host: AutoHost
+    package let console: Console
 
-    public init(host: AutoHost, console: Console) {
+    package init(host: AutoHost, console: Console) {
         self.host = host
         self.console = console
     }
 
-    public func run(_ source: SourceFile, options: RunOptions, interaction: (any Interaction)? = nil,
+    package func run(_ source: SourceFile, options: RunOptions, interaction: (any Interaction)? = nil,
                     cancellation: CancellationFlag = CancellationFlag()) async -> Int32 {
         let timeLimit = options.limits.maxDuration.map { TimeLimit(limit: $0, deadline: ContinuousClock.now + $0) }
         // The `Result` is taken apart where it is made: copying it out of `finish` made its type's metadata, whose
@@ -128,7 +128,7 @@ public struct ScriptRunner: Sendable {
         return result
     }
 
-    public func report(_ diagnostics: [Diagnostic]) {
+    package func report(_ diagnostics: [Diagnostic]) {
         for diagnostic in diagnostics { console.writeError(diagnostic.rendered(colour: console.colourError)) }
         let errors = diagnostics.filter { $0.severity == .error }.count
         if errors > 1 { console.writeError("\(errors) errors\n") }

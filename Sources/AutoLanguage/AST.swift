@@ -3,23 +3,23 @@ import Foundation
 /// The syntax tree the parser builds: what was written, with spans, before any name is resolved.
 /// Parse errors leave `.error` nodes behind so the checker can go on and report more.
 
-public struct Identifier: Sendable, Hashable {
-    public let name: String
-    public let span: Span
+package struct Identifier: Sendable, Hashable {
+    package let name: String
+    package let span: Span
 }
 
-public struct SyntaxTree: Sendable {
-    public let file: SourceFile
-    public let statements: [Statement]
+package struct SyntaxTree: Sendable {
+    package let file: SourceFile
+    package let statements: [Statement]
 }
 
-public struct Block: Sendable {
-    public let statements: [Statement]
-    public let span: Span
+package struct Block: Sendable {
+    package let statements: [Statement]
+    package let span: Span
 }
 
-public struct Statement: Sendable {
-    public indirect enum Kind: Sendable {
+package struct Statement: Sendable {
+    package indirect enum Kind: Sendable {
         /// An expression, an action or a pipeline; its value becomes `it`.
         case expression(Expression)
         case set(Identifier, Expression)
@@ -38,36 +38,36 @@ public struct Statement: Sendable {
         case automation(AutomationDeclaration)
         case error
     }
-    public let kind: Kind
-    public let span: Span
+    package let kind: Kind
+    package let span: Span
     /// `-> name` after the statement.
-    public let resultName: Identifier?
+    package let resultName: Identifier?
 }
 
-public struct ShortcutDeclaration: Sendable {
-    public struct ParameterDeclaration: Sendable {
-        public let name: Identifier
-        public let type: TypeAnnotation
-        public let defaultValue: Expression?
+package struct ShortcutDeclaration: Sendable {
+    package struct ParameterDeclaration: Sendable {
+        package let name: Identifier
+        package let type: TypeAnnotation
+        package let defaultValue: Expression?
     }
-    public let name: String
-    public let nameSpan: Span
-    public let parameters: [ParameterDeclaration]
-    public let phrases: [Expression]
-    public let body: Block
+    package let name: String
+    package let nameSpan: Span
+    package let parameters: [ParameterDeclaration]
+    package let phrases: [Expression]
+    package let body: Block
 }
 
 /// `automation "name" <trigger> <options> { … }`, as written; the checker resolves the trigger and options.
-public struct AutomationDeclaration: Sendable {
-    public let name: String
-    public let nameSpan: Span
-    public let trigger: TriggerSyntax
-    public let options: [AutomationOptionSyntax]
-    public let body: Block
+package struct AutomationDeclaration: Sendable {
+    package let name: String
+    package let nameSpan: Span
+    package let trigger: TriggerSyntax
+    package let options: [AutomationOptionSyntax]
+    package let body: Block
 }
 
 /// When an automation fires, as written.
-public enum TriggerSyntax: Sendable {
+package enum TriggerSyntax: Sendable {
     /// `every 15 minutes`, `every hour`: a duration of elapsed time.
     case interval(Expression)
     /// `every day at 07:30` (no days: every day), `every monday, friday at 09:00`, `every weekday at 08:00`.
@@ -81,22 +81,22 @@ public enum TriggerSyntax: Sendable {
 }
 
 /// `when file <event> in <path> [matching <glob>] [recursive]`, as written; spans are the texts' insides.
-public struct FileTriggerSyntax: Sendable {
-    public let event: Identifier
-    public let path: (text: String, span: Span)
-    public let glob: (text: String, span: Span)?
-    public let recursive: Bool
+package struct FileTriggerSyntax: Sendable {
+    package let event: Identifier
+    package let path: (text: String, span: Span)
+    package let glob: (text: String, span: Span)?
+    package let recursive: Bool
 }
 
 /// `07:30`: a wall-clock time, checked by the checker.
-public struct TimeOfDaySyntax: Sendable {
-    public let hour: Int
-    public let minute: Int
-    public let span: Span
+package struct TimeOfDaySyntax: Sendable {
+    package let hour: Int
+    package let minute: Int
+    package let span: Span
 }
 
 /// What an automation does when it fires while a run of it is going, and how it runs.
-public enum AutomationOptionSyntax: Sendable {
+package enum AutomationOptionSyntax: Sendable {
     /// `mode single`, `mode queued 5`, `mode parallel 3`, `mode restart`.
     case mode(Identifier, bound: (value: Int, span: Span)?)
     /// `catch up`: after downtime, the latest missed fire runs once.
@@ -112,12 +112,12 @@ public enum AutomationOptionSyntax: Sendable {
 }
 
 /// `Int`, `Book`, `[Text]`, `Text?`.
-public indirect enum TypeAnnotation: Sendable {
+package indirect enum TypeAnnotation: Sendable {
     case named(Identifier)
     case list(TypeAnnotation, Span)
     case optional(TypeAnnotation, Span)
 
-    public var span: Span {
+    package var span: Span {
         switch self {
         case .named(let name): return name.span
         case .list(_, let span), .optional(_, let span): return span
@@ -125,8 +125,8 @@ public indirect enum TypeAnnotation: Sendable {
     }
 }
 
-public struct Expression: Sendable {
-    public indirect enum Kind: Sendable {
+package struct Expression: Sendable {
+    package indirect enum Kind: Sendable {
         case integer(Int)
         case decimal(Decimal)
         case text([TextSegment])
@@ -160,26 +160,26 @@ public struct Expression: Sendable {
         case error
     }
 
-    public enum TextSegment: Sendable {
+    package enum TextSegment: Sendable {
         case literal(String)
         case interpolation(Expression)
     }
 
-    public let kind: Kind
-    public let span: Span
+    package let kind: Kind
+    package let span: Span
 }
 
-public struct ActionArgument: Sendable {
-    public let label: Identifier?
-    public let value: Expression
+package struct ActionArgument: Sendable {
+    package let label: Identifier?
+    package let value: Expression
 }
 
-public enum UnaryOperator: String, Sendable {
+package enum UnaryOperator: String, Sendable {
     case negate = "-"
     case not = "not"
 }
 
-public enum BinaryOperator: String, Sendable, CaseIterable {
+package enum BinaryOperator: String, Sendable, CaseIterable {
     case or, and
     case equal = "==", notEqual = "!=", less = "<", lessEqual = "<=", greater = ">", greaterEqual = ">="
     case contains, startsWith = "starts with", endsWith = "ends with", isIn = "in"
@@ -187,33 +187,33 @@ public enum BinaryOperator: String, Sendable, CaseIterable {
 }
 
 /// `find books matching "x" where … sort by … limit n`; `find files in "~/Downloads" recursive where …`.
-public struct FindExpression: Sendable {
-    public let typeName: Identifier
+package struct FindExpression: Sendable {
+    package let typeName: Identifier
     /// `in FOLDER recursive hidden`: where a file search walks (files only).
-    public let walk: FolderWalk?
-    public let matching: Expression?
-    public let condition: Expression?
-    public let sort: [SortKey]
-    public let limit: Expression?
+    package let walk: FolderWalk?
+    package let matching: Expression?
+    package let condition: Expression?
+    package let sort: [SortKey]
+    package let limit: Expression?
 }
 
 /// `in "~/Downloads" recursive hidden` after `find files`: the folder (the current one when no `in` is written),
 /// whether its folders are walked too, and whether names starting with a dot are kept.
-public struct FolderWalk: Sendable {
-    public let folder: Expression?
-    public let recursive: Bool
-    public let hidden: Bool
-    public let span: Span
+package struct FolderWalk: Sendable {
+    package let folder: Expression?
+    package let recursive: Bool
+    package let hidden: Bool
+    package let span: Span
 }
 
-public struct SortKey: Sendable {
-    public let path: [Identifier]
-    public let descending: Bool
+package struct SortKey: Sendable {
+    package let path: [Identifier]
+    package let descending: Bool
     /// Where `ignoring case` is written, when it is: the key's texts order by their lowercase forms.
-    public let ignoringCase: Span?
+    package let ignoringCase: Span?
 }
 
-public enum ListStage: Sendable {
+package enum ListStage: Sendable {
     case filter(Expression)
     case sort([SortKey])
     case limit(Expression)

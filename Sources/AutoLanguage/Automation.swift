@@ -3,10 +3,10 @@ import Foundation
 
 /// An automation of a script, checked and compiled: when it fires, how its runs go, and the graph of its body.
 /// The daemon schedules it; `auto graph` draws it with its trigger as the entry.
-public struct Automation: Sendable {
+package struct Automation: Sendable {
     /// When it fires, as the script says it. Cron expressions are kept as written: the scheduler parses them
     /// (and `AutoHost.compile` reports a bad one at its column).
-    public enum Trigger: Sendable, Hashable {
+    package enum Trigger: Sendable, Hashable {
         /// `every 15 minutes`: elapsed time, whatever the clock does.
         case interval(Duration)
         /// `every day at 07:30` (`days` nil), `every monday, friday at 09:00`: ISO weekdays, 1 Monday … 7 Sunday.
@@ -20,7 +20,7 @@ public struct Automation: Sendable {
     }
 
     /// What happens when it fires while a run of it is still going.
-    public enum Mode: Sendable, Equatable {
+    package enum Mode: Sendable, Equatable {
         /// The new fire is skipped (recorded as rejected).
         case single
         /// Runs wait their turn, at most this many waiting.
@@ -31,45 +31,45 @@ public struct Automation: Sendable {
         case restart
     }
 
-    public let name: String
-    public let trigger: Trigger
-    public let mode: Mode
+    package let name: String
+    package let trigger: Trigger
+    package let mode: Mode
     /// After downtime, the latest missed fire runs once (the others are recorded as skipped).
-    public let catchUp: Bool
+    package let catchUp: Bool
     /// A destructive intent runs without a confirmation, as nobody is there to give one.
-    public let confirmsAutomatically: Bool
+    package let confirmsAutomatically: Bool
     /// How long a run may take; nil for no limit beyond the engine's.
-    public let timeout: Duration?
+    package let timeout: Duration?
     /// File triggers: one run for a burst of events, once none came for this long (nil: a run per event).
-    public let debounce: Duration?
+    package let debounce: Duration?
     /// File triggers: scan the folder this often instead of asking inotify (file systems without it).
-    public let poll: Duration?
+    package let poll: Duration?
     /// Where the declaration is written: its body is compiled from there when its graph is first asked for.
     let span: Span
     let nameSpan: Span
     let bodies: AutomationBodies
     /// Where the trigger is written, for errors found once the scheduler reads it: the cron expression's
     /// text (inside its quotes) and the zone's.
-    public let file: SourceFile
-    public let triggerSpans: (expression: Span, zone: Span?)
+    package let file: SourceFile
+    package let triggerSpans: (expression: Span, zone: Span?)
 
     /// The body, a program of its own: `args` is empty and `it` is the instant it was scheduled for; under a file
     /// trigger `it` is the file of the event and `files` (the second slot) every file of the batch.
     /// Compiled the first time it is asked for (`AutomationBodies`), then kept.
-    public func graph() throws(CompilationFailure) -> ActionGraph {
+    package func graph() throws(CompilationFailure) -> ActionGraph {
         try bodies.graph(of: self)
     }
 
     /// `file.auto:3`.
-    public var origin: String { "\(file.name):\(file.location(of: nameSpan.start).line)" }
+    package var origin: String { "\(file.name):\(file.location(of: nameSpan.start).line)" }
 
     /// The default bound of `mode queued` and `mode parallel` without a number.
-    public static let defaultBound = 10
+    package static let defaultBound = 10
 }
 
 /// `when file <event> in "<folder>" [matching "<glob>"] [recursive]`.
-public struct FileTrigger: Sendable, Hashable {
-    public enum Event: String, Sendable, CaseIterable {
+package struct FileTrigger: Sendable, Hashable {
+    package enum Event: String, Sendable, CaseIterable {
         /// Created or moved in, once it is complete (written and closed).
         case created
         /// Written and closed, or replaced by a file moved over it (an editor's save).
@@ -79,15 +79,15 @@ public struct FileTrigger: Sendable, Hashable {
         case any
     }
 
-    public let event: Event
+    package let event: Event
     /// As written: `~/Downloads`, or `notes`, relative to the script's folder.
-    public let path: String
+    package let path: String
     /// A pattern of file names (`*.pdf`, `report-??.csv`, `{a,b}*`); nil for every file.
-    public let glob: String?
+    package let glob: String?
     /// The folders inside too, those made later included.
-    public let recursive: Bool
+    package let recursive: Bool
 
-    public init(event: Event, path: String, glob: String?, recursive: Bool) {
+    package init(event: Event, path: String, glob: String?, recursive: Bool) {
         self.event = event
         self.path = path
         self.glob = glob
@@ -95,7 +95,7 @@ public struct FileTrigger: Sendable, Hashable {
     }
 
     /// The folder watched: `~` is the home folder, and a relative path is relative to the script's folder.
-    public func folder(scriptFolder: String, home: String? = nil) -> String {
+    package func folder(scriptFolder: String, home: String? = nil) -> String {
         if path == "~" || path.hasPrefix("~/") {
             let home = home ?? ProcessInfo.processInfo.environment["HOME"] ?? NSHomeDirectory()
             return (home + path.dropFirst()).standardizedPath
@@ -114,7 +114,7 @@ extension Automation.Trigger: CustomStringConvertible {
     static let dayNames = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"]
 
     /// As a script would write it: `every day at 07:30`, `every 15 minutes`, `cron "0 9 * * *" in "Europe/Paris"`.
-    public var description: String {
+    package var description: String {
         switch self {
         case .interval(let duration): return "every \(ValueFormatter.inline(.duration(duration)))"
         case .weekly(let days, let hour, let minute):
@@ -132,7 +132,7 @@ extension Automation.Trigger: CustomStringConvertible {
 }
 
 extension Automation.Mode: CustomStringConvertible {
-    public var description: String {
+    package var description: String {
         switch self {
         case .single: return "single"
         case .queued(let bound): return "queued \(bound)"

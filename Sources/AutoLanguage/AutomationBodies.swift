@@ -9,7 +9,7 @@ import Synchronization
 /// kilobytes); a place in the script costs 16 bytes. The script was checked whole when it was compiled, so the
 /// body compiled again from the same text, against the same registry, has no error; if it ever had, the fire that
 /// asked for it fails with that error instead of running something else.
-public final class AutomationBodies: Sendable {
+package final class AutomationBodies: Sendable {
     let file: SourceFile
     /// The registry the script was compiled against, with its shortcuts' final descriptors: calls resolve to them.
     let registry: Registry

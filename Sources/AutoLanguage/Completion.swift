@@ -2,19 +2,19 @@ import AutoIntents
 import AutoRuntime
 
 /// One thing Tab can put at the cursor.
-public struct Completion: Sendable, Equatable {
-    public enum Kind: String, Sendable {
+package struct Completion: Sendable, Equatable {
+    package enum Kind: String, Sendable {
         case intent, label, property, enumCase = "case", variable, keyword, function, command
         /// An entity's title or a property's value, from the host's query.
         case value
     }
     /// What replaces the range: `author`, `rating: `, `mark as read`.
-    public let text: String
-    public let kind: Kind
+    package let text: String
+    package let kind: Kind
     /// For the list shown when there are several: a type (`Int (1…5)`), a summary.
-    public let detail: String
+    package let detail: String
 
-    public init(text: String, kind: Kind, detail: String) {
+    package init(text: String, kind: Kind, detail: String) {
         self.text = text
         self.kind = kind
         self.detail = detail
@@ -22,21 +22,21 @@ public struct Completion: Sendable, Equatable {
 }
 
 /// The candidates for the text before a cursor, and the byte range of the text they replace.
-public struct CompletionResult: Sendable, Equatable {
-    public let range: Range<Int>
-    public let candidates: [Completion]
+package struct CompletionResult: Sendable, Equatable {
+    package let range: Range<Int>
+    package let candidates: [Completion]
     /// Inside a text where the values come from the host (`open book "Em`, `where author == "Jane`): what to ask
     /// its query for. The front end asks, under a time budget, and offers what comes back for `range`.
-    public let values: ValuesWanted?
+    package let values: ValuesWanted?
 
-    public init(range: Range<Int>, candidates: [Completion], values: ValuesWanted? = nil) {
+    package init(range: Range<Int>, candidates: [Completion], values: ValuesWanted? = nil) {
         self.range = range
         self.candidates = candidates
         self.values = values
     }
 
     /// What every candidate starts with, beyond what is typed: Tab inserts it when there are several.
-    public var commonPrefix: String {
+    package var commonPrefix: String {
         guard var prefix = candidates.first?.text else { return "" }
         for candidate in candidates.dropFirst() {
             while !candidate.text.hasPrefix(prefix) { prefix.removeLast() }
@@ -46,8 +46,8 @@ public struct CompletionResult: Sendable, Equatable {
 }
 
 /// Values a host's query knows, asked for by completion inside a text.
-public struct ValuesWanted: Sendable, Equatable {
-    public enum Wanted: Sendable, Equatable {
+package struct ValuesWanted: Sendable, Equatable {
+    package enum Wanted: Sendable, Equatable {
         /// Entities of the type, by their titles: a text given for an entity parameter.
         case entities(AnyEntityType)
         /// The values of a Text property: the right side of `where author == "…`.
@@ -59,7 +59,7 @@ public struct ValuesWanted: Sendable, Equatable {
         /// opening quote; otherwise every option, written as a literal.
         case options(ParameterInfo, arguments: [String: Value], inText: Bool)
 
-        public static func == (lhs: Wanted, rhs: Wanted) -> Bool {
+        package static func == (lhs: Wanted, rhs: Wanted) -> Bool {
             switch (lhs, rhs) {
             case (.entities(let a), .entities(let b)): return a === b
             case (.property(let a, let i), .property(let b, let j)): return a === b && i == j
@@ -70,11 +70,11 @@ public struct ValuesWanted: Sendable, Equatable {
             }
         }
     }
-    public let wanted: Wanted
+    package let wanted: Wanted
     /// What is typed inside the text so far.
-    public let typed: String
+    package let typed: String
 
-    public init(wanted: Wanted, typed: String) {
+    package init(wanted: Wanted, typed: String) {
         self.wanted = wanted
         self.typed = typed
     }
@@ -85,13 +85,13 @@ public struct ValuesWanted: Sendable, Equatable {
 /// `.` on a path whose type is known, enum cases where an enum is compared or expected, variables, keywords,
 /// functions. It reads the tokens before the cursor, so it works on unfinished and broken entries; it never
 /// runs anything.
-public struct Completer {
-    public let registry: Registry
-    public let scope: SessionScope
+package struct Completer {
+    package let registry: Registry
+    package let scope: SessionScope
     /// `:help`, `:vars`, … offered at the start of an entry that begins with `:`.
-    public let commands: [String]
+    package let commands: [String]
 
-    public init(registry: Registry, scope: SessionScope = SessionScope(), commands: [String] = []) {
+    package init(registry: Registry, scope: SessionScope = SessionScope(), commands: [String] = []) {
         self.registry = registry
         self.scope = scope
         self.commands = commands
@@ -99,7 +99,7 @@ public struct Completer {
 
     static let statementKeywords = ["set", "if", "for", "repeat", "while", "try", "return", "stop", "shortcut", "find"]
 
-    public func complete(_ text: String, cursor: Int) -> CompletionResult {
+    package func complete(_ text: String, cursor: Int) -> CompletionResult {
         let bytes = Array(text.utf8.prefix(max(0, min(cursor, text.utf8.count))))
         let before = String(decoding: bytes, as: UTF8.self)
         let end = before.utf8.count

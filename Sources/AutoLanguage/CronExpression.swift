@@ -5,29 +5,29 @@ import Foundation
 /// steps, month and weekday names (0 and 7 are both Sunday), and the names `@hourly @daily @midnight @weekly
 /// @monthly @yearly @annually`. As in classic cron, when both day fields are restricted (anything but a bare `*`)
 /// a day matches if either matches; otherwise both must.
-public struct CronExpression: Sendable, Equatable {
-    public let minutes: CronField
-    public let hours: CronField
-    public let daysOfMonth: CronField
-    public let months: CronField
+package struct CronExpression: Sendable, Equatable {
+    package let minutes: CronField
+    package let hours: CronField
+    package let daysOfMonth: CronField
+    package let months: CronField
     /// 0 Sunday … 6 Saturday.
-    public let daysOfWeek: CronField
+    package let daysOfWeek: CronField
     let daysOfMonthRestricted: Bool
     let daysOfWeekRestricted: Bool
     /// The hour field is a bare `*`: a wall time shown twice (the clock falls back) fires at both occurrences.
-    public let everyHour: Bool
+    package let everyHour: Bool
 
     /// Where an expression is wrong: a message, and the UTF-8 offset and length of the part in the expression.
-    public struct ParseError: Error, Sendable, Equatable, CustomStringConvertible {
-        public let message: String
-        public let offset: Int
-        public let length: Int
-        public init(message: String, offset: Int, length: Int) {
+    package struct ParseError: Error, Sendable, Equatable, CustomStringConvertible {
+        package let message: String
+        package let offset: Int
+        package let length: Int
+        package init(message: String, offset: Int, length: Int) {
             self.message = message
             self.offset = offset
             self.length = length
         }
-        public var description: String { message }
+        package var description: String { message }
     }
 
     static let shorthands = ["@hourly": "0 * * * *", "@daily": "0 0 * * *", "@midnight": "0 0 * * *", "@weekly": "0 0 * * 0",
@@ -35,7 +35,7 @@ public struct CronExpression: Sendable, Equatable {
     static let monthNames = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"]
     static let dayNames = ["sun", "mon", "tue", "wed", "thu", "fri", "sat"]
 
-    public init(parsing written: String) throws(ParseError) {
+    package init(parsing written: String) throws(ParseError) {
         var text = written
         let trimmed = written.trimmingCharacters(in: .whitespaces)
         if trimmed.hasPrefix("@") {
@@ -110,7 +110,7 @@ public struct CronExpression: Sendable, Equatable {
     }
 
     /// Whether any day can match: `0 0 31 2 *` and `0 0 30 2 *` never fire.
-    public var canFire: Bool {
+    package var canFire: Bool {
         if daysOfMonthRestricted && daysOfWeekRestricted { return true }  // either may match: a weekday always comes
         if !daysOfMonthRestricted { return !daysOfWeek.isEmpty }
         let longest = [31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
@@ -118,7 +118,7 @@ public struct CronExpression: Sendable, Equatable {
     }
 
     /// Whether the civil date matches the day fields and the month.
-    public func matches(year: Int, month: Int, day: Int, weekday: Int) -> Bool {
+    package func matches(year: Int, month: Int, day: Int, weekday: Int) -> Bool {
         guard months.contains(month) else { return false }
         let dayOfMonth = daysOfMonth.contains(day), dayOfWeek = daysOfWeek.contains(weekday)
         if daysOfMonthRestricted && daysOfWeekRestricted { return dayOfMonth || dayOfWeek }
@@ -128,32 +128,32 @@ public struct CronExpression: Sendable, Equatable {
 
 /// The values of one cron field, each within 0…63, as bits: a daemon keeps one schedule per automation, and five
 /// bit fields cost what five sets' headers alone would. Iterates in ascending order.
-public struct CronField: Sendable, Equatable, Sequence, ExpressibleByArrayLiteral, CustomStringConvertible {
+package struct CronField: Sendable, Equatable, Sequence, ExpressibleByArrayLiteral, CustomStringConvertible {
     private var bits: UInt64 = 0
 
-    public init() {}
-    public init<Values: Sequence<Int>>(_ values: Values) {
+    package init() {}
+    package init<Values: Sequence<Int>>(_ values: Values) {
         for value in values { insert(value) }
     }
-    public init(arrayLiteral values: Int...) { self.init(values) }
+    package init(arrayLiteral values: Int...) { self.init(values) }
 
     /// A value outside 0…63 can't be held and is left out: the parser refuses it before, naming the field's range.
-    public mutating func insert(_ value: Int) {
+    package mutating func insert(_ value: Int) {
         guard (0..<64).contains(value) else { return }
         bits |= 1 << UInt64(value)
     }
-    public func contains(_ value: Int) -> Bool { (0..<64).contains(value) && bits & (1 << UInt64(value)) != 0 }
-    public var isEmpty: Bool { bits == 0 }
-    public var description: String { "[" + map(String.init).joined(separator: ", ") + "]" }
+    package func contains(_ value: Int) -> Bool { (0..<64).contains(value) && bits & (1 << UInt64(value)) != 0 }
+    package var isEmpty: Bool { bits == 0 }
+    package var description: String { "[" + map(String.init).joined(separator: ", ") + "]" }
 
-    public struct Iterator: IteratorProtocol {
+    package struct Iterator: IteratorProtocol {
         var rest: UInt64
-        public mutating func next() -> Int? {
+        package mutating func next() -> Int? {
             guard rest != 0 else { return nil }
             let value = rest.trailingZeroBitCount
             rest &= rest - 1
             return value
         }
     }
-    public func makeIterator() -> Iterator { Iterator(rest: bits) }
+    package func makeIterator() -> Iterator { Iterator(rest: bits) }
 }

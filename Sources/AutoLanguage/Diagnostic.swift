@@ -2,19 +2,19 @@ import AutoIntents
 import AutoRuntime
 
 /// A problem found before running: where it is, what it is and, when we can tell, how to fix it.
-public struct Diagnostic: Sendable, Error, CustomStringConvertible {
-    public enum Severity: String, Sendable {
+package struct Diagnostic: Sendable, Error, CustomStringConvertible {
+    package enum Severity: String, Sendable {
         case error
         case warning
     }
-    public let severity: Severity
-    public let message: String
-    public let span: Span
-    public let file: SourceFile
+    package let severity: Severity
+    package let message: String
+    package let span: Span
+    package let file: SourceFile
     /// A sentence that helps: the nearest names, the list of what is available.
-    public let hint: String?
+    package let hint: String?
 
-    public init(_ severity: Severity = .error, _ message: String, at span: Span, in file: SourceFile, hint: String? = nil) {
+    package init(_ severity: Severity = .error, _ message: String, at span: Span, in file: SourceFile, hint: String? = nil) {
         self.severity = severity
         self.message = message
         self.span = span
@@ -22,13 +22,13 @@ public struct Diagnostic: Sendable, Error, CustomStringConvertible {
         self.hint = hint
     }
 
-    public var location: SourceLocation { file.location(of: span.start) }
+    package var location: SourceLocation { file.location(of: span.start) }
 
     /// One line: `books.auto:3:22: error: message`.
-    public var description: String { "\(location): \(severity.rawValue): \(message)" }
+    package var description: String { "\(location): \(severity.rawValue): \(message)" }
 
     /// The full report: the line, the source text, a caret under the span and the hint.
-    public func rendered(colour: Bool = false) -> String {
+    package func rendered(colour: Bool = false) -> String {
         let location = self.location
         let endLocation = file.location(of: max(span.start, span.end - 1))
         let width = endLocation.line == location.line ? max(1, endLocation.column - location.column + 1) : 1
@@ -39,8 +39,8 @@ public struct Diagnostic: Sendable, Error, CustomStringConvertible {
 
 /// How a problem reads for people, compile-time or runtime: `file:line:col: error: message`, the source line
 /// with a caret under the place, and a hint. The one place this layout and its colours are decided.
-public enum DiagnosticText {
-    public static func render(_ severity: String, _ message: String, at location: SourceLocation?, line: String?, width: Int = 1,
+package enum DiagnosticText {
+    package static func render(_ severity: String, _ message: String, at location: SourceLocation?, line: String?, width: Int = 1,
                               hint: String? = nil, colour: Bool = false) -> String {
         let red = colour ? "\u{1B}[1;31m" : "", bold = colour ? "\u{1B}[1m" : ""
         let cyan = colour ? "\u{1B}[36m" : "", green = colour ? "\u{1B}[32m" : "", reset = colour ? "\u{1B}[0m" : ""
@@ -59,10 +59,10 @@ public enum DiagnosticText {
 }
 
 /// Suggestions by edit distance, for "did you mean" hints.
-public enum NearestNames {
+package enum NearestNames {
     /// The nearest candidates (all those tied at the smallest distance, at most three), within a distance
     /// that grows with the word: a typo, a swapped pair of letters, a missing letter.
-    public static func suggest(_ word: String, from candidates: [String]) -> [String] {
+    package static func suggest(_ word: String, from candidates: [String]) -> [String] {
         let limit = word.count <= 2 ? 0 : max(1, word.count / 3)
         var seen: Set<String> = []
         let scored = candidates.filter { seen.insert($0).inserted }
@@ -73,7 +73,7 @@ public enum NearestNames {
     }
 
     /// "did you mean 'title'?" or, with nothing near, "available: a, b, c".
-    public static func hint(for word: String, in candidates: [String], listing noun: String = "available") -> String? {
+    package static func hint(for word: String, in candidates: [String], listing noun: String = "available") -> String? {
         let near = suggest(word, from: candidates)
         if !near.isEmpty { return "did you mean " + near.map { "'\($0)'" }.joined(separator: " or ") + "?" }
         if candidates.isEmpty { return nil }

@@ -7,25 +7,25 @@
 /// is not `fnmatch(3)`: it matches bytes in the C locale a Swift program runs in (`?` would be half an `é`), it has
 /// no braces (GLOB_BRACE belongs to glob(3)), and it takes a malformed pattern as plain text where a trigger should
 /// say what is wrong and where.
-public struct FileGlob: Sendable, Hashable, CustomStringConvertible {
-    public let pattern: String
+package struct FileGlob: Sendable, Hashable, CustomStringConvertible {
+    package let pattern: String
     /// The pattern with its braces expanded: a name matches when one of these matches it whole.
     private let alternatives: [[GlobPiece]]
 
-    public init(_ pattern: String) throws(FileGlobError) {
+    package init(_ pattern: String) throws(FileGlobError) {
         var parser = GlobParser(pattern)
         self.pattern = pattern
         alternatives = try parser.parse()
     }
 
-    public func matches(_ name: String) -> Bool {
+    package func matches(_ name: String) -> Bool {
         let characters = Array(name)
         return alternatives.contains { Self.match($0, characters) }
     }
 
-    public static func == (a: FileGlob, b: FileGlob) -> Bool { a.pattern == b.pattern }
-    public func hash(into hasher: inout Hasher) { hasher.combine(pattern) }
-    public var description: String { pattern }
+    package static func == (a: FileGlob, b: FileGlob) -> Bool { a.pattern == b.pattern }
+    package func hash(into hasher: inout Hasher) { hasher.combine(pattern) }
+    package var description: String { pattern }
 
     /// One brace-free pattern against a whole name. Every piece but `*` takes one character, so the classic
     /// two-cursor walk does it: on a mismatch, the last `*` takes one character more. At worst pieces × characters
@@ -57,12 +57,12 @@ public struct FileGlob: Sendable, Hashable, CustomStringConvertible {
 }
 
 /// A malformed pattern: where (counting characters from 1) and what to write instead.
-public struct FileGlobError: Error, Sendable, Equatable, CustomStringConvertible {
-    public let pattern: String
-    public let column: Int
-    public let reason: String
+package struct FileGlobError: Error, Sendable, Equatable, CustomStringConvertible {
+    package let pattern: String
+    package let column: Int
+    package let reason: String
 
-    public var description: String { "in the pattern '\(pattern)', column \(column): \(reason)" }
+    package var description: String { "in the pattern '\(pattern)', column \(column): \(reason)" }
 }
 
 /// One step of a brace-free pattern.

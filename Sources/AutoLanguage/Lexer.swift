@@ -4,15 +4,15 @@ import Foundation
 
 /// Turns source bytes into tokens. Newlines are tokens; the parser decides where a line continues.
 /// Works on UTF-8 bytes: identifiers may hold any non-ASCII letters, everything else is ASCII.
-public struct Lexer {
+package struct Lexer {
     let file: SourceFile
     let bytes: [UInt8]
     var position: Int
     let end: Int
-    public private(set) var diagnostics: [Diagnostic] = []
+    package private(set) var diagnostics: [Diagnostic] = []
 
     /// Lexes `range` of the file (all of it by default; an interpolation's span when parsing one).
-    public init(file: SourceFile, range: Range<Int>? = nil) {
+    package init(file: SourceFile, range: Range<Int>? = nil) {
         self.file = file
         self.bytes = file.bytes
         self.position = range?.lowerBound ?? 0
@@ -20,7 +20,7 @@ public struct Lexer {
         if range == nil, bytes.starts(with: Array("#!".utf8)) { skipToEndOfLine() }
     }
 
-    public mutating func tokenize() -> [Token] {
+    package mutating func tokenize() -> [Token] {
         var tokens: [Token] = []
         while true {
             let token = next()

@@ -3,12 +3,12 @@ import Foundation
 /// Builds the syntax tree from tokens. Recursive descent, one function per production of
 /// `grammar/auto.ebnf` (the production is the comment above each). On an error it reports, skips to the
 /// end of the statement and goes on, so one run finds every syntax error of a file.
-public struct Parser {
-    public struct Limits: Sendable {
+package struct Parser {
+    package struct Limits: Sendable {
         /// Nesting of blocks, brackets, texts and prefix operators. Deeper input gets an error instead of
         /// exhausting the stack.
-        public var maxDepth: Int
-        public init(maxDepth: Int = 256) { self.maxDepth = maxDepth }
+        package var maxDepth: Int
+        package init(maxDepth: Int = 256) { self.maxDepth = maxDepth }
     }
 
     let file: SourceFile
@@ -16,9 +16,9 @@ public struct Parser {
     var index = 0
     var depth = 0
     let limits: Limits
-    public internal(set) var diagnostics: [Diagnostic] = []
+    package internal(set) var diagnostics: [Diagnostic] = []
     /// The productions entered so far, when tracking was asked for (tests only).
-    public var coverage: Set<Production>?
+    package var coverage: Set<Production>?
     /// Whether this parser reads a `\( … )` inside a text.
     var isInterpolation = false
     /// Whether shortcut bodies are passed over, their braces matched but nothing in them parsed: the prelude's,
@@ -26,10 +26,10 @@ public struct Parser {
     var skipsShortcutBodies = false
     /// Whether an error came from the input ending where more was needed (an open bracket or block, a trailing
     /// operator or `|`): at a prompt, the entry goes on with the next line.
-    public internal(set) var endedUnfinished = false
+    package internal(set) var endedUnfinished = false
 
     /// Parses `range` of the file (all of it by default; one automation's declaration when its body is compiled).
-    public init(file: SourceFile, range: Range<Int>? = nil, limits: Limits = Limits()) {
+    package init(file: SourceFile, range: Range<Int>? = nil, limits: Limits = Limits()) {
         var lexer = Lexer(file: file, range: range)
         self.tokens = lexer.tokenize()
         self.diagnostics = lexer.diagnostics
@@ -38,14 +38,14 @@ public struct Parser {
     }
 
     /// Whether `text` stops where more is needed, and nothing else is wrong with it: a REPL entry that goes on.
-    public static func isUnfinished(_ text: String) -> Bool {
+    package static func isUnfinished(_ text: String) -> Bool {
         var parser = Parser(file: SourceFile(name: "<entry>", text: text))
         _ = parser.parseProgram()
         return parser.endedUnfinished
     }
 
     /// Parses a whole file.
-    public static func parse(_ file: SourceFile, limits: Limits = Limits(), skippingShortcutBodies: Bool = false) -> (SyntaxTree, [Diagnostic]) {
+    package static func parse(_ file: SourceFile, limits: Limits = Limits(), skippingShortcutBodies: Bool = false) -> (SyntaxTree, [Diagnostic]) {
         var parser = Parser(file: file, limits: limits)
         parser.skipsShortcutBodies = skippingShortcutBodies
         let program = parser.parseProgram()
@@ -227,7 +227,7 @@ public struct Parser {
     // MARK: SyntaxTree and statements
 
     // program = { statement_end } { statement statement_end } ;
-    public mutating func parseProgram() -> SyntaxTree {
+    package mutating func parseProgram() -> SyntaxTree {
         enter(.program)
         var statements: [Statement] = []
         // Only blocks rethrow TooDeep; the top level catches it.

@@ -1,7 +1,7 @@
 /// The productions of `grammar/auto.ebnf`, one per parse function. The parser notes each one it enters when
 /// asked to, so a test can prove every production is exercised by a fixture and that the grammar file and
 /// the parser name the same productions.
-public enum Production: String, CaseIterable, Sendable {
+package enum Production: String, CaseIterable, Sendable {
     case program
     case statement
     case setStatement = "set_statement"

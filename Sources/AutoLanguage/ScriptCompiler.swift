@@ -2,47 +2,47 @@ import AutoIntents
 import AutoRuntime
 
 /// A script ready to run: its program, and the registry with its shortcuts (and the prelude's) added.
-public struct CompiledScript: Sendable {
+package struct CompiledScript: Sendable {
     /// What `Engine.run` runs: the script's graph and every shortcut's.
-    public let program: Program
-    public let registry: Registry
+    package let program: Program
+    package let registry: Registry
     /// The shortcuts declared by the script and the prelude, with their graphs, in declaration order.
-    public let shortcuts: [(name: String, graph: ActionGraph)]
+    package let shortcuts: [(name: String, graph: ActionGraph)]
     /// What is valid but likely a mistake, in the script itself (the prelude's are the library's own business).
-    public let warnings: [Diagnostic]
+    package let warnings: [Diagnostic]
     /// The script's variables after it, in slot order (`args` first), and the type of `it`: a REPL session's
     /// scope for its next entry.
-    public let scope: SessionScope
+    package let scope: SessionScope
     /// The script's automations, in declaration order; `auto run` runs none of them, the daemon schedules them.
-    public let automations: [Automation]
+    package let automations: [Automation]
 
-    public var graph: ActionGraph { program.main }
+    package var graph: ActionGraph { program.main }
 }
 
 /// What a REPL session has defined before an entry: its variables in slot order (`args` first) and the type of
 /// `it`. An entry compiled with it sees them as its own.
-public struct SessionScope: Sendable {
-    public var variables: [(name: String, type: ValueType)]
-    public var itType: ValueType
-    public init(variables: [(name: String, type: ValueType)] = [("args", .list(.text))], itType: ValueType = .null) {
+package struct SessionScope: Sendable {
+    package var variables: [(name: String, type: ValueType)]
+    package var itType: ValueType
+    package init(variables: [(name: String, type: ValueType)] = [("args", .list(.text))], itType: ValueType = .null) {
         self.variables = variables
         self.itType = itType
     }
 
     /// `args`, then `variables`: the scope of a line of code handed values as variables declared before it (`say`'s
     /// call, an MCP tool's), whose run gives their values in the same order.
-    public static func declaring(_ variables: [(name: String, type: ValueType)]) -> SessionScope {
+    package static func declaring(_ variables: [(name: String, type: ValueType)]) -> SessionScope {
         SessionScope(variables: [("args", .list(.text))] + variables)
     }
 }
 
 /// What went wrong, located; `auto check` prints them all.
-public struct CompilationFailure: Error, Sendable {
-    public let diagnostics: [Diagnostic]
+package struct CompilationFailure: Error, Sendable {
+    package let diagnostics: [Diagnostic]
 }
 
 /// Which of the prelude's shortcuts are checked and compiled.
-public enum PreludeBodies: Sendable {
+package enum PreludeBodies: Sendable {
     /// Every one: what listing, completing and describing need (each shortcut's result type comes from its body).
     case all
     /// Only when the script calls one; otherwise they are parsed and declared (their names stay taken) but their
@@ -52,10 +52,10 @@ public enum PreludeBodies: Sendable {
 
 /// The whole front half: parse, check, compile. Prelude files go first; their shortcuts are available to
 /// the script.
-public enum ScriptCompiler {
+package enum ScriptCompiler {
     /// `commandName` is the command people run the host as (`auto`, `library`), for hints that name its commands;
     /// `grants`, what the run will be granted (a call needing more is an error).
-    public static func compile(_ source: SourceFile, prelude: [SourceFile] = [], registry: Registry,
+    package static func compile(_ source: SourceFile, prelude: [SourceFile] = [], registry: Registry,
                                limits: Parser.Limits = Parser.Limits(), commandName: String = "auto",
                                session: SessionScope? = nil, grants: Grants = .all,
                                preludeBodies: PreludeBodies = .all) -> Result<CompiledScript, CompilationFailure> {

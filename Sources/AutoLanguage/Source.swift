@@ -1,17 +1,21 @@
 import AutoRuntime
 
-/// A piece of .auto text with a name for messages (`books.auto`, `-e`, `stdlib/text.auto`).
+/// A piece of .auto text with a name for messages (`books.auto`, `-e`, `stdlib/text.auto`): how a host gives the
+/// engine the files of its prelude (`AutoHost.standardPrelude(adding:)`).
 public final class SourceFile: Sendable {
+    /// What messages call the file: `books.auto:3:5: error: …`.
     public let name: String
+    /// Its text.
     public let text: String
     /// The UTF-8 bytes the lexer reads; spans are offsets into them.
-    public let bytes: [UInt8]
+    package let bytes: [UInt8]
     /// Offset of the first byte of each line.
     let lineStarts: [Int]
     /// Offset of each line's first byte outside ASCII (its end where there is none): up to there a column is a
     /// byte count, so locating every token of a very long line doesn't decode the line again each time.
     let asciiEnds: [Int]
 
+    /// A file of `text` called `name` in messages.
     public init(name: String, text: String) {
         self.name = name
         self.text = text
@@ -32,7 +36,7 @@ public final class SourceFile: Sendable {
     }
 
     /// 1-based line and column (in characters) of a byte offset.
-    public func location(of offset: Int) -> SourceLocation {
+    package func location(of offset: Int) -> SourceLocation {
         var low = 0, high = lineStarts.count - 1
         while low < high {
             let mid = (low + high + 1) / 2
@@ -44,7 +48,7 @@ public final class SourceFile: Sendable {
     }
 
     /// The text of a line, without its newline.
-    public func line(_ number: Int) -> String {
+    package func line(_ number: Int) -> String {
         guard number >= 1, number <= lineStarts.count else { return "" }
         let start = lineStarts[number - 1]
         var end = number < lineStarts.count ? lineStarts[number] - 1 : bytes.count
@@ -52,18 +56,18 @@ public final class SourceFile: Sendable {
         return String(decoding: bytes[start..<max(start, end)], as: UTF8.self)
     }
 
-    public func text(of span: Span) -> String {
+    package func text(of span: Span) -> String {
         String(decoding: bytes[span.start..<min(span.end, bytes.count)], as: UTF8.self)
     }
 }
 
 /// A range of bytes in a source file.
-public struct Span: Sendable, Hashable {
-    public var start: Int
-    public var end: Int
-    public init(_ start: Int, _ end: Int) {
+package struct Span: Sendable, Hashable {
+    package var start: Int
+    package var end: Int
+    package init(_ start: Int, _ end: Int) {
         self.start = start
         self.end = max(start, end)
     }
-    public func to(_ other: Span) -> Span { Span(min(start, other.start), max(end, other.end)) }
+    package func to(_ other: Span) -> Span { Span(min(start, other.start), max(end, other.end)) }
 }

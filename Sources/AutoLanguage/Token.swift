@@ -1,8 +1,8 @@
 import Foundation
 
 /// One lexical unit. Keywords are identifiers: the parser reserves a word only where the grammar needs it.
-public struct Token: Sendable {
-    public enum Kind: Sendable, Equatable {
+package struct Token: Sendable {
+    package enum Kind: Sendable, Equatable {
         case identifier(String)
         case integer(Int)
         /// Exact, as written: `0.1` is one tenth.
@@ -16,12 +16,12 @@ public struct Token: Sendable {
         case invalid
     }
 
-    public enum TextPiece: Sendable, Equatable {
+    package enum TextPiece: Sendable, Equatable {
         case literal(String)
         case interpolation(Span)
     }
 
-    public enum Symbol: String, Sendable, CaseIterable {
+    package enum Symbol: String, Sendable, CaseIterable {
         case leftParen = "(", rightParen = ")", leftBracket = "[", rightBracket = "]"
         case leftBrace = "{", rightBrace = "}"
         case comma = ",", colon = ":", semicolon = ";", dot = ".", pipe = "|", arrow = "->", question = "?"
@@ -29,24 +29,24 @@ public struct Token: Sendable {
         case plus = "+", minus = "-", star = "*", slash = "/", percent = "%"
     }
 
-    public let kind: Kind
-    public let span: Span
+    package let kind: Kind
+    package let span: Span
     /// Whether whitespace comes right before this token: `count(x)` calls, `show (x)` passes an argument.
-    public let spaceBefore: Bool
+    package let spaceBefore: Bool
 
-    public var identifier: String? {
+    package var identifier: String? {
         if case .identifier(let name) = kind { return name }
         return nil
     }
 
     /// A number or a text written out.
-    public var isLiteral: Bool {
+    package var isLiteral: Bool {
         switch kind {
         case .integer, .decimal, .text: return true
         default: return false
         }
     }
 
-    public func isSymbol(_ symbol: Symbol) -> Bool { kind == .symbol(symbol) }
-    public func isWord(_ word: String) -> Bool { kind == .identifier(word) }
+    package func isSymbol(_ symbol: Symbol) -> Bool { kind == .symbol(symbol) }
+    package func isWord(_ word: String) -> Bool { kind == .identifier(word) }
 }

@@ -5,7 +5,7 @@ import Foundation
 /// edges are labelled with the variable, pipe or property they carry. An automation is a cluster whose entry is
 /// its trigger.
 extension ActionGraph {
-    public func dot(shortcuts: [(name: String, graph: ActionGraph)] = [],
+    package func dot(shortcuts: [(name: String, graph: ActionGraph)] = [],
                     automations: [(name: String, trigger: String, graph: ActionGraph)] = []) -> String {
         var lines = ["digraph \"\(Self.escape(name))\" {", "  rankdir=TB;", "  node [fontname=\"Helvetica\", fontsize=11];",
                      "  edge [fontname=\"Helvetica\", fontsize=9];"]

@@ -2,18 +2,18 @@ import AutoIntents
 
 /// A compiled script or shortcut: nodes are resolved intent calls and control steps, edges are the data
 /// that flows between them. The executor runs `body`; `auto graph` draws nodes and edges.
-public final class ActionGraph: Sendable {
-    public let name: String
+package final class ActionGraph: Sendable {
+    package let name: String
     /// The top-level steps, in order. Control nodes hold their own blocks.
-    public let body: [Node]
-    public let edges: [Edge]
+    package let body: [Node]
+    package let edges: [Edge]
     /// Variable names by slot, for traces and DOT; temporaries are named `$1`, `$2`, ….
-    public let slotNames: [String]
+    package let slotNames: [String]
     /// Whether the last top-level statement produces a value worth printing (an expression or an action,
     /// not `set`, `show` or a control statement).
-    public let endsWithValue: Bool
+    package let endsWithValue: Bool
 
-    public init(name: String, body: [Node], edges: [Edge], slotNames: [String], endsWithValue: Bool) {
+    package init(name: String, body: [Node], edges: [Edge], slotNames: [String], endsWithValue: Bool) {
         self.name = name
         self.body = body
         self.edges = edges
@@ -22,7 +22,7 @@ public final class ActionGraph: Sendable {
     }
 
     /// Every node, depth first, in source order.
-    public var allNodes: [Node] {
+    package var allNodes: [Node] {
         var result: [Node] = []
         func visit(_ nodes: [Node]) {
             for node in nodes {
@@ -35,8 +35,8 @@ public final class ActionGraph: Sendable {
     }
 }
 
-public final class Node: Sendable {
-    public enum Kind: Sendable {
+package final class Node: Sendable {
+    package enum Kind: Sendable {
         case action(ActionCall)
         case find(FindCall)
         /// `set name = value`, or the value of an expression statement kept in a slot.
@@ -59,21 +59,21 @@ public final class Node: Sendable {
         case returnValue(Expr?)
     }
 
-    public let id: Int
-    public let kind: Kind
-    public let location: SourceLocation
+    package let id: Int
+    package let kind: Kind
+    package let location: SourceLocation
     /// Whether this node's value becomes `it`: the last node of each statement.
-    public let updatesIt: Bool
+    package let updatesIt: Bool
     /// What the node does in the script's own words, for graphs and traces: "Open Emma", "set x = x + 1".
-    public let label: String
+    package let label: String
     /// Whether running this node may await: it calls an intent or a query, or holds a block that does.
     /// The executor runs every other node synchronously, so a loop of pure arithmetic pays no async call
     /// (a task frame and an executor check) per iteration.
-    public let canSuspend: Bool
+    package let canSuspend: Bool
     /// How the node runs when it doesn't await (`Node+Step`).
     let step: Step
 
-    public init(id: Int, kind: Kind, location: SourceLocation, updatesIt: Bool, label: String) {
+    package init(id: Int, kind: Kind, location: SourceLocation, updatesIt: Bool, label: String) {
         self.id = id
         self.kind = kind
         self.location = location
@@ -87,7 +87,7 @@ public final class Node: Sendable {
         step = Self.step(for: kind, updatesIt: updatesIt)
     }
 
-    public var blocks: [[Node]] { Self.blocks(of: kind) }
+    package var blocks: [[Node]] { Self.blocks(of: kind) }
 
     static func blocks(of kind: Kind) -> [[Node]] {
         switch kind {
@@ -102,22 +102,22 @@ public final class Node: Sendable {
 
 /// One call of an intent with its arguments bound to parameters by index. A class, as is `FindCall`: the
 /// executor reads it on every run of its node, and one reference is cheaper to copy than its six fields.
-public final class ActionCall: Sendable {
-    public let intent: IntentDescriptor
+package final class ActionCall: Sendable {
+    package let intent: IntentDescriptor
     /// One entry per parameter of `intent`; nil where the script gave none.
-    public let arguments: [Expr?]
+    package let arguments: [Expr?]
     /// Slots that receive the result: a pipe's temporary, `-> name`, the variable of a `set`.
-    public let resultSlots: [Int]
+    package let resultSlots: [Int]
     /// Where each argument is written, so an error while evaluating one points at it.
-    public let argumentLocations: [SourceLocation?]
+    package let argumentLocations: [SourceLocation?]
     /// For an entity parameter that may be given as text (`open book "Emma"`) or asked for: the query that finds it.
     package let textLookups: [QueryDescriptor?]
     /// The parameter summary with the script's arguments filled in, for graphs and traces.
-    public let summary: String
+    package let summary: String
     /// Whether the call runs without awaiting: the intent is an `ImmediateIntent`, and nothing before it
     /// awaits either (no question for a missing argument, no search for an entity named by text, no
     /// confirmation). Then its node runs in the synchronous executor, a loop of such calls included.
-    public let runsImmediately: Bool
+    package let runsImmediately: Bool
     /// Whether the intent's input takes one value, so that a list given to it runs the call once per element:
     /// known when the call is built, so that other calls don't look at their first argument.
     let inputTakesOneValue: Bool
@@ -157,8 +157,8 @@ public final class ActionCall: Sendable {
 }
 
 /// `find books …`, planned: what the host's query is asked for and what the engine does with the answer.
-public final class FindCall: Sendable {
-    public enum Source: Sendable {
+package final class FindCall: Sendable {
+    package enum Source: Sendable {
         case all
         case suggested
         case matching(Expr)
@@ -166,16 +166,16 @@ public final class FindCall: Sendable {
         case pushed([(property: String, op: ComparisonOperator, value: Expr)], ComparatorMode, [QuerySort], pushesLimit: Bool)
     }
     package let query: QueryDescriptor
-    public let source: Source
+    package let source: Source
     /// Evaluated by the engine on what the host returned.
-    public let condition: ConditionPlan?
-    public let sort: [SortPlan]
-    public let limit: Expr?
+    package let condition: ConditionPlan?
+    package let sort: [SortPlan]
+    package let limit: Expr?
     /// Without a text search of its own, `matching` filters by title in the engine.
-    public let matchingInEngine: Expr?
-    public let resultSlots: [Int]
+    package let matchingInEngine: Expr?
+    package let resultSlots: [Int]
     /// What runs where, for `auto graph`: "host: author == "X" · engine: sort by published desc, limit 3".
-    public let summary: String
+    package let summary: String
 
     package init(query: QueryDescriptor, source: Source, condition: ConditionPlan?, sort: [SortPlan], limit: Expr?,
                 matchingInEngine: Expr?, resultSlots: [Int], summary: String) {
@@ -191,11 +191,11 @@ public final class FindCall: Sendable {
 }
 
 /// Data flowing from one node to another, labelled with what it carries: a variable, a pipe, a property.
-public struct Edge: Sendable, Hashable {
-    public let from: Int
-    public let to: Int
-    public let label: String
-    public init(from: Int, to: Int, label: String) {
+package struct Edge: Sendable, Hashable {
+    package let from: Int
+    package let to: Int
+    package let label: String
+    package init(from: Int, to: Int, label: String) {
         self.from = from
         self.to = to
         self.label = label

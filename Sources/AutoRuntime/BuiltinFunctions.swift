@@ -2,7 +2,7 @@ import AutoIntents
 import Foundation
 
 /// The built-in functions: `count(x)`, `first(x)`, `sum(x)`, `join(list, sep)`, `date(text)`, ….
-public enum BuiltinFunctions {
+package enum BuiltinFunctions {
     /// `json(x)`, and what an intent writes through `IntentContext.json`.
     static func json(_ value: Value, limits: ValueLimits) throws(EvaluationError) -> String {
         let text = ValueFormatter.json(value)
@@ -12,7 +12,7 @@ public enum BuiltinFunctions {
         return text
     }
 
-    public static func call(_ function: BuiltinFunction, _ arguments: [Value], limits: ValueLimits) throws(EvaluationError) -> Value {
+    package static func call(_ function: BuiltinFunction, _ arguments: [Value], limits: ValueLimits) throws(EvaluationError) -> Value {
         switch function {
         case .split, .words, .lines, .characters, .trim, .upper, .lower, .capitalize, .replace, .padLeft, .padRight:
             return try TextFunctions.call(function, arguments, limits: limits)
@@ -234,7 +234,7 @@ public enum BuiltinFunctions {
     }
 
     /// How many arguments each function takes: (minimum, maximum).
-    public static func arity(_ function: BuiltinFunction) -> ClosedRange<Int> {
+    package static func arity(_ function: BuiltinFunction) -> ClosedRange<Int> {
         switch function {
         case .now, .today: return 0...0
         case .join, .round, .first, .last: return 1...2
@@ -249,8 +249,8 @@ public enum BuiltinFunctions {
 }
 
 /// Dates as scripts write them: `2024-05-01`, `2024-05-01 07:30`, `2024-05-01 07:30:15`, ISO-8601 with a zone.
-public enum DateParsing {
-    public static func parse(_ text: String) -> Date? {
+package enum DateParsing {
+    package static func parse(_ text: String) -> Date? {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         let pattern = /^(\d{4})-(\d{1,2})-(\d{1,2})(?:[ T](\d{1,2}):(\d{2})(?::(\d{2}))?)?(Z|[+-]\d{2}:?\d{2})?$/
         guard let match = trimmed.wholeMatch(of: pattern) else { return nil }

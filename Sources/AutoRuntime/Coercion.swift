@@ -3,11 +3,11 @@ import Foundation
 
 /// Where the language converts a value to the type it is used as, and checks what a parameter allows. One owner
 /// for the checker (constants, before the run) and the runtime (every other value, before `perform`).
-public enum Coercion {
+package enum Coercion {
     /// `value` as a value of `type` where the language converts: an Int where a Decimal is expected, a text that
     /// names an enum case, a text as a file path. Any other value is returned as it is; whether it fits is the
     /// caller's check. A text that names no case of the enum is an error listing the cases.
-    public static func converted(_ value: Value, to type: ValueType) throws(EvaluationError) -> Value {
+    package static func converted(_ value: Value, to type: ValueType) throws(EvaluationError) -> Value {
         switch (type, value) {
         case (.decimal, .int(let i)):
             return .decimal(Decimal(i))
@@ -21,12 +21,12 @@ public enum Coercion {
         }
     }
 
-    public static func notACase(_ text: String, of enumeration: AnyEnumType) -> EvaluationError {
+    package static func notACase(_ text: String, of enumeration: AnyEnumType) -> EvaluationError {
         EvaluationError("'\(text)' is not a \(enumeration.typeName); choose one of: \(caseNames(of: enumeration))")
     }
 
     /// "Want to Read, Currently Reading, Read": the cases as people read them.
-    public static func caseNames(of enumeration: AnyEnumType) -> String {
+    package static func caseNames(of enumeration: AnyEnumType) -> String {
         enumeration.cases.map(\.displayName).joined(separator: ", ")
     }
 
@@ -56,7 +56,7 @@ public enum Coercion {
     }
 
     /// What a value outside its parameter's range must be ("between 1 and 5"); nil when it is inside or has none.
-    public static func rangeProblem(_ value: Value, for parameter: ParameterInfo) -> String? {
+    package static func rangeProblem(_ value: Value, for parameter: ParameterInfo) -> String? {
         guard let range = parameter.range, contains(range, value) == false else { return nil }
         return describe(range)
     }
@@ -69,7 +69,7 @@ public enum Coercion {
     }
 
     /// "between 1 and 5", in the parameter's own type: whole numbers for an Int.
-    public static func describe(_ range: ParameterRange) -> String {
+    package static func describe(_ range: ParameterRange) -> String {
         "between \(ValueFormatter.inline(range.lowerBound)) and \(ValueFormatter.inline(range.upperBound))"
     }
 }

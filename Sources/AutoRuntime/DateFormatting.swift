@@ -3,7 +3,7 @@ import Foundation
 /// Dates written for people: names of months and weekdays, `format(d, pattern)`, and the start of a calendar
 /// unit. English names and the local time zone, whatever the machine's locale, so a script's output is the
 /// same wherever it runs.
-public enum DateFormatting {
+package enum DateFormatting {
     static let weekdays = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"]
     static let months = ["January", "February", "March", "April", "May", "June", "July", "August", "September",
                          "October", "November", "December"]

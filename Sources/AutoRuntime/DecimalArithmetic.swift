@@ -4,26 +4,26 @@ import Foundation
 /// Arithmetic on the language's Decimal: Foundation's `Decimal`, kept within `DecimalDomain`. `+ - *` are
 /// exact within 38 digits; `/` keeps 38 significant digits (Foundation drops the rest); a result out of range
 /// is an error, never infinity or NaN.
-public enum DecimalArithmetic {
-    public static func add(_ a: Decimal, _ b: Decimal) throws(EvaluationError) -> Decimal {
+package enum DecimalArithmetic {
+    package static func add(_ a: Decimal, _ b: Decimal) throws(EvaluationError) -> Decimal {
         try checked(try operand(a) + operand(b)) { "\(ValueFormatter.decimal(a)) + \(ValueFormatter.decimal(b))" }
     }
 
-    public static func subtract(_ a: Decimal, _ b: Decimal) throws(EvaluationError) -> Decimal {
+    package static func subtract(_ a: Decimal, _ b: Decimal) throws(EvaluationError) -> Decimal {
         try checked(try operand(a) - operand(b)) { "\(ValueFormatter.decimal(a)) - \(ValueFormatter.decimal(b))" }
     }
 
-    public static func multiply(_ a: Decimal, _ b: Decimal) throws(EvaluationError) -> Decimal {
+    package static func multiply(_ a: Decimal, _ b: Decimal) throws(EvaluationError) -> Decimal {
         try checked(try operand(a) * operand(b)) { "\(ValueFormatter.decimal(a)) * \(ValueFormatter.decimal(b))" }
     }
 
-    public static func divide(_ a: Decimal, _ b: Decimal) throws(EvaluationError) -> Decimal {
+    package static func divide(_ a: Decimal, _ b: Decimal) throws(EvaluationError) -> Decimal {
         if b.isZero { throw EvaluationError("division by zero (\(ValueFormatter.decimal(a)) / 0)") }
         return try checked(try operand(a) / operand(b)) { "\(ValueFormatter.decimal(a)) / \(ValueFormatter.decimal(b))" }
     }
 
     /// The remainder of the division truncated toward zero, with the sign of `a`: `7.5 % 2` is `1.5`.
-    public static func remainder(_ a: Decimal, _ b: Decimal) throws(EvaluationError) -> Decimal {
+    package static func remainder(_ a: Decimal, _ b: Decimal) throws(EvaluationError) -> Decimal {
         if b.isZero { throw EvaluationError("remainder of division by zero (\(ValueFormatter.decimal(a)) % 0)") }
         let (x, y) = (try operand(a), try operand(b))
         var quotient = x / y
@@ -37,7 +37,7 @@ public enum DecimalArithmetic {
         return try checked(x - whole * y) { "\(ValueFormatter.decimal(a)) % \(ValueFormatter.decimal(b))" }
     }
 
-    public static func negate(_ a: Decimal) throws(EvaluationError) -> Decimal {
+    package static func negate(_ a: Decimal) throws(EvaluationError) -> Decimal {
         // The range is symmetric: only a value made outside the engine can fail here.
         var result = try operand(a)
         result.negate()
@@ -45,7 +45,7 @@ public enum DecimalArithmetic {
     }
 
     /// `x` rounded to `places` digits after the point, halves away from zero.
-    public static func round(_ a: Decimal, places: Int) throws(EvaluationError) -> Decimal {
+    package static func round(_ a: Decimal, places: Int) throws(EvaluationError) -> Decimal {
         var value = try operand(a)
         var result = Decimal()
         NSDecimalRound(&result, &value, places, .plain)
@@ -53,7 +53,7 @@ public enum DecimalArithmetic {
     }
 
     /// `round(x)`: the nearest Int, halves away from zero.
-    public static func roundedInt(_ a: Decimal) throws(EvaluationError) -> Int {
+    package static func roundedInt(_ a: Decimal) throws(EvaluationError) -> Int {
         let rounded = try round(a, places: 0)
         guard let int = DecimalDomain.int(rounded) else {
             throw EvaluationError("\(ValueFormatter.decimal(rounded)) does not fit in a 64-bit integer (from -9223372036854775808 to 9223372036854775807)")
@@ -63,7 +63,7 @@ public enum DecimalArithmetic {
 
     /// A number as people and files write it: `42`, `-1.5`, `.5`, `1_000.25`, `1.5e3`. Nil when `text` is not
     /// a number; throws when it is one out of range.
-    public static func parse(_ text: String) throws(EvaluationError) -> Decimal? {
+    package static func parse(_ text: String) throws(EvaluationError) -> Decimal? {
         guard isNumeral(text.utf8) else { return nil }
         var digits = text.replacingOccurrences(of: "_", with: "")
         if digits.hasPrefix("+") { digits.removeFirst() }

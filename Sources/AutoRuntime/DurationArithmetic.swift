@@ -4,12 +4,12 @@ import Foundation
 /// Arithmetic on durations and dates. A duration is Swift's `Duration`: exact to the attosecond, so
 /// `1 day * 1000000` is exactly a million days and `0.1 seconds * 3` exactly 0.3 seconds, where a Double of
 /// seconds rounds at about 15 digits. A result outside `DurationDomain` or `DateRange` is an error.
-public enum DurationArithmetic {
+package enum DurationArithmetic {
     /// `DurationDomain.maxAttoseconds`, for comparing computed decimals with it.
     static let maxAttoseconds = Decimal(exactly: DurationDomain.maxAttoseconds) ?? 0
 
     /// `amount unit`, as a literal writes it: `90 seconds`, `1.5 hours`.
-    public static func duration(_ amount: Value, _ unit: Units.DurationUnit) throws(EvaluationError) -> Duration {
+    package static func duration(_ amount: Value, _ unit: Units.DurationUnit) throws(EvaluationError) -> Duration {
         switch amount {
         case .int(let count):
             let (attoseconds, overflow) = Int128(count).multipliedReportingOverflow(by: unit.attoseconds)
@@ -25,7 +25,7 @@ public enum DurationArithmetic {
         }
     }
 
-    public static func add(_ a: Duration, _ b: Duration) throws(EvaluationError) -> Duration {
+    package static func add(_ a: Duration, _ b: Duration) throws(EvaluationError) -> Duration {
         let (sum, overflow) = a.attoseconds.addingReportingOverflow(b.attoseconds)
         guard !overflow, let result = DurationDomain.duration(attoseconds: sum) else {
             throw outOfRange("\(ValueFormatter.duration(a)) + \(ValueFormatter.duration(b))")
@@ -33,7 +33,7 @@ public enum DurationArithmetic {
         return result
     }
 
-    public static func subtract(_ a: Duration, _ b: Duration) throws(EvaluationError) -> Duration {
+    package static func subtract(_ a: Duration, _ b: Duration) throws(EvaluationError) -> Duration {
         let (difference, overflow) = a.attoseconds.subtractingReportingOverflow(b.attoseconds)
         guard !overflow, let result = DurationDomain.duration(attoseconds: difference) else {
             throw outOfRange("\(ValueFormatter.duration(a)) - \(ValueFormatter.duration(b))")
@@ -41,14 +41,14 @@ public enum DurationArithmetic {
         return result
     }
 
-    public static func negate(_ a: Duration) throws(EvaluationError) -> Duration {
+    package static func negate(_ a: Duration) throws(EvaluationError) -> Duration {
         let (negated, overflow) = Int128(0).subtractingReportingOverflow(a.attoseconds)
         guard !overflow, let result = DurationDomain.duration(attoseconds: negated) else { throw outOfRange("-\(ValueFormatter.duration(a))") }
         return result
     }
 
     /// `d * n`, `n * d`: an Int factor is exact; a Decimal one rounds to the attosecond.
-    public static func multiply(_ a: Duration, by factor: Value) throws(EvaluationError) -> Duration {
+    package static func multiply(_ a: Duration, by factor: Value) throws(EvaluationError) -> Duration {
         let description = { "\(ValueFormatter.duration(a)) * \(ValueFormatter.inline(factor))" }
         switch factor {
         case .int(let n):
@@ -63,7 +63,7 @@ public enum DurationArithmetic {
     }
 
     /// `d / n`, rounded to the attosecond, halves away from zero.
-    public static func divide(_ a: Duration, by divisor: Value) throws(EvaluationError) -> Duration {
+    package static func divide(_ a: Duration, by divisor: Value) throws(EvaluationError) -> Duration {
         let description = { "\(ValueFormatter.duration(a)) / \(ValueFormatter.inline(divisor))" }
         switch divisor {
         case .int(0), .decimal(0):
@@ -85,13 +85,13 @@ public enum DurationArithmetic {
     }
 
     /// The length of `a` in `unit`, for `d.minutes`: exact when the unit divides it, else 38 digits.
-    public static func length(_ a: Duration, in unit: Units.DurationUnit) throws(EvaluationError) -> Decimal {
+    package static func length(_ a: Duration, in unit: Units.DurationUnit) throws(EvaluationError) -> Decimal {
         let unitLength = Decimal(exactly: unit.attoseconds) ?? 1
         return try DecimalArithmetic.divide(exactAttoseconds(a), unitLength)
     }
 
     /// The seconds of `a`, exactly: what `--json` writes and `number(d)` gives.
-    public static func seconds(_ a: Duration) -> Decimal {
+    package static func seconds(_ a: Duration) -> Decimal {
         let attoseconds = exactAttoseconds(a)
         return Decimal(sign: .plus, exponent: -18, significand: attoseconds)
     }
@@ -124,7 +124,7 @@ public enum DurationArithmetic {
     // MARK: Dates
 
     /// `date + duration`; `date - duration` adds the negated duration.
-    public static func date(_ date: Date, plus duration: Duration, _ operation: @autoclosure () -> String) throws(EvaluationError) -> Date {
+    package static func date(_ date: Date, plus duration: Duration, _ operation: @autoclosure () -> String) throws(EvaluationError) -> Date {
         // Through the attoseconds, not `components`, which traps on a host's Duration beyond Int64 seconds.
         let moved = date.timeIntervalSinceReferenceDate + Double(duration.attoseconds) / 1e18
         guard DateRange.contains(moved) else {
@@ -135,7 +135,7 @@ public enum DurationArithmetic {
 
     /// `date + period`, by the calendar: the same day of a later month, or that month's last day when it is
     /// shorter (2024-01-31 + 1 month is 2024-02-29), as Foundation's `Calendar` and Shortcuts' "Adjust Date" do.
-    public static func date(_ date: Date, plus period: CalendarPeriod, _ operation: @autoclosure () -> String) throws(EvaluationError) -> Date {
+    package static func date(_ date: Date, plus period: CalendarPeriod, _ operation: @autoclosure () -> String) throws(EvaluationError) -> Date {
         guard let moved = Calendars.local.date(byAdding: .month, value: period.months, to: date), DateRange.contains(moved) else {
             throw EvaluationError("\(operation()) is out of range: \(DateRange.description)")
         }
@@ -143,7 +143,7 @@ public enum DurationArithmetic {
     }
 
     /// A period from `amount unit` (`3 months`, `2 years`) or `a ± b`, `p * n`: whole months, within range.
-    public static func period(months: Int?, _ operation: @autoclosure () -> String) throws(EvaluationError) -> CalendarPeriod {
+    package static func period(months: Int?, _ operation: @autoclosure () -> String) throws(EvaluationError) -> CalendarPeriod {
         guard let months, let period = CalendarPeriod(months: months) else {
             throw EvaluationError("\(operation()) is out of range: a period is at most 9999 years either way")
         }
@@ -151,7 +151,7 @@ public enum DurationArithmetic {
     }
 
     /// `a - b`, as precise as the two dates (a Date is a Double of seconds: microseconds in our era).
-    public static func between(_ a: Date, _ b: Date) throws(EvaluationError) -> Duration {
+    package static func between(_ a: Date, _ b: Date) throws(EvaluationError) -> Duration {
         let seconds = a.timeIntervalSince(b)
         // Dates in range are at most 10,000 years apart; a host's date may be anywhere.
         guard seconds.isFinite, seconds.magnitude < 9.2e18 else {
@@ -166,7 +166,7 @@ public enum DurationArithmetic {
 /// The dates the language handles: the years 0001 to 9999 of the machine's calendar, as ISO 8601 writes them
 /// with four digits. Beyond them Foundation's calendar gives wrong years without a word (`0000-01-01` reads
 /// as year 1, and any date past year 506713 as that year).
-public enum DateRange {
+package enum DateRange {
     /// Seconds since 2001-01-01 (Foundation's reference date) of 0001-01-01 00:00 and 10000-01-01 00:00, local.
     static let bounds: (lower: Double, upper: Double) = {
         func start(ofYear year: Int) -> Double? {
@@ -176,13 +176,13 @@ public enum DateRange {
         return (start(ofYear: 1) ?? -63_113_904_000, start(ofYear: 10_000) ?? 252_423_993_600)
     }()
 
-    public static let description = "dates go from 0001-01-01 to 9999-12-31"
+    package static let description = "dates go from 0001-01-01 to 9999-12-31"
 
-    public static func contains(_ seconds: Double) -> Bool {
+    package static func contains(_ seconds: Double) -> Bool {
         seconds >= bounds.lower && seconds < bounds.upper
     }
 
-    public static func contains(_ date: Date) -> Bool {
+    package static func contains(_ date: Date) -> Bool {
         contains(date.timeIntervalSinceReferenceDate)
     }
 }

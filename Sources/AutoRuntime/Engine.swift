@@ -3,15 +3,15 @@ import AutoIntents
 /// Runs compiled programs. An engine is configuration only — what the host registered for its intents, and the
 /// default limits — so one engine runs any number of programs at once, from any task: everything a run changes
 /// (its frames, `it`, its step count and deadline, the dialogs it holds back) lives in a `Run` of its own.
-public struct Engine: Sendable {
+package struct Engine: Sendable {
     /// The host's dependencies, for `IntentContext.dependency(_:)`.
-    public let dependencies: Dependencies
+    package let dependencies: Dependencies
     /// The limits of a run that gives none of its own.
-    public var limits: RunLimits
+    package var limits: RunLimits
     /// What runs may touch outside the engine (files, the network, programs, the environment): intents check it.
-    public var grants: Grants
+    package var grants: Grants
 
-    public init(registry: Registry, limits: RunLimits = RunLimits(), grants: Grants = .all) {
+    package init(registry: Registry, limits: RunLimits = RunLimits(), grants: Grants = .all) {
         self.dependencies = registry.dependencies
         self.limits = limits
         self.grants = grants
@@ -27,7 +27,7 @@ public struct Engine: Sendable {
     /// - `it`: what `it` starts as (an automation's scheduled instant).
     /// - `trace`: where each action is recorded as it runs (an automation's run history).
     /// - `writes`: told each path an intent is allowed to write (a file automation ignores its own writes).
-    public func run(_ program: Program, arguments: [Value] = [], interaction: any Interaction,
+    package func run(_ program: Program, arguments: [Value] = [], interaction: any Interaction,
                     cancellation: CancellationFlag = CancellationFlag(), limits: RunLimits? = nil,
                     whatIf: Bool = false, session: SessionState? = nil, it: Value = .null, trace: RunTrace? = nil,
                     writes: (@Sendable (String) -> Void)? = nil) async -> RunOutcome {
@@ -62,18 +62,18 @@ public struct Engine: Sendable {
 }
 
 /// The values a REPL session keeps between entries: its variables by slot (`args` first) and `it`.
-public struct SessionState: Sendable {
-    public var slots: [Value]
-    public var it: Value
-    public init(slots: [Value] = [.list([])], it: Value = .null) {
+package struct SessionState: Sendable {
+    package var slots: [Value]
+    package var it: Value
+    package init(slots: [Value] = [.list([])], it: Value = .null) {
         self.slots = slots
         self.it = it
     }
 }
 
 /// How a run ended.
-public struct RunOutcome: Sendable {
-    public enum Ending: Sendable {
+package struct RunOutcome: Sendable {
+    package enum Ending: Sendable {
         /// The script ran to its end (or `stop`): its result, the value of its last statement or what `return` gave.
         case completed(Value)
         /// `whatIf`: the run stopped before the first intent that changes anything, having said what it would do.
@@ -83,14 +83,14 @@ public struct RunOutcome: Sendable {
         case cancelled(reason: String)
     }
 
-    public let ending: Ending
+    package let ending: Ending
     /// Whether the script's last statement showed a dialog: a front end that prints the result may leave it out,
     /// since the statement already said what it did.
-    public let lastStatementShowedDialog: Bool
+    package let lastStatementShowedDialog: Bool
     /// A session's state as the run left it, when the run was given one.
-    public let session: SessionState?
+    package let session: SessionState?
 
-    public init(ending: Ending, lastStatementShowedDialog: Bool, session: SessionState? = nil) {
+    package init(ending: Ending, lastStatementShowedDialog: Bool, session: SessionState? = nil) {
         self.ending = ending
         self.lastStatementShowedDialog = lastStatementShowedDialog
         self.session = session
@@ -99,20 +99,20 @@ public struct RunOutcome: Sendable {
     /// The script's result: the value of its last statement when that statement makes one — an expression, an
     /// action that returns something, `return value` — and nil after `set`, `show`, a control statement or `stop`.
     /// One rule for every front end: `--json` writes it (`null` when there is none), people see it printed.
-    public func result(of program: Program) -> Value? {
+    package func result(of program: Program) -> Value? {
         guard case .completed(let value) = ending, program.main.endsWithValue else { return nil }
         return value
     }
 
     /// The result as printed for people: not `nil`, and not when the last statement already said what it did.
-    public func printedResult(of program: Program) -> Value? {
+    package func printedResult(of program: Program) -> Value? {
         guard let value = result(of: program), !value.isNull, !lastStatementShowedDialog else { return nil }
         return value
     }
 
     /// The result, or the run's error (`RuntimeError`, or `RunCancelled` for a cancelled run): for callers that
     /// handle the ways a run ends as errors. A stop before a change gives nil.
-    public func value() throws -> Value {
+    package func value() throws -> Value {
         switch ending {
         case .completed(let value): return value
         case .stoppedBeforeChange: return .null

@@ -9,31 +9,31 @@ import AutoIntents
 /// Operators on two Ints, the common case in loops, compute in place; every other pair, an overflow included,
 /// takes the general path (`Operations`), so a fast path never gives another result or another error.
 extension Expr {
-    public static func constant(_ value: Value) -> Expr {
+    package static func constant(_ value: Value) -> Expr {
         Expr(.constant(value))
     }
 
     /// A variable of the current frame.
-    public static func local(_ slot: Int) -> Expr {
+    package static func local(_ slot: Int) -> Expr {
         Expr(.local(slot))
     }
 
     /// The result of the previous statement.
-    public static let it = Expr(.it)
+    package static let it = Expr(.it)
 
-    public static func list(_ items: [Expr]) -> Expr {
+    package static func list(_ items: [Expr]) -> Expr {
         Expr { run, frame throws(EvaluationError) in
             try run.limits.values.list(try run.values(of: items, frame))
         }
     }
 
-    public static func record(keys: [String], values: [Expr]) -> Expr {
+    package static func record(keys: [String], values: [Expr]) -> Expr {
         Expr { run, frame throws(EvaluationError) in
             try run.limits.values.record(Record(keys: keys, values: try run.values(of: values, frame)))
         }
     }
 
-    public static func interpolation(_ parts: [InterpolationPart]) -> Expr {
+    package static func interpolation(_ parts: [InterpolationPart]) -> Expr {
         Expr { run, frame throws(EvaluationError) in
             var text = ""
             for part in parts {
@@ -50,30 +50,30 @@ extension Expr {
         }
     }
 
-    public static func property(_ base: Expr, _ access: PropertyAccess) -> Expr {
+    package static func property(_ base: Expr, _ access: PropertyAccess) -> Expr {
         Expr { run, frame throws(EvaluationError) in
             try Properties.read(access, of: try base.evaluate(run, frame), grants: run.context.grants)
         }
     }
 
     /// `xs[i]`, `t[i]`, `r[key]` (`Operations.index`).
-    public static func index(_ base: Expr, _ index: Expr) -> Expr {
+    package static func index(_ base: Expr, _ index: Expr) -> Expr {
         Expr { run, frame throws(EvaluationError) in
             try Operations.index(try base.evaluate(run, frame), try index.evaluate(run, frame))
         }
     }
 
-    public static func negate(_ operand: Expr) -> Expr {
+    package static func negate(_ operand: Expr) -> Expr {
         Expr { run, frame throws(EvaluationError) in try Operations.negate(try operand.evaluate(run, frame)) }
     }
 
-    public static func not(_ operand: Expr) -> Expr {
+    package static func not(_ operand: Expr) -> Expr {
         Expr { run, frame throws(EvaluationError) in
             .bool(!(try Operations.truth(try operand.evaluate(run, frame), "the operand of 'not'")))
         }
     }
 
-    public static func arithmetic(_ op: ArithmeticOperator, _ left: Expr, _ right: Expr) -> Expr {
+    package static func arithmetic(_ op: ArithmeticOperator, _ left: Expr, _ right: Expr) -> Expr {
         // A variable and a whole number (`x + 1`, `n * 2`) or two variables: read in place, without a call per operand.
         switch (left.kind, right.kind) {
         case (.local(let slot), .constant(.int(let constant))):
@@ -98,7 +98,7 @@ extension Expr {
         }
     }
 
-    public static func compare(_ op: ComparisonOperator, _ left: Expr, _ right: Expr) -> Expr {
+    package static func compare(_ op: ComparisonOperator, _ left: Expr, _ right: Expr) -> Expr {
         switch (left.kind, right.kind) {
         case (.local(let slot), .constant(.int(let constant))):
             return Expr { _, frame throws(EvaluationError) in
@@ -115,7 +115,7 @@ extension Expr {
         }
     }
 
-    public static func between(_ value: Expr, _ low: Expr, _ high: Expr) -> Expr {
+    package static func between(_ value: Expr, _ low: Expr, _ high: Expr) -> Expr {
         Expr { run, frame throws(EvaluationError) in
             let v = try value.evaluate(run, frame)
             guard try Operations.compare(.greaterOrEqual, v, try low.evaluate(run, frame)) else { return .bool(false) }
@@ -123,28 +123,28 @@ extension Expr {
         }
     }
 
-    public static func and(_ left: Expr, _ right: Expr) -> Expr {
+    package static func and(_ left: Expr, _ right: Expr) -> Expr {
         Expr { run, frame throws(EvaluationError) in
             guard try Operations.truth(try left.evaluate(run, frame), "the left side of 'and'") else { return .bool(false) }
             return .bool(try Operations.truth(try right.evaluate(run, frame), "the right side of 'and'"))
         }
     }
 
-    public static func or(_ left: Expr, _ right: Expr) -> Expr {
+    package static func or(_ left: Expr, _ right: Expr) -> Expr {
         Expr { run, frame throws(EvaluationError) in
             if try Operations.truth(try left.evaluate(run, frame), "the left side of 'or'") { return .bool(true) }
             return .bool(try Operations.truth(try right.evaluate(run, frame), "the right side of 'or'"))
         }
     }
 
-    public static func function(_ function: BuiltinFunction, _ arguments: [Expr]) -> Expr {
+    package static func function(_ function: BuiltinFunction, _ arguments: [Expr]) -> Expr {
         Expr { run, frame throws(EvaluationError) in
             try BuiltinFunctions.call(function, try run.values(of: arguments, frame), limits: run.limits.values)
         }
     }
 
     /// `list | filter where …`: the right-hand sides are evaluated once, then each element is tested.
-    public static func filter(_ list: Expr, _ condition: ConditionPlan) -> Expr {
+    package static func filter(_ list: Expr, _ condition: ConditionPlan) -> Expr {
         Expr { run, frame throws(EvaluationError) in
             .list(try ListQueries.filter(try run.items(list, frame, "filter"), condition, grants: run.context.grants) {
                 expression throws(EvaluationError) in try expression.evaluate(run, frame)
@@ -153,14 +153,14 @@ extension Expr {
     }
 
     /// `list | sort by …`: stable.
-    public static func sort(_ list: Expr, _ keys: [SortPlan]) -> Expr {
+    package static func sort(_ list: Expr, _ keys: [SortPlan]) -> Expr {
         Expr { run, frame throws(EvaluationError) in
             .list(try ListQueries.sort(try run.items(list, frame, "sort"), keys, grants: run.context.grants))
         }
     }
 
     /// `list | limit n`.
-    public static func limit(_ list: Expr, _ count: Expr) -> Expr {
+    package static func limit(_ list: Expr, _ count: Expr) -> Expr {
         Expr { run, frame throws(EvaluationError) in
             let values = try run.items(list, frame, "limit")
             return .list(Array(values.prefix(try ListQueries.limit(try count.evaluate(run, frame)))))
@@ -168,7 +168,7 @@ extension Expr {
     }
 
     /// `find files in …`: a walk of a folder with the where-clause, sort and limit applied as it goes (`FileSearch`).
-    public static func findFiles(_ plan: FileSearchPlan) -> Expr {
+    package static func findFiles(_ plan: FileSearchPlan) -> Expr {
         let parts = plan.condition.map(FileSearch.split)
         return Expr { run, frame throws(EvaluationError) in
             let grants = run.context.grants
@@ -185,7 +185,7 @@ extension Expr {
     }
 
     /// `xs | each expression`, with `it` as each element in turn.
-    public static func each(_ list: Expr, _ value: Expr) -> Expr {
+    package static func each(_ list: Expr, _ value: Expr) -> Expr {
         Expr { run, frame throws(EvaluationError) in
             let elements = try run.items(list, frame, "each")
             let outer = frame.it
@@ -202,7 +202,7 @@ extension Expr {
     }
 
     /// `a otherwise b`: b's value when evaluating a fails (not when the run is interrupted or out of memory).
-    public static func otherwise(_ attempt: Expr, _ fallback: Expr) -> Expr {
+    package static func otherwise(_ attempt: Expr, _ fallback: Expr) -> Expr {
         Expr { run, frame throws(EvaluationError) in
             do throws(EvaluationError) {
                 return try attempt.evaluate(run, frame)
@@ -213,7 +213,7 @@ extension Expr {
     }
 
     /// `group by`, `count by` and `distinct`: the elements grouped by the key at a path (`ListQueries.group`).
-    public static func group(_ list: Expr, _ path: [PropertyAccess], _ grouping: Grouping) -> Expr {
+    package static func group(_ list: Expr, _ path: [PropertyAccess], _ grouping: Grouping) -> Expr {
         Expr { run, frame throws(EvaluationError) in
             try ListQueries.group(try run.items(list, frame, grouping.stageName), by: path, grouping, limits: run.limits.values,
                                   grants: run.context.grants)

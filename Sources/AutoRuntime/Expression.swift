@@ -6,7 +6,7 @@ import AutoIntents
 /// It is compiled as it is built: each kind of node is a closure holding its operands' closures
 /// (`Expr+Compiled`), so evaluating one is a call per node with everything resolved, rather than a walk of an
 /// enum tree that switches on each node and counts a reference to each child it reads.
-public struct Expr: Sendable {
+package struct Expr: Sendable {
     typealias Evaluator = @Sendable (Run, Frame) throws(EvaluationError) -> Value
 
     /// Constants, variables and `it`, the leaves read most often, are read in place: no closure is made for them
@@ -60,14 +60,14 @@ public struct Expr: Sendable {
     }
 
     /// The value, when the expression is a constant (the checker resolved it before the run).
-    public var constantValue: Value? {
+    package var constantValue: Value? {
         if case .constant(let value) = kind { return value }
         return nil
     }
 }
 
 /// What a grouping stage makes of each group of elements with equal keys.
-public enum Grouping: Sendable {
+package enum Grouping: Sendable {
     /// `group by`: a `{key, items}` record.
     case items
     /// `count by`: a `{key, count}` record.
@@ -75,7 +75,7 @@ public enum Grouping: Sendable {
     /// `distinct`: the group's first element.
     case distinct
 
-    public var stageName: String {
+    package var stageName: String {
         switch self {
         case .items: return "group by"
         case .count: return "count by"
@@ -85,7 +85,7 @@ public enum Grouping: Sendable {
 }
 
 /// A where-clause: comparisons of a candidate's property paths with values.
-public indirect enum ConditionPlan: Sendable {
+package indirect enum ConditionPlan: Sendable {
     /// `path <op> value`; for `between` the value is a list of the two ends.
     case compare(path: [PropertyAccess], ComparisonOperator, Expr)
     case and(ConditionPlan, ConditionPlan)
@@ -94,15 +94,15 @@ public indirect enum ConditionPlan: Sendable {
 }
 
 /// `find files in FOLDER recursive hidden where … sort by … limit n`, ready to run.
-public struct FileSearchPlan: Sendable {
+package struct FileSearchPlan: Sendable {
     /// Evaluates to a file or a text path; nil for the current folder.
-    public let folder: Expr?
-    public let recursive: Bool
-    public let hidden: Bool
-    public let condition: ConditionPlan?
-    public let sort: [SortPlan]
-    public let limit: Expr?
-    public init(folder: Expr?, recursive: Bool, hidden: Bool, condition: ConditionPlan?, sort: [SortPlan], limit: Expr?) {
+    package let folder: Expr?
+    package let recursive: Bool
+    package let hidden: Bool
+    package let condition: ConditionPlan?
+    package let sort: [SortPlan]
+    package let limit: Expr?
+    package init(folder: Expr?, recursive: Bool, hidden: Bool, condition: ConditionPlan?, sort: [SortPlan], limit: Expr?) {
         self.folder = folder
         self.recursive = recursive
         self.hidden = hidden
@@ -113,30 +113,30 @@ public struct FileSearchPlan: Sendable {
 }
 
 /// One key of a sort: a property path of the element.
-public struct SortPlan: Sendable {
-    public let path: [PropertyAccess]
-    public let descending: Bool
+package struct SortPlan: Sendable {
+    package let path: [PropertyAccess]
+    package let descending: Bool
     /// `ignoring case`: texts order by their lowercase forms (`ListQueries.foldingCase`).
-    public let ignoringCase: Bool
-    public init(path: [PropertyAccess], descending: Bool, ignoringCase: Bool = false) {
+    package let ignoringCase: Bool
+    package init(path: [PropertyAccess], descending: Bool, ignoringCase: Bool = false) {
         self.path = path
         self.descending = descending
         self.ignoringCase = ignoringCase
     }
 }
 
-public enum InterpolationPart: Sendable {
+package enum InterpolationPart: Sendable {
     case literal(String)
     case value(Expr)
 }
 
-public enum ArithmeticOperator: String, Sendable {
+package enum ArithmeticOperator: String, Sendable {
     case add = "+", subtract = "-", multiply = "*", divide = "/", remainder = "%"
 }
 
 
 /// How a `.name` is read, decided by the checker from the type on its left.
-public indirect enum PropertyAccess: Sendable, CustomStringConvertible {
+package indirect enum PropertyAccess: Sendable, CustomStringConvertible {
     /// An entity property by index in its type's property list.
     case entity(AnyEntityType, Int)
     case datePart(DatePart)
@@ -146,7 +146,7 @@ public indirect enum PropertyAccess: Sendable, CustomStringConvertible {
     /// Applied to every element of a list: `books.title`.
     case each(PropertyAccess)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .entity(let type, let index): return type.properties[index].name
         case .datePart(let part): return part.rawValue
@@ -157,14 +157,14 @@ public indirect enum PropertyAccess: Sendable, CustomStringConvertible {
     }
 }
 
-public enum DatePart: String, Sendable, CaseIterable {
+package enum DatePart: String, Sendable, CaseIterable {
     case year, month, day, hour, minute, second
     /// `Wednesday`, `May`.
     case weekday, monthName
     /// Midnight at the start of the date's day, week (weeks start on Monday, as ISO 8601 has them), month or year.
     case startOfDay, startOfWeek, startOfMonth, startOfYear
 
-    public var type: ValueType {
+    package var type: ValueType {
         switch self {
         case .year, .month, .day, .hour, .minute, .second: return .int
         case .weekday, .monthName: return .text
@@ -173,15 +173,15 @@ public enum DatePart: String, Sendable, CaseIterable {
     }
 }
 
-public enum FileProperty: String, Sendable, CaseIterable {
+package enum FileProperty: String, Sendable, CaseIterable {
     case name, path, `extension`, size, modified, created, kind, parent, exists
 
     /// Whether reading it asks the file system (and so the run's read grant), not only the path.
-    public var readsFileSystem: Bool { ![.name, .path, .extension, .parent].contains(self) }
+    package var readsFileSystem: Bool { ![.name, .path, .extension, .parent].contains(self) }
 
     /// What reading it gives: `kind` is "file", "folder", "link" or "other"; a file that isn't there has nil for the
     /// properties read from the file system.
-    public var type: ValueType {
+    package var type: ValueType {
         switch self {
         case .size: return .size
         case .modified, .created: return .date
@@ -193,7 +193,7 @@ public enum FileProperty: String, Sendable, CaseIterable {
 }
 
 /// The built-in functions of LANGUAGE.md §5, plus `now` and `today`.
-public enum BuiltinFunction: String, Sendable, CaseIterable {
+package enum BuiltinFunction: String, Sendable, CaseIterable {
     case count, first, last, sum, average, min, max, join, text, number, date, round, abs
     /// `format(d, "EEEE, d MMMM")`, `format(x, "#,##0.00")`: a date or a number written with a pattern.
     case format
@@ -210,13 +210,13 @@ public enum BuiltinFunction: String, Sendable, CaseIterable {
     case now, today
 
     /// The functions whose first argument must be a text (`first` and `last` take a list too).
-    public static let onTexts: Set<BuiltinFunction> = [.split, .words, .lines, .characters, .trim, .upper, .lower, .capitalize,
+    package static let onTexts: Set<BuiltinFunction> = [.split, .words, .lines, .characters, .trim, .upper, .lower, .capitalize,
                                                        .replace, .padLeft, .padRight, .parseJson,
                                                        .matches, .match, .allMatches, .captures, .replaceMatches, .parseDate]
 
     /// The functions whose second argument is a regular expression.
-    public static let withPattern: Set<BuiltinFunction> = [.matches, .match, .allMatches, .captures, .replaceMatches]
+    package static let withPattern: Set<BuiltinFunction> = [.matches, .match, .allMatches, .captures, .replaceMatches]
 
     /// Whether scripts call it with parentheses, `count(x)`; `now` and `today` are read as names.
-    public var isCalled: Bool { self != .now && self != .today }
+    package var isCalled: Bool { self != .now && self != .today }
 }

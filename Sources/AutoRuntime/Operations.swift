@@ -2,16 +2,16 @@ import AutoIntents
 import Foundation
 
 /// A runtime failure inside an expression; the executor adds the location of the node it belongs to.
-public struct EvaluationError: Error, Sendable {
-    public let message: String
+package struct EvaluationError: Error, Sendable {
+    package let message: String
     /// A limit the run hit (its memory), for the front end's wording; `.failed` for any other error.
-    public let kind: RuntimeError.Kind
+    package let kind: RuntimeError.Kind
     /// The run was cancelled or ran out of time while a long built-in worked: the executor reports why.
     let isInterruption: Bool
 
     /// Control characters a text value brings into the message (an ESC, a NUL) are escaped, so that printing
     /// the error can't drive the terminal.
-    public init(_ message: String, kind: RuntimeError.Kind = .failed) {
+    package init(_ message: String, kind: RuntimeError.Kind = .failed) {
         self.message = ValueFormatter.escapingControlCharacters(message)
         self.kind = kind
         self.isInterruption = false
@@ -32,8 +32,8 @@ public struct EvaluationError: Error, Sendable {
 /// Arithmetic and comparison on values. The checker rejects what it can see is wrong; these functions
 /// check again, because `Any` values are only known here. No operation traps: a result out of its type's
 /// range is an `EvaluationError` that names the range.
-public enum Operations {
-    public static func arithmetic(_ op: ArithmeticOperator, _ a: Value, _ b: Value) throws(EvaluationError) -> Value {
+package enum Operations {
+    package static func arithmetic(_ op: ArithmeticOperator, _ a: Value, _ b: Value) throws(EvaluationError) -> Value {
         switch (op, a, b) {
         case (.add, .int(let x), .int(let y)): return try checked(x.addingReportingOverflow(y), x, "+", y)
         case (.subtract, .int(let x), .int(let y)): return try checked(x.subtractingReportingOverflow(y), x, "-", y)
@@ -124,7 +124,7 @@ public enum Operations {
     }
 
     /// An Int or a Decimal as a Decimal, exactly (an Int has at most 19 digits); nil for anything else.
-    public static func number(_ value: Value) -> Decimal? {
+    package static func number(_ value: Value) -> Decimal? {
         switch value {
         case .int(let i): return Decimal(i)
         case .decimal(let d): return d
@@ -133,7 +133,7 @@ public enum Operations {
     }
 
     /// `xs[i]` and `t[i]` from 0, negative from the end (`xs[-1]` is the last); `r[key]`. What is not there is nil.
-    public static func index(_ base: Value, _ index: Value) throws(EvaluationError) -> Value {
+    package static func index(_ base: Value, _ index: Value) throws(EvaluationError) -> Value {
         switch (base, index) {
         case (.null, _):
             return .null
@@ -157,7 +157,7 @@ public enum Operations {
         }
     }
 
-    public static func negate(_ value: Value) throws(EvaluationError) -> Value {
+    package static func negate(_ value: Value) throws(EvaluationError) -> Value {
         switch value {
         case .int(let i):
             if i == .min { throw EvaluationError("integer overflow: -(\(i)) does not fit in 64 bits") }
@@ -170,7 +170,7 @@ public enum Operations {
     }
 
     /// `==`: numbers by value whatever their kind, entities by type and id, enum cases by case.
-    public static func equal(_ a: Value, _ b: Value) -> Bool {
+    package static func equal(_ a: Value, _ b: Value) -> Bool {
         // Lists and records here, everything else in `equalScalars`: this frame is the one repeated per level
         // of a nested value, so it is kept small (see `ValueLimits`).
         switch a {
@@ -214,7 +214,7 @@ public enum Operations {
     }
 
     /// Ordering for `<`, `sort by`, `min` and `max`. Nil when the two can't be ordered.
-    public static func order(_ a: Value, _ b: Value) -> ComparisonResult? {
+    package static func order(_ a: Value, _ b: Value) -> ComparisonResult? {
         func result<T: Comparable>(_ x: T, _ y: T) -> ComparisonResult {
             x < y ? .orderedAscending : (x > y ? .orderedDescending : .orderedSame)
         }
@@ -234,7 +234,7 @@ public enum Operations {
         }
     }
 
-    public static func compare(_ op: ComparisonOperator, _ a: Value, _ b: Value) throws(EvaluationError) -> Bool {
+    package static func compare(_ op: ComparisonOperator, _ a: Value, _ b: Value) throws(EvaluationError) -> Bool {
         switch op {
         case .equal: return equal(a, b)
         case .notEqual: return !equal(a, b)
@@ -274,7 +274,7 @@ public enum Operations {
         }
     }
 
-    public static func truth(_ value: Value, _ context: String) throws(EvaluationError) -> Bool {
+    package static func truth(_ value: Value, _ context: String) throws(EvaluationError) -> Bool {
         guard case .bool(let flag) = value else {
             throw EvaluationError("\(context) must be true or false, not \(value.type)")
         }

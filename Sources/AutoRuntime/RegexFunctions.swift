@@ -13,7 +13,7 @@ import Foundation
 /// and every 10,000 steps of backtracking (`.reportProgress`), where the match stops at Ctrl-C and the time limit,
 /// and where its steps count against the run's step limit (`forEachMatch`), so that no pattern can hold a thread
 /// forever.
-public enum RegexFunctions {
+package enum RegexFunctions {
     static func call(_ function: BuiltinFunction, _ arguments: [Value], limits: ValueLimits) throws(EvaluationError) -> Value {
         let name = function.rawValue
         guard let pattern = try TextFunctions.text(arguments[1], "\(name)'s pattern") else {
@@ -137,7 +137,7 @@ public enum RegexFunctions {
     }
 
     /// What is wrong with a pattern, or nil when it compiles: for the checker, on constant patterns.
-    public static func problem(in pattern: String) -> String? {
+    package static func problem(in pattern: String) -> String? {
         (try? NSRegularExpression(pattern: pattern)) == nil ? reason(pattern) : nil
     }
 

@@ -1,15 +1,15 @@
 /// Bounds on a run, so that no script can hang or exhaust the process.
-public struct RunLimits: Sendable {
+package struct RunLimits: Sendable {
     /// Nodes executed and loop iterations, counted together; at least 1.
-    public var maxSteps: Int
+    package var maxSteps: Int
     /// Wall time; nil for none. Intents that await see it pass as a cancellation.
-    public var maxDuration: Duration?
+    package var maxDuration: Duration?
     /// Nested shortcut calls.
-    public var maxCallDepth: Int
+    package var maxCallDepth: Int
     /// What values the run builds may be: how deep lists and records nest.
-    public var values: ValueLimits
+    package var values: ValueLimits
 
-    public init(maxSteps: Int = 100_000_000, maxDuration: Duration? = nil, maxCallDepth: Int = 200, values: ValueLimits = ValueLimits()) {
+    package init(maxSteps: Int = 100_000_000, maxDuration: Duration? = nil, maxCallDepth: Int = 200, values: ValueLimits = ValueLimits()) {
         self.maxSteps = max(1, maxSteps)
         self.maxDuration = maxDuration
         self.maxCallDepth = maxCallDepth

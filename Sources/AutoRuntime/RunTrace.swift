@@ -7,21 +7,21 @@ import Synchronization
 ///
 /// Bounded: a loop of a million calls keeps its first `limit` steps and counts the rest, so that a trace never
 /// holds more than a store should keep for one run.
-public final class RunTrace: Sendable {
-    public struct Step: Sendable, Equatable {
-        public let intent: String
+package final class RunTrace: Sendable {
+    package struct Step: Sendable, Equatable {
+        package let intent: String
         /// The arguments given or filled in, in parameter order, each written as a script would (`"Emma"`, `3`).
-        public let arguments: [Argument]
+        package let arguments: [Argument]
         /// The result written short, or nil when the action failed.
-        public let result: String?
+        package let result: String?
         /// The action's error, when it failed.
-        public let error: String?
+        package let error: String?
         /// From the start of the run to the start of the action.
-        public let startedAfter: Duration
-        public let duration: Duration
-        public let location: SourceLocation
+        package let startedAfter: Duration
+        package let duration: Duration
+        package let location: SourceLocation
 
-        public init(intent: String, arguments: [Argument], result: String?, error: String?, startedAfter: Duration,
+        package init(intent: String, arguments: [Argument], result: String?, error: String?, startedAfter: Duration,
                     duration: Duration, location: SourceLocation) {
             self.intent = intent
             self.arguments = arguments
@@ -33,30 +33,30 @@ public final class RunTrace: Sendable {
         }
     }
 
-    public struct Argument: Sendable, Equatable {
-        public let name: String
-        public let value: String
-        public init(name: String, value: String) {
+    package struct Argument: Sendable, Equatable {
+        package let name: String
+        package let value: String
+        package init(name: String, value: String) {
             self.name = name
             self.value = value
         }
     }
 
     /// How many steps are kept.
-    public let limit: Int
+    package let limit: Int
     /// Texts longer than this are cut with `…`.
-    public static let textLimit = 200
+    package static let textLimit = 200
     private let state = Mutex<(steps: [Step], dropped: Int)>(([], 0))
     let started = ContinuousClock.now
 
-    public init(limit: Int = 1_000) {
+    package init(limit: Int = 1_000) {
         self.limit = limit
     }
 
     /// The steps kept, in the order the actions started.
-    public var steps: [Step] { state.withLock { $0.steps }.sorted { $0.startedAfter < $1.startedAfter } }
+    package var steps: [Step] { state.withLock { $0.steps }.sorted { $0.startedAfter < $1.startedAfter } }
     /// How many steps ran beyond `limit` and were not kept.
-    public var dropped: Int { state.withLock { $0.dropped } }
+    package var dropped: Int { state.withLock { $0.dropped } }
 
     func record(_ intent: IntentDescriptor, _ arguments: [Value?], result: Result<Value, any Error>, startedAt: ContinuousClock.Instant,
                 location: SourceLocation) {

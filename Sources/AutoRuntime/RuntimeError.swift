@@ -1,8 +1,8 @@
 /// A run that failed: what kind of failure, where in the script, and a sentence that says what went wrong in the
 /// language's own terms. Front ends (the CLI, the REPL, the daemon) add what only they know: the CLI says which
 /// option raises a limit, the daemon which automation option would.
-public struct RuntimeError: Error, Sendable, CustomStringConvertible {
-    public enum Kind: Sendable, Equatable {
+package struct RuntimeError: Error, Sendable, CustomStringConvertible {
+    package enum Kind: Sendable, Equatable {
         /// An expression or an intent failed; the message says why.
         case failed
         /// The run took more than this many steps.
@@ -19,23 +19,23 @@ public struct RuntimeError: Error, Sendable, CustomStringConvertible {
         case unconfirmed(intent: String)
     }
 
-    public let kind: Kind
-    public let message: String
+    package let kind: Kind
+    package let message: String
 
     /// Whether `try … otherwise` handles it: an expression's or an intent's failure. A limit (steps, time, memory,
     /// call depth), a question nobody answered and a confirmation nobody gave end the run whatever the script says.
-    public var isCatchable: Bool { kind == .failed }
-    public let location: SourceLocation?
+    package var isCatchable: Bool { kind == .failed }
+    package let location: SourceLocation?
 
     /// Control characters in the message (a text value's ESC or NUL, a host's message) are escaped, so that
     /// printing the error can't drive the terminal.
-    public init(_ message: String, at location: SourceLocation?, kind: Kind = .failed) {
+    package init(_ message: String, at location: SourceLocation?, kind: Kind = .failed) {
         self.kind = kind
         self.message = ValueFormatter.escapingControlCharacters(message)
         self.location = location
     }
 
-    public var description: String {
+    package var description: String {
         guard let location else { return "error: \(message)" }
         return "\(location): error: \(message)"
     }

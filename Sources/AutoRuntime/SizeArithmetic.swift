@@ -3,11 +3,11 @@ import Foundation
 
 /// Arithmetic on sizes: a byte count in 64 bits, exact; a result beyond them is an error, never a wrapped
 /// negative size.
-public enum SizeArithmetic {
-    public static let rangeDescription = "a Size is at most 9223372036854775807 bytes (about 9.2 million TB) either way"
+package enum SizeArithmetic {
+    package static let rangeDescription = "a Size is at most 9223372036854775807 bytes (about 9.2 million TB) either way"
 
     /// `amount unit`, as a literal writes it: `10 KB`, `1.5 MB` (rounded to a whole byte).
-    public static func size(_ amount: Value, _ unit: Units.SizeUnit) throws(EvaluationError) -> Int64 {
+    package static func size(_ amount: Value, _ unit: Units.SizeUnit) throws(EvaluationError) -> Int64 {
         switch amount {
         case .int(let count):
             let (bytes, overflow) = Int64(count).multipliedReportingOverflow(by: unit.bytes)
@@ -20,20 +20,20 @@ public enum SizeArithmetic {
         }
     }
 
-    public static func add(_ a: Int64, _ b: Int64) throws(EvaluationError) -> Int64 {
+    package static func add(_ a: Int64, _ b: Int64) throws(EvaluationError) -> Int64 {
         let (sum, overflow) = a.addingReportingOverflow(b)
         if overflow { throw outOfRange("\(ValueFormatter.size(a)) + \(ValueFormatter.size(b))") }
         return sum
     }
 
-    public static func subtract(_ a: Int64, _ b: Int64) throws(EvaluationError) -> Int64 {
+    package static func subtract(_ a: Int64, _ b: Int64) throws(EvaluationError) -> Int64 {
         let (difference, overflow) = a.subtractingReportingOverflow(b)
         if overflow { throw outOfRange("\(ValueFormatter.size(a)) - \(ValueFormatter.size(b))") }
         return difference
     }
 
     /// `size * n`: exact for an Int, rounded to a whole byte for a Decimal.
-    public static func multiply(_ a: Int64, by factor: Value) throws(EvaluationError) -> Int64 {
+    package static func multiply(_ a: Int64, by factor: Value) throws(EvaluationError) -> Int64 {
         let description = { "\(ValueFormatter.size(a)) * \(ValueFormatter.inline(factor))" }
         switch factor {
         case .int(let n):
@@ -48,7 +48,7 @@ public enum SizeArithmetic {
     }
 
     /// `size / n`, rounded to a whole byte.
-    public static func divide(_ a: Int64, by divisor: Value) throws(EvaluationError) -> Int64 {
+    package static func divide(_ a: Int64, by divisor: Value) throws(EvaluationError) -> Int64 {
         let description = { "\(ValueFormatter.size(a)) / \(ValueFormatter.inline(divisor))" }
         guard let n = Operations.number(divisor) else { throw EvaluationError("can't divide a Size by \(divisor.type)") }
         if n.isZero { throw EvaluationError("division by zero (\(description()))") }

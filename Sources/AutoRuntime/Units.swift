@@ -2,23 +2,23 @@ import AutoIntents
 
 /// The units of durations and sizes, by the names scripts write (`90 seconds`, `10 KB`): the one list that
 /// the parser, the checker, the properties of a duration (`d.minutes`) and the formatter read.
-public enum Units {
-    public struct DurationUnit: Sendable {
-        public let singular: String
-        public let plural: String
+package enum Units {
+    package struct DurationUnit: Sendable {
+        package let singular: String
+        package let plural: String
         /// The unit's length, exactly.
-        public let attoseconds: Int128
+        package let attoseconds: Int128
     }
 
-    public struct SizeUnit: Sendable {
-        public let name: String
-        public let bytes: Int64
+    package struct SizeUnit: Sendable {
+        package let name: String
+        package let bytes: Int64
     }
 
     static let second: Int128 = 1_000_000_000_000_000_000
 
     /// Smallest first.
-    public static let durations: [DurationUnit] = [
+    package static let durations: [DurationUnit] = [
         DurationUnit(singular: "millisecond", plural: "milliseconds", attoseconds: second / 1000),
         DurationUnit(singular: "second", plural: "seconds", attoseconds: second),
         DurationUnit(singular: "minute", plural: "minutes", attoseconds: 60 * second),
@@ -28,14 +28,14 @@ public enum Units {
     ]
 
     /// Calendar units: a whole number of them is a `CalendarPeriod` of months.
-    public static let periods: [(singular: String, plural: String, months: Int)] = [("month", "months", 1), ("year", "years", 12)]
+    package static let periods: [(singular: String, plural: String, months: Int)] = [("month", "months", 1), ("year", "years", 12)]
 
-    public static func period(named name: String) -> (singular: String, plural: String, months: Int)? {
+    package static func period(named name: String) -> (singular: String, plural: String, months: Int)? {
         periods.first { $0.singular == name || $0.plural == name }
     }
 
     /// Decimal units, as `ls --si` and file managers count (1 KB = 1000 bytes), and binary ones (1 KiB = 1024).
-    public static let sizes: [SizeUnit] = [
+    package static let sizes: [SizeUnit] = [
         SizeUnit(name: "byte", bytes: 1), SizeUnit(name: "bytes", bytes: 1),
         SizeUnit(name: "KB", bytes: 1_000), SizeUnit(name: "MB", bytes: 1_000_000),
         SizeUnit(name: "GB", bytes: 1_000_000_000), SizeUnit(name: "TB", bytes: 1_000_000_000_000),
@@ -44,27 +44,27 @@ public enum Units {
     ]
 
     /// The units a size is shown in, smallest first: each is 1000 of the one before.
-    public static let sizeDisplay = ["bytes", "KB", "MB", "GB", "TB"]
+    package static let sizeDisplay = ["bytes", "KB", "MB", "GB", "TB"]
 
     /// `90 seconds`, `1 second`: either form of the name.
-    public static func duration(named name: String) -> DurationUnit? {
+    package static func duration(named name: String) -> DurationUnit? {
         durations.first { $0.singular == name || $0.plural == name }
     }
 
-    public static func size(named name: String) -> SizeUnit? {
+    package static func size(named name: String) -> SizeUnit? {
         sizes.first { $0.name == name }
     }
 
     /// Whether `name` is a unit, so that `3 seconds` is one quantity ("times" is not, so `3 times` isn't).
-    public static func isUnit(_ name: String) -> Bool {
+    package static func isUnit(_ name: String) -> Bool {
         duration(named: name) != nil || size(named: name) != nil || period(named: name) != nil
     }
 
     /// `d.minutes`: a duration's length in a unit, by the unit's plural name.
-    public static func durationProperty(named name: String) -> DurationUnit? {
+    package static func durationProperty(named name: String) -> DurationUnit? {
         durations.first { $0.plural == name }
     }
 
     /// The properties of a Duration, for hints.
-    public static var durationPropertyNames: [String] { durations.map(\.plural) }
+    package static var durationPropertyNames: [String] { durations.map(\.plural) }
 }

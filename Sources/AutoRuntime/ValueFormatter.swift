@@ -2,11 +2,11 @@ import AutoIntents
 import Foundation
 
 /// How values read for people (`show`, interpolation) and for machines (`--json`).
-public enum ValueFormatter {
+package enum ValueFormatter {
     /// The text `show` prints and `"\(x)"` inserts: texts as they are, numbers in shortest form,
     /// entities by their title, lists of entities or records one per line. A big list stops early, cut short, when
     /// its run is cancelled or out of time; whoever shows it looks at `Interruption` after.
-    public static func display(_ value: Value) -> String {
+    package static func display(_ value: Value) -> String {
         switch value {
         case .text(let text): return text
         case .entity(let entity):
@@ -24,7 +24,7 @@ public enum ValueFormatter {
     }
 
     /// What `"\(x)"` inserts: like `display`, but an entity is its title alone and a list stays on one line.
-    public static func interpolated(_ value: Value) -> String {
+    package static func interpolated(_ value: Value) -> String {
         switch value {
         case .text(let text): return text
         default: return inline(value)
@@ -32,7 +32,7 @@ public enum ValueFormatter {
     }
 
     /// The compact form used inside lists and records: texts quoted, `[1, 2]`, `{title: "Circe"}`.
-    public static func inline(_ value: Value) -> String {
+    package static func inline(_ value: Value) -> String {
         // Lists and records here, everything else in `scalar`: this frame is the one repeated per level of a
         // nested value, so it is kept small, and loops stand for `map` and `zip` (see `ValueLimits`).
         switch value {
@@ -77,7 +77,7 @@ public enum ValueFormatter {
     /// `text` with its control characters written as escapes (`\n`, `\t`, `\r`, `\u{1B}`): for messages, where
     /// a raw ESC or NUL from a value would reach the terminal and could rewrite what it shows.
     /// A byte of a file name that isn't UTF-8 is written `\xHH` (`FileNameBytes`).
-    public static func escapingControlCharacters(_ text: String) -> String {
+    package static func escapingControlCharacters(_ text: String) -> String {
         let text = FileNameBytes.escaped(text)
         guard text.unicodeScalars.contains(where: isControl) else { return text }
         var out = ""
@@ -117,7 +117,7 @@ public enum ValueFormatter {
     }
 
     /// As written, with a fractional part and no trailing zeros past it: `3.0`, `0.1`, `3.3` (for `3.30`).
-    public static func decimal(_ number: Decimal) -> String {
+    package static func decimal(_ number: Decimal) -> String {
         // A Decimal made outside the engine may be NaN; no value the engine makes is.
         if number.isNaN { return "nan" }
         if let (isNegative, significand, exponent) = DecimalDomain.parts(number) {
@@ -141,13 +141,13 @@ public enum ValueFormatter {
     }
 
     /// A host's Double (a parameter's range), read as the Decimal its shortest form writes.
-    public static func decimal(_ number: Double) -> String {
+    package static func decimal(_ number: Double) -> String {
         if let exact = DecimalDomain.decimal(number) { return decimal(exact) }
         return number.isNaN ? "nan" : (number < 0 ? "-infinity" : "infinity")
     }
 
     /// `2024-05-01` at midnight, `2024-05-01 07:30` otherwise, in the machine's time zone.
-    public static func date(_ date: Date) -> String {
+    package static func date(_ date: Date) -> String {
         let parts = Calendars.local.dateComponents([.year, .month, .day, .hour, .minute, .second], from: date)
         let day = String(format: "%04d-%02d-%02d", parts.year ?? 0, parts.month ?? 0, parts.day ?? 0)
         let (hour, minute, second) = (parts.hour ?? 0, parts.minute ?? 0, parts.second ?? 0)
@@ -157,7 +157,7 @@ public enum ValueFormatter {
     }
 
     /// `90 seconds` reads as `1 minute 30 seconds`: the largest units first, to the millisecond.
-    public static func duration(_ duration: Duration) -> String {
+    package static func duration(_ duration: Duration) -> String {
         // Whole milliseconds, rounded half away from zero, in integers: exact for every duration in range.
         let attosecondsPerMillisecond = UInt128(1_000_000_000_000_000)
         let magnitude = duration.attoseconds.magnitude
@@ -188,7 +188,7 @@ public enum ValueFormatter {
     }
 
     /// `1 month`, `2 years`, `1 year 3 months`, `-1 month`.
-    public static func period(_ period: CalendarPeriod) -> String {
+    package static func period(_ period: CalendarPeriod) -> String {
         let (years, months) = period.months.magnitude.quotientAndRemainder(dividingBy: 12)
         var parts: [String] = []
         if years > 0 { parts.append("\(years) \(years == 1 ? "year" : "years")") }
@@ -204,7 +204,7 @@ public enum ValueFormatter {
     }
 
     /// Decimal units, as `ls --si` and file managers show: `1.5 MB`.
-    public static func size(_ bytes: Int64) -> String {
+    package static func size(_ bytes: Int64) -> String {
         let units = Units.sizeDisplay
         var value = Double(bytes), unit = 0
         while abs(value) >= 1000, unit < units.count - 1 {
@@ -220,7 +220,7 @@ public enum ValueFormatter {
 
     /// Compact JSON: records keep their field order; entities are objects with `id`, `type` and every
     /// property; dates are ISO-8601 with the local offset; durations are seconds and sizes bytes.
-    public static func json(_ value: Value) -> String {
+    package static func json(_ value: Value) -> String {
         var out = ""
         writeJSON(value, to: &out)
         return out
@@ -309,7 +309,7 @@ public enum ValueFormatter {
         out += "\""
     }
 
-    public static func iso8601(_ date: Date) -> String {
+    package static func iso8601(_ date: Date) -> String {
         let zone = Calendars.local.timeZone
         let parts = Calendars.local.dateComponents([.year, .month, .day, .hour, .minute, .second], from: date)
         let offset = zone.secondsFromGMT(for: date)
@@ -320,8 +320,8 @@ public enum ValueFormatter {
 }
 
 /// The calendar dates are read and shown in: the machine's, made once.
-public enum Calendars {
-    public static let local: Calendar = {
+package enum Calendars {
+    package static let local: Calendar = {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = TimeZone.current
         return calendar

@@ -8,39 +8,39 @@ import Foundation
 /// script that wraps a list in a list in a loop would otherwise build a value thousands of levels deep and
 /// overflow that stack (at 50,000 levels even freeing it did). So lists and records built at run time may
 /// nest at most `maxDepth` levels.
-public struct ValueLimits: Sendable {
+package struct ValueLimits: Sendable {
     /// How many levels lists and records may nest: `[1]` is 1, `[[1]]` and `[{a: 1}]` are 2.
-    public let maxDepth: Int
+    package let maxDepth: Int
     /// How large one value a run builds may be, in bytes: a list of n values counts n times a value's size, a
     /// text its UTF-8 bytes. A value over it is an error before it is built, so that a script that doubles a list
     /// in a loop stops with a message instead of the allocator aborting the process. When it is given (not the
     /// default), it bounds all the run's values together as well (`RunMemory`).
-    public var maxBytes: Int { givenMaxBytes ?? Self.defaultMaxBytes }
+    package var maxBytes: Int { givenMaxBytes ?? Self.defaultMaxBytes }
     /// nil for the default, which is worked out only when a value is large enough to need it (`exceeds`): reading
     /// the process's memory limits took a tenth of a millisecond of every start.
     let givenMaxBytes: Int?
 
     /// A quarter of the memory this process may use (`ProcessMemory`): room for a few such values, for the
     /// spare capacity of a list that grows in place, and for everything else the process holds.
-    public static let defaultMaxBytes = Int(clamping: ProcessMemory.limit / 4)
+    package static let defaultMaxBytes = Int(clamping: ProcessMemory.limit / 4)
 
     /// 1,000 levels: far beyond any data a script handles (JSON documents nest a few dozen levels; JSON
     /// parsers stop at 512 or 1,000), and a small part of the stack (see `ceiling`).
-    public static let defaultMaxDepth = 1_000
+    package static let defaultMaxDepth = 1_000
 
     /// The deepest `maxDepth` may be set. Measured by shrinking the stack (`ulimit -s`) of `auto` until a
     /// value 1,000 levels deep failed: any walk of it, and freeing it, fit in 151 KB in a release build
     /// (about 80 bytes a level) and 800 KB in a debug build (showing it, the deepest walk: about 730 bytes a
     /// level). At 5,000 levels a debug build needs under 4 MB, half the 8 MB stack of a Swift concurrency
     /// worker thread on Linux, which leaves the rest to the executor's own frames.
-    public static let ceiling = 5_000
+    package static let ceiling = 5_000
 
     /// A value this small never needs the default limit looked up: a process that can't spare four times as much
     /// can't start a run.
     static let alwaysWithinDefault = 1 << 20
 
     /// `maxDepth` is kept between 1 and `ceiling`; `maxBytes` nil is `defaultMaxBytes`.
-    public init(maxDepth: Int = ValueLimits.defaultMaxDepth, maxBytes: Int? = nil) {
+    package init(maxDepth: Int = ValueLimits.defaultMaxDepth, maxBytes: Int? = nil) {
         self.maxDepth = min(max(maxDepth, 1), Self.ceiling)
         givenMaxBytes = maxBytes.map { max($0, 1) }
     }
@@ -53,27 +53,27 @@ public struct ValueLimits: Sendable {
     }
 
     /// `.list(items)`, or an error when it would nest deeper than `maxDepth`.
-    public func list(_ items: [Value]) throws(EvaluationError) -> Value {
+    package func list(_ items: [Value]) throws(EvaluationError) -> Value {
         try checkNesting(items)
         return .list(items)
     }
 
     /// Checks, before a list of `count` values is built, that it fits in `maxBytes`.
-    public func checkList(count: Int) throws(EvaluationError) {
+    package func checkList(count: Int) throws(EvaluationError) {
         let (bytes, overflow) = count.multipliedReportingOverflow(by: MemoryLayout<Value>.stride)
         if overflow || exceeds(bytes) { throw tooLarge("a list of \(count) values", bytes: overflow ? Int.max : bytes) }
         if givenMaxBytes != nil { try Interruption.current?.memory?.willBuild(bytes) }
     }
 
     /// Checks, before a text of `bytes` UTF-8 bytes is built, that it fits in `maxBytes`.
-    public func checkText(bytes: Int) throws(EvaluationError) {
+    package func checkText(bytes: Int) throws(EvaluationError) {
         if exceeds(bytes) { throw tooLarge("a text of \(bytes) bytes", bytes: bytes) }
         if givenMaxBytes != nil { try Interruption.current?.memory?.willBuild(bytes) }
     }
 
     /// Checks the result of `a + b` before it is built: the sum of two lists or of two texts. A big one (more
     /// than `bigBytes`) takes long enough to copy that Ctrl-C and the time limit are looked at first.
-    public func checkSum(_ a: Value, _ b: Value) throws(EvaluationError) {
+    package func checkSum(_ a: Value, _ b: Value) throws(EvaluationError) {
         let bytes: Int
         switch (a, b) {
         case (.list(let x), .list(let y)):
@@ -97,7 +97,7 @@ public struct ValueLimits: Sendable {
     }
 
     /// `.record(record)`, or an error when it would nest deeper than `maxDepth`.
-    public func record(_ record: Record) throws(EvaluationError) -> Value {
+    package func record(_ record: Record) throws(EvaluationError) -> Value {
         try checkNesting(record.values)
         return .record(record)
     }

@@ -8,17 +8,17 @@ import Glibc
 /// a test waits for text with a deadline (never a fixed sleep), sends signals and waits for the exit.
 /// Standard input is empty. The child is killed when the object goes away, so a hung binary can't hang
 /// the suite.
-public final class ChildProcess: @unchecked Sendable {
+package final class ChildProcess: @unchecked Sendable {
     let process = Process()
     let output = TerminalSession.Buffer()
     let errors = TerminalSession.Buffer()
     let exit = TerminalSession.Exit()
 
     /// The child's process id.
-    public var pid: Int32 { process.processIdentifier }
+    package var pid: Int32 { process.processIdentifier }
 
     /// Starts `executable` with `arguments`; the environment is the test's own with `environment` on top.
-    public init(_ executable: String, _ arguments: [String], environment: [String: String] = [:],
+    package init(_ executable: String, _ arguments: [String], environment: [String: String] = [:],
                 directory: String = Fixture.repositoryRoot) throws {
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
@@ -67,29 +67,29 @@ public final class ChildProcess: @unchecked Sendable {
     }
 
     /// What the child wrote to standard output so far (all of it once it exited).
-    public var standardOutput: String { output.text }
+    package var standardOutput: String { output.text }
     /// What the child wrote to standard error so far (all of it once it exited).
-    public var standardError: String { errors.text }
+    package var standardError: String { errors.text }
 
     /// Waits until the child's standard error satisfies `condition`; false when the deadline passes or the
     /// child closed its standard error (exited) without it.
-    public func waitForError(timeout: Duration = .seconds(30), until condition: (String) -> Bool) -> Bool {
+    package func waitForError(timeout: Duration = .seconds(30), until condition: (String) -> Bool) -> Bool {
         errors.wait(until: TerminalSession.deadline(timeout)) { text, finished in condition(text) || finished } && condition(errors.text)
     }
 
     /// Waits until the child's standard output satisfies `condition`, as `waitForError` does for standard error.
-    public func waitForOutput(timeout: Duration = .seconds(30), until condition: (String) -> Bool) -> Bool {
+    package func waitForOutput(timeout: Duration = .seconds(30), until condition: (String) -> Bool) -> Bool {
         output.wait(until: TerminalSession.deadline(timeout)) { text, finished in condition(text) || finished } && condition(output.text)
     }
 
     /// Sends `signal` (SIGINT, SIGKILL, …) to the child if it is still running.
-    public func signal(_ signal: Int32) {
+    package func signal(_ signal: Int32) {
         if process.isRunning { kill(process.processIdentifier, signal) }
     }
 
     /// Waits for the child to exit and for what it wrote to be read. Returns its exit status, or 128 plus
     /// the signal number when a signal ended it (as a shell reports it); nil if it still runs at the deadline.
-    public func waitForExit(timeout: Duration = .seconds(60)) -> Int32? {
+    package func waitForExit(timeout: Duration = .seconds(60)) -> Int32? {
         let deadline = TerminalSession.deadline(timeout)
         guard exit.wait(until: deadline) else { return nil }
         for buffer in [output, errors] { _ = buffer.wait(until: deadline) { _, finished in finished } }

@@ -6,13 +6,13 @@ import AutoRuntime
 /// Runs scripts on the engine alone — compiled with the prelude, run by an `Engine`, talking to a
 /// `ScriptedInteraction` — for tests of the runtime that should not go through the command line. It reports what
 /// a run did as `ScriptHarness` does: the lines shown, the result printed, and an exit code for how it ended.
-public enum EngineHarness {
-    public static let prelude: [SourceFile] = Prelude.sources.map { SourceFile(name: $0.name, text: $0.text) }
+package enum EngineHarness {
+    package static let prelude: [SourceFile] = Prelude.sources.map { SourceFile(name: $0.name, text: $0.text) }
 
     /// The sample library's registry: the standard intents, SampleLibrary's intents and queries.
-    public static let sampleRegistry: Registry = (try? SampleLibrary.registry()) ?? .standard
+    package static let sampleRegistry: Registry = (try? SampleLibrary.registry()) ?? .standard
 
-    public static func run(_ text: String, name: String = "test.auto", registry: Registry, answers: [String] = [], choices: [Int] = [],
+    package static func run(_ text: String, name: String = "test.auto", registry: Registry, answers: [String] = [], choices: [Int] = [],
                            confirmations: [Bool] = [], arguments: [String] = [], json: Bool = false, whatIf: Bool = false,
                            grants: Grants = .all) async -> ScriptOutcome {
         let source = SourceFile(name: name, text: text)

@@ -9,30 +9,30 @@ import Foundation
 /// there), `# expect exit: <code>` (130 for a cancelled run), `# answer: <text>` (the next answer to a question),
 /// `# confirm: yes|no` (the next answer to a confirmation), `# choose: <n>` (the n-th option, from 1),
 /// `# args: a b c`.
-public struct Fixture: Sendable, CustomStringConvertible {
-    public struct ExpectedError: Sendable, Equatable {
-        public let line: Int
-        public let column: Int
-        public let message: String
+package struct Fixture: Sendable, CustomStringConvertible {
+    package struct ExpectedError: Sendable, Equatable {
+        package let line: Int
+        package let column: Int
+        package let message: String
     }
 
-    public let path: String
-    public let text: String
-    public var output: [String] = []
-    public var errors: [ExpectedError] = []
-    public var hints: [ExpectedError] = []
+    package let path: String
+    package let text: String
+    package var output: [String] = []
+    package var errors: [ExpectedError] = []
+    package var hints: [ExpectedError] = []
     /// `# expect warning: L:C message`: the script compiles and runs, after this warning.
-    public var warnings: [ExpectedError] = []
-    public var runtimeError: String?
-    public var exitCode: Int32?
-    public var answers: [String] = []
-    public var confirmations: [Bool] = []
-    public var choices: [Int] = []
-    public var arguments: [String] = []
+    package var warnings: [ExpectedError] = []
+    package var runtimeError: String?
+    package var exitCode: Int32?
+    package var answers: [String] = []
+    package var confirmations: [Bool] = []
+    package var choices: [Int] = []
+    package var arguments: [String] = []
 
-    public var description: String { path }
+    package var description: String { path }
 
-    public init(path: String, text: String) {
+    package init(path: String, text: String) {
         self.path = path
         self.text = text
         for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
@@ -73,7 +73,7 @@ public struct Fixture: Sendable, CustomStringConvertible {
     }
 
     /// Every `.auto` file under `folder`, recursively, in path order.
-    public static func all(under folder: String) -> [Fixture] {
+    package static func all(under folder: String) -> [Fixture] {
         guard let enumerator = FileManager.default.enumerator(atPath: folder) else { return [] }
         return enumerator.compactMap { $0 as? String }.filter { $0.hasSuffix(".auto") }.sorted().compactMap { relative in
             let path = folder + "/" + relative
@@ -83,7 +83,7 @@ public struct Fixture: Sendable, CustomStringConvertible {
     }
 
     /// The repository's top folder, found from this file's path.
-    public static let repositoryRoot: String = {
+    package static let repositoryRoot: String = {
         var url = URL(fileURLWithPath: #filePath)
         for _ in 0..<3 { url.deleteLastPathComponent() }
         return url.path
@@ -97,18 +97,18 @@ extension Substring {
 }
 
 /// What running a script produced.
-public struct ScriptOutcome: Sendable {
-    public let exitCode: Int32
+package struct ScriptOutcome: Sendable {
+    package let exitCode: Int32
     /// Lines written for people (`show`, dialogs) and the printed result, in order.
-    public let output: [String]
-    public let standardError: String
-    public let diagnostics: [Diagnostic]
-    public let questions: [String]
+    package let output: [String]
+    package let standardError: String
+    package let diagnostics: [Diagnostic]
+    package let questions: [String]
 }
 
 /// Runs scripts in-process the way the CLI does, against a host, with scripted answers.
-public enum ScriptHarness {
-    public static func run(_ text: String, name: String = "test.auto", host: AutoHost, answers: [String] = [], choices: [Int] = [],
+package enum ScriptHarness {
+    package static func run(_ text: String, name: String = "test.auto", host: AutoHost, answers: [String] = [], choices: [Int] = [],
                            confirmations: [Bool] = [], arguments: [String] = [], json: Bool = false, whatIf: Bool = false) async -> ScriptOutcome {
         let capture = OutputCapture()
         let console = capture.console
@@ -133,7 +133,7 @@ public enum ScriptHarness {
     }
 
     /// The host fixtures and API tests run against: the standard registry, the prelude and the sample library.
-    public static let sampleHost: AutoHost = {
+    package static let sampleHost: AutoHost = {
         // SampleLibrary's metadata is fixed and valid; a failure here is a bug the first test will show.
         let registry = (try? SampleLibrary.registry()) ?? .standard
         return AutoHost(name: "auto", registry: registry)

@@ -3,11 +3,11 @@ import Foundation
 /// A built binary copied to an empty folder, as `scripts/install` leaves it, and run with the build folder out
 /// of its reach: under a private mount namespace whose build folder is an empty tmpfs, where the machine allows
 /// one (`unshare`), so that nothing compiled into the binary can reach back into it.
-public struct InstalledBinary {
-    public let folder: URL
-    public let path: String
+package struct InstalledBinary {
+    package let folder: URL
+    package let path: String
 
-    public init(copying product: String) throws {
+    package init(copying product: String) throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("installed-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder.appendingPathComponent("bin"), withIntermediateDirectories: true)
         path = folder.appendingPathComponent("bin/\(product)").path
@@ -15,10 +15,10 @@ public struct InstalledBinary {
     }
 
     /// The build folder, `.build` at the repository's top.
-    public static var buildFolder: String { Fixture.repositoryRoot + "/.build" }
+    package static var buildFolder: String { Fixture.repositoryRoot + "/.build" }
 
     /// Whether this machine lets an unprivileged process hide a folder in a mount namespace of its own.
-    public static let canHideBuildFolder: Bool = {
+    package static let canHideBuildFolder: Bool = {
         guard let unshare = ["/usr/bin/unshare", "/bin/unshare"].first(where: FileManager.default.isExecutableFile(atPath:)),
               let result = try? BinaryRunner.run(["--mount", "--map-root-user", "true"], executable: unshare, directory: "/")
         else { return false }
@@ -26,7 +26,7 @@ public struct InstalledBinary {
     }()
 
     /// Runs the copy from its own folder, with HOME and the XDG folders inside it.
-    public func run(_ arguments: [String]) throws -> BinaryRunner.Result {
+    package func run(_ arguments: [String]) throws -> BinaryRunner.Result {
         let home = folder.path
         let environment = ["HOME": home, "XDG_DATA_HOME": home + "/data", "XDG_STATE_HOME": home + "/state",
                            "PATH": folder.appendingPathComponent("bin").path + ":/usr/bin:/bin"]

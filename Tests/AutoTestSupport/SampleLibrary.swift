@@ -4,8 +4,8 @@ import Foundation
 /// A small in-memory host, registered exactly as a real host registers its types: books (an entity with
 /// typed properties), shelves (an enum with display names), and intents with required, optional,
 /// defaulted, enum and entity parameters.
-public enum SampleLibrary {
-    public static func registry() throws -> Registry {
+package enum SampleLibrary {
+    package static func registry() throws -> Registry {
         var registry = Registry.standard
         try registry.register(OpenBook.self)
         try registry.register(OpenShelf.self)
@@ -25,7 +25,7 @@ public enum SampleLibrary {
         return registry
     }
 
-    public static let books: [Book] = [
+    package static let books: [Book] = [
         Book(id: 1, title: "Where the Crawdads Sing", author: "Delia Owens", published: day("2018-08-14"), pages: 384, rating: 5, shelf: .read),
         Book(id: 2, title: "Emma", author: "Jane Austen", published: day("1815-12-23"), pages: 474, rating: 4, shelf: .wantToRead),
         Book(id: 3, title: "Circe", author: "Madeline Miller", published: day("2018-04-10"), pages: 393, rating: 4, shelf: .currentlyReading),
@@ -39,28 +39,28 @@ public enum SampleLibrary {
     }
 }
 
-public enum Shelf: String, AppEnum {
+package enum Shelf: String, AppEnum {
     case wantToRead, currentlyReading, read
-    public static let enumType = EnumType<Shelf>("shelf", displayNames: [
+    package static let enumType = EnumType<Shelf>("shelf", displayNames: [
         .wantToRead: "Want to Read", .currentlyReading: "Currently Reading", .read: "Read",
     ])
 }
 
-public struct Book: AppEntity {
-    public static let entityType = EntityType<Book>(singular: "book", plural: "books", properties: [
+package struct Book: AppEntity {
+    package static let entityType = EntityType<Book>(singular: "book", plural: "books", properties: [
         .init("title", \.title), .init("author", \.author), .init("published", \.published),
         .init("pages", \.pages), .init("rating", \.rating), .init("shelf", \.shelf), .init("readDate", \.readDate),
     ])
-    public var id: Int
-    public var title: String
-    public var author: String
-    public var published: Date
-    public var pages: Int
-    public var rating: Int
-    public var shelf: Shelf
-    public var readDate: Date?
+    package var id: Int
+    package var title: String
+    package var author: String
+    package var published: Date
+    package var pages: Int
+    package var rating: Int
+    package var shelf: Shelf
+    package var readDate: Date?
 
-    public var displayRepresentation: DisplayRepresentation { .init(title: title, subtitle: author) }
+    package var displayRepresentation: DisplayRepresentation { .init(title: title, subtitle: author) }
 }
 
 struct OpenBook: AppIntent {
@@ -204,11 +204,11 @@ struct PickFavourite: AppIntent {
 
 /// Books: a property query (as a database would answer) that can also list everything and search text.
 /// Its predicates are plain closures; a real host maps them to SQL.
-public struct BookQuery: EntityPropertyQuery, EnumerableEntityQuery, EntityStringQuery {
-    public typealias Predicate = @Sendable (Book) -> Bool
-    public init() {}
+package struct BookQuery: EntityPropertyQuery, EnumerableEntityQuery, EntityStringQuery {
+    package typealias Predicate = @Sendable (Book) -> Bool
+    package init() {}
 
-    public var properties: [QueryProperty<Book, Predicate>] {
+    package var properties: [QueryProperty<Book, Predicate>] {
         [
             .init("author", [
                 .equal { (author: String) in { $0.author == author } },
@@ -221,19 +221,19 @@ public struct BookQuery: EntityPropertyQuery, EnumerableEntityQuery, EntityStrin
             .init("rating", [.greaterOrEqual { (rating: Int) in { $0.rating >= rating } }]),
         ]
     }
-    public var sortableProperties: [String] { ["published", "title"] }
+    package var sortableProperties: [String] { ["published", "title"] }
 
-    public func entities(for identifiers: [Int]) async throws -> [Book] {
+    package func entities(for identifiers: [Int]) async throws -> [Book] {
         SampleLibrary.books.filter { identifiers.contains($0.id) }
     }
 
-    public func allEntities() async throws -> [Book] { SampleLibrary.books }
+    package func allEntities() async throws -> [Book] { SampleLibrary.books }
 
-    public func entities(matching text: String) async throws -> [Book] {
+    package func entities(matching text: String) async throws -> [Book] {
         SampleLibrary.books.filter { $0.title.range(of: text, options: .caseInsensitive) != nil }
     }
 
-    public func entities(matching predicates: [Predicate], mode: ComparatorMode, sortedBy: [QuerySort], limit: Int?) async throws -> [Book] {
+    package func entities(matching predicates: [Predicate], mode: ComparatorMode, sortedBy: [QuerySort], limit: Int?) async throws -> [Book] {
         var books = SampleLibrary.books.filter { book in
             mode == .and ? predicates.allSatisfy { $0(book) } : predicates.contains { $0(book) }
         }
@@ -249,46 +249,46 @@ public struct BookQuery: EntityPropertyQuery, EnumerableEntityQuery, EntityStrin
 }
 
 /// Authors: the engine lists them all and filters, sorts and limits itself.
-public struct Author: AppEntity {
-    public static let entityType = EntityType<Author>(singular: "author", properties: [
+package struct Author: AppEntity {
+    package static let entityType = EntityType<Author>(singular: "author", properties: [
         .init("name", \.name), .init("born", \.born), .init("books", \.books),
     ])
-    public var id: String { name }
-    public var name: String
-    public var born: Int
-    public var books: Int
-    public var displayRepresentation: DisplayRepresentation { .init(title: name) }
+    package var id: String { name }
+    package var name: String
+    package var born: Int
+    package var books: Int
+    package var displayRepresentation: DisplayRepresentation { .init(title: name) }
 }
 
-public struct AuthorQuery: EnumerableEntityQuery {
-    public init() {}
-    public func entities(for identifiers: [String]) async throws -> [Author] {
+package struct AuthorQuery: EnumerableEntityQuery {
+    package init() {}
+    package func entities(for identifiers: [String]) async throws -> [Author] {
         try await allEntities().filter { identifiers.contains($0.name) }
     }
-    public func allEntities() async throws -> [Author] {
+    package func allEntities() async throws -> [Author] {
         [Author(name: "Jane Austen", born: 1775, books: 6), Author(name: "Delia Owens", born: 1949, books: 1),
          Author(name: "Madeline Miller", born: 1978, books: 3)]
     }
 }
 
 /// Notes: a query that only filters by title and can't list everything, to show planning errors.
-public struct Note: AppEntity {
-    public static let entityType = EntityType<Note>(singular: "note", properties: [.init("title", \.title), .init("words", \.words)])
-    public var id: Int
-    public var title: String
-    public var words: Int
-    public var displayRepresentation: DisplayRepresentation { .init(title: title) }
+package struct Note: AppEntity {
+    package static let entityType = EntityType<Note>(singular: "note", properties: [.init("title", \.title), .init("words", \.words)])
+    package var id: Int
+    package var title: String
+    package var words: Int
+    package var displayRepresentation: DisplayRepresentation { .init(title: title) }
 }
 
-public struct NoteQuery: EntityPropertyQuery {
-    public typealias Predicate = String
-    public init() {}
+package struct NoteQuery: EntityPropertyQuery {
+    package typealias Predicate = String
+    package init() {}
     static let notes = [Note(id: 1, title: "groceries", words: 12), Note(id: 2, title: "ideas", words: 140)]
-    public var properties: [QueryProperty<Note, String>] { [.init("title", [.equal { (title: String) in title }])] }
-    public var sortableProperties: [String] { [] }
-    public func entities(for identifiers: [Int]) async throws -> [Note] { Self.notes.filter { identifiers.contains($0.id) } }
-    public func suggestedEntities() async throws -> [Note] { Self.notes }
-    public func entities(matching predicates: [String], mode: ComparatorMode, sortedBy: [QuerySort], limit: Int?) async throws -> [Note] {
+    package var properties: [QueryProperty<Note, String>] { [.init("title", [.equal { (title: String) in title }])] }
+    package var sortableProperties: [String] { [] }
+    package func entities(for identifiers: [Int]) async throws -> [Note] { Self.notes.filter { identifiers.contains($0.id) } }
+    package func suggestedEntities() async throws -> [Note] { Self.notes }
+    package func entities(matching predicates: [String], mode: ComparatorMode, sortedBy: [QuerySort], limit: Int?) async throws -> [Note] {
         let found = Self.notes.filter { note in predicates.allSatisfy { $0 == note.title } }
         return limit.map { Array(found.prefix($0)) } ?? found
     }

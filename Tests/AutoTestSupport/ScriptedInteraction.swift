@@ -5,7 +5,7 @@ import Synchronization
 
 /// An Interaction for tests: what is shown and every progress event are collected; questions take the
 /// next scripted answer, choice or confirmation, and fail as "nobody can answer" when there is none.
-public final class ScriptedInteraction: Interaction, Sendable {
+package final class ScriptedInteraction: Interaction, Sendable {
     struct State {
         var shown: [String] = []
         var questions: [String] = []
@@ -21,23 +21,23 @@ public final class ScriptedInteraction: Interaction, Sendable {
     /// Like a front end that can only show by awaiting (one on the main actor): `showNow` declines.
     private let showsOnlyByAwaiting: Bool
 
-    public init(answers: [String] = [], choices: [Int] = [], confirmations: [Bool] = [], showsOnlyByAwaiting: Bool = false,
+    package init(answers: [String] = [], choices: [Int] = [], confirmations: [Bool] = [], showsOnlyByAwaiting: Bool = false,
                 onShow: @escaping @Sendable (String) -> Void = { _ in }) {
         state = Mutex(State(answers: answers, choices: choices, confirmations: confirmations))
         self.showsOnlyByAwaiting = showsOnlyByAwaiting
         self.onShow = onShow
     }
 
-    public var shown: [String] { state.withLock { $0.shown } }
-    public var questions: [String] { state.withLock { $0.questions } }
-    public var events: [String] { state.withLock { $0.events } }
-    public var progressEvents: [ProgressEvent] { state.withLock { $0.progress } }
+    package var shown: [String] { state.withLock { $0.shown } }
+    package var questions: [String] { state.withLock { $0.questions } }
+    package var events: [String] { state.withLock { $0.events } }
+    package var progressEvents: [ProgressEvent] { state.withLock { $0.progress } }
 
-    public func show(_ dialog: Dialog) async {
+    package func show(_ dialog: Dialog) async {
         record(dialog)
     }
 
-    public func showNow(_ dialog: Dialog) -> Bool {
+    package func showNow(_ dialog: Dialog) -> Bool {
         if showsOnlyByAwaiting { return false }
         record(dialog)
         return true
@@ -51,7 +51,7 @@ public final class ScriptedInteraction: Interaction, Sendable {
         onShow(dialog.full)
     }
 
-    public func requestValue(_ request: ValueRequest) async throws -> Value {
+    package func requestValue(_ request: ValueRequest) async throws -> Value {
         let answer: String? = state.withLock { state in
             if let reason = request.reason { state.events.append("reason: " + reason) }
             state.questions.append(request.prompt)
@@ -63,7 +63,7 @@ public final class ScriptedInteraction: Interaction, Sendable {
         return TerminalInteraction.parse(answer, as: request.type) ?? .text(answer)
     }
 
-    public func choose(_ request: ChoiceRequest) async throws -> Int {
+    package func choose(_ request: ChoiceRequest) async throws -> Int {
         let choice: Int? = state.withLock { state in
             state.questions.append(request.prompt + " " + request.options.map(\.title).joined(separator: " | "))
             return state.choices.isEmpty ? nil : state.choices.removeFirst()
@@ -72,7 +72,7 @@ public final class ScriptedInteraction: Interaction, Sendable {
         return choice
     }
 
-    public func confirm(_ request: ConfirmationRequest) async throws -> Bool {
+    package func confirm(_ request: ConfirmationRequest) async throws -> Bool {
         let answer: Bool? = state.withLock { state in
             state.questions.append(request.prompt)
             state.events.append("confirm: " + request.prompt)
@@ -82,23 +82,23 @@ public final class ScriptedInteraction: Interaction, Sendable {
         return answer
     }
 
-    public func progress(_ event: ProgressEvent) async {
+    package func progress(_ event: ProgressEvent) async {
         state.withLock { $0.progress.append(event) }
     }
 }
 
 /// Collects what a Console writes, for tests.
-public final class OutputCapture: Sendable {
+package final class OutputCapture: Sendable {
     private let out = Mutex("")
     private let error = Mutex("")
-    public init() {}
+    package init() {}
 
-    public var standardOutput: String { out.withLock { $0 } }
-    public var standardError: String { error.withLock { $0 } }
+    package var standardOutput: String { out.withLock { $0 } }
+    package var standardError: String { error.withLock { $0 } }
 }
 
 extension OutputCapture {
-    public var console: Console {
+    package var console: Console {
         Console(writeOut: { text in self.out.withLock { $0 += text } },
                 writeError: { text in self.error.withLock { $0 += text } })
     }

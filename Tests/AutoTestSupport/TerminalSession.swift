@@ -12,8 +12,8 @@ import Glibc
 /// or `2> errors.txt` typed at a terminal; what they carry is then in `pipedOutput` / `pipedError`.
 ///
 /// The child is always killed when the session goes away, so a misbehaving binary can't hang the suite.
-public final class TerminalSession: @unchecked Sendable {
-    public enum Stream: Sendable, Hashable { case standardOutput, standardError }
+package final class TerminalSession: @unchecked Sendable {
+    package enum Stream: Sendable, Hashable { case standardOutput, standardError }
 
     /// Text read from one file descriptor until end of file, guarded by a condition so that readers can
     /// wait for it without spinning.
@@ -123,12 +123,12 @@ public final class TerminalSession: @unchecked Sendable {
     let exit = Exit()
 
     /// The child's process id.
-    public var pid: Int32 { process.processIdentifier }
+    package var pid: Int32 { process.processIdentifier }
 
     /// Starts `executable` (the `auto` binary by default) with `arguments` in a new pseudo-terminal of
     /// `columns` × `rows`. The environment is the test's own, with the products folder first on PATH,
     /// `TERM=xterm` and `NO_COLOR=""` (colour allowed), then `environment` on top.
-    public init(_ arguments: [String], executable: String? = nil, environment: [String: String] = [:],
+    package init(_ arguments: [String], executable: String? = nil, environment: [String: String] = [:],
                 directory: String = Fixture.repositoryRoot, pipes: Set<Stream> = [],
                 columns: UInt16 = 120, rows: UInt16 = 40) throws {
         var masterFD: Int32 = -1, slaveFD: Int32 = -1
@@ -212,7 +212,7 @@ public final class TerminalSession: @unchecked Sendable {
     }
 
     /// Kills the child (SIGKILL) if it is still running and waits briefly for it to be gone.
-    public func terminate() {
+    package func terminate() {
         if process.isRunning {
             kill(process.processIdentifier, SIGKILL)
             _ = waitForExit(timeout: .seconds(2))
@@ -222,24 +222,24 @@ public final class TerminalSession: @unchecked Sendable {
     // MARK: What the terminal shows
 
     /// Everything the child wrote to the terminal so far, escapes and carriage returns included.
-    public var output: String { terminal.text }
+    package var output: String { terminal.text }
 
     /// The output with colour and line-clearing escapes and carriage returns removed.
-    public var visibleOutput: String { Self.visible(output) }
+    package var visibleOutput: String { Self.visible(output) }
 
     /// The lines a person sees on the screen, with `\r` and `ESC[2K` applied (see `screen(_:)`).
-    public var screenLines: [String] { Self.screen(output) }
+    package var screenLines: [String] { Self.screen(output) }
 
     /// What the child wrote to standard output when it goes to a pipe (complete once the child exited).
-    public var pipedOutput: String { outputPipe?.text ?? "" }
+    package var pipedOutput: String { outputPipe?.text ?? "" }
 
     /// What the child wrote to standard error when it goes to a pipe (complete once the child exited).
-    public var pipedError: String { errorPipe?.text ?? "" }
+    package var pipedError: String { errorPipe?.text ?? "" }
 
     /// Waits until the visible terminal output contains `text` at least `count` times; polls the buffer
     /// each time the reader adds to it, never spinning. False after `timeout`.
     @discardableResult
-    public func waitFor(_ text: String, count: Int = 1, timeout: Duration = .seconds(5)) -> Bool {
+    package func waitFor(_ text: String, count: Int = 1, timeout: Duration = .seconds(5)) -> Bool {
         terminal.wait(until: Self.deadline(timeout)) { output, _ in
             Self.occurrences(of: text, in: Self.visible(output)) >= count
         }
@@ -251,7 +251,7 @@ public final class TerminalSession: @unchecked Sendable {
     /// only after drawing its prompt, and keys typed before are lost (as a person's typing ahead is). Polls the
     /// terminal's mode every few milliseconds; false after `timeout`.
     @discardableResult
-    public func waitForKeys(timeout: Duration = .seconds(5)) -> Bool {
+    package func waitForKeys(timeout: Duration = .seconds(5)) -> Bool {
         let deadline = Self.deadline(timeout)
         while Date() < deadline {
             if master.readsKeys { return true }
@@ -261,19 +261,19 @@ public final class TerminalSession: @unchecked Sendable {
     }
 
     /// Types `text` at the terminal; a line is `"answer\r"`, as the Return key sends it.
-    public func send(_ text: String) {
+    package func send(_ text: String) {
         _ = master.write(Array(text.utf8))
     }
 
     /// Bytes as they come, which need not be UTF-8.
-    public func send(bytes: [UInt8]) {
+    package func send(bytes: [UInt8]) {
         _ = master.write(bytes)
     }
 
     /// Resizes the terminal and tells the child with SIGWINCH, as the kernel does for a controlling terminal
     /// (which `Process` doesn't make the pty; see `interrupt`).
     @discardableResult
-    public func resize(columns: UInt16, rows: UInt16 = 40) -> Bool {
+    package func resize(columns: UInt16, rows: UInt16 = 40) -> Bool {
         guard master.resize(columns: columns, rows: rows) else { return false }
         if process.isRunning { kill(process.processIdentifier, SIGWINCH) }
         return true
@@ -281,13 +281,13 @@ public final class TerminalSession: @unchecked Sendable {
 
     /// Ctrl-C: sends SIGINT to the child. (`Process` doesn't make the pty the child's controlling
     /// terminal, so typing `\u{3}` would not raise the signal.)
-    public func interrupt() {
+    package func interrupt() {
         if process.isRunning { kill(process.processIdentifier, SIGINT) }
     }
 
     /// Waits for the child to exit, then for what it wrote to be read. Returns its exit status, or 128 plus
     /// the signal number when a signal killed it (as a shell reports it); nil if it is still running.
-    public func waitForExit(timeout: Duration = .seconds(5)) -> Int32? {
+    package func waitForExit(timeout: Duration = .seconds(5)) -> Int32? {
         guard exit.wait(until: Self.deadline(timeout)) else { return nil }
         // The child is gone; its last words may still be on their way through the pty or the pipes.
         let drain = Date().addingTimeInterval(2)
@@ -300,7 +300,7 @@ public final class TerminalSession: @unchecked Sendable {
     // MARK: Helpers
 
     /// `text` without `ESC[…m` (colour), `ESC[2K` (clear line) or other CSI escapes, and without `\r`.
-    public static func visible(_ text: String) -> String {
+    package static func visible(_ text: String) -> String {
         text.replacingOccurrences(of: "\u{1B}\\[[0-9;?]*[A-Za-z]", with: "", options: .regularExpression)
             .replacingOccurrences(of: "\r", with: "")
     }
@@ -308,7 +308,7 @@ public final class TerminalSession: @unchecked Sendable {
     /// The screen a person sees, line by line, ignoring wrapping: `\r` moves to the start of the line,
     /// `ESC[2K` clears it, `\n` starts the next one, colour escapes take no room, and characters overwrite
     /// what was there. A progress bar redrawn in place leaves only its last drawing.
-    public static func screen(_ text: String) -> [String] {
+    package static func screen(_ text: String) -> [String] {
         var lines: [String] = []
         var line: [Character] = []
         var column = 0
@@ -353,9 +353,9 @@ public final class TerminalSession: @unchecked Sendable {
     }
 }
 
-public struct TerminalSessionError: Error, CustomStringConvertible {
-    public let description: String
-    public init(_ description: String) { self.description = description }
+package struct TerminalSessionError: Error, CustomStringConvertible {
+    package let description: String
+    package init(_ description: String) { self.description = description }
 }
 
 extension Process {

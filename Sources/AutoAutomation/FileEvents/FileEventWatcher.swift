@@ -21,14 +21,14 @@ import Glibc
 /// - The snapshot: the watcher keeps what the tree holds, updated as events come (`snapshot`), so that after an
 ///   overflow it reports exactly what was missed, and the daemon can store it and pass it back as `since`.
 /// - Names that are not UTF-8 are left out, as `TreeSnapshot.scan` leaves them out.
-public final class FileEventWatcher: Sendable {
-    public typealias EventHandler = @Sendable ([FileEvent]) -> Void
-    public typealias StatusHandler = @Sendable (FileWatchStatus) -> Void
+package final class FileEventWatcher: Sendable {
+    package typealias EventHandler = @Sendable ([FileEvent]) -> Void
+    package typealias StatusHandler = @Sendable (FileWatchStatus) -> Void
 
     /// The most events handed over in one call.
-    public static let batchLimit = 1024
+    package static let batchLimit = 1024
 
-    public let spec: WatchSpec
+    package let spec: WatchSpec
     private let instance: InotifyInstance
     private let reader: TreeReader
 
@@ -41,7 +41,7 @@ public final class FileEventWatcher: Sendable {
     ///   - status: how the watch stands, when that changes.
     /// - Throws: the limits of inotify (naming the setting and its value), a folder that is there but can't be
     ///   watched, or a path that is not an absolute folder.
-    public convenience init(_ spec: WatchSpec, since: TreeSnapshot? = nil, events: @escaping EventHandler,
+    package convenience init(_ spec: WatchSpec, since: TreeSnapshot? = nil, events: @escaping EventHandler,
                             status: @escaping StatusHandler = { _ in }) throws(FileWatchError) {
         let instance: InotifyInstance
         do {
@@ -90,13 +90,13 @@ public final class FileEventWatcher: Sendable {
     }
 
     /// What the tree holds as far as the watcher knows, for the daemon to store.
-    public var snapshot: TreeSnapshot {
+    package var snapshot: TreeSnapshot {
         reader.tree.withLock { $0.snapshot() }
     }
 
     /// Stops watching: no handler starts once it has returned (one running finishes), and the watcher's inotify
     /// watches go (those of folders another watcher watches too stay for it).
-    public func stop() {
+    package func stop() {
         guard !reader.stopped.exchange(true, ordering: .relaxed) else { return }
         instance.unsubscribe(reader)
     }

@@ -3,8 +3,8 @@ import Foundation
 
 /// Why watching a folder can't start, worded for the person who wrote the trigger, with what to do about it.
 /// The one owner of these sentences, for the file-event watcher and the daemon's script watcher alike.
-public struct FileWatchError: Error, Sendable, Equatable, CustomStringConvertible {
-    public let description: String
+package struct FileWatchError: Error, Sendable, Equatable, CustomStringConvertible {
+    package let description: String
 
     init(_ description: String) {
         self.description = description

@@ -1,5 +1,5 @@
 /// How a watch stands, for the daemon to record beside the runs: said when it changes, in order with the events.
-public enum FileWatchStatus: Sendable, Equatable, CustomStringConvertible {
+package enum FileWatchStatus: Sendable, Equatable, CustomStringConvertible {
     /// The watched folder is not there (missing at start, deleted, moved away, taken from its path by a folder above
     /// it renamed or removed, unmounted): its files were reported deleted, and a folder at its path is waited for.
     case folderMissing(String)
@@ -12,7 +12,7 @@ public enum FileWatchStatus: Sendable, Equatable, CustomStringConvertible {
     /// seen, and its files are neither created nor deleted, until a rescan can read it.
     case folderNotWatched(String, reason: String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .folderMissing(let folder): return "'\(folder)' is missing; waiting for it"
         case .folderWatched(let folder): return "'\(folder)' is watched again"

@@ -10,16 +10,16 @@ import Synchronization
 /// Handlers are called on the watcher's serial queue, where the scans run too (not on the task that waits for the
 /// clock: a large tree would hold a thread of the shared pool). A missing folder is reported (`.folderMissing`),
 /// its files deleted, and `.folderWatched` when a tick finds it back.
-public final class PollingWatcher: Sendable {
-    public let spec: WatchSpec
-    public let interval: Duration
+package final class PollingWatcher: Sendable {
+    package let spec: WatchSpec
+    package let interval: Duration
     private let poller: Poller
     private let task: Task<Void, Never>
 
     /// Reads the tree before returning (the first tick reports what changed after `init`), unless `since` is given:
     /// then the first scan happens at once on the queue and reports the differences from it. An interval under a
     /// millisecond is taken as a millisecond.
-    public init(_ spec: WatchSpec, every interval: Duration, clock: any SchedulerClock = SystemClock(), since: TreeSnapshot? = nil,
+    package init(_ spec: WatchSpec, every interval: Duration, clock: any SchedulerClock = SystemClock(), since: TreeSnapshot? = nil,
                 queue: DispatchQueue? = nil, events: @escaping FileEventWatcher.EventHandler,
                 status: @escaping FileEventWatcher.StatusHandler = { _ in }) {
         self.spec = spec
@@ -45,12 +45,12 @@ public final class PollingWatcher: Sendable {
     }
 
     /// The last scan.
-    public var snapshot: TreeSnapshot {
+    package var snapshot: TreeSnapshot {
         poller.state.withLock { $0.snapshot }
     }
 
     /// No tick after this; a scan under way finishes and reports.
-    public func stop() {
+    package func stop() {
         task.cancel()
     }
 }

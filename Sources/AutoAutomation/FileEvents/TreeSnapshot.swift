@@ -4,15 +4,15 @@ import AutoIntents
 /// Codable, so that the daemon can keep one per automation and learn at start what changed while it was down.
 /// Holds the files the watch's glob takes, and its folders only when the watch is recursive (they are what a
 /// recursive watch enters; they never make events, and their size and time are left at 0).
-public struct TreeSnapshot: Sendable, Codable, Equatable {
-    public struct Entry: Sendable, Codable, Equatable {
+package struct TreeSnapshot: Sendable, Codable, Equatable {
+    package struct Entry: Sendable, Codable, Equatable {
         /// Bytes.
-        public var size: Int64
+        package var size: Int64
         /// Nanoseconds since 1970.
-        public var modified: Int64
-        public var isFolder: Bool
+        package var modified: Int64
+        package var isFolder: Bool
 
-        public init(size: Int64, modified: Int64, isFolder: Bool) {
+        package init(size: Int64, modified: Int64, isFolder: Bool) {
             self.size = size
             self.modified = modified
             self.isFolder = isFolder
@@ -20,12 +20,12 @@ public struct TreeSnapshot: Sendable, Codable, Equatable {
     }
 
     /// By absolute path.
-    public private(set) var entries: [String: Entry]
+    package private(set) var entries: [String: Entry]
     /// Folders inside the tree that could not be read (permission denied): what is in them is unknown, so a file
     /// known there before is not taken for deleted.
-    public private(set) var unreadable: Set<String>
+    package private(set) var unreadable: Set<String>
 
-    public init(entries: [String: Entry] = [:], unreadable: Set<String> = []) {
+    package init(entries: [String: Entry] = [:], unreadable: Set<String> = []) {
         self.entries = entries
         self.unreadable = unreadable
     }
@@ -33,7 +33,7 @@ public struct TreeSnapshot: Sendable, Codable, Equatable {
     /// The tree as it is now: recursive when the watch is, never into links to folders, hidden files included.
     /// A folder that vanishes while it is read is left out; a missing watched folder gives an empty snapshot (its
     /// files read as deleted), an unreadable one an empty snapshot that says so (nothing reads as deleted).
-    public static func scan(_ spec: WatchSpec) -> TreeSnapshot {
+    package static func scan(_ spec: WatchSpec) -> TreeSnapshot {
         scanned(spec).snapshot
     }
 
@@ -50,7 +50,7 @@ public struct TreeSnapshot: Sendable, Codable, Equatable {
     /// `ls` sorts in the C locale): created, changed (size or time of change differs) or deleted, each marked as
     /// found by a rescan. Folders make no events: a file that became a folder is deleted, and the other way round
     /// created.
-    public func changes(to newer: TreeSnapshot) -> [FileEvent] {
+    package func changes(to newer: TreeSnapshot) -> [FileEvent] {
         var events: [FileEvent] = []
         for (path, old) in entries where !old.isFolder {
             if let new = newer.entries[path], !new.isFolder {

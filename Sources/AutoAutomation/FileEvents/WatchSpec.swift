@@ -1,16 +1,16 @@
 import AutoLanguage
 /// What a file trigger watches: a folder, its folders too when `recursive`, the names that match `glob`, and the
 /// kinds of change it wants. Shared by `FileEventWatcher`, `PollingWatcher` and `TreeSnapshot.scan`.
-public struct WatchSpec: Sendable, Equatable {
+package struct WatchSpec: Sendable, Equatable {
     /// Absolute and already resolved (`~` expanded); trailing slashes are dropped.
-    public let folder: String
+    package let folder: String
     /// Folders inside are watched too, as they come and go; links to folders are never entered.
-    public let recursive: Bool
+    package let recursive: Bool
     /// Tested on a file's name (not its path); nil: every file. Folders are entered whatever their names.
-    public let glob: FileGlob?
-    public let kinds: Set<FileEvent.Kind>
+    package let glob: FileGlob?
+    package let kinds: Set<FileEvent.Kind>
 
-    public init(folder: String, recursive: Bool = false, glob: FileGlob? = nil, kinds: Set<FileEvent.Kind> = Set(FileEvent.Kind.allCases)) {
+    package init(folder: String, recursive: Bool = false, glob: FileGlob? = nil, kinds: Set<FileEvent.Kind> = Set(FileEvent.Kind.allCases)) {
         var folder = folder
         while folder.count > 1, folder.hasSuffix("/") { folder.removeLast() }
         self.folder = folder
