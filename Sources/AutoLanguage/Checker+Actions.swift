@@ -308,7 +308,14 @@ extension Checker {
         if isError(value) { return value }
         // A text names an entity through its type's text search: `open book "Emma"`.
         if value.type == .text || (allowMapping && value.type == .list(.text)), case .entity(let type) = parameter.type {
-            if registry.query(for: type)?.canSearchText == true { return value }
+            guard let query = registry.query(for: type) else {
+                // Without a query, `find` can't work either: say what the host lacks, not a way that fails too.
+                error("'\(intent.name)' expects a \(type.typeName) for '\(parameter.name)', and \(type.plural) can't be found or named: "
+                      + "the host registered no query for them", value.span,
+                      hint: "give '\(intent.name)' a \(type.typeName) that another action made, or register a query for \(type.plural) in the host")
+                return value
+            }
+            if query.canSearchText { return value }
             error("'\(intent.name)' expects a \(type.typeName) for '\(parameter.name)'; \(type.plural) can't be named by text here", value.span,
                   hint: "find one first: 'find \(type.plural) where … | \(intent.name)'")
             return value
