@@ -75,7 +75,7 @@ let package = Package(
         .target(
             name: "AutoCLI",
             dependencies: [
-                "AutoIntents", "AutoLanguage", "AutoRuntime", "AutoPrelude", "AutoAutomation", "CEditLine",
+                "AutoIntents", "AutoLanguage", "AutoRuntime", "AutoPrelude", "AutoAutomation", "AutoStdlib", "CEditLine",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -135,7 +135,9 @@ let package = Package(
         .testTarget(name: "AutoAutomationTests", dependencies: ["AutoAutomation", "AutoLanguage", "AutoRuntime", "AutoIntents", "AutoTestSupport"]),
         .testTarget(name: "AutoRuntimeTests", dependencies: ["AutoRuntime", "AutoIntents", "AutoLanguage", "AutoTestSupport"]),
         // Depends on the `auto` executable so that `swift test` builds the binary its tests run.
-        .testTarget(name: "AutoCLITests", dependencies: ["auto", "auto-mcp", "AutoCLI", "AutoMCP", "AutoStdlib", "AutoAutomation", "AutoLanguage", "AutoRuntime", "AutoIntents", "AutoTestSupport"]),
+        // A host that makes one registration mistake or another, started as the README says (AutoHost.main).
+        .executableTarget(name: "mistaken-host", dependencies: ["AutoCLI", "AutoIntents"], path: "Tests/MistakenHost"),
+        .testTarget(name: "AutoCLITests", dependencies: ["auto", "auto-mcp", "mistaken-host", "AutoCLI", "AutoMCP", "AutoStdlib", "AutoAutomation", "AutoLanguage", "AutoRuntime", "AutoIntents", "AutoTestSupport"]),
         // The harness's oracles against fake binaries, and its generator against the real checker.
         .testTarget(name: "FuzzTests", dependencies: ["AutoFuzz", "AutoCLI", "AutoLanguage", "AutoTestSupport"]),
         // Also an MCP client (the SDK's) driving `library mcp` over its standard input and output.

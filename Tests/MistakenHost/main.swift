@@ -1,0 +1,49 @@
+import AutoCLI
+import AutoIntents
+import Foundation
+
+// A host that makes the mistake named by $MISTAKE at registration, started the documented way (`AutoHost.main`):
+// the tests run it to see each mistake become a message and exit 2, never a trap (issue 30, items 4 and 5).
+
+/// Says something: a host's own intent.
+struct Say: AppIntent {
+    static let title = "Say aloud"
+    @Parameter var text: String
+    func perform(_ context: IntentContext) async throws -> IntentResult<String> { .result(value: text) }
+}
+
+/// Named as the standard library's `notify`.
+struct Notify: AppIntent {
+    static let title = "Notify"
+    @Parameter var message: String
+    func perform(_ context: IntentContext) async throws -> IntentResult<String> { .result(value: message) }
+}
+
+/// What a host's own start-up may throw: its database can't be opened.
+enum StoreFailure: LocalizedError {
+    case locked(path: String)
+    var errorDescription: String? {
+        switch self {
+        case .locked(let path): "the store at \(path) is locked by another program"
+        }
+    }
+}
+
+final class Store: Sendable {}
+
+await AutoHost.main(name: "mistaken") { registry in
+    switch ProcessInfo.processInfo.environment["MISTAKE"] ?? "" {
+    case "duplicate":
+        try registry.register(Say.self)
+        try registry.register(Say.self)
+    case "standard library name":
+        try registry.register(Notify.self)
+    case "host error":
+        throw StoreFailure.locked(path: "/tmp/store.sqlite")
+    case "missing dependency":
+        try registry.register(dependency: Store())
+        try registry.register(dependency: Store())
+    default:
+        try registry.register(Say.self)
+    }
+}
