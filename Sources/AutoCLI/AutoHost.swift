@@ -57,6 +57,14 @@ public struct AutoHost: Sendable {
     /// and suggestions are those of a whole compile.
     package func compile(_ source: SourceFile, limits: Parser.Limits = Parser.Limits(), grants: Grants = .all,
                         preludeBodies: PreludeBodies = .all, session: SessionScope? = nil) -> Result<CompiledScript, CompilationFailure> {
+        compile(source, limits: limits, grants: grants, preludeBodies: preludeBodies, session: session, shortcuts: [])
+    }
+
+    /// `shortcuts`: files of shortcut declarations the source sees after the prelude's (the REPL session's, or those
+    /// of the script given to `say --file`).
+    func compile(_ source: SourceFile, limits: Parser.Limits = Parser.Limits(), grants: Grants = .all, preludeBodies: PreludeBodies = .all,
+                 session: SessionScope? = nil, shortcuts: [SourceFile]) -> Result<CompiledScript, CompilationFailure> {
+        let prelude = prelude + shortcuts
         if preludeBodies == .whenCalled, registries.adding != nil, !ScriptCompiler.mentions(anyOf: registries.addedWords, in: source),
            !ScriptCompiler.mentionsAShortcut(of: prelude, in: source) {
             let alone = ScriptCompiler.compile(source, prelude: prelude, registry: registries.base, limits: limits, commandName: name,

@@ -142,7 +142,8 @@ enum IntentDescriptionText {
         return NearestNames.hint(for: name, in: names, listing: "intents and types")
     }
 
-    /// `appShortcuts`: the host's, for the sentences that run this intent through `say`.
+    /// `appShortcuts`: the host's and those of shortcuts written with `phrases`, for the sentences that run this intent
+    /// through `say`.
     static func render(_ intent: IntentDescriptor, appShortcuts: [RegisteredShortcut] = [], program: Program?) -> String {
         var text = "\(intent.title)\n"
         text += "  \(intent.summary)\n"
@@ -177,11 +178,10 @@ enum IntentDescriptionText {
         if !intent.description.searchKeywords.isEmpty { text += "Keywords: \(intent.description.searchKeywords.joined(separator: ", "))\n" }
         for registered in appShortcuts where registered.intent === intent {
             let phrases = registered.shortcut.phrases.map { "\"\($0.filled(applicationName: registered.applicationName) { "{\($0)}" })\"" }
-            text += "App Shortcut ('\(registered.applicationName) say …'): \(phrases.joined(separator: ", "))\n"
+            // A shortcut written in the language has phrases; the host's, declared in Swift, are App Shortcuts.
+            let kind = intent.origin == nil ? "App Shortcut" : "Phrases"
+            text += "\(kind) ('\(registered.applicationName) say …'): \(phrases.joined(separator: ", "))\n"
         }
-        // A language shortcut's phrases, parsed and kept; `say` matches only the host's App Shortcuts (declared in
-        // Swift, listed by `shortcuts`), so nothing calls a language shortcut by these yet.
-        if !intent.phrases.isEmpty { text += "Phrases (not used yet): \(intent.phrases.map { "\"\($0)\"" }.joined(separator: ", "))\n" }
         if let origin = intent.origin { text += "Declared at: \(origin)\n" }
         return text
     }

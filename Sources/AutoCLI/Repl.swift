@@ -65,8 +65,9 @@ struct Repl {
         interrupts.end()
     }
 
-    /// The sentence of an entry `say SENTENCE`, which runs an App Shortcut as `\(host.name) say` does; nil for any
-    /// other entry. `say` is no word of the language, so no statement starts with it.
+    /// The sentence of an entry `say SENTENCE`, which runs an App Shortcut (or a shortcut declared at the prompt with
+    /// `phrases`) as `\(host.name) say` does; nil for any other entry. `say` is no word of the language, so no
+    /// statement starts with it.
     static func spoken(_ entry: String) -> String? {
         guard entry.hasPrefix("say") else { return nil }
         let rest = entry.dropFirst(3)
@@ -80,7 +81,8 @@ struct Repl {
         var options = RunOptions()
         options.limits = limits
         options.grants = session.grants
-        _ = await SpokenShortcut(host: host, console: console).run(sentence, options: options, interaction: interaction, cancellation: cancellation)
+        _ = await SpokenShortcut(host: host, console: console, shortcuts: session.shortcuts.map(\.file))
+            .run(sentence, options: options, interaction: interaction, cancellation: cancellation)
         interrupts.end()
     }
 

@@ -126,7 +126,8 @@ final class ReplSession {
         return CompletionResult(range: result.range, candidates: HostValues.completions(for: wanted, registry: registry) + result.candidates)
     }
 
-    /// The shortcuts an entry declares, each as the entry with everything else blanked out (line breaks kept).
+    /// The shortcuts an entry (or the script given to `say --file`) declares, each as the entry with everything else
+    /// blanked out (line breaks kept).
     static func shortcutDeclarations(in source: SourceFile) -> [(name: String, file: SourceFile)] {
         let (tree, _) = Parser.parse(source)
         return tree.statements.compactMap { statement in

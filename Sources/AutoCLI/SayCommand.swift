@@ -9,10 +9,16 @@ struct SayCommand: AsyncParsableCommand {
         discussion: """
             Case, punctuation and words such as 'my', 'the' and 'please' don't count; a phrase's words may come in any \
             order, with a typo or two, or as a synonym the host gives; the app's name may be left out. Several equally \
-            good matches are a choice; none is an error with the three closest phrases (exit 2).
+            good matches are a choice; none is an error with the three closest phrases (exit 2). The phrases of \
+            shortcuts written in a script ('shortcut "…" (…) phrases ["…"] { … }') are matched too with --file.
             """)
 
     @OptionGroup var interaction: RunInteractionOptions
+
+    @Option(name: [.customShort("f"), .long], help: ArgumentHelp(
+        "A script whose shortcuts' phrases are matched too ('-' for standard input); its other statements don't run.",
+        valueName: "file"))
+    var file: String?
 
     @Argument(help: "The sentence, quoted or as several words.")
     var words: [String]
@@ -28,7 +34,8 @@ struct SayCommand: AsyncParsableCommand {
         interaction.apply(to: &options)
         let cancellation = CancellationFlag()
         InterruptHandler.install(cancellation: cancellation)
-        throw CommandExit(code: await SpokenShortcut(host: AutoCommandLine.host, console: .standard)
+        let shortcuts = try file.map { ReplSession.shortcutDeclarations(in: try ScriptFile.load($0)).map(\.file) } ?? []
+        throw CommandExit(code: await SpokenShortcut(host: AutoCommandLine.host, console: .standard, shortcuts: shortcuts)
             .run(words.joined(separator: " "), options: options, cancellation: cancellation))
     }
 }

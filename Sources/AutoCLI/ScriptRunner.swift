@@ -22,6 +22,9 @@ package struct RunOptions: Sendable {
     /// Values the script sees as variables declared before it, after `args`: how `say` hands the intent of a
     /// shortcut the value its words gave, with no quoting into source text.
     var variables: [(name: String, type: ValueType, value: Value)] = []
+    /// Files of shortcut declarations the script sees after the prelude's: how `say` calls a shortcut declared at the
+    /// REPL's prompt or in the script given to `say --file`.
+    var shortcuts: [SourceFile] = []
     package init() {}
 }
 
@@ -53,7 +56,8 @@ package struct ScriptRunner: Sendable {
         let script: CompiledScript? = finish("compiling", within: timeLimit) {
             // Running needs the bodies of only the prelude's shortcuts the script calls.
             switch host.compile(source, limits: options.parseLimits, grants: options.grants, preludeBodies: .whenCalled,
-                                session: options.variables.isEmpty ? nil : .declaring(options.variables.map { ($0.name, $0.type) })) {
+                                session: options.variables.isEmpty ? nil : .declaring(options.variables.map { ($0.name, $0.type) }),
+                                shortcuts: options.shortcuts) {
             case .success(let script): return script
             case .failure(let failure):
                 errors = failure.diagnostics

@@ -4,10 +4,13 @@ import AutoRuntime
 
 /// Runs the App Shortcut a sentence names, for `say` on the command line and at the REPL: the phrase matcher finds it,
 /// people choose when several match equally, and the intent runs as a script's call of it runs (its questions,
-/// confirmations, progress and result), through `ScriptRunner`.
+/// confirmations, progress and result), through `ScriptRunner`. Shortcuts written in the language with `phrases` are
+/// matched too: the prelude's, and those of `shortcuts`.
 struct SpokenShortcut {
     let host: AutoHost
     let console: Console
+    /// Files of shortcut declarations besides the prelude: the REPL session's, or the script given to `say --file`.
+    var shortcuts: [SourceFile] = []
 
     /// The name the call's value goes by: a variable of the one-line script that makes the call, so the value is
     /// handed over as it is (an enum case, an entity's words), never quoted into source text.
@@ -19,8 +22,9 @@ struct SpokenShortcut {
         let runner = ScriptRunner(host: host, console: console)
         let interaction = interaction ?? runner.terminalInteraction(options)
         let found: PhraseMatch
+        guard let registry = registry(reportingTo: runner) else { return ExitCode.usageError }
         do {
-            found = try await PhraseMatcher(registry: host.registry).match(sentence)
+            found = try await PhraseMatcher(registry: registry).match(sentence)
         } catch {
             fail("matching '\(sentence)' failed: \(error)")
             return ExitCode.runtimeError
@@ -28,7 +32,7 @@ struct SpokenShortcut {
         let match: ShortcutMatch
         switch found {
         case .none(let closest):
-            fail(host.registry.appShortcuts.isEmpty ? "\(host.name) has no App Shortcuts" : "no shortcut matches '\(sentence)'",
+            fail(registry.appShortcuts.isEmpty ? "\(host.name) has no App Shortcuts" : "no shortcut matches '\(sentence)'",
                  hint: closest.isEmpty ? nil : "closest: " + closest.map { "\"\($0)\"" }.joined(separator: ", "))
             return ExitCode.usageError
         case .found(let matches):
@@ -36,6 +40,7 @@ struct SpokenShortcut {
             match = chosen
         }
         var options = options
+        options.shortcuts = shortcuts
         var call = match.shortcut.intent.name
         if let parameter = match.parameter, let value = match.value {
             // An entity's words stay text: the call finds the entity by them as it finds any entity named by text.
@@ -44,6 +49,18 @@ struct SpokenShortcut {
             call += " \(parameter.name): \(Self.valueName)"
         }
         return await runner.run(SourceFile(name: "say", text: call), options: options, interaction: interaction, cancellation: cancellation)
+    }
+
+    /// The phrases to match: the host's App Shortcuts and those of the shortcuts of the prelude and of `shortcuts`,
+    /// compiled whole, as `intents` compiles them, so that a shortcut that could not run is said before anything is
+    /// matched; nil, with the diagnostics reported, when they don't compile.
+    func registry(reportingTo runner: ScriptRunner) -> Registry? {
+        switch host.compile(SourceFile(name: "say", text: ""), shortcuts: shortcuts) {
+        case .success(let compiled): return compiled.registry
+        case .failure(let failure):
+            runner.report(failure.diagnostics)
+            return nil
+        }
     }
 
     /// The one match, or the one people choose; nil (said) when nobody can choose.

@@ -45,6 +45,14 @@ public struct AppShortcut: Sendable {
         self.shortTitle = shortTitle
         self.systemImageName = systemImageName
     }
+
+    /// A shortcut written in the language, its phrases already resolved: it has no symbol.
+    package init(intentTitle: String, phrases: [ShortcutPhrase], shortTitle: String) {
+        self.intentTitle = intentTitle
+        self.phrases = phrases
+        self.shortTitle = shortTitle
+        systemImageName = ""
+    }
 }
 
 /// What a phrase may interpolate besides a parameter: `\(.applicationName)`, the host's name.
@@ -106,6 +114,9 @@ public struct ShortcutPhrase: Sendable, Equatable, CustomStringConvertible {
         case unknownParameter
     }
     public let parts: [Part]
+
+    /// A phrase written in the language, its parameters named (`shortcut … phrases ["describe \(n)"]`).
+    package init(parts: [Part]) { self.parts = parts }
 
     /// The parameters the phrase names, in order.
     public var parameterNames: [String] {

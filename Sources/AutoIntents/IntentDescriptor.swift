@@ -62,8 +62,6 @@ public final class IntentDescriptor: Sendable {
     public let implementation: Implementation
     /// For a native `ImmediateIntent`: makes a call site with its constant arguments set once (`BoundCall`).
     public let binder: CallBinder?
-    /// Sentences that call a shortcut (`summarize my {list} list`).
-    public let phrases: [String]
     /// Where a shortcut was declared (`stdlib/text.auto:3`); nil for native intents.
     public let origin: String?
 
@@ -88,17 +86,17 @@ public final class IntentDescriptor: Sendable {
     public convenience init(title: String, description: IntentDescription = "", parameters: [ParameterInfo],
                 summary: ParameterSummary? = nil, sideEffect: SideEffect = .none, capabilities: Set<Capability> = [],
                 isDiscoverable: Bool = true, outputType: ValueType, resultRule: ResultRule = .fixed, implementation: Implementation,
-                phrases: [String] = [], origin: String? = nil) {
+                origin: String? = nil) {
         self.init(title: title, description: description, parameters: parameters, summary: summary, sideEffect: sideEffect,
                   capabilities: { capabilities }, isDiscoverable: isDiscoverable, outputType: outputType, resultRule: resultRule,
-                  implementation: implementation, binder: nil, phrases: phrases, origin: origin)
+                  implementation: implementation, binder: nil, origin: origin)
     }
 
     @usableFromInline
     init(title: String, description: IntentDescription, parameters: [ParameterInfo], summary: ParameterSummary?, sideEffect: SideEffect,
          capabilities: @escaping @Sendable () -> Set<Capability>, isDiscoverable: Bool, outputType: ValueType, resultRule: ResultRule,
          implementation: Implementation,
-         binder: CallBinder?, phrases: [String], origin: String?) {
+         binder: CallBinder?, origin: String?) {
         self.resultRule = resultRule
         self.title = title
         self.name = Self.name(of: title)
@@ -112,7 +110,6 @@ public final class IntentDescriptor: Sendable {
         self.outputType = outputType
         self.implementation = implementation
         self.binder = binder
-        self.phrases = phrases
         self.origin = origin
     }
 
@@ -123,7 +120,7 @@ public final class IntentDescriptor: Sendable {
     package func withOutputType(_ type: ValueType) -> IntentDescriptor {
         IntentDescriptor(title: title, description: description, parameters: parameters, summary: summary, sideEffect: sideEffect,
                          capabilities: capabilitiesOfIntent, isDiscoverable: isDiscoverable, outputType: type, resultRule: resultRule, implementation: implementation,
-                         binder: binder, phrases: phrases, origin: origin)
+                         binder: binder, origin: origin)
     }
 
     public func parameterIndex(named label: String) -> Int? {
@@ -159,7 +156,7 @@ public final class IntentDescriptor: Sendable {
         self.init(
             title: I.title, description: I.description, parameters: infos, summary: I.parameterSummary,
             sideEffect: I.sideEffect, capabilities: { I.capabilities }, isDiscoverable: I.isDiscoverable, outputType: I.Output.valueType, resultRule: resultRule,
-            implementation: Self.native(prototype, parameters), binder: Self.binder(prototype, parameters), phrases: [], origin: nil)
+            implementation: Self.native(prototype, parameters), binder: Self.binder(prototype, parameters), origin: nil)
     }
 
     /// How a call sets one parameter: the `@Parameter`'s setter, at the property's offset in the intent, and how it

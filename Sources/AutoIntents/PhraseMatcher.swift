@@ -82,33 +82,45 @@ enum PhraseWords {
 }
 
 /// One declared phrase, ready to match: the words it needs, the host's name it may leave out, the parameter its
-/// other words fill.
+/// other words fill. It owns the rule for where the host's name is heard, which registration (a phrase must match
+/// its own text) and `PhraseMatcher` (what people say) both go through `fits`.
 struct PhrasePattern: Sendable {
     /// Index of its shortcut in `Registry.appShortcuts`.
     let shortcut: Int
     let phrase: ShortcutPhrase
     /// The phrase's own words, fillers left out, in order; each must be heard (in any order).
     let words: [String]
-    /// The host's name and the preposition before it: heard or not, as people leave the app they talk to unsaid.
+    /// The host's name, heard or not, as people leave the app they talk to unsaid.
     let applicationWords: [String]
-    let preposition: String?
+    /// Where the phrase says the host's name, which is where a sentence is first looked at for it; at the end for a
+    /// phrase that doesn't say it (a shortcut's written in the language), as people add it ("… in auto").
+    let applicationPlace: Place
     let parameter: ParameterInfo?
 
+    enum Place {
+        case start, middle, end
+    }
+
     init(shortcut: Int, phrase: ShortcutPhrase, applicationName: String, parameter: ParameterInfo?) {
-        var words: [String] = [], preposition: String?
+        var words: [String] = []
+        // Whether anything is said before the name (a word, the parameter) and whether anything is after it.
+        var saysName = false, saidBefore = false, saidAfter = false
         var previousWasText = false
         for part in phrase.parts {
             switch part {
             case .text(let text):
-                words += PhraseWords.significant(text)
+                let significant = PhraseWords.significant(text)
+                words += significant
+                if saysName && !significant.isEmpty { saidAfter = true }
                 previousWasText = true
                 continue
             case .applicationName:
-                if previousWasText, let last = words.last, PhraseWords.prepositions.contains(last) {
-                    preposition = words.removeLast()
-                }
+                // The preposition before the name goes with it, and any of them is heard for it ("with library").
+                if previousWasText, let last = words.last, PhraseWords.prepositions.contains(last) { words.removeLast() }
+                saysName = true
+                saidBefore = saidBefore || !words.isEmpty
             case .parameter, .unknownParameter:
-                break
+                if saysName { saidAfter = true } else { saidBefore = true }
             }
             previousWasText = false
         }
@@ -116,24 +128,60 @@ struct PhrasePattern: Sendable {
         self.phrase = phrase
         self.words = words
         self.applicationWords = PhraseWords.significant(applicationName)
-        self.preposition = preposition
+        applicationPlace = !saysName || !saidAfter ? .end : !saidBefore ? .start : .middle
         self.parameter = parameter
     }
 
     /// How the phrase's words were found in what was said.
     struct Fit {
-        /// Typos, plus one when the words came in another order than the phrase's.
+        /// Typos (in the phrase's words and in the host's name), plus one when the words came in another order than
+        /// the phrase's.
         let cost: Int
         /// What is left for the parameter, in the order said, and where each was said.
         let rest: [String]
         let restIndices: [Int]
     }
 
-    /// Finds each of the phrase's words among `heard`; nil when one is missing, or when words are left over and
-    /// there is no parameter to take them.
-    func fit(_ heard: [String], synonyms: [String: [[String]]]) -> Fit? {
+    /// The ways `heard` fits the phrase, the one to prefer first; empty when none does. The host's name is looked
+    /// for before the phrase's words, so that none of them takes it for a typo of theirs ("trail" for `trails`): said
+    /// exactly, at the phrase's place first, it is the name, and the one fit; only when it isn't is each hearing of it
+    /// with typos a fit (costing its typos), and so is the name left unsaid, so that the words' meaning decides
+    /// ("open trail" to `trails` opens a trail named so).
+    func fits(_ heard: [String], synonyms: [String: [[String]]]) -> [Fit] {
+        // A host's name of filler words only ("my") is never heard.
+        guard !applicationWords.isEmpty else { return fit(heard, name: nil, synonyms: synonyms).map { [$0] } ?? [] }
+        var exact: [Int] = [], near: [(start: Int, typos: Int)] = []
+        if heard.count >= applicationWords.count {
+            for start in 0...heard.count - applicationWords.count {
+                guard let typos = PhraseWords.cost(Array(heard[start..<start + applicationWords.count]), for: applicationWords) else { continue }
+                if typos == 0 { exact.append(start) } else { near.append((start, typos)) }
+            }
+        }
+        for start in exact.filter({ isAtPlace($0, in: heard) }) + exact.filter({ !isAtPlace($0, in: heard) }) {
+            if let fit = fit(heard, name: (start, 0), synonyms: synonyms) { return [fit] }
+        }
+        let placed = near.filter { isAtPlace($0.start, in: heard) } + near.filter { !isAtPlace($0.start, in: heard) }
+        return placed.compactMap { fit(heard, name: $0, synonyms: synonyms) } + [fit(heard, name: nil, synonyms: synonyms)].compactMap { $0 }
+    }
+
+    /// Whether the host's name heard from `start` is where the phrase says it: first (after a preposition), last, or
+    /// between other words.
+    func isAtPlace(_ start: Int, in heard: [String]) -> Bool {
+        let first = start == 0 || (start == 1 && PhraseWords.prepositions.contains(heard[0]))
+        let last = start + applicationWords.count == heard.count
+        switch applicationPlace {
+        case .start: return first
+        case .end: return last
+        case .middle: return !first && !last
+        }
+    }
+
+    /// Finds each of the phrase's words among `heard`, the host's name heard at `name` (or unsaid) set aside; nil
+    /// when one is missing, or when words are left over and there is no parameter to take them.
+    func fit(_ heard: [String], name: (start: Int, typos: Int)?, synonyms: [String: [[String]]]) -> Fit? {
         var used = [Bool](repeating: false, count: heard.count)
-        var cost = 0, previous = -1, inOrder = true
+        if let name { for index in name.start..<name.start + applicationWords.count { used[index] = true } }
+        var cost = name?.typos ?? 0, previous = -1, inOrder = true
         for word in words {
             let alternatives = (synonyms[word] ?? []).filter { $0.count == 1 }.map { $0[0] }
             // The cheapest hearing; among equals the first after the previous word, so a sentence said in the phrase's
@@ -152,21 +200,13 @@ struct PhrasePattern: Sendable {
             previous = best.index
         }
         if !inOrder { cost += 1 }
-        if !applicationWords.isEmpty, let start = Self.find(applicationWords, in: heard, skipping: used) {
-            for index in start..<start + applicationWords.count { used[index] = true }
-            if let preposition, start > 0, !used[start - 1], heard[start - 1] == preposition { used[start - 1] = true }
+        // A preposition just before the name goes with it, after the phrase's own words took theirs ("log in library").
+        if let start = name?.start, start > 0, !used[start - 1], PhraseWords.prepositions.contains(heard[start - 1]) {
+            used[start - 1] = true
         }
         let rest = heard.indices.filter { !used[$0] }
         if parameter == nil && !rest.isEmpty { return nil }
         return Fit(cost: cost, rest: rest.map { heard[$0] }, restIndices: rest)
-    }
-
-    /// Where `name`'s words are heard one after another, among words not yet used; typos allowed.
-    static func find(_ name: [String], in heard: [String], skipping used: [Bool]) -> Int? {
-        guard heard.count >= name.count else { return nil }
-        return (0...heard.count - name.count).first { start in
-            (0..<name.count).allSatisfy { !used[start + $0] && PhraseWords.cost(heard[start + $0], for: name[$0]) != nil }
-        }
     }
 
     /// How far what was said is from this phrase, for suggestions: its words not heard, the words said that it
@@ -214,10 +254,12 @@ public enum PhraseMatch: Sendable {
     case none(closest: [String])
 }
 
-/// Matches what people say to the App Shortcuts' phrases: case, punctuation and accents don't count, filler
-/// words are dropped, a phrase's words may come in any order and with a typo or two (see `PhraseWords.tolerance`),
-/// a synonym counts as the word, and the host's name may be left out. The words left over fill the phrase's
-/// parameter: an enum by a case's display name, identifier or synonym; an entity through its string query.
+/// Matches what people say to the App Shortcuts' phrases (the host's, and those of shortcuts written in the language
+/// with `phrases`): case, punctuation and accents don't count, filler words are dropped, a phrase's words may come in
+/// any order and with a typo or two (see `PhraseWords.tolerance`), a synonym counts as the word, and the host's name
+/// may be left out, or said after any of `PhraseWords.prepositions`; said exactly it is never taken for another word
+/// (see `PhrasePattern.fits`). The words left over fill the phrase's parameter: an enum by a case's display name,
+/// identifier or synonym; an entity through its string query; an Int by a number in digits.
 public struct PhraseMatcher: Sendable {
     public let registry: Registry
 
@@ -228,12 +270,18 @@ public struct PhraseMatcher: Sendable {
         let book = registry.phraseBook
         var matches: [ShortcutMatch] = []
         for pattern in book.patterns {
-            guard let fit = pattern.fit(heard, synonyms: book.synonyms) else { continue }
-            let written = fit.restIndices.map { words[$0].written }.joined(separator: " ")
-            matches += try await values(for: pattern, fit: fit, written: written).map { value in
-                ShortcutMatch(shortcut: registry.appShortcuts[pattern.shortcut], phrase: pattern.phrase, parameter: pattern.parameter,
-                              value: value.value, valueText: value.text, cost: fit.cost + value.cost)
+            // The phrase's cheapest fit with a value; among equals the first, as `fits` orders them.
+            var cheapest: (cost: Int, matches: [ShortcutMatch])?
+            for fit in pattern.fits(heard, synonyms: book.synonyms) where fit.cost < cheapest?.cost ?? .max {
+                let written = fit.restIndices.map { words[$0].written }.joined(separator: " ")
+                let values = try await values(for: pattern, fit: fit, written: written)
+                guard let cost = values.map(\.cost).min().map({ fit.cost + $0 }), cost < cheapest?.cost ?? .max else { continue }
+                cheapest = (cost, values.filter { fit.cost + $0.cost == cost }.map { value in
+                    ShortcutMatch(shortcut: registry.appShortcuts[pattern.shortcut], phrase: pattern.phrase, parameter: pattern.parameter,
+                                  value: value.value, valueText: value.text, cost: cost)
+                })
             }
+            matches += cheapest?.matches ?? []
         }
         guard let best = matches.map(\.cost).min() else { return .none(closest: closest(to: heard)) }
         // The same call reached by several phrases is one match.
@@ -246,7 +294,8 @@ public struct PhraseMatcher: Sendable {
 
     /// The values the words left over give the pattern's parameter, with what each costs: nothing said costs 1
     /// (the intent will ask), an enum case its typos, an entity 0 when its title is the words and 1 when the
-    /// query found it otherwise. None when the words name nothing. `written` is the words as said, for the query.
+    /// query found it otherwise, a number 0. None when the words name nothing. `written` is the words as said, for
+    /// the query.
     func values(for pattern: PhrasePattern, fit: PhrasePattern.Fit, written: String) async throws -> [(value: Value?, text: String?, cost: Int)] {
         guard let parameter = pattern.parameter else { return [(nil, nil, 0)] }
         if fit.rest.isEmpty { return [(nil, nil, 1)] }
@@ -265,6 +314,10 @@ public struct PhraseMatcher: Sendable {
                 return ([display.title] + display.synonyms).contains { PhraseWords.significant($0) == fit.rest }
             }
             return [(.text(written), written, exact ? 0 : 1)]
+        case .int:
+            // A number said in digits: one word, as words are split at anything but letters and digits.
+            guard fit.rest.count == 1, let number = Int(fit.rest[0]) else { return [] }
+            return [(.int(number), fit.rest[0], 0)]
         default:
             return []
         }

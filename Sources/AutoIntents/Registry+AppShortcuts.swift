@@ -10,7 +10,7 @@ extension Registry {
     /// name. `applicationName` is what `\(.applicationName)` says: the host's command name (`library`).
     ///
     /// Each phrase is checked here, so that a mistake shows when the host starts and not when someone speaks: it says
-    /// the app's name; it names at most one parameter, of an enum or of an entity found by text; it has words of its
+    /// the app's name; it names at most one parameter, of an enum, of an entity found by text or an Int; it has words of its
     /// own; its own text matches it (with each case of an enum parameter); no other phrase has the same words.
     public mutating func register<P: AppShortcutsProvider>(shortcuts provider: P.Type, applicationName: String) throws(RegistrationError) {
         var book = phraseBook
@@ -23,16 +23,11 @@ extension Registry {
             guard let intent = intent(named: IntentDescriptor.name(of: shortcut.intentTitle)) else {
                 throw RegistrationError("the shortcut '\(shortcut.shortTitle)' runs '\(shortcut.intentTitle)', which is not registered; register the intent before its shortcuts")
             }
+            // The twin's shortcut: registered before, added before this one by the provider, or this one.
+            let owners = appShortcuts.map(\.shortcut) + added.map(\.shortcut) + [shortcut]
             for phrase in shortcut.phrases {
-                let pattern = try self.pattern(phrase, of: shortcut, intent: intent, index: appShortcuts.count + added.count,
-                                               applicationName: applicationName)
-                try Self.checkReachable(pattern, in: shortcut, applicationName: applicationName, synonyms: book.synonyms)
-                if let twin = book.patterns.first(where: { Self.sameWords($0, pattern) }) {
-                    // The twin's shortcut: registered before, added before this one by the provider, or this one.
-                    let owners = appShortcuts.map(\.shortcut) + added.map(\.shortcut) + [shortcut]
-                    throw RegistrationError("the phrase \"\(phrase)\" of the shortcut '\(shortcut.shortTitle)' has the same words as \"\(twin.phrase)\" of '\(owners[twin.shortcut].shortTitle)'; nothing could tell them apart")
-                }
-                book.patterns.append(pattern)
+                book.patterns.append(try checkedPattern(phrase, of: shortcut, intent: intent, applicationName: applicationName,
+                                                        saysName: true, owners: owners, book: book))
             }
             added.append(RegisteredShortcut(shortcut: shortcut, intent: intent, applicationName: applicationName))
         }
@@ -40,11 +35,46 @@ extension Registry {
         phraseBook = book
     }
 
+    /// Registers the phrases of a shortcut written in the language (`shortcut "describe number" (n: Int) phrases
+    /// ["describe \(n)"] { … }`), checked as an App Shortcut's are but for the host's name, which they don't say:
+    /// the sentences `say` runs it by. Returns each phrase refused, by its index, with why; the others are
+    /// registered.
+    package mutating func register(phrases: [ShortcutPhrase], of intent: IntentDescriptor,
+                                   applicationName: String) -> [(phrase: Int, error: RegistrationError)] {
+        let shortcut = AppShortcut(intentTitle: intent.title, phrases: phrases, shortTitle: intent.title)
+        let owners = appShortcuts.map(\.shortcut) + [shortcut]
+        var refused: [(phrase: Int, error: RegistrationError)] = []
+        for (index, phrase) in phrases.enumerated() {
+            do {
+                phraseBook.patterns.append(try checkedPattern(phrase, of: shortcut, intent: intent, applicationName: applicationName,
+                                                              saysName: false, owners: owners, book: phraseBook))
+            } catch {
+                refused.append((index, error))
+            }
+        }
+        appShortcuts.append(RegisteredShortcut(shortcut: shortcut, intent: intent, applicationName: applicationName))
+        return refused
+    }
+
+    /// A phrase of the shortcut registered next, checked: its parts against the intent, its own text matching it, and
+    /// no phrase of `book` with its words (`owners`, by index, the shortcuts of the book's phrases). `saysName`: the
+    /// phrase must say the host's name, as an App Shortcut's must.
+    func checkedPattern(_ phrase: ShortcutPhrase, of shortcut: AppShortcut, intent: IntentDescriptor, applicationName: String,
+                        saysName: Bool, owners: [AppShortcut], book: PhraseBook) throws(RegistrationError) -> PhrasePattern {
+        let pattern = try self.pattern(phrase, of: shortcut, intent: intent, index: owners.count - 1,
+                                       applicationName: applicationName, saysName: saysName)
+        try Self.checkReachable(pattern, in: shortcut, applicationName: applicationName, synonyms: book.synonyms)
+        if let twin = book.patterns.first(where: { Self.sameWords($0, pattern) }) {
+            throw RegistrationError("the phrase \"\(phrase)\" of the shortcut '\(shortcut.shortTitle)' has the same words as \"\(twin.phrase)\" of '\(owners[twin.shortcut].shortTitle)'; nothing could tell them apart")
+        }
+        return pattern
+    }
+
     /// The phrase as the matcher reads it, once its parts are checked against the intent.
     func pattern(_ phrase: ShortcutPhrase, of shortcut: AppShortcut, intent: IntentDescriptor, index: Int,
-                 applicationName: String) throws(RegistrationError) -> PhrasePattern {
+                 applicationName: String, saysName: Bool) throws(RegistrationError) -> PhrasePattern {
         let about = "the phrase \"\(phrase)\" of the shortcut '\(shortcut.shortTitle)'"
-        guard phrase.parts.contains(.applicationName) else {
+        guard phrase.parts.contains(.applicationName) || !saysName else {
             throw RegistrationError("\(about) doesn't say the app's name; put \\(.applicationName) in it")
         }
         guard !phrase.parts.contains(.unknownParameter) else {
@@ -61,13 +91,13 @@ extension Registry {
             }
             parameter = intent.parameters[index]
             switch intent.parameters[index].type {
-            case .enumeration: break
+            case .enumeration, .int: break
             case .entity(let type):
                 guard query(for: type)?.canSearchText == true else {
                     throw RegistrationError("\(about) names '\(name)', a \(type.singular), but \(type.plural) can't be found by text; register a query that is an EntityStringQuery before the shortcuts")
                 }
             default:
-                throw RegistrationError("\(about) names '\(name)', of type \(intent.parameters[index].type); a phrase's parameter is an enum or an entity")
+                throw RegistrationError("\(about) names '\(name)', of type \(intent.parameters[index].type); a phrase's parameter is an enum, an entity or an Int")
             }
         }
         let pattern = PhrasePattern(shortcut: index, phrase: phrase, applicationName: applicationName, parameter: parameter)
@@ -77,8 +107,8 @@ extension Registry {
         return pattern
     }
 
-    /// Whether the phrase's own text matches it, exactly: with each case of an enum parameter filled in, and with the
-    /// parameter's title standing for an entity (whose names only the host's query knows, when it runs).
+    /// Whether the phrase's own text matches it, exactly: with each case of an enum parameter filled in, a number for
+    /// an Int, and the parameter's title standing for an entity (whose names only the host's query knows, when it runs).
     static func checkReachable(_ pattern: PhrasePattern, in shortcut: AppShortcut, applicationName name: String,
                                synonyms: [String: [[String]]]) throws(RegistrationError) {
         var examples: [(text: String, matches: ([String]) -> Bool)] = []
@@ -88,6 +118,8 @@ extension Registry {
                 let text = pattern.phrase.filled(applicationName: name) { _ in item.displayName }
                 examples.append((text, { rest in PhraseMatcher.cases(of: type, heard: rest, synonyms: synonyms).contains { $0.index == index && $0.cost == 0 } }))
             }
+        case .int?:
+            examples.append((pattern.phrase.filled(applicationName: name) { _ in "1" }, { $0 == ["1"] }))
         case let type?:
             let title = pattern.parameter?.title ?? type.description
             let text = pattern.phrase.filled(applicationName: name) { _ in title }
@@ -96,7 +128,8 @@ extension Registry {
             examples.append((pattern.phrase.filled(applicationName: name) { _ in "" }, { $0.isEmpty }))
         }
         for (text, matches) in examples {
-            guard let fit = pattern.fit(PhraseWords.significant(text), synonyms: synonyms), fit.cost == 0, matches(fit.rest) else {
+            // The fit `say` takes for the text: the first that costs nothing (see `PhraseMatcher.match`).
+            guard let fit = pattern.fits(PhraseWords.significant(text), synonyms: synonyms).first(where: { $0.cost == 0 }), matches(fit.rest) else {
                 throw RegistrationError("the phrase \"\(pattern.phrase)\" of the shortcut '\(shortcut.shortTitle)' doesn't match its own text \"\(text)\"; its words and its parameter's values run together")
             }
         }

@@ -9,7 +9,8 @@ public struct Registry: Sendable {
     /// intents registered after them, and reachable through `IntentContext.dependency(_:)`.
     public private(set) var dependencies = Dependencies()
     /// The App Shortcuts, in the order registered (`register(shortcuts:applicationName:)`), and their phrases ready to
-    /// match: empty unless the host declares some, so a registry without them costs nothing more.
+    /// match: empty unless the host declares some, so a registry without them costs nothing more. A compiled script's
+    /// registry has its shortcuts written with `phrases` here too, after the host's.
     public internal(set) var appShortcuts: [RegisteredShortcut] = []
     package internal(set) var phraseBook = PhraseBook()
 

@@ -57,6 +57,8 @@ struct Checker {
         let file: SourceFile
         let descriptor: IntentDescriptor
         let parameterTypes: [ValueType]
+        /// Its `phrases`, each with where it is written: registered with its final descriptor (`ScriptCompiler`).
+        let phrases: [(phrase: ShortcutPhrase, span: Span)]
     }
 
     /// Registers the shortcuts declared at the top level of `program`.
@@ -94,22 +96,54 @@ struct Checker {
             let descriptor = IntentDescriptor(
                 title: declaration.name, description: IntentDescription("A shortcut from \(file.name).", category: "Shortcuts"),
                 parameters: parameters, outputType: .any, implementation: .shortcut(shortcutCount),
-                phrases: declaration.phrases.compactMap { phrase in
-                    if case .text(let segments) = phrase.kind {
-                        return segments.map { if case .literal(let text) = $0 { text } else { "{…}" } }.joined()
-                    }
-                    return nil
-                },
                 origin: "\(file.name):\(location.line)")
+            let phrases = declaration.phrases.compactMap { phrase in shortcutPhrase(phrase, parameters: parameters).map { ($0, phrase.span) } }
             do {
                 try registry.add(descriptor)
                 shortcutCount += 1
-                pending.append(PendingShortcut(declaration: declaration, file: file, descriptor: descriptor, parameterTypes: parameters.map(\.type)))
+                pending.append(PendingShortcut(declaration: declaration, file: file, descriptor: descriptor, parameterTypes: parameters.map(\.type),
+                                               phrases: phrases))
             } catch {
                 self.error(error.message, declaration.nameSpan, hint: "give the shortcut another name")
             }
         }
         return pending
+    }
+
+    /// A shortcut's phrase as the phrase matcher reads it: a text whose `\(name)`s name the shortcut's parameters; nil,
+    /// said, for anything else. What else a phrase must be (one parameter, of a type words can give) registration
+    /// checks, as it checks an App Shortcut's.
+    mutating func shortcutPhrase(_ phrase: Expression, parameters: [ParameterInfo]) -> ShortcutPhrase? {
+        guard case .text(let segments) = phrase.kind else {
+            error("a phrase is a text, such as \"describe \\(n)\"", phrase.span)
+            return nil
+        }
+        var parts: [ShortcutPhrase.Part] = []
+        for segment in segments {
+            switch segment {
+            case .literal(let text):
+                parts.append(.text(text))
+            case .interpolation(let inner):
+                guard let name = Self.loneName(inner),
+                      let parameter = parameters.first(where: { $0.name.lowercased() == name.lowercased() }) else {
+                    let names = parameters.map { "\\(\($0.name))" }
+                    error("a phrase's \\(…) names a parameter of its shortcut", inner.span,
+                          hint: names.isEmpty ? "the shortcut has no parameters" : "its parameters: " + names.joined(separator: ", "))
+                    return nil
+                }
+                parts.append(.parameter(parameter.name))
+            }
+        }
+        return ShortcutPhrase(parts: parts)
+    }
+
+    /// The word of an expression that is one word: a name, or what the parser can't tell from an action's name.
+    static func loneName(_ expression: Expression) -> String? {
+        switch expression.kind {
+        case .name(let name): name.name
+        case .action(let words, let arguments) where words.count == 1 && arguments.isEmpty: words[0].name
+        default: nil
+        }
     }
 
     /// Checks a shortcut's body: its parameters are its first slots.

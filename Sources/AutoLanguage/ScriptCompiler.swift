@@ -156,6 +156,22 @@ package enum ScriptCompiler {
         }
         let automations = checker.checkAutomations(in: programs[programs.count - 1], session: session)
         let main = checker.checkScript(programs[programs.count - 1], session: session)
+        // Each shortcut's descriptor as it is registered for good: with the result type its body gave. Calls in the
+        // graphs name these, and the program holds the graphs in the order of the descriptors' indices. Its phrases are
+        // registered with it, so that what `say` matches runs this descriptor.
+        var finalRegistry = registry
+        var finals: [String: IntentDescriptor] = [:]
+        for (shortcut, _) in shortcutBodies {
+            let type = checker.shortcutOutputTypes[shortcut.descriptor.name] ?? .any
+            let final = shortcut.descriptor.withOutputType(type)
+            finals[shortcut.descriptor.name] = final
+            // The checker registered the same names without a clash.
+            try? finalRegistry.add(final)
+            guard !shortcut.phrases.isEmpty else { continue }
+            for (index, error) in finalRegistry.register(phrases: shortcut.phrases.map(\.phrase), of: final, applicationName: commandName) {
+                checker.diagnostics.append(Diagnostic(.error, error.message, at: shortcut.phrases[index].span, in: shortcut.file))
+            }
+        }
         // A call to a prelude shortcut whose body was left unchecked needs its result type, and an error is reported
         // as a whole compile reports it (with the prelude's names among the suggestions): both compile it all.
         if preludeBodies == .whenCalled,
@@ -176,17 +192,6 @@ package enum ScriptCompiler {
                 (fileOrder[a.file.name] ?? 0, a.span.start) < (fileOrder[b.file.name] ?? 0, b.span.start)
             }
             return .failure(CompilationFailure(diagnostics: sorted))
-        }
-        // Each shortcut's descriptor as it is registered for good: with the result type its body gave. Calls in the
-        // graphs name these, and the program holds the graphs in the order of the descriptors' indices.
-        var finalRegistry = registry
-        var finals: [String: IntentDescriptor] = [:]
-        for (shortcut, _) in shortcutBodies {
-            let type = checker.shortcutOutputTypes[shortcut.descriptor.name] ?? .any
-            let final = shortcut.descriptor.withOutputType(type)
-            finals[shortcut.descriptor.name] = final
-            // The checker registered the same names without a clash.
-            try? finalRegistry.add(final)
         }
         let shortcuts = shortcutBodies.map { shortcut, body in
             (name: shortcut.descriptor.name, graph: Compiler.compile(body, registry: finalRegistry, shortcuts: finals))

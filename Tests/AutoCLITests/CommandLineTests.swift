@@ -32,6 +32,33 @@ import Testing
         #expect(try await auto("say").exitCode == 2)
     }
 
+    /// A script's shortcuts with `phrases` are said as App Shortcuts are, with the same matcher: typos, fillers and a
+    /// number for an Int parameter; the script's own statements don't run.
+    @Test func sayRunsAShortcutOfAScriptByItsPhrases() async throws {
+        let path = try temporaryFile("""
+            show "the script ran"
+            shortcut "describe number" (n: Int)
+                phrases ["describe \\(n)", "what is \\(n)"] {
+              if n % 2 == 0 { return "even" }
+              return "odd"
+            }
+            """)
+        for (said, answer) in [("what is 7", "odd"), ("please descibe 10", "even"), ("describe 3 in auto", "odd")] {
+            let result = try await auto("say", "--file", path, said)
+            #expect(result.exitCode == 0, "\(said): \(result.standardError)")
+            #expect(result.standardOutput == "\(answer)\n", "\(said)")
+        }
+        let none = try await auto("say", "-f", path, "what is seven")
+        #expect(none.exitCode == 2)
+        #expect(none.standardError.contains("closest: \"what is {n}\""), "\(none.standardError)")
+        // Without the script its shortcut is unknown; with a phrase that can't be said, the script is refused.
+        #expect(try await auto("say", "what is 7").exitCode == 2)
+        let wrong = try temporaryFile("shortcut \"tell\" (t: Text) phrases [\"tell \\(t)\"] { return t }\n")
+        let refused = try await auto("say", "-f", wrong, "tell me")
+        #expect(refused.exitCode == 2)
+        #expect(refused.standardError.contains("a phrase's parameter is an enum, an entity or an Int"), "\(refused.standardError)")
+    }
+
     @Test func runsCode() async throws {
         let result = try await auto("-e", #"show "hi \(1 + 2)""#)
         #expect(result.exitCode == 0)
@@ -198,7 +225,7 @@ import Testing
               read: Int, optional, default 0
             Result: Int
             Category: Shortcuts
-            Phrases (not used yet): "pages left in {…}"
+            Phrases ('auto say …'): "pages left in {total}"
             Declared at: \(path):2
 
             """)

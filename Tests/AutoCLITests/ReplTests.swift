@@ -16,6 +16,16 @@ import Testing
         #expect(result.standardError.isEmpty)
     }
 
+    /// `say` matches the phrases of the shortcuts declared at the prompt, and a shortcut declared again says its new
+    /// phrases.
+    @Test func sayRunsAShortcutDeclaredAtThePromptByItsPhrases() throws {
+        let result = try repl("shortcut \"half\" (n: Int) phrases [\"half of \\(n)\"] { return n / 2 }", "say half of 9",
+                              "shortcut \"half\" (n: Int) phrases [\"split \\(n)\"] { return n / 2 }", "say split 5", "say half of 9")
+        #expect(result.standardOutput == "4.5\n2.5\n", "\(result.standardError)")
+        #expect(result.standardError.contains("no shortcut matches 'half of 9'"), "\(result.standardError)")
+        #expect(result.exitCode == 0)
+    }
+
     @Test func anUnfinishedEntryGoesOnAndABlankLineAbandonsIt() throws {
         let result = try repl("set xs = [", "  1,", "  2]", "if count(xs) > 1 {", "  show \"two\"", "}", "1 +", "", "xs")
         #expect(result.standardOutput == "two\n[1, 2]\n", "\(result.standardError)")

@@ -56,6 +56,9 @@ enum Good: AppShortcutsProviderStandIn {
 enum FillerCase: AppShortcutsProviderStandIn {
     static var shortcuts: [AppShortcut] { [AppShortcut(intent: Wave(), phrases: ["Wave at \(\.$whom) in \(.applicationName)"], shortTitle: "Wave", systemImageName: "")] }
 }
+enum LevelPhrase: AppShortcutsProviderStandIn {
+    static var shortcuts: [AppShortcut] { [AppShortcut(intent: SetMood(), phrases: ["Set my level to \(\.$level) in \(.applicationName)"], shortTitle: "Level", systemImageName: "")] }
+}
 enum NoAppName: AppShortcutsProviderStandIn {
     static var shortcuts: [AppShortcut] { [AppShortcut(intent: SetMood(), phrases: ["Set mood to \(\.$mood)"], shortTitle: "Mood", systemImageName: "")] }
 }
@@ -113,10 +116,28 @@ enum Twins: AppShortcutsProviderStandIn {
         }
     }
 
+    /// An Int parameter takes one number said in digits, and nothing else.
+    @Test func anIntParameterTakesANumber() async throws {
+        var registry = try registry()
+        try registry.register(shortcuts: Phrases<LevelPhrase>.self, applicationName: "moods")
+        let matcher = PhraseMatcher(registry: registry)
+        guard case .found(let matches) = try await matcher.match("set level to 12 using moods"), case .int(12)? = matches.first?.value else {
+            Issue.record("12 was not the level")
+            return
+        }
+        #expect(matches.count == 1)
+        for said in ["set level to twelve", "set level to 1 2", "set level to 99999999999999999999"] {
+            guard case .none = try await matcher.match(said) else {
+                Issue.record("\(said) matched")
+                continue
+            }
+        }
+    }
+
     static var refused: [(provider: any AppShortcutsProvider.Type, message: String)] { [
         (Phrases<FillerCase>.self, "doesn't match its own text \"Wave at You in moods\""),
         (Phrases<NoAppName>.self, "doesn't say the app's name"),
-        (Phrases<TextParameter>.self, "a phrase's parameter is an enum or an entity"),
+        (Phrases<TextParameter>.self, "a phrase's parameter is an enum, an entity or an Int"),
         (Phrases<TwoParameters>.self, "names 2 parameters (mood, level)"),
         (Phrases<NotRegistered>.self, "runs 'Unregistered', which is not registered"),
         (Phrases<OnlyFillers>.self, "has no words of its own"),

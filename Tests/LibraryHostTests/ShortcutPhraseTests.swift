@@ -51,6 +51,9 @@ import Testing
         ("opne currently raeding", .runs("open shelf", "Currently Reading")),
         ("open curently readin", .runs("open shelf", "Currently Reading")),
         ("mark dune as read in libary", .runs("mark as read", "dune")),
+        // Any preposition before the app's name, not only the phrase's own.
+        ("open currently reading with library", .runs("open shelf", "Currently Reading")),
+        ("mark dune as read using library", .runs("mark as read", "dune")),
         // Synonyms the library gives: for a phrase's word and for a shelf.
         ("show me what I'm reading now", .none(closest: "What's on {shelf} in library")),
         ("show reading now", .runs("open shelf", "Currently Reading")),
