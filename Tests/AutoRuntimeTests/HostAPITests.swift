@@ -56,12 +56,45 @@ struct CancelTrip: AppIntent {
     func perform(_ context: IntentContext) async throws -> IntentResult<NoValue> { .result(dialog: "Cancelled") }
 }
 
+/// A host's own errors, of each kind: a `LocalizedError` (an enum, whose case name is what Swift prints), one whose
+/// `errorDescription` is nil but which describes itself, and a plain enum.
+enum BeanError: LocalizedError {
+    case outOfBeans(left: Int)
+    var errorDescription: String? {
+        switch self {
+        case .outOfBeans(let left): "out of beans, \(left) left"
+        }
+    }
+}
+
+struct GrinderJam: LocalizedError, CustomStringConvertible {
+    var description: String { "the grinder is jammed" }
+}
+
+enum KettleError: Error {
+    case cold
+}
+
+struct Brew: AppIntent {
+    static let title = "Brew"
+    @Parameter var trouble: String
+    func perform(_ context: IntentContext) async throws -> IntentResult<NoValue> {
+        switch trouble {
+        case "beans": throw BeanError.outOfBeans(left: 0)
+        case "grinder": throw GrinderJam()
+        case "kettle": throw KettleError.cold
+        default: return .result(dialog: "brewed")
+        }
+    }
+}
+
 @Suite struct HostAPITests {
     static func registry() throws -> Registry {
         var registry = Registry.standard
         try registry.register(PlanTrip.self)
         try registry.register(DescribeTrip.self)
         try registry.register(CancelTrip.self)
+        try registry.register(Brew.self)
         return registry
     }
 
@@ -136,6 +169,15 @@ struct CancelTrip: AppIntent {
         #expect(outcome.exitCode == 1)
         #expect(outcome.output == ["1"])
         #expect(outcome.standardError.contains("f.auto:2:1: error: fail politely: it failed: disk full"))
+    }
+
+    /// A `LocalizedError` used to read as its case, `outOfBeans(left: 0)`.
+    @Test func aHostsErrorReadsAsItsDescription() async throws {
+        for (trouble, message) in [("beans", "out of beans, 0 left"), ("grinder", "the grinder is jammed"), ("kettle", "cold")] {
+            let outcome = await EngineHarness.run("show 1\nbrew \"\(trouble)\"", name: "b.auto", registry: try Self.registry())
+            #expect(outcome.exitCode == 1)
+            #expect(outcome.standardError.contains("b.auto:2:1: error: brew: \(message)\n"), "\(outcome.standardError)")
+        }
     }
 
     @Test func invalidMetadataIsARegistrationError() {
