@@ -157,8 +157,9 @@ public struct ParameterSummary: Sendable, ExpressibleByStringLiteral, CustomStri
 }
 
 /// What `perform` returns: a value of the declared type (none for `NoValue`), a dialog for people, and optionally
-/// an intent to run next. The value is not optional, so that a result can't break its declared type: an intent that
-/// returns nothing declares `IntentResult<NoValue>` and returns `.result()` or `.result(dialog:)`.
+/// an intent to run next. The value is of the declared type, so that a result can't break it: an intent that returns
+/// nothing declares `IntentResult<NoValue>` and returns `.result()` or `.result(dialog:)`, and one that returns a value
+/// or nothing declares an optional (`IntentResult<Int?>`).
 public struct IntentResult<Output: IntentValue>: Sendable {
     public var value: Output
     /// The dialog and the next intent, nil when there are neither (see `IntentExtras`).
@@ -237,7 +238,7 @@ public struct NextIntent: Sendable {
         title = I.title
         run = { context in try await IntentDescriptor.perform(intent, context) }
         if let performNow = I.immediatePerform {
-            runNow = { context in IntentDescriptor.output(try withUnsafePointer(to: intent) { try performNow($0, context) }) }
+            runNow = { context in try IntentDescriptor.output(try withUnsafePointer(to: intent) { try performNow($0, context) }) }
         } else {
             runNow = nil
         }

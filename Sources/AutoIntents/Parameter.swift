@@ -36,7 +36,9 @@ public struct Parameter<T: Sendable>: Sendable {
     // The initialisers are inlinable: each makes the setter (and the restorer) the engine calls for this parameter,
     // specialised in the host's module for the parameter's type, as fast as a setter written by hand.
 
-    @inlinable
+    /// Disfavoured: an optional is an `IntentValue` too, and `@Parameter var note: String?` is the optional
+    /// parameter's initialiser below, not a required parameter whose type is optional.
+    @inlinable @_disfavoredOverload
     public init(_ name: String? = nil, title: String? = nil, question: String? = nil, default defaultValue: T? = nil) where T: IntentValue {
         declaration = ParameterDeclaration(name: name, title: title, question: question, type: T.valueType,
                                            defaultValue: defaultValue, defaultAutoValue: defaultValue?.autoValue, range: nil,
@@ -71,10 +73,12 @@ public struct Parameter<T: Sendable>: Sendable {
                                            options: ParameterOptions.maker(optionsProvider), assign: Self.optionalAssigner(), restore: Self.restorer())
     }
 
+    /// An optional parameter: without a default, it is nil when not given.
     @inlinable
-    public init<W: IntentValue>(_ name: String? = nil, title: String? = nil, question: String? = nil) where T == W? {
+    public init<W: IntentValue>(_ name: String? = nil, title: String? = nil, question: String? = nil, default defaultValue: W? = nil) where T == W? {
         declaration = ParameterDeclaration(name: name, title: title, question: question, type: W.valueType,
-                                           defaultValue: .some(nil), defaultAutoValue: nil, range: nil, assign: Self.optionalAssigner(), restore: Self.restorer())
+                                           defaultValue: .some(defaultValue), defaultAutoValue: defaultValue?.autoValue, range: nil,
+                                           assign: Self.optionalAssigner(), restore: Self.restorer())
     }
 
     @inlinable
