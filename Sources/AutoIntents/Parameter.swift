@@ -22,7 +22,8 @@ public struct Parameter<T: Sendable>: Sendable {
             if let value { return value }
             if let defaultValue = declaration.defaultValue { return defaultValue }
             // Only reachable when a host calls `perform` itself without setting a required parameter: the engine
-            // asks for or rejects every missing required parameter before `perform`.
+            // asks for or rejects every missing required parameter before `perform`, and refuses to open an intent
+            // whose required parameter the host didn't set (`NextIntent`).
             preconditionFailure("parameter '\(declaration.name ?? "?")' was read before it was set")
         }
         set { value = newValue }
@@ -166,6 +167,11 @@ public class AnyParameterDeclaration: @unchecked Sendable {
         self.restore = restore
     }
 
+    /// Whether the `@Parameter` stored at `field` (an intent's memory at the property's offset) is required and was
+    /// not set: what the engine checks of an intent a host made and opened (`NextIntent`). Answered by
+    /// `ParameterDeclaration`, the one kind there is, which knows the parameter's type.
+    func isMissing(in field: UnsafeRawPointer) -> Bool { false }
+
     /// What the engine knows of the parameter; `dependencies` fill in its options provider's, for `intent`.
     public func info(propertyName: String, dependencies: Dependencies, intent: String) throws(RegistrationError) -> ParameterInfo {
         let name = self.name ?? propertyName
@@ -188,6 +194,10 @@ public final class ParameterDeclaration<T: Sendable>: AnyParameterDeclaration, @
         super.init(name: name, title: title, question: question, type: type, isRequired: defaultValue == nil,
                    defaultAutoValue: defaultAutoValue, range: range, options: options, holdsReferences: !_isPOD(T.self),
                    assign: assign, restore: restore)
+    }
+
+    override func isMissing(in field: UnsafeRawPointer) -> Bool {
+        defaultValue == nil && field.assumingMemoryBound(to: Parameter<T>.self).pointee.value == nil
     }
 }
 
