@@ -157,8 +157,9 @@ public struct ParameterSummary: Sendable, ExpressibleByStringLiteral, CustomStri
 }
 
 /// What `perform` returns: a value of the declared type (none for `NoValue`), a dialog for people, and optionally
-/// an intent to run next. The value is not optional, so that a result can't break its declared type: an intent that
-/// returns nothing declares `IntentResult<NoValue>` and returns `.result()` or `.result(dialog:)`.
+/// an intent to run next. The value is of the declared type, so that a result can't break it: an intent that returns
+/// nothing declares `IntentResult<NoValue>` and returns `.result()` or `.result(dialog:)`, and one that returns a value
+/// or nothing declares an optional (`IntentResult<Int?>`).
 public struct IntentResult<Output: IntentValue>: Sendable {
     public var value: Output
     /// The dialog and the next intent, nil when there are neither (see `IntentExtras`).
@@ -186,7 +187,8 @@ public struct IntentResult<Output: IntentValue>: Sendable {
     }
 
     /// Runs `intent` after this one. Its dialog (or its value, if it says nothing) is shown; the action's result stays
-    /// `value`, of this intent's declared type, as in App Intents.
+    /// `value`, of this intent's declared type, as in App Intents. The engine fills in its dependencies; a required
+    /// parameter not set on it is an error naming it (see `NextIntent`).
     @inlinable
     public static func result<Next: AppIntent>(value: Output, dialog: Dialog? = nil, opensIntent intent: Next) -> IntentResult {
         IntentResult(value: value, dialog: dialog, next: NextIntent(intent))
@@ -222,24 +224,5 @@ public final class IntentExtras: Sendable {
     @inlinable
     static func make(dialog: Dialog?, next: NextIntent?) -> IntentExtras? {
         dialog == nil && next == nil ? nil : IntentExtras(dialog: dialog, next: next)
-    }
-}
-
-/// An intent, already filled in, that the engine runs after the current one.
-public struct NextIntent: Sendable {
-    public let title: String
-    public let run: @Sendable (IntentContext) async throws -> IntentOutput
-    /// For an `ImmediateIntent`: the same run without awaiting, so that an immediate intent can open it.
-    public let runNow: (@Sendable (IntentContext) throws -> IntentOutput)?
-
-    @inlinable
-    init<I: AppIntent>(_ intent: I) {
-        title = I.title
-        run = { context in try await IntentDescriptor.perform(intent, context) }
-        if let performNow = I.immediatePerform {
-            runNow = { context in IntentDescriptor.output(try withUnsafePointer(to: intent) { try performNow($0, context) }) }
-        } else {
-            runNow = nil
-        }
     }
 }

@@ -51,7 +51,7 @@ extension IntentDescriptor {
                 // Every argument is the site's own: a call performs on the site's intent, which nothing writes
                 // (`performNow` takes it by address, read-only), so runs calling it at once need not take turns.
                 let intent = SiteIntent(site)
-                return { _, context in output(try performNow(intent.pointer, context)) }
+                return { _, context in try output(try performNow(intent.pointer, context)) }
             }
             let reusable = ReusableIntent(site)
             let fill = valuesFiller(perCall), restore = valuesRestorer(perCall)
@@ -59,7 +59,7 @@ extension IntentDescriptor {
                 guard reusable.take() else {
                     var intent = reusable.prototype.pointee
                     try withUnsafeMutablePointer(to: &intent) { try fill($0, values) }
-                    return output(try withUnsafePointer(to: intent) { try performNow($0, context) })
+                    return try output(try withUnsafePointer(to: intent) { try performNow($0, context) })
                 }
                 defer {
                     // Every per-call parameter, also those a failed fill didn't reach: putting one back that was not
@@ -68,7 +68,7 @@ extension IntentDescriptor {
                     reusable.giveBack()
                 }
                 try fill(reusable.intent, values)
-                return output(try performNow(reusable.intent, context))
+                return try output(try performNow(reusable.intent, context))
             }
         }
     }

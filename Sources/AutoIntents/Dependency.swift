@@ -20,7 +20,7 @@ public struct Dependency<T: Sendable>: Sendable {
     public var wrappedValue: T {
         guard let value else {
             // Only reachable when a host calls `perform` itself on an intent it made: registration puts every
-            // dependency into the intent the engine copies for each call.
+            // dependency into the intent the engine copies for each call, and opening an intent puts them into it.
             preconditionFailure("the dependency \(T.self) was read from an intent the engine did not prepare")
         }
         return value
@@ -37,6 +37,17 @@ extension Dependencies {
 
     /// The same, given `T`'s stored properties.
     func fill<T>(_ value: inout T, fields: [StoredProperties.Field], in owner: String) throws(RegistrationError) {
+        let fills = try self.fills(for: fields, in: owner)
+        withUnsafeMutableBytes(of: &value) { raw in
+            guard let base = raw.baseAddress else { return }
+            for fill in fills { fill.set(base + fill.offset) }
+        }
+    }
+
+    /// What sets each `@Dependency` property among `fields` (a type's stored properties), found once for a type whose
+    /// values are filled many times (`IntentOpening`); a missing one is an error that names its type and `owner`.
+    func fills(for fields: [StoredProperties.Field], in owner: String) throws(RegistrationError) -> [DependencyFill] {
+        var fills: [DependencyFill] = []
         for field in fields where field.isSpecialisation(of: Dependency<Int>.self) {
             guard let filler = fillers[ObjectIdentifier(field.type)] else {
                 // `Dependency<Clock>`: the type inside is the one to name.
@@ -44,11 +55,16 @@ extension Dependencies {
                 throw RegistrationError("\(owner) uses a dependency of type \(type) ('\(field.propertyName)'), "
                     + "which is not registered; register it first: registry.register(dependency: …)")
             }
-            withUnsafeMutableBytes(of: &value) { raw in
-                if let base = raw.baseAddress { filler(base + field.offset) }
-            }
+            fills.append(DependencyFill(offset: field.offset, set: filler))
         }
+        return fills
     }
+}
+
+/// Sets one `@Dependency` property: its offset in the value, and what sets the property there.
+struct DependencyFill: Sendable {
+    let offset: Int
+    let set: @Sendable (UnsafeMutableRawPointer) -> Void
 }
 
 /// The host's dependencies, one of each type.

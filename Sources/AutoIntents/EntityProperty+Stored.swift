@@ -25,9 +25,9 @@ struct PropertyReader {
     let read: @Sendable (UnsafeRawPointer) -> Value
 
     static func make(for type: Any.Type) -> PropertyReader? {
-        if let value = type as? any IntentValue.Type { return reader(value) }
-        if let optional = type as? any OptionalIntentValue.Type { return optional.reader }
-        return nil
+        // An optional is an `IntentValue` too (nil reads as `nil`).
+        guard let value = type as? any IntentValue.Type else { return nil }
+        return reader(value)
     }
 
     static func reader<T: IntentValue>(_ type: T.Type) -> PropertyReader {
@@ -35,13 +35,3 @@ struct PropertyReader {
     }
 }
 
-/// An optional of an engine type: nil reads as `nil`.
-protocol OptionalIntentValue {
-    static var reader: PropertyReader { get }
-}
-
-extension Optional: OptionalIntentValue where Wrapped: IntentValue {
-    static var reader: PropertyReader {
-        PropertyReader(type: Wrapped.valueType) { field in field.assumingMemoryBound(to: Wrapped?.self).pointee?.autoValue ?? .null }
-    }
-}

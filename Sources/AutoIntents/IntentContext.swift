@@ -18,6 +18,8 @@ public final class IntentContext: Sendable {
     /// array (a few at most, nested): destroying even an empty `Set<Int>` made its metadata, which scans every
     /// conformance record of the binary, at the end of every run.
     let openProgress = Mutex<[Int]>([])
+    /// How to prepare each type of intent the run has opened (`IntentOpening`): a few types at most, so an array.
+    let openings = Mutex<[IntentOpening]>([])
 
     public init(interaction: any Interaction, cancellation: CancellationFlag, dependencies: Dependencies = Dependencies(),
                 grants: Grants = .all, json: ValueCodec = .unavailable("JSON"), writes: (@Sendable (String) -> Void)? = nil) {

@@ -223,14 +223,14 @@ public final class IntentDescriptor: Sendable {
                 guard reusable.take() else {
                     // Taken: a call of this intent in another run at this moment, or from inside its own perform.
                     let intent = try filledCopy(of: reusable.prototype.pointee, fill, arguments)
-                    return output(try withUnsafePointer(to: intent) { try performNow($0, context) })
+                    return try output(try withUnsafePointer(to: intent) { try performNow($0, context) })
                 }
                 defer {
                     restore(reusable.intent, reusable.prototype, arguments)
                     reusable.giveBack()
                 }
                 try fill(reusable.intent, arguments)
-                return output(try performNow(reusable.intent, context))
+                return try output(try performNow(reusable.intent, context))
             }
         }
         return .native { arguments, context in
@@ -283,12 +283,14 @@ public final class IntentDescriptor: Sendable {
 
     @inlinable
     static func perform<I: AppIntent>(_ intent: I, _ context: IntentContext) async throws -> IntentOutput {
-        output(try await intent.perform(context))
+        try output(try await intent.perform(context))
     }
 
+    /// The result in engine terms; a value the engine can't hold (a Double that is NaN) is an error, which the run
+    /// reports with the intent's name, rather than a `nil` nobody asked for.
     @inlinable
-    static func output<Output>(_ result: IntentResult<Output>) -> IntentOutput {
-        IntentOutput(value: result.value.autoValue, extras: result.extras)
+    static func output<Output>(_ result: IntentResult<Output>) throws(IntentError) -> IntentOutput {
+        IntentOutput(value: try result.value.checkedAutoValue(), extras: result.extras)
     }
 }
 

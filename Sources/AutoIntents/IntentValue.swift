@@ -9,6 +9,16 @@ public protocol IntentValue: Sendable {
     /// Nil when `value` is of another kind; the engine then reports a type error with the parameter's name.
     init?(autoValue value: Value)
     var autoValue: Value { get }
+    /// `autoValue`, or an error saying why there is none: how the engine converts an intent's result, so that a
+    /// result it can't hold (a Double that is NaN) is an error naming the intent, where `autoValue` gives `nil`.
+    /// The default is `autoValue`; a type implements it only when some of its values have no engine value.
+    func checkedAutoValue() throws(IntentError) -> Value
+}
+
+extension IntentValue {
+    /// `autoValue`, for a type every value of which converts. Inlinable, so that a call's result costs what it did.
+    @inlinable
+    public func checkedAutoValue() throws(IntentError) -> Value { autoValue }
 }
 
 extension Int: IntentValue {
@@ -27,7 +37,8 @@ extension Int: IntentValue {
 
 /// A Double parameter takes a Decimal, rounded to the nearest Double; a Double result becomes the Decimal its
 /// shortest form reads as (0.1 is 0.1). Infinity, NaN and magnitudes of 10^38 or more have no Decimal: such a
-/// result is nil. Take `Decimal` instead where every digit counts, as for prices.
+/// result is an error naming the intent (`autoValue` gives nil). Take `Decimal` instead where every digit counts,
+/// as for prices.
 extension Double: IntentValue {
     public static var valueType: ValueType { .decimal }
     public init?(autoValue value: Value) {
@@ -38,6 +49,10 @@ extension Double: IntentValue {
         }
     }
     public var autoValue: Value { DecimalDomain.decimal(self).map(Value.decimal) ?? .null }
+    public func checkedAutoValue() throws(IntentError) -> Value {
+        guard let decimal = DecimalDomain.decimal(self) else { throw DecimalDomain.unrepresentable(self) }
+        return .decimal(decimal)
+    }
 }
 
 /// A base-10 number, exactly as the script wrote or computed it: prices, quantities.
@@ -50,8 +65,13 @@ extension Decimal: IntentValue {
         default: return nil
         }
     }
-    /// A Decimal out of the language's range (NaN, 10^38 or more) is nil; more than 38 places are rounded.
+    /// A Decimal out of the language's range (NaN, 10^38 or more) is nil, and an error as a result; more than 38
+    /// places are rounded.
     public var autoValue: Value { DecimalDomain.normalized(self).map(Value.decimal) ?? .null }
+    public func checkedAutoValue() throws(IntentError) -> Value {
+        guard let decimal = DecimalDomain.normalized(self) else { throw DecimalDomain.unrepresentable(self) }
+        return .decimal(decimal)
+    }
 }
 
 extension String: IntentValue {
@@ -87,8 +107,14 @@ extension Duration: IntentValue {
         guard case .duration(let duration) = value else { return nil }
         self = duration
     }
-    /// A Duration beyond `DurationDomain` (Int64.max seconds either way) is nil.
+    /// A Duration beyond `DurationDomain` (Int64.max seconds either way) is nil, and an error as a result.
     public var autoValue: Value { DurationDomain.contains(self) ? .duration(self) : .null }
+    public func checkedAutoValue() throws(IntentError) -> Value {
+        guard DurationDomain.contains(self) else {
+            throw IntentError("the result \(self) is out of range: \(DurationDomain.rangeDescription)")
+        }
+        return .duration(self)
+    }
 }
 
 /// A byte count: `10 KB`, `file.size`.
@@ -129,6 +155,30 @@ extension Array: IntentValue where Element: IntentValue {
         self = result
     }
     public var autoValue: Value { .list(map(\.autoValue)) }
+    /// An error for the first element that has no engine value.
+    public func checkedAutoValue() throws(IntentError) -> Value {
+        .list(try map { element throws(IntentError) in try element.checkedAutoValue() })
+    }
+}
+
+/// An optional parameter (`@Parameter var note: String?`), property or result (`IntentResult<Int?>`, an intent that
+/// returns a value or nothing): nil is `nil`, and the type is the wrapped one's, as every value may be nil in scripts.
+extension Optional: IntentValue where Wrapped: IntentValue {
+    public static var valueType: ValueType { Wrapped.valueType }
+    public init?(autoValue value: Value) {
+        if value.isNull {
+            self = .none
+            return
+        }
+        guard let wrapped = Wrapped(autoValue: value) else { return nil }
+        self = .some(wrapped)
+    }
+    public var autoValue: Value { self?.autoValue ?? .null }
+    /// A value that is there and has no engine value is an error, never `nil`.
+    public func checkedAutoValue() throws(IntentError) -> Value {
+        guard let self else { return .null }
+        return try self.checkedAutoValue()
+    }
 }
 
 /// Any engine value, unconverted: for parameters and results that take whatever comes.

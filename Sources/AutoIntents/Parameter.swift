@@ -22,7 +22,8 @@ public struct Parameter<T: Sendable>: Sendable {
             if let value { return value }
             if let defaultValue = declaration.defaultValue { return defaultValue }
             // Only reachable when a host calls `perform` itself without setting a required parameter: the engine
-            // asks for or rejects every missing required parameter before `perform`.
+            // asks for or rejects every missing required parameter before `perform`, and refuses to open an intent
+            // whose required parameter the host didn't set (`NextIntent`).
             preconditionFailure("parameter '\(declaration.name ?? "?")' was read before it was set")
         }
         set { value = newValue }
@@ -36,7 +37,9 @@ public struct Parameter<T: Sendable>: Sendable {
     // The initialisers are inlinable: each makes the setter (and the restorer) the engine calls for this parameter,
     // specialised in the host's module for the parameter's type, as fast as a setter written by hand.
 
-    @inlinable
+    /// Disfavoured: an optional is an `IntentValue` too, and `@Parameter var note: String?` is the optional
+    /// parameter's initialiser below, not a required parameter whose type is optional.
+    @inlinable @_disfavoredOverload
     public init(_ name: String? = nil, title: String? = nil, question: String? = nil, default defaultValue: T? = nil) where T: IntentValue {
         declaration = ParameterDeclaration(name: name, title: title, question: question, type: T.valueType,
                                            defaultValue: defaultValue, defaultAutoValue: defaultValue?.autoValue, range: nil,
@@ -71,10 +74,12 @@ public struct Parameter<T: Sendable>: Sendable {
                                            options: ParameterOptions.maker(optionsProvider), assign: Self.optionalAssigner(), restore: Self.restorer())
     }
 
+    /// An optional parameter: without a default, it is nil when not given.
     @inlinable
-    public init<W: IntentValue>(_ name: String? = nil, title: String? = nil, question: String? = nil) where T == W? {
+    public init<W: IntentValue>(_ name: String? = nil, title: String? = nil, question: String? = nil, default defaultValue: W? = nil) where T == W? {
         declaration = ParameterDeclaration(name: name, title: title, question: question, type: W.valueType,
-                                           defaultValue: .some(nil), defaultAutoValue: nil, range: nil, assign: Self.optionalAssigner(), restore: Self.restorer())
+                                           defaultValue: .some(defaultValue), defaultAutoValue: defaultValue?.autoValue, range: nil,
+                                           assign: Self.optionalAssigner(), restore: Self.restorer())
     }
 
     @inlinable
@@ -162,6 +167,11 @@ public class AnyParameterDeclaration: @unchecked Sendable {
         self.restore = restore
     }
 
+    /// Whether the `@Parameter` stored at `field` (an intent's memory at the property's offset) is required and was
+    /// not set: what the engine checks of an intent a host made and opened (`NextIntent`). Answered by
+    /// `ParameterDeclaration`, the one kind there is, which knows the parameter's type.
+    func isMissing(in field: UnsafeRawPointer) -> Bool { false }
+
     /// What the engine knows of the parameter; `dependencies` fill in its options provider's, for `intent`.
     public func info(propertyName: String, dependencies: Dependencies, intent: String) throws(RegistrationError) -> ParameterInfo {
         let name = self.name ?? propertyName
@@ -184,6 +194,10 @@ public final class ParameterDeclaration<T: Sendable>: AnyParameterDeclaration, @
         super.init(name: name, title: title, question: question, type: type, isRequired: defaultValue == nil,
                    defaultAutoValue: defaultAutoValue, range: range, options: options, holdsReferences: !_isPOD(T.self),
                    assign: assign, restore: restore)
+    }
+
+    override func isMissing(in field: UnsafeRawPointer) -> Bool {
+        defaultValue == nil && field.assumingMemoryBound(to: Parameter<T>.self).pointee.value == nil
     }
 }
 

@@ -205,6 +205,12 @@ public enum DecimalDomain {
         return normalized(parsed)
     }
 
+    /// The error for an intent's result that has no Decimal (NaN, infinity, 10^38 or more): `value` is a Double or
+    /// a Decimal.
+    static func unrepresentable(_ value: some CustomStringConvertible) -> IntentError {
+        IntentError("the result \(value) is not a number a script can hold: \(rangeDescription)")
+    }
+
     /// The nearest Double.
     public static func double(_ value: Decimal) -> Double {
         // Exact in one multiplication or division when the significand has at most 15 digits and the power of

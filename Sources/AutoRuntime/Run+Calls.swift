@@ -300,7 +300,7 @@ extension Run {
             return RuntimeError("\(what): \(error)", at: location, kind: .unanswered(intent: what, parameter: nil))
         default:
             // A host's own error: a database's, a file system's.
-            return RuntimeError("\(what): \(error)", at: location)
+            return RuntimeError("\(what): \(IntentError.message(of: error))", at: location)
         }
     }
 

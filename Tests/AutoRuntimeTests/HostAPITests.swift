@@ -56,12 +56,56 @@ struct CancelTrip: AppIntent {
     func perform(_ context: IntentContext) async throws -> IntentResult<NoValue> { .result(dialog: "Cancelled") }
 }
 
+/// Optional parameters with defaults: not given, a parameter has its default; given `nil`, it is nil.
+struct PrintTickets: AppIntent {
+    static let title = "Print tickets"
+    @Parameter(default: 2) var copies: Int?
+    @Parameter(default: nil) var note: String?
+    func perform(_ context: IntentContext) async throws -> IntentResult<String> {
+        .result(value: "\(copies.map(String.init) ?? "no") copies\(note.map { ", \($0)" } ?? "")")
+    }
+}
+
+/// A host's own errors, of each kind: a `LocalizedError` (an enum, whose case name is what Swift prints), one whose
+/// `errorDescription` is nil but which describes itself, and a plain enum.
+enum BeanError: LocalizedError {
+    case outOfBeans(left: Int)
+    var errorDescription: String? {
+        switch self {
+        case .outOfBeans(let left): "out of beans, \(left) left"
+        }
+    }
+}
+
+struct GrinderJam: LocalizedError, CustomStringConvertible {
+    var description: String { "the grinder is jammed" }
+}
+
+enum KettleError: Error {
+    case cold
+}
+
+struct Brew: AppIntent {
+    static let title = "Brew"
+    @Parameter var trouble: String
+    func perform(_ context: IntentContext) async throws -> IntentResult<NoValue> {
+        switch trouble {
+        case "beans": throw BeanError.outOfBeans(left: 0)
+        case "grinder": throw GrinderJam()
+        case "kettle": throw KettleError.cold
+        default: return .result(dialog: "brewed")
+        }
+    }
+}
+
 @Suite struct HostAPITests {
     static func registry() throws -> Registry {
         var registry = Registry.standard
         try registry.register(PlanTrip.self)
         try registry.register(DescribeTrip.self)
         try registry.register(CancelTrip.self)
+        try registry.register(Brew.self)
+        try registry.register(PrintTickets.self)
         return registry
     }
 
@@ -136,6 +180,33 @@ struct CancelTrip: AppIntent {
         #expect(outcome.exitCode == 1)
         #expect(outcome.output == ["1"])
         #expect(outcome.standardError.contains("f.auto:2:1: error: fail politely: it failed: disk full"))
+    }
+
+    /// `Optional` being an `IntentValue` (for optional results) leaves `@Parameter var note: String?` optional, and an
+    /// optional parameter may have a default.
+    @Test func anOptionalParameterMayHaveADefault() async throws {
+        let registry = try Self.registry()
+        let print = try #require(registry.intent(named: "print tickets"))
+        #expect(print.parameters.map(\.isRequired) == [false, false])
+        #expect(print.parameters.map { $0.defaultValue.map(ValueFormatter.inline) } == ["2", nil])
+        #expect(print.parameters.map(\.type) == [.int, .text])
+        #expect(try #require(registry.intent(named: "plan trip")).parameters[3].isRequired == false)
+        let outcome = await EngineHarness.run("""
+            show print tickets
+            show print tickets copies: nil
+            show print tickets copies: 5 note: "window"
+            """, registry: registry)
+        #expect(outcome.exitCode == 0, "\(outcome.standardError)")
+        #expect(outcome.output == ["2 copies", "no copies", "5 copies, window"])
+    }
+
+    /// A `LocalizedError` used to read as its case, `outOfBeans(left: 0)`.
+    @Test func aHostsErrorReadsAsItsDescription() async throws {
+        for (trouble, message) in [("beans", "out of beans, 0 left"), ("grinder", "the grinder is jammed"), ("kettle", "cold")] {
+            let outcome = await EngineHarness.run("show 1\nbrew \"\(trouble)\"", name: "b.auto", registry: try Self.registry())
+            #expect(outcome.exitCode == 1)
+            #expect(outcome.standardError.contains("b.auto:2:1: error: brew: \(message)\n"), "\(outcome.standardError)")
+        }
     }
 
     @Test func invalidMetadataIsARegistrationError() {
