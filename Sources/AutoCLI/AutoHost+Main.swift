@@ -26,7 +26,7 @@ extension AutoHost {
             try register(&registry)
             if standardLibrary { try Self.checkNames(of: registry, against: StandardLibrary.intents) }
         } catch {
-            StandardStream.error.write("\(name): can't start: \(Self.message(of: error))\n")
+            StandardStream.error.write("\(name): can't start: \(IntentError.message(of: error))\n")
             exit(ExitCode.usageError)
         }
         let host = standardLibrary
@@ -46,12 +46,5 @@ extension AutoHost {
                                         + "('\(entry.title)'): give the host's another title, or start with standardLibrary: false")
             }
         }
-    }
-
-    /// An error as people read it: a `LocalizedError`'s description, else what it says of itself.
-    static func message(of error: any Error) -> String {
-        if let registration = error as? RegistrationError { return registration.message }
-        if let localized = error as? LocalizedError, let description = localized.errorDescription { return description }
-        return String(describing: error)
     }
 }
