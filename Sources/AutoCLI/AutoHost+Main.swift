@@ -41,9 +41,10 @@ extension AutoHost {
     package static func checkNames(of registry: Registry, against bundle: IntentBundle) throws(RegistrationError) {
         for entry in bundle.entries {
             let name = IntentDescriptor.name(of: entry.title)
-            if registry.intent(named: name) != nil {
-                throw RegistrationError("an intent named '\(name)' is registered, and the standard library has one of that name "
-                                        + "('\(entry.title)'): give the host's another title, or start with standardLibrary: false")
+            if let intent = registry.intent(named: name) {
+                let host = intent.swiftType ?? intent.origin.map { "the shortcut at \($0)" } ?? "an intent"
+                throw RegistrationError("an intent named '\(name)' is registered (\(host)), and the standard library has one of that name "
+                                        + "(\(entry.swiftType)): give the host's another title, or start with standardLibrary: false")
             }
         }
     }

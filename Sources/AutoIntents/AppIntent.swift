@@ -22,6 +22,41 @@ public struct IntentDescription: Sendable, ExpressibleByStringLiteral {
     public init(stringLiteral text: String) { self.init(text) }
 }
 
+/// What an intent's `description` may be declared as: an `IntentDescription`, or its text alone. So
+/// `static let description = "Opens a book"`, written without a type (which makes it a `String`), is the description,
+/// and not a property the protocol never reads.
+public protocol IntentDescriptionConvertible: Sendable {
+    /// The description `value` declares.
+    static func intentDescription(_ value: Self) -> IntentDescription
+}
+
+extension IntentDescription: IntentDescriptionConvertible {
+    public static func intentDescription(_ value: IntentDescription) -> IntentDescription { value }
+}
+
+extension String: IntentDescriptionConvertible {
+    public static func intentDescription(_ value: String) -> IntentDescription { IntentDescription(value) }
+}
+
+/// What an intent's `parameterSummary` may be declared as: a `ParameterSummary`, optional or not, or the sentence
+/// alone, so that `static let parameterSummary = "Open {book}"` without a type is the summary, not ignored.
+public protocol ParameterSummaryConvertible: Sendable {
+    /// The summary `value` declares.
+    static func parameterSummary(_ value: Self) -> ParameterSummary?
+}
+
+extension ParameterSummary: ParameterSummaryConvertible {
+    public static func parameterSummary(_ value: ParameterSummary) -> ParameterSummary? { value }
+}
+
+extension Optional: ParameterSummaryConvertible where Wrapped == ParameterSummary {
+    public static func parameterSummary(_ value: ParameterSummary?) -> ParameterSummary? { value }
+}
+
+extension String: ParameterSummaryConvertible {
+    public static func parameterSummary(_ value: String) -> ParameterSummary? { ParameterSummary(stringLiteral: value) }
+}
+
 /// A typed action a host offers: `open book`, `add book`. Its parameters are its `@Parameter` properties, in
 /// the order they are declared (the first is the *input*: what a pipe or an unlabeled argument fills), and its
 /// `@Dependency` properties reach the host's state. Both are found when the intent is registered.
@@ -38,12 +73,18 @@ public struct IntentDescription: Sendable, ExpressibleByStringLiteral {
 /// ```
 public protocol AppIntent: Sendable {
     associatedtype Output: IntentValue = NoValue
+    /// What `description` is declared as: an `IntentDescription` (the default), or a `String`.
+    associatedtype Description: IntentDescriptionConvertible = IntentDescription
+    /// What `parameterSummary` is declared as: a `ParameterSummary?` (the default), a `ParameterSummary`, or a `String`.
+    associatedtype Summary: ParameterSummaryConvertible = ParameterSummary?
 
     /// The title, capitalised as people read it. Scripts call the intent by its title in lower case.
     static var title: String { get }
-    static var description: IntentDescription { get }
+    /// What the intent does, for `intents describe`, completion and MCP: `"Opens a book"`, or an
+    /// `IntentDescription` with a category, search keywords and the result's name.
+    static var description: Description { get }
     /// A sentence with `{name}` for each parameter, e.g. "Open {book}". It labels the action in graphs.
-    static var parameterSummary: ParameterSummary? { get }
+    static var parameterSummary: Summary { get }
     static var sideEffect: SideEffect { get }
     /// What it touches outside the engine (files, the network, programs, the environment). A run that isn't granted
     /// one of them refuses the intent: at compile time where the checker sees the call, and otherwise when the
@@ -61,9 +102,15 @@ public protocol AppIntent: Sendable {
     static var immediatePerform: (@Sendable (UnsafePointer<Self>, IntentContext) throws -> IntentResult<Output>)? { get }
 }
 
-extension AppIntent {
+extension AppIntent where Description == IntentDescription {
     public static var description: IntentDescription { "" }
+}
+
+extension AppIntent where Summary == ParameterSummary? {
     public static var parameterSummary: ParameterSummary? { nil }
+}
+
+extension AppIntent {
     public static var sideEffect: SideEffect { .none }
     public static var capabilities: Set<Capability> { [] }
     public static var isDiscoverable: Bool { true }

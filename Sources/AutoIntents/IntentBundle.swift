@@ -5,17 +5,22 @@ public struct IntentBundle: Sendable {
     /// One intent: its title and how it is registered.
     public struct Entry: Sendable {
         public let title: String
+        /// The intent's Swift type, module first, for messages about it.
+        package let swiftType: String
         let register: @Sendable (inout Registry) throws(RegistrationError) -> Void
 
         /// Inlinable, so that `register` is specialised for `I` in the host's module, as `Registry.register` is.
         @inlinable
         public init<I: AppIntent>(_ type: I.Type) {
-            self.init(title: I.title) { (registry: inout Registry) throws(RegistrationError) in try registry.register(I.self) }
+            self.init(title: I.title, swiftType: String(reflecting: I.self)) { (registry: inout Registry) throws(RegistrationError) in
+                try registry.register(I.self)
+            }
         }
 
         @usableFromInline
-        init(title: String, register: @escaping @Sendable (inout Registry) throws(RegistrationError) -> Void) {
+        init(title: String, swiftType: String, register: @escaping @Sendable (inout Registry) throws(RegistrationError) -> Void) {
             self.title = title
+            self.swiftType = swiftType
             self.register = register
         }
     }

@@ -64,6 +64,8 @@ public final class IntentDescriptor: Sendable {
     public let binder: CallBinder?
     /// Where a shortcut was declared (`stdlib/text.auto:3`); nil for native intents.
     public let origin: String?
+    /// The Swift type of a native intent, module first (`LibraryHost.OpenBook`), for messages about it.
+    package let swiftType: String?
 
     /// `Add  Book ` → "add book": lower case, words one space apart. Built character by character: splitting and
     /// joining runs the standard library's unspecialised generic code, whose first use scans every conformance
@@ -96,7 +98,8 @@ public final class IntentDescriptor: Sendable {
     init(title: String, description: IntentDescription, parameters: [ParameterInfo], summary: ParameterSummary?, sideEffect: SideEffect,
          capabilities: @escaping @Sendable () -> Set<Capability>, isDiscoverable: Bool, outputType: ValueType, resultRule: ResultRule,
          implementation: Implementation,
-         binder: CallBinder?, origin: String?) {
+         binder: CallBinder?, origin: String?, swiftType: String? = nil) {
+        self.swiftType = swiftType
         self.resultRule = resultRule
         self.title = title
         self.name = Self.name(of: title)
@@ -120,7 +123,7 @@ public final class IntentDescriptor: Sendable {
     package func withOutputType(_ type: ValueType) -> IntentDescriptor {
         IntentDescriptor(title: title, description: description, parameters: parameters, summary: summary, sideEffect: sideEffect,
                          capabilities: capabilitiesOfIntent, isDiscoverable: isDiscoverable, outputType: type, resultRule: resultRule, implementation: implementation,
-                         binder: binder, origin: origin)
+                         binder: binder, origin: origin, swiftType: swiftType)
     }
 
     public func parameterIndex(named label: String) -> Int? {
@@ -152,11 +155,13 @@ public final class IntentDescriptor: Sendable {
         var prototype = I()
         let parameters = try Self.prepare(&prototype, dependencies: dependencies)
         let infos = parameters.map(\.info)
-        try Self.check(title: I.title, parameters: infos, summary: I.parameterSummary)
+        let summary = I.Summary.parameterSummary(I.parameterSummary)
+        try Self.check(title: I.title, parameters: infos, summary: summary)
         self.init(
-            title: I.title, description: I.description, parameters: infos, summary: I.parameterSummary,
+            title: I.title, description: I.Description.intentDescription(I.description), parameters: infos, summary: summary,
             sideEffect: I.sideEffect, capabilities: { I.capabilities }, isDiscoverable: I.isDiscoverable, outputType: I.Output.valueType, resultRule: resultRule,
-            implementation: Self.native(prototype, parameters), binder: Self.binder(prototype, parameters), origin: nil)
+            implementation: Self.native(prototype, parameters), binder: Self.binder(prototype, parameters), origin: nil,
+            swiftType: String(reflecting: I.self))
     }
 
     /// How a call sets one parameter: the `@Parameter`'s setter, at the property's offset in the intent, and how it

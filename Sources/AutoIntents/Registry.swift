@@ -41,12 +41,27 @@ public struct Registry: Sendable {
     /// Adds an intent built elsewhere: a shortcut, a built-in. Names are unique, ignoring case.
     public mutating func add(_ intent: IntentDescriptor) throws(RegistrationError) {
         if let existing = intents.first(where: { $0.name == intent.name }) {
-            let place = existing.origin.map { " (declared at \($0))" } ?? ""
-            throw RegistrationError("an intent named '\(intent.name)' is already registered\(place)")
+            throw RegistrationError(Self.duplicate(intent, of: existing))
         }
         for parameter in intent.parameters { try registerTypes(in: parameter.type) }
         try registerTypes(in: intent.outputType)
         intents.append(intent)
+    }
+
+    /// Why `intent` can't be registered beside `existing`, which has its name: each named by its Swift type or the
+    /// place it was declared at.
+    static func duplicate(_ intent: IntentDescriptor, of existing: IntentDescriptor) -> String {
+        func named(_ intent: IntentDescriptor) -> String? { intent.swiftType ?? intent.origin.map { "the shortcut at \($0)" } }
+        switch (named(existing), named(intent)) {
+        case let (first?, second?) where first == second:
+            return "an intent named '\(intent.name)' is already registered: \(first) is registered twice"
+        case let (first?, second?):
+            return "an intent named '\(intent.name)' is already registered: \(first) and \(second) are both titled '\(intent.title)'; give one another title"
+        case let (first?, nil):
+            return "an intent named '\(intent.name)' is already registered (\(first))"
+        default:
+            return "an intent named '\(intent.name)' is already registered"
+        }
     }
 
     /// Registers the entity and enum types `type` names; an entity type with a problem is an error

@@ -13,8 +13,11 @@ import Testing
     }
 
     @Test(arguments: [
-        ("duplicate", "mistaken: can't start: an intent named 'say aloud' is already registered"),
-        ("standard library name", "mistaken: can't start: an intent named 'notify' is registered, and the standard library has one of that name"),
+        ("duplicate", "mistaken: can't start: an intent named 'say aloud' is already registered: mistaken_host.Say is registered twice"),
+        ("two titles alike", "mistaken: can't start: an intent named 'say aloud' is already registered: mistaken_host.Say and "
+            + "mistaken_host.SayAgain are both titled 'Say Aloud'; give one another title"),
+        ("standard library name", "mistaken: can't start: an intent named 'notify' is registered (mistaken_host.Notify), and the standard "
+            + "library has one of that name (AutoStdlib.Notify): give the host's another title, or start with standardLibrary: false"),
         ("host error", "mistaken: can't start: the store at /tmp/store.sqlite is locked by another program"),
         ("missing dependency", "mistaken: can't start: a dependency of type Store is already registered"),
     ])

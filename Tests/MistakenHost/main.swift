@@ -12,6 +12,13 @@ struct Say: AppIntent {
     func perform(_ context: IntentContext) async throws -> IntentResult<String> { .result(value: text) }
 }
 
+/// Titled as `Say` is.
+struct SayAgain: AppIntent {
+    static let title = "Say Aloud"
+    @Parameter var words: String
+    func perform(_ context: IntentContext) async throws -> IntentResult<String> { .result(value: words) }
+}
+
 /// Named as the standard library's `notify`.
 struct Notify: AppIntent {
     static let title = "Notify"
@@ -36,6 +43,9 @@ await AutoHost.main(name: "mistaken") { registry in
     case "duplicate":
         try registry.register(Say.self)
         try registry.register(Say.self)
+    case "two titles alike":
+        try registry.register(Say.self)
+        try registry.register(SayAgain.self)
     case "standard library name":
         try registry.register(Notify.self)
     case "host error":
