@@ -1,0 +1,21 @@
+import AutoTestSupport
+import Foundation
+import Testing
+
+/// The README says how much public API a host reads (issue 30): the figures it gives are what `scripts/public-api`
+/// counts now, so that the promise and the count can't drift apart.
+@Suite struct PublicAPITests {
+    @Test func theReadmesCountIsTheScriptsCount() throws {
+        let counted = try BinaryRunner.run([Fixture.repositoryRoot + "/scripts/public-api"], executable: "/bin/bash")
+        #expect(counted.exitCode == 0, "\(counted.standardError)")
+        let total = try #require(counted.standardOutput.split(separator: "\n").last { $0.hasPrefix("all ") })
+        let numbers = total.split(separator: " ").compactMap { Int($0.replacingOccurrences(of: ",", with: "")) }
+        try #require(numbers.count == 2, "\(total)")
+        let intents = try #require(counted.standardOutput.split(separator: "\n").first { $0.hasPrefix("AutoIntents ") })
+        let intentTypes = try #require(intents.split(separator: " ").compactMap { Int($0.replacingOccurrences(of: ",", with: "")) }.last)
+        let readme = try String(contentsOfFile: Fixture.repositoryRoot + "/README.md", encoding: .utf8)
+            .replacingOccurrences(of: "\n", with: " ")
+        #expect(readme.contains("Today: \(numbers[0]) public declarations and \(numbers[1]) public types in all, \(intentTypes) of them in AutoIntents"),
+                "README.md's 'How it is built' should say: \(numbers[0]) declarations, \(numbers[1]) types, \(intentTypes) in AutoIntents")
+    }
+}
