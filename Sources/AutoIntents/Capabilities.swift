@@ -196,18 +196,18 @@ public struct Grants: Sendable, Equatable {
 /// way the kernel would follow them, also where the last parts don't exist yet (a file about to be written) and
 /// through a link whose target doesn't exist. So `granted/../elsewhere` and a link inside a granted folder that
 /// points out of it are both outside it.
-public enum GrantedPath {
+package enum GrantedPath {
     /// Links followed in one path before it is refused as a loop (Linux's own limit).
     static let maxLinks = 40
 
-    public struct LoopError: Error, Sendable, CustomStringConvertible {
-        public let path: String
-        public var description: String { "'\(path)' can't be followed: too many levels of symbolic links" }
+    package struct LoopError: Error, Sendable, CustomStringConvertible {
+        package let path: String
+        package var description: String { "'\(path)' can't be followed: too many levels of symbolic links" }
     }
 
     /// `path` resolved against `folder` (the current folder when nil) and `home` (`$HOME` when nil). Without
     /// `followingLink`, a link at the end is not followed: it is what is moved, renamed or deleted, not its target.
-    public static func resolve(_ path: String, in folder: String? = nil, home: String? = nil, followingLink: Bool = true) throws(LoopError) -> String {
+    package static func resolve(_ path: String, in folder: String? = nil, home: String? = nil, followingLink: Bool = true) throws(LoopError) -> String {
         var expanded = path
         if path == "~" || path.hasPrefix("~/") {
             let home = home ?? ProcessInfo.processInfo.environment["HOME"] ?? NSHomeDirectory()
@@ -265,7 +265,7 @@ public enum GrantedPath {
     /// resolved as `resolve` does (relative to the current folder); a name looked up in `searchPath` (`$PATH` when
     /// nil), the first absolute folder in it that holds an executable file of that name. Nil when there is none.
     /// Without `resolvingLinks`, a name's file is the path PATH found, as a shell starts it.
-    public static func program(_ program: String, searchPath: String? = nil, resolvingLinks: Bool = true) -> String? {
+    package static func program(_ program: String, searchPath: String? = nil, resolvingLinks: Bool = true) -> String? {
         guard !program.isEmpty else { return nil }
         if program.contains("/") {
             guard let resolved = try? resolve(program), isExecutableFile(resolved) else { return nil }
@@ -289,7 +289,7 @@ public enum GrantedPath {
 
     /// Whether `path` is `root` or inside it, both resolved. By bytes: String's `==` and `hasPrefix` take
     /// canonically equivalent texts as equal, and `café` written composed and decomposed are two folders.
-    public static func isInside(_ path: String, root: String) -> Bool {
+    package static func isInside(_ path: String, root: String) -> Bool {
         if root == "/" { return true }
         var path = path.utf8[...]
         guard path.starts(with: root.utf8) else { return false }

@@ -5,14 +5,14 @@ import Glibc
 /// A folder walked as `find` lists a tree: each folder's entries in order of name (by their bytes, as `ls` in the
 /// C locale), a folder's contents right after it when `recursive`. Links to folders are listed, never entered, so
 /// a link loop can't make a walk go round. Shared by `list folder` and `find files`, so both list a tree alike.
-public struct FileTree: Sendable {
+package struct FileTree: Sendable {
     /// Resolved and known to be a folder.
-    public let root: String
-    public let recursive: Bool
+    package let root: String
+    package let recursive: Bool
     /// Keep the names that start with a dot (left out by default, as `ls` does).
-    public let hidden: Bool
+    package let hidden: Bool
 
-    public init(root: String, recursive: Bool, hidden: Bool) {
+    package init(root: String, recursive: Bool, hidden: Bool) {
         self.root = root
         self.recursive = recursive
         self.hidden = hidden
@@ -22,7 +22,7 @@ public struct FileTree: Sendable {
     /// until it returns false. The root that can't be listed is an error; a folder inside that can't (permission
     /// denied, removed meanwhile) is left out, as an entry that vanishes is simply not there.
     /// An explicit stack, not recursion: a deep tree must not exhaust a task's small stack.
-    public func walk(_ visit: (_ folder: String, _ name: String, _ isFolder: Bool) throws -> Bool) throws {
+    package func walk(_ visit: (_ folder: String, _ name: String, _ isFolder: Bool) throws -> Bool) throws {
         var stack: [(folder: String, entries: [(name: String, isFolder: Bool)], next: Int)] = [(root, try Self.sortedEntries(of: root), 0)]
         while let top = stack.indices.last {
             guard stack[top].next < stack[top].entries.count else {
@@ -41,7 +41,7 @@ public struct FileTree: Sendable {
     }
 
     /// The path of `name` in `folder`.
-    public static func path(of name: String, in folder: String) -> String {
+    package static func path(of name: String, in folder: String) -> String {
         folder == "/" ? "/" + name : folder + "/" + name
     }
 
@@ -68,7 +68,7 @@ public struct FileTree: Sendable {
 
     /// The names in a folder and whether each is a folder (not following links), from `readdir`: its entry types
     /// save a `stat` per name where the file system gives them, which is most of the time of a large listing.
-    public static func entries(of folder: String) throws(FileSystemFailure) -> [(name: String, isFolder: Bool)] {
+    package static func entries(of folder: String) throws(FileSystemFailure) -> [(name: String, isFolder: Bool)] {
         guard let directory = FileNameBytes.withCString(folder, { opendir($0) }) else { throw FileSystemFailure(errno, "list", folder) }
         defer { closedir(directory) }
         var entries: [(name: String, isFolder: Bool)] = []
@@ -89,7 +89,7 @@ public struct FileTree: Sendable {
     }
 
     /// Whether `a` comes before `b` by their UTF-8 bytes (`strcmp`'s order), without walking them as collections.
-    public static func precedes(_ a: String, _ b: String) -> Bool {
+    package static func precedes(_ a: String, _ b: String) -> Bool {
         var a = a, b = b
         return a.withUTF8 { x in
             b.withUTF8 { y in
@@ -103,21 +103,21 @@ public struct FileTree: Sendable {
 
 /// A failed file system call, worded for people: what was done, to which path, and why ("can't list '/x':
 /// permission denied"). The one owner of how an errno reads, for the engine and the standard library.
-public struct FileSystemFailure: Error, Sendable, CustomStringConvertible {
-    public let code: Int32
-    public let action: String
-    public let path: String
+package struct FileSystemFailure: Error, Sendable, CustomStringConvertible {
+    package let code: Int32
+    package let action: String
+    package let path: String
 
-    public init(_ code: Int32, _ action: String, _ path: String) {
+    package init(_ code: Int32, _ action: String, _ path: String) {
         self.code = code
         self.action = action
         self.path = path
     }
 
-    public var description: String { "can't \(action) '\(path)': \(Self.reason(for: code))" }
+    package var description: String { "can't \(action) '\(path)': \(Self.reason(for: code))" }
 
     /// An errno in a few words.
-    public static func reason(for code: Int32) -> String {
+    package static func reason(for code: Int32) -> String {
         switch code {
         case ENOENT: return "there is no such file"
         case EACCES, EPERM: return "permission denied"

@@ -12,7 +12,7 @@ public final class IntentContext: Sendable {
     /// ignores of its own doing.
     let writes: (@Sendable (String) -> Void)?
     /// The engine's JSON (`parseJson` and `json`), for intents that read or write it: the engine fills it in.
-    public let json: ValueCodec
+    package let json: ValueCodec
     let progressIDs = Atomic<Int>(0)
     /// Progress tasks started and not finished yet: the engine finishes those an intent leaves open when it ends. An
     /// array (a few at most, nested): destroying even an empty `Set<Int>` made its metadata, which scans every
@@ -21,7 +21,7 @@ public final class IntentContext: Sendable {
     /// How to prepare each type of intent the run has opened (`IntentOpening`): a few types at most, so an array.
     let openings = Mutex<[IntentOpening]>([])
 
-    public init(interaction: any Interaction, cancellation: CancellationFlag, dependencies: Dependencies = Dependencies(),
+    package init(interaction: any Interaction, cancellation: CancellationFlag, dependencies: Dependencies = Dependencies(),
                 grants: Grants = .all, json: ValueCodec = .unavailable("JSON"), writes: (@Sendable (String) -> Void)? = nil) {
         self.interaction = interaction
         self.cancellation = cancellation

@@ -226,28 +226,28 @@ package struct PhraseBook: Sendable {
 }
 
 /// A shortcut that what was said matches, with the value its words give the parameter.
-public struct ShortcutMatch: Sendable {
-    public let shortcut: RegisteredShortcut
-    public let phrase: ShortcutPhrase
+package struct ShortcutMatch: Sendable {
+    package let shortcut: RegisteredShortcut
+    package let phrase: ShortcutPhrase
     /// The parameter the phrase fills; nil for a phrase without one.
-    public let parameter: ParameterInfo?
+    package let parameter: ParameterInfo?
     /// An enum's case, or the text an entity is found by (found again when the call runs, as any entity named by
     /// text is, so that several matches are a choice there); nil when the words left it out and the intent asks.
-    public let value: Value?
+    package let value: Value?
     /// The value as the sentence shows it: the case's display name, the entity's words.
-    public let valueText: String?
+    package let valueText: String?
     /// Typos, reordering and an inexact value: lower is closer.
-    public let cost: Int
+    package let cost: Int
 
     /// The phrase as it was understood: "Open Currently Reading in library", or "Open {shelf} in library" when the
     /// value was left out.
-    public var sentence: String {
+    package var sentence: String {
         phrase.filled(applicationName: shortcut.applicationName) { name in valueText ?? "{\(name)}" }
     }
 }
 
 /// What a sentence matched.
-public enum PhraseMatch: Sendable {
+package enum PhraseMatch: Sendable {
     /// The best matches, all equally close: one runs; several are a choice.
     case found([ShortcutMatch])
     /// Nothing: the closest phrases, at most three, as "Open {shelf} in library".
@@ -260,12 +260,12 @@ public enum PhraseMatch: Sendable {
 /// may be left out, or said after any of `PhraseWords.prepositions`; said exactly it is never taken for another word
 /// (see `PhrasePattern.fits`). The words left over fill the phrase's parameter: an enum by a case's display name,
 /// identifier or synonym; an entity through its string query; an Int by a number in digits.
-public struct PhraseMatcher: Sendable {
-    public let registry: Registry
+package struct PhraseMatcher: Sendable {
+    package let registry: Registry
 
-    public init(registry: Registry) { self.registry = registry }
+    package init(registry: Registry) { self.registry = registry }
 
-    public func match(_ sentence: String) async throws -> PhraseMatch {
+    package func match(_ sentence: String) async throws -> PhraseMatch {
         let words = PhraseWords.significantWords(sentence), heard = words.map(\.text)
         let book = registry.phraseBook
         var matches: [ShortcutMatch] = []
