@@ -135,9 +135,11 @@ let package = Package(
         .testTarget(name: "AutoAutomationTests", dependencies: ["AutoAutomation", "AutoLanguage", "AutoRuntime", "AutoIntents", "AutoTestSupport"]),
         .testTarget(name: "AutoRuntimeTests", dependencies: ["AutoRuntime", "AutoIntents", "AutoLanguage", "AutoTestSupport"]),
         // Depends on the `auto` executable so that `swift test` builds the binary its tests run.
+        // The README's embedding example, as it is written there (a test keeps the two the same and runs it).
+        .executableTarget(name: "readme-host", dependencies: ["AutoCLI", "AutoIntents"], path: "examples/readme-host"),
         // A host that makes one registration mistake or another, started as the README says (AutoHost.main).
         .executableTarget(name: "mistaken-host", dependencies: ["AutoCLI", "AutoIntents"], path: "Tests/MistakenHost"),
-        .testTarget(name: "AutoCLITests", dependencies: ["auto", "auto-mcp", "mistaken-host", "AutoCLI", "AutoMCP", "AutoStdlib", "AutoAutomation", "AutoLanguage", "AutoRuntime", "AutoIntents", "AutoTestSupport"]),
+        .testTarget(name: "AutoCLITests", dependencies: ["auto", "auto-mcp", "mistaken-host", "readme-host", "AutoCLI", "AutoMCP", "AutoStdlib", "AutoAutomation", "AutoLanguage", "AutoRuntime", "AutoIntents", "AutoTestSupport"]),
         // The harness's oracles against fake binaries, and its generator against the real checker.
         .testTarget(name: "FuzzTests", dependencies: ["AutoFuzz", "AutoCLI", "AutoLanguage", "AutoTestSupport"]),
         // Also an MCP client (the SDK's) driving `library mcp` over its standard input and output.
