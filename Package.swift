@@ -86,7 +86,7 @@ let package = Package(
         // of its own beside each host's (`auto-mcp`, `library-mcp`), which `auto mcp` executes: the SDK's HTTP transport
         // brings in Foundation's networking and with it libcurl and 29 more shared libraries, which would cost every
         // start of every command 5–7 ms (and every installed binary a libcurl) if the host's binary linked it.
-        .target(name: "AutoMCP", dependencies: ["AutoIntents", "AutoRuntime", "AutoLanguage", "AutoCLI", "AutoStdlib",
+        .target(name: "AutoMCP", dependencies: ["AutoIntents", "AutoRuntime", "AutoLanguage", "AutoCLI", "AutoStdlib", "AutoPrelude",
                                                 .product(name: "MCP", package: "swift-sdk"), .product(name: "Logging", package: "swift-log")]),
         .executableTarget(name: "auto-mcp", dependencies: ["AutoMCP", "AutoCLI", "AutoRuntime", "AutoStdlib"]),
 

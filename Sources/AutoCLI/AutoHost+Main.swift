@@ -42,8 +42,7 @@ extension AutoHost {
         for entry in bundle.entries {
             let name = IntentDescriptor.name(of: entry.title)
             if let intent = registry.intent(named: name) {
-                let host = intent.swiftType ?? intent.origin.map { "the shortcut at \($0)" } ?? "an intent"
-                throw RegistrationError("an intent named '\(name)' is registered (\(host)), and the standard library has one of that name "
+                throw RegistrationError("an intent named '\(name)' is registered (\(intent.declaredAs ?? "an intent")), and the standard library has one of that name "
                                         + "(\(entry.swiftType)): give the host's another title, or start with standardLibrary: false")
             }
         }

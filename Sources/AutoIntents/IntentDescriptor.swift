@@ -67,6 +67,9 @@ public final class IntentDescriptor: Sendable {
     /// The Swift type of a native intent, module first (`LibraryHost.OpenBook`), for messages about it.
     package let swiftType: String?
 
+    /// How a message names where the intent comes from: its Swift type, or the place its shortcut was declared at.
+    package var declaredAs: String? { swiftType ?? origin.map { "the shortcut at \($0)" } }
+
     /// `Add  Book ` → "add book": lower case, words one space apart. Built character by character: splitting and
     /// joining runs the standard library's unspecialised generic code, whose first use scans every conformance
     /// record of the binary, on every start.

@@ -51,8 +51,7 @@ public struct Registry: Sendable {
     /// Why `intent` can't be registered beside `existing`, which has its name: each named by its Swift type or the
     /// place it was declared at.
     static func duplicate(_ intent: IntentDescriptor, of existing: IntentDescriptor) -> String {
-        func named(_ intent: IntentDescriptor) -> String? { intent.swiftType ?? intent.origin.map { "the shortcut at \($0)" } }
-        switch (named(existing), named(intent)) {
+        switch (existing.declaredAs, intent.declaredAs) {
         case let (first?, second?) where first == second:
             return "an intent named '\(intent.name)' is already registered: \(first) is registered twice"
         case let (first?, second?):

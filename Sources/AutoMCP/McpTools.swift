@@ -1,4 +1,5 @@
 import AutoIntents
+import AutoPrelude
 import AutoRuntime
 import AutoStdlib
 
@@ -28,14 +29,16 @@ public enum McpTools: Sendable {
         }
     }
 
-    /// The engine's own intents: the built-ins, the standard library's native intents, and the shortcuts of their
-    /// preludes (`stdlib/…`, `stdlib-intents/…`).
+    /// The engine's own intents: the built-ins, the standard library's native intents, and the shortcuts declared
+    /// in the files of their preludes (an origin is `FILE:LINE`).
     static func isEngines(_ intent: IntentDescriptor) -> Bool {
         if let origin = intent.origin {
-            return origin.hasPrefix("stdlib/") || origin.hasPrefix("stdlib-intents/")
+            return enginePreludeFiles.contains(String(origin[..<(origin.lastIndex(of: ":") ?? origin.endIndex)]))
         }
         return engineIntentNames.contains(intent.name)
     }
+
+    static let enginePreludeFiles: Set<String> = Set((Prelude.sources + StandardLibrary.prelude).map(\.name))
 
     static let engineIntentNames: Set<String> = Set(Registry.standard.intents.map(\.name))
         .union(StandardLibrary.intents.entries.map { IntentDescriptor.name(of: $0.title) })
