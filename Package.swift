@@ -22,13 +22,10 @@ let package = Package(
         .library(name: "AutoIntents", targets: ["AutoIntents"]),
         .library(name: "AutoLanguage", targets: ["AutoLanguage"]),
         .library(name: "AutoRuntime", targets: ["AutoRuntime"]),
-        .library(name: "AutoCLI", targets: ["AutoCLI"]),
+        .library(name: "AutoHost", targets: ["AutoHost"]),
         .library(name: "AutoStdlib", targets: ["AutoStdlib"]),
         .executable(name: "auto", targets: ["auto"]),
         .executable(name: "library", targets: ["library"]),
-        .library(name: "AutoMCP", targets: ["AutoMCP"]),
-        .executable(name: "auto-mcp", targets: ["auto-mcp"]),
-        .executable(name: "library-mcp", targets: ["library-mcp"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -49,7 +46,8 @@ let package = Package(
         // The executor and the action graph it runs. Never imports the parser.
         .target(name: "AutoRuntime", dependencies: ["AutoIntents", "CLinux"]),
         // Lexer, parser, checker and compiler: .auto text to an ActionGraph.
-        .target(name: "AutoLanguage", dependencies: ["AutoIntents", "AutoRuntime", "CLinux"]),
+        // Also what scripts are compiled against in a host (ScriptHost): its registry and prelude.
+        .target(name: "AutoLanguage", dependencies: ["AutoIntents", "AutoRuntime", "AutoPrelude", "CLinux"]),
         // The standard library's native intents (files, programs, data, the web); each asks the run's grants before it acts.
         .target(name: "AutoStdlib", dependencies: [
             "AutoIntents", .product(name: "Subprocess", package: "swift-subprocess"), .product(name: "Yams", package: "Yams"),
@@ -71,35 +69,34 @@ let package = Package(
         ),
         // libedit (Debian's libedit-dev, installed by .ci/setup) through a C shim: the REPL's line editing.
         .systemLibrary(name: "CEditLine", path: "Sources/CEditLine"),
-        // The `auto` command line, reusable by any host through `AutoCommandLine.main(registry:)`.
+        // The console, terminal interaction (questions, choices, progress), the line editor and the REPL.
+        .target(name: "AutoTerminal", dependencies: ["AutoIntents", "AutoLanguage", "AutoRuntime", "CEditLine"]),
+        // `mcp`: a host's intents and entities as MCP tools and resources, over stdio.
+        .target(name: "AutoMCP", dependencies: ["AutoIntents", "AutoRuntime", "AutoLanguage", "AutoStdlib", "AutoPrelude",
+                                                .product(name: "MCP", package: "swift-sdk"), .product(name: "Logging", package: "swift-log")]),
+        // The argument-parser commands (run, check, graph, intents, repl, say, shortcuts, daemon, automations, mcp).
         .target(
             name: "AutoCLI",
             dependencies: [
-                "AutoIntents", "AutoLanguage", "AutoRuntime", "AutoPrelude", "AutoAutomation", "AutoStdlib", "CEditLine",
+                "AutoIntents", "AutoLanguage", "AutoRuntime", "AutoAutomation", "AutoTerminal", "AutoMCP",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        .executableTarget(name: "auto", dependencies: ["AutoCLI", "AutoRuntime", "AutoStdlib"], linkerSettings: startupLinking),
-
-        // `mcp`: a host's intents and entities as MCP tools and resources, over stdio (the official Swift SDK). A binary
-        // of its own beside each host's (`auto-mcp`, `library-mcp`), which `auto mcp` executes: the SDK's HTTP transport
-        // brings in Foundation's networking and with it libcurl and 29 more shared libraries, which would cost every
-        // start of every command 5–7 ms (and every installed binary a libcurl) if the host's binary linked it.
-        .target(name: "AutoMCP", dependencies: ["AutoIntents", "AutoRuntime", "AutoLanguage", "AutoCLI", "AutoStdlib", "AutoPrelude",
-                                                .product(name: "MCP", package: "swift-sdk"), .product(name: "Logging", package: "swift-log")]),
-        .executableTarget(name: "auto-mcp", dependencies: ["AutoMCP", "AutoCLI", "AutoRuntime", "AutoStdlib"]),
+        // What a host imports to start: `AutoHost.main`, its registration and the whole command line, whose modules a
+        // host's own code never sees.
+        .target(name: "AutoHost", dependencies: ["AutoIntents", "AutoLanguage", "AutoStdlib", "AutoTerminal", "AutoCLI"]),
+        .executableTarget(name: "auto", dependencies: ["AutoHost"], linkerSettings: startupLinking),
 
         // The Library example host: books in SQLite (GRDB), its intents and queries, seeded from books.csv.
         .target(
             name: "LibraryHost",
-            dependencies: ["AutoIntents", "AutoStdlib", "AutoCLI", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: ["AutoIntents", "AutoStdlib", "AutoHost", .product(name: "GRDB", package: "GRDB.swift")],
             path: "examples/library/Sources/LibraryHost",
             plugins: ["EmbedFiles"]
         ),
-        .executableTarget(name: "library", dependencies: ["LibraryHost", "AutoCLI"], path: "examples/library/Sources/library",
+        .executableTarget(name: "library", dependencies: ["LibraryHost"], path: "examples/library/Sources/library",
                           linkerSettings: startupLinking),
-        .executableTarget(name: "library-mcp", dependencies: ["LibraryHost", "AutoMCP"], path: "examples/library/Sources/library-mcp"),
 
         // Embeds a target's .auto and .csv files in its code as `EmbeddedFiles.all`.
         .plugin(name: "EmbedFiles", capability: .buildTool(), dependencies: ["embed-files"]),
@@ -120,7 +117,7 @@ let package = Package(
         .executableTarget(name: "auto-fuzz", dependencies: ["AutoFuzz"], path: "Fuzz/auto-fuzz"),
 
         // What the tests share: a small host registered as a real host would, and scripted interaction.
-        .target(name: "AutoTestSupport", dependencies: ["AutoIntents", "AutoRuntime", "AutoLanguage", "AutoPrelude", "AutoCLI"],
+        .target(name: "AutoTestSupport", dependencies: ["AutoIntents", "AutoRuntime", "AutoLanguage", "AutoPrelude", "AutoTerminal", "AutoCLI"],
                 path: "Tests/AutoTestSupport"),
         .testTarget(name: "AutoIntentsTests", dependencies: ["AutoIntents"]),
         // The standard library's intents on real files in temporary folders, under grants; the web intents against a
@@ -136,14 +133,14 @@ let package = Package(
         .testTarget(name: "AutoRuntimeTests", dependencies: ["AutoRuntime", "AutoIntents", "AutoLanguage", "AutoTestSupport"]),
         // Depends on the `auto` executable so that `swift test` builds the binary its tests run.
         // The README's embedding example, as it is written there (a test keeps the two the same and runs it).
-        .executableTarget(name: "readme-host", dependencies: ["AutoCLI", "AutoIntents"], path: "examples/readme-host"),
+        .executableTarget(name: "readme-host", dependencies: ["AutoHost", "AutoIntents"], path: "examples/readme-host"),
         // A host that makes one registration mistake or another, started as the README says (AutoHost.main).
-        .executableTarget(name: "mistaken-host", dependencies: ["AutoCLI", "AutoIntents"], path: "Tests/MistakenHost"),
-        .testTarget(name: "AutoCLITests", dependencies: ["auto", "auto-mcp", "mistaken-host", "readme-host", "AutoCLI", "AutoMCP", "AutoStdlib", "AutoAutomation", "AutoLanguage", "AutoRuntime", "AutoIntents", "AutoTestSupport"]),
+        .executableTarget(name: "mistaken-host", dependencies: ["AutoHost", "AutoIntents"], path: "Tests/MistakenHost"),
+        .testTarget(name: "AutoCLITests", dependencies: ["auto", "mistaken-host", "readme-host", "AutoHost", "AutoCLI", "AutoTerminal", "AutoMCP", "AutoStdlib", "AutoAutomation", "AutoLanguage", "AutoRuntime", "AutoIntents", "AutoTestSupport"]),
         // The harness's oracles against fake binaries, and its generator against the real checker.
-        .testTarget(name: "FuzzTests", dependencies: ["AutoFuzz", "AutoCLI", "AutoLanguage", "AutoTestSupport"]),
+        .testTarget(name: "FuzzTests", dependencies: ["AutoFuzz", "AutoCLI", "AutoTerminal", "AutoLanguage", "AutoTestSupport"]),
         // Also an MCP client (the SDK's) driving `library mcp` over its standard input and output.
-        .testTarget(name: "LibraryHostTests", dependencies: ["library", "library-mcp", "LibraryHost", "AutoCLI", "AutoLanguage", "AutoRuntime", "AutoIntents", "AutoTestSupport",
+        .testTarget(name: "LibraryHostTests", dependencies: ["library", "LibraryHost", "AutoCLI", "AutoTerminal", "AutoLanguage", "AutoRuntime", "AutoIntents", "AutoTestSupport",
                                                             .product(name: "MCP", package: "swift-sdk"), .product(name: "Logging", package: "swift-log")]),
     ],
     swiftLanguageModes: [.v6]

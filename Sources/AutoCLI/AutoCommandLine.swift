@@ -1,20 +1,16 @@
 import ArgumentParser
 import AutoIntents
 import AutoLanguage
+import AutoTerminal
 import Foundation
 
-/// The entry point a host calls from its `main.swift` to get the whole CLI:
-///
-/// ```swift
-/// var registry = Registry.standard
-/// try registry.register(OpenBook.self)
-/// await AutoCommandLine.main(AutoHost(name: "library", registry: registry))
-/// ```
-public enum AutoCommandLine {
+/// The whole command line (`run`, `-e`, the REPL, `check`, `daemon`, `mcp`, …) over one host's scripts: what
+/// `AutoHost.main` ends with.
+package enum AutoCommandLine {
     /// The host the commands work with. Set once, before the arguments are parsed; ArgumentParser
     /// builds the commands itself, so they can't be handed it any other way. Empty until then: setting it first
-    /// makes its initial value, which, as `AutoHost()`, registered the built-in intents once more on every start.
-    nonisolated(unsafe) static var host = AutoHost(registry: Registry(), prelude: [])
+    /// makes its initial value, which, as `ScriptHost()`, registered the built-in intents once more on every start.
+    nonisolated(unsafe) static var host = ScriptHost(registry: Registry(), prelude: [])
 
     /// The process's arguments, its name left out, as given: a byte that isn't UTF-8 (a file's name) is kept as
     /// `FileNameBytes` says, where `CommandLine.arguments` would make it U+FFFD and name no file.
@@ -22,7 +18,7 @@ public enum AutoCommandLine {
         (1..<Int(CommandLine.argc)).map { FileNameBytes.text(cString: CommandLine.unsafeArgv[$0]!) }
     }
 
-    public static func main(_ host: AutoHost, arguments: [String]? = nil) async -> Never {
+    package static func main(_ host: ScriptHost, arguments: [String]? = nil) async -> Never {
         Self.host = host
         var arguments = arguments ?? givenArguments()
         // `auto` alone on a terminal opens the REPL; without a terminal it stays a usage error.

@@ -1,3 +1,4 @@
+import AutoTerminal
 import AutoLanguage
 
 /// `auto -e CODE` and `auto SCRIPT ARGS…` with no option: the forms a cron line, a shebang and a file event use

@@ -1,3 +1,4 @@
+import AutoTerminal
 import ArgumentParser
 import AutoIntents
 import AutoLanguage

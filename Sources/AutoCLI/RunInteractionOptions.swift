@@ -1,3 +1,4 @@
+import AutoTerminal
 import ArgumentParser
 
 /// How a run from the command line gives its result and talks to people: `--json`, `--no-input`, `--yes`. Shared by

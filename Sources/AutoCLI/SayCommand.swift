@@ -1,3 +1,4 @@
+import AutoTerminal
 import ArgumentParser
 import AutoIntents
 import Foundation
@@ -34,7 +35,7 @@ struct SayCommand: AsyncParsableCommand {
         interaction.apply(to: &options)
         let cancellation = CancellationFlag()
         InterruptHandler.install(cancellation: cancellation)
-        let shortcuts = try file.map { ReplSession.shortcutDeclarations(in: try ScriptFile.load($0)).map(\.file) } ?? []
+        let shortcuts = try file.map { ReplSession.shortcutDeclarations(in: try ScriptSourceOptions.load($0)).map(\.file) } ?? []
         throw CommandExit(code: await SpokenShortcut(host: AutoCommandLine.host, console: .standard, shortcuts: shortcuts)
             .run(words.joined(separator: " "), options: options, cancellation: cancellation))
     }

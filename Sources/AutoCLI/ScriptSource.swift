@@ -1,4 +1,5 @@
 import ArgumentParser
+import AutoTerminal
 import AutoIntents
 import AutoLanguage
 import Foundation
@@ -14,52 +15,11 @@ struct ScriptSourceOptions: ParsableArguments {
     func load(path: String?) throws -> SourceFile {
         if let expression { return SourceFile(name: "-e", text: expression) }
         guard let path else { throw ValidationError("give a script file, '-' for standard input, or -e CODE") }
-        return try ScriptFile.load(path)
+        return try Self.load(path)
     }
-}
 
-/// A script named on the command line: a file, or `-` for standard input. Shared by the commands that take
-/// `-e`, by `intents`, which reads a script only for its shortcuts, and by the REPL's `:load`.
-///
-/// Read with read(2) to its end rather than Foundation's `Data(contentsOf:)`, which sizes a file first: so a pipe,
-/// a FIFO and `/dev/fd/N` (`auto run <(…)`) are read like any file. A folder or a device (but a terminal) is refused
-/// with a message that says what it is, before anything is read: `/dev/zero` would never end.
-enum ScriptFile {
-    /// The longest script read: far beyond any written by hand or generated, and a bound on what a device or a
-    /// pipe that never ends can make the process hold.
-    static let maxBytes = 64 << 20
-
+    /// The script at `path` (`-`: standard input); one that can't be read is a usage error.
     static func load(_ path: String) throws -> SourceFile {
-        if path == "-" {
-            let data = FileHandle.standardInput.readDataToEndOfFile()
-            return SourceFile(name: "<stdin>", text: String(decoding: data, as: UTF8.self))
-        }
-        let bytes = try read(path)
-        guard let text = String(validating: bytes, as: UTF8.self) else {
-            throw ValidationError("\(path): the file is not UTF-8 text")
-        }
-        return SourceFile(name: path, text: text)
-    }
-
-    static func read(_ path: String) throws -> [UInt8] {
-        let descriptor = FileCalls.open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else {
-            throw ValidationError("\(path): \(errno == ENOENT ? "no such file" : "can't be read (\(String(cString: strerror(errno))))")")
-        }
-        defer { close(descriptor) }
-        var status = stat()
-        guard fstat(descriptor, &status) == 0 else { throw ValidationError("\(path): can't be read (\(String(cString: strerror(errno))))") }
-        switch status.st_mode & S_IFMT {
-        case S_IFDIR: throw ValidationError("\(path): is a folder, not a script")
-        case S_IFCHR where isatty(descriptor) == 0: throw ValidationError("\(path): is a device (a character device), not a script")
-        case S_IFBLK: throw ValidationError("\(path): is a device (a block device), not a script")
-        case S_IFSOCK: throw ValidationError("\(path): is a socket, not a script")
-        default: break
-        }
-        switch DescriptorReading.readAll(descriptor, limit: maxBytes) {
-        case .bytes(let bytes): return bytes
-        case .tooLong: throw ValidationError("\(path): is longer than a script may be (\(maxBytes >> 20) MB)")
-        case .failed(let code): throw ValidationError("\(path): can't be read (\(String(cString: strerror(code))))")
-        }
+        do { return try ScriptFile.load(path) } catch { throw ValidationError(error.description) }
     }
 }

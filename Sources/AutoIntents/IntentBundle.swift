@@ -1,5 +1,5 @@
 /// Intents a host registers together, whose names are known before they are registered: a host can then leave them
-/// out of the registry of a run whose script names none of them (`AutoHost(registry:adding:prelude:)`), since making
+/// out of the registry of a run whose script names none of them (`ScriptHost(registry:adding:prelude:)`), since making
 /// each intent's descriptor at start-up is most of what a short run of `auto` spends before its first statement.
 public struct IntentBundle: Sendable {
     /// One intent: its title and how it is registered.

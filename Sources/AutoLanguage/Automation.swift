@@ -5,7 +5,7 @@ import Foundation
 /// The daemon schedules it; `auto graph` draws it with its trigger as the entry.
 package struct Automation: Sendable {
     /// When it fires, as the script says it. Cron expressions are kept as written: the scheduler parses them
-    /// (and `AutoHost.compile` reports a bad one at its column).
+    /// (and `ScriptHost.compile` reports a bad one at its column).
     package enum Trigger: Sendable, Hashable {
         /// `every 15 minutes`: elapsed time, whatever the clock does.
         case interval(Duration)

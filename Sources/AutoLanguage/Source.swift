@@ -1,12 +1,12 @@
 import AutoRuntime
 
 /// A piece of .auto text with a name for messages (`books.auto`, `-e`, `stdlib/text.auto`): how a host gives the
-/// engine the files of its prelude (`AutoHost.standardPrelude(adding:)`).
-public final class SourceFile: Sendable {
+/// engine the files of its prelude (`ScriptHost.standardPrelude(adding:)`).
+package final class SourceFile: Sendable {
     /// What messages call the file: `books.auto:3:5: error: …`.
-    public let name: String
+    package let name: String
     /// Its text.
-    public let text: String
+    package let text: String
     /// The UTF-8 bytes the lexer reads; spans are offsets into them.
     package let bytes: [UInt8]
     /// Offset of the first byte of each line.
@@ -16,7 +16,7 @@ public final class SourceFile: Sendable {
     let asciiEnds: [Int]
 
     /// A file of `text` called `name` in messages.
-    public init(name: String, text: String) {
+    package init(name: String, text: String) {
         self.name = name
         self.text = text
         self.bytes = Array(text.utf8)

@@ -5,18 +5,18 @@ import MCP
 import Synchronization
 
 /// What `auto mcp` serves: a host's registry and prelude, and the grants its command line gave.
-public struct McpHost: Sendable {
-    public let name: String
-    public let version: String
-    public let registry: Registry
-    public let prelude: [SourceFile]
+package struct McpHost: Sendable {
+    package let name: String
+    package let version: String
+    package let registry: Registry
+    package let prelude: [SourceFile]
     /// What every tool call may touch; a tool needing what isn't granted at all is neither listed nor run.
-    public let grants: Grants
+    package let grants: Grants
     /// Which intents are tools.
-    public let tools: McpTools
+    package let tools: McpTools
 
     /// `tools` nil: `McpTools.all` for `auto`, `McpTools.host` for any other host.
-    public init(name: String, version: String, registry: Registry, prelude: [SourceFile], grants: Grants, tools: McpTools? = nil) {
+    package init(name: String, version: String, registry: Registry, prelude: [SourceFile], grants: Grants, tools: McpTools? = nil) {
         self.tools = tools ?? McpTools.defaultFor(host: name)
         self.name = name
         self.version = version
@@ -29,7 +29,7 @@ public struct McpHost: Sendable {
 /// The MCP server of a host: its discoverable intents (and the prelude's shortcuts) and a `find_<plural>` per
 /// queryable entity type as tools, its entities as resources. Each tool call is one run of one line of the language
 /// (see `ToolScript`), talking to the person through `McpInteraction` and cancelled with its request.
-public final class McpServer: Sendable {
+package final class McpServer: Sendable {
     let host: McpHost
     let server: Server
     let intents: [String: IntentTool]
@@ -40,7 +40,7 @@ public final class McpServer: Sendable {
     let canElicit = Mutex(false)
 
     /// Fails when the prelude doesn't compile, which a released host never does.
-    public init(_ host: McpHost) throws {
+    package init(_ host: McpHost) throws {
         self.host = host
         // The prelude's shortcuts are intents too, with their result types from their bodies: an empty script's registry.
         let compiled: CompiledScript
@@ -64,7 +64,7 @@ public final class McpServer: Sendable {
     }
 
     /// Serves on standard input and output until the client closes them (`StdioLineTransport`).
-    public func run() async throws {
+    package func run() async throws {
         await server.withMethodHandler(ListTools.self) { [self] _ in
             var tools = finds.keys.sorted().map { finds[$0]!.tool }
             for name in intents.keys.sorted() where refusal(intents[name]!) == nil {

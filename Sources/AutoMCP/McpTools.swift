@@ -3,19 +3,8 @@ import AutoPrelude
 import AutoRuntime
 import AutoStdlib
 
-/// Which intents a host's MCP server offers as tools. Every host's server also offers a `find_<plural>` tool per
-/// entity type it can query, and its entities as resources.
-public enum McpTools: Sendable {
-    /// The host's own intents and shortcuts: not the engine's built-ins (`show`, `ask`, `wait`…), nor the standard
-    /// library's intents (`read text`, `notify`…) and shortcuts. The default of every host but `auto`, whose
-    /// assistant should see the host, not thirty tools of the engine.
-    case host
-    /// Every discoverable intent and shortcut, the engine's included: the default of `auto`, whose intents are
-    /// all the engine's.
-    case all
-    /// The host's own, and these of the engine's by name (`["read text", "notify"]`).
-    case hostAnd([String])
-
+/// What the server makes of a host's choice of tools (`McpTools`, declared where a host names it).
+extension McpTools {
     /// `all` for `auto`, `host` for any other host.
     static func defaultFor(host: String) -> McpTools { host == "auto" ? .all : .host }
 

@@ -86,7 +86,7 @@ struct ConfirmIntent: AppIntent {
 
 extension Registry {
     /// A registry with the built-in intents every script can use. Hosts start from it and add their own.
-    public static var standard: Registry {
+    package static var standard: Registry {
         var registry = Registry()
         // The built-ins are fixed and valid; registration only throws for a host's faulty metadata.
         try? registry.register(ShowIntent.self)

@@ -2,7 +2,7 @@ import AutoIntents
 import Foundation
 
 /// The standard library's shortcuts (`Shortcuts/*.auto`), written on its intents: a host that registers the
-/// standard library adds them to its prelude (`AutoHost(registry:prelude:)`), since they can't compile without it.
+/// standard library adds them to its prelude (`ScriptHost(registry:prelude:)`), since they can't compile without it.
 public enum StandardLibrary {
     /// (file name, source text) for each file, in name order; named `stdlib-intents/NAME.auto` in diagnostics.
     public static let prelude: [(name: String, text: String)] = EmbeddedFiles.all

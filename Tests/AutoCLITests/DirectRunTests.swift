@@ -1,3 +1,4 @@
+@testable import AutoTerminal
 @testable import AutoCLI
 import AutoTestSupport
 import Foundation

@@ -1,3 +1,5 @@
+import AutoLanguage
+@testable import AutoTerminal
 import AutoCLI
 import AutoTestSupport
 import Foundation
@@ -36,7 +38,7 @@ import Testing
     func example(_ example: Fixture) async {
         #expect(!example.output.isEmpty, "\(example.path) should say what it prints with '# expect:' lines")
         #expect(example.errors.isEmpty && example.runtimeError == nil, "\(example.path): an example should run cleanly")
-        let outcome = await ScriptHarness.run(example.text, name: example.path, host: AutoHost(), arguments: example.arguments)
+        let outcome = await ScriptHarness.run(example.text, name: example.path, host: ScriptHost(), arguments: example.arguments)
         #expect(outcome.diagnostics.isEmpty, "\(example.path): unexpected errors:\n\(outcome.standardError)")
         #expect(outcome.exitCode == 0, "\(example.path): exit code \(outcome.exitCode): \(outcome.standardError)")
         #expect(outcome.output == example.output, """

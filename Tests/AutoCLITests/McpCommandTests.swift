@@ -2,38 +2,31 @@ import AutoTestSupport
 import Foundation
 import Testing
 
-/// `auto mcp` executes the MCP server's binary beside its own (`auto-mcp`), with the arguments it was given; the
-/// server itself is tested through `library mcp` (LibraryHostTests, McpServerTests).
+/// `auto mcp` serves from `auto`'s own binary: a host needs no second binary for its MCP server (issue 30, item 4).
+/// The server itself is tested through raw JSON-RPC (McpProtocolTests) and the SDK's client (LibraryHostTests).
 @Suite struct McpCommandTests {
-    /// A folder beside the build's products with a link to the built `auto` in it (the same file system: the binary
-    /// finds its companion by its own path, `/proc/self/exe`).
-    func folderWithAuto() throws -> URL {
-        let folder = BinaryRunner.productsFolder.deletingLastPathComponent().appendingPathComponent("mcp-command-\(UUID().uuidString)")
+    @Test func theServerIsInTheHostsOwnBinary() async throws {
+        // A copy of `auto` alone in a folder: nothing beside it to start.
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("mcp-command-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
         let auto = folder.appendingPathComponent("auto").path
-        if link(BinaryRunner.binary, auto) != 0 { try FileManager.default.copyItem(atPath: BinaryRunner.binary, toPath: auto) }
-        return folder
+        try FileManager.default.copyItem(atPath: BinaryRunner.binary, toPath: auto)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["auto"])
+
+        let server = try McpPipe(["--allow-read=/tmp"], executable: auto)
+        server.request(0, "initialize", #"{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"tests","version":"1"}}"#)
+        let answer = try #require(await server.response(0)?["result"] as? [String: Any])
+        #expect((answer["serverInfo"] as? [String: Any])?["name"] as? String == "auto")
+        server.send(#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#)
+        // The grant given on its command line is the server's: `read text` is a tool, as it needs reading.
+        server.request(1, "tools/list")
+        let tools = try #require(await server.response(1)?["result"] as? [String: Any])["tools"] as? [[String: Any]]
+        #expect(tools?.contains { $0["name"] as? String == "read_text" } == true, "\(tools ?? [])")
     }
 
-    @Test func mcpExecutesTheServerBesideItWithTheSameArguments() async throws {
-        let folder = try folderWithAuto()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let auto = folder.appendingPathComponent("auto").path, companion = folder.appendingPathComponent("auto-mcp").path
-
-        let missing = try await BinaryRunner.runAwaiting(["mcp", "--allow-read=/tmp"], executable: auto)
-        #expect(missing.exitCode == 1)
-        #expect(missing.standardError.contains("the MCP server of auto is the binary 'auto-mcp', and there is none at \(companion)"),
-                "\(missing.standardError)")
-        #expect(missing.standardError.contains("swift build --product auto-mcp"))
-
-        // A stand-in server that says how it was started.
-        try BinaryRunner.writeExecutable("#!/bin/sh\necho \"$0 $*\"\n", to: companion)
-        let started = try await BinaryRunner.runAwaiting(["mcp", "--allow-read=/tmp", "--allow-net=example.com"], executable: auto)
-        #expect(started.exitCode == 0, "\(started.standardError)")
-        #expect(started.standardOutput == "\(companion) mcp --allow-read=/tmp --allow-net=example.com\n")
-
-        // Options are checked before: a bad one is a usage error here, and nothing is started.
-        let bad = try await BinaryRunner.runAwaiting(["mcp", "--frobnicate"], executable: auto)
+    @Test func optionsAreCheckedBeforeServing() async throws {
+        let bad = try await BinaryRunner.runAwaiting(["mcp", "--frobnicate"])
         #expect(bad.exitCode == 2 && bad.standardOutput.isEmpty, "\(bad.standardOutput)")
     }
 }

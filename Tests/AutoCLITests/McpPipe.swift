@@ -14,11 +14,11 @@ final class McpPipe: @unchecked Sendable {
     private var messages: [[String: Any]] = []
     private var ended = false
 
-    /// Starts `auto mcp` with `arguments` (its grants) in `directory`.
-    init(_ arguments: [String] = [], directory: String = NSTemporaryDirectory()) throws {
+    /// Starts `auto mcp` (or `executable`'s) with `arguments` (its grants) in `directory`.
+    init(_ arguments: [String] = [], directory: String = NSTemporaryDirectory(), executable: String = BinaryRunner.binary) throws {
         // A server that died must fail the test, not end the test process with SIGPIPE on the next write.
         signal(SIGPIPE, SIG_IGN)
-        process.executableURL = URL(fileURLWithPath: BinaryRunner.binary)
+        process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = ["mcp"] + arguments
         process.currentDirectoryURL = URL(fileURLWithPath: directory)
         let stdin = Pipe(), stdout = Pipe()

@@ -1,4 +1,5 @@
 @testable import AutoMCP
+@testable import AutoTerminal
 import AutoCLI
 import AutoIntents
 import AutoLanguage
@@ -26,7 +27,7 @@ struct Trail: AppEntity {
         var registry = Registry.standard
         try registry.registerStandardLibrary()
         try registry.register(Wave.self)
-        let prelude = AutoHost.standardPrelude(adding: StandardLibrary.prelude + [("host.auto", "shortcut \"wave twice\" (name: Text) { return \"\\(name) \\(name)\" }\n")])
+        let prelude = ScriptHost.standardPrelude(adding: StandardLibrary.prelude + [("host.auto", "shortcut \"wave twice\" (name: Text) { return \"\\(name) \\(name)\" }\n")])
         let compiled = try ScriptCompiler.compile(SourceFile(name: "<t>", text: ""), prelude: prelude, registry: registry, commandName: "trails").get()
         return compiled.registry.intents.filter(\.isDiscoverable)
     }

@@ -1,3 +1,4 @@
+@testable import AutoTerminal
 import AutoCLI
 import AutoRuntime
 import Testing

@@ -1,3 +1,4 @@
+@testable import AutoTerminal
 import AutoCLI
 import AutoIntents
 import AutoLanguage
@@ -108,7 +109,7 @@ package struct ScriptOutcome: Sendable {
 
 /// Runs scripts in-process the way the CLI does, against a host, with scripted answers.
 package enum ScriptHarness {
-    package static func run(_ text: String, name: String = "test.auto", host: AutoHost, answers: [String] = [], choices: [Int] = [],
+    package static func run(_ text: String, name: String = "test.auto", host: ScriptHost, answers: [String] = [], choices: [Int] = [],
                            confirmations: [Bool] = [], arguments: [String] = [], json: Bool = false, whatIf: Bool = false) async -> ScriptOutcome {
         let capture = OutputCapture()
         let console = capture.console
@@ -133,9 +134,9 @@ package enum ScriptHarness {
     }
 
     /// The host fixtures and API tests run against: the standard registry, the prelude and the sample library.
-    package static let sampleHost: AutoHost = {
+    package static let sampleHost: ScriptHost = {
         // SampleLibrary's metadata is fixed and valid; a failure here is a bug the first test will show.
         let registry = (try? SampleLibrary.registry()) ?? .standard
-        return AutoHost(name: "auto", registry: registry)
+        return ScriptHost(name: "auto", registry: registry)
     }()
 }

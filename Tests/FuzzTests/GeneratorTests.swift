@@ -1,3 +1,4 @@
+@testable import AutoTerminal
 import AutoCLI
 import AutoFuzz
 import AutoLanguage
@@ -38,7 +39,7 @@ import Testing
 
     @Test func mostTypedProgramsTypeCheck() {
         let programs = Self.typed(seed: 2024, count: 300)
-        let host = AutoHost()
+        let host = ScriptHost()
         var failures: [String] = []
         for (index, text) in programs.enumerated() {
             if case .failure(let failure) = host.compile(SourceFile(name: "typed-\(index).auto", text: text)) {

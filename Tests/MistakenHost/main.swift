@@ -1,4 +1,4 @@
-import AutoCLI
+import AutoHost
 import AutoIntents
 import Foundation
 

@@ -1,4 +1,3 @@
-import AutoCLI
 import AutoIntents
 import AutoStdlib
 import Foundation
@@ -19,11 +18,9 @@ public enum Library {
         return updated
     }
 
-    /// The registry of the library: the built-ins, the standard library, its intents, and its queries over `database`.
-    public static func registry(database: LibraryDatabase) throws -> Registry {
-        var registry = Registry.standard
-        try registry.registerStandardLibrary()
-        // The intents reach the database through their context.
+    /// Registers the Library in `registry`: its database (which its intents reach through their context), its
+    /// intents, its queries over `database` and its App Shortcuts.
+    public static func register(into registry: inout Registry, database: LibraryDatabase) throws {
         try registry.register(dependency: database)
         try registry.register(OpenBook.self)
         try registry.register(OpenShelf.self)
@@ -38,11 +35,5 @@ public enum Library {
         try registry.register(query: AuthorQuery(database: database))
         // After the intents they run and the query that finds a book by its title.
         try registry.register(shortcuts: LibraryShortcuts.self, applicationName: "library")
-        return registry
-    }
-
-    public static func host(database: LibraryDatabase) throws -> AutoHost {
-        AutoHost(name: "library", registry: try registry(database: database),
-                 prelude: AutoHost.standardPrelude(adding: StandardLibrary.prelude))
     }
 }

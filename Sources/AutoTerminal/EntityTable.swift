@@ -5,11 +5,11 @@ import Foundation
 /// How the REPL shows entities on a terminal: a list of them as a table — the display title, then the type's
 /// properties that fit the width, long cells cut with `…`, the row count below — and one entity as its title,
 /// subtitle and properties. Anything else is shown as a script shows it.
-enum EntityTable {
+package enum EntityTable {
     /// The widest a column of cells may be, so that one long title doesn't take the whole screen.
-    static let maxColumn = 40
+    package static let maxColumn = 40
 
-    static func render(_ value: Value, width: Int) -> String {
+    package static func render(_ value: Value, width: Int) -> String {
         switch value {
         case .list(let items) where !items.isEmpty:
             let entities = items.compactMap { item -> EntityValue? in
@@ -32,7 +32,7 @@ enum EntityTable {
         return ValueFormatter.display(value) + "\n"
     }
 
-    static func table(_ entities: [EntityValue], of type: AnyEntityType, width: Int) -> String {
+    package static func table(_ entities: [EntityValue], of type: AnyEntityType, width: Int) -> String {
         var columns: [(header: String, cells: [String])] = [(type.typeName, entities.map { $0.display.title })]
         for (index, property) in type.properties.enumerated() {
             let cells = entities.map { cell($0.property(index)) }
@@ -63,7 +63,7 @@ enum EntityTable {
     }
 
     /// A value in a cell: on one line, texts without quotes, nothing for nil.
-    static func cell(_ value: Value) -> String {
+    package static func cell(_ value: Value) -> String {
         switch value {
         case .null: return ""
         case .text(let text): return text.replacingOccurrences(of: "\n", with: " ")
@@ -72,7 +72,7 @@ enum EntityTable {
     }
 
     /// Padded to `width` characters, or cut to it with `…`.
-    static func fitted(_ text: String, to width: Int) -> String {
+    package static func fitted(_ text: String, to width: Int) -> String {
         if text.count > width { return String(text.prefix(max(0, width - 1))) + "…" }
         return text.padding(toLength: width, withPad: " ", startingAt: 0)
     }

@@ -6,18 +6,24 @@ import AutoRuntime
 /// people choose when several match equally, and the intent runs as a script's call of it runs (its questions,
 /// confirmations, progress and result), through `ScriptRunner`. Shortcuts written in the language with `phrases` are
 /// matched too: the prelude's, and those of `shortcuts`.
-struct SpokenShortcut {
-    let host: AutoHost
-    let console: Console
+package struct SpokenShortcut {
+    package let host: ScriptHost
+    package let console: Console
     /// Files of shortcut declarations besides the prelude: the REPL session's, or the script given to `say --file`.
-    var shortcuts: [SourceFile] = []
+    package var shortcuts: [SourceFile] = []
+
+    package init(host: ScriptHost, console: Console, shortcuts: [SourceFile] = []) {
+        self.host = host
+        self.console = console
+        self.shortcuts = shortcuts
+    }
 
     /// The name the call's value goes by: a variable of the one-line script that makes the call, so the value is
     /// handed over as it is (an enum case, an entity's words), never quoted into source text.
-    static let valueName = "spokenValue"
+    package static let valueName = "spokenValue"
 
     /// Finds and runs the shortcut; the exit code: 2 when no shortcut matches or nobody can choose among several.
-    func run(_ sentence: String, options: RunOptions, interaction: (any Interaction)? = nil,
+    package func run(_ sentence: String, options: RunOptions, interaction: (any Interaction)? = nil,
              cancellation: CancellationFlag = CancellationFlag()) async -> Int32 {
         let runner = ScriptRunner(host: host, console: console)
         let interaction = interaction ?? runner.terminalInteraction(options)
@@ -54,7 +60,7 @@ struct SpokenShortcut {
     /// The phrases to match: the host's App Shortcuts and those of the shortcuts of the prelude and of `shortcuts`,
     /// compiled whole, as `intents` compiles them, so that a shortcut that could not run is said before anything is
     /// matched; nil, with the diagnostics reported, when they don't compile.
-    func registry(reportingTo runner: ScriptRunner) -> Registry? {
+    package func registry(reportingTo runner: ScriptRunner) -> Registry? {
         switch host.compile(SourceFile(name: "say", text: ""), shortcuts: shortcuts) {
         case .success(let compiled): return compiled.registry
         case .failure(let failure):
@@ -64,7 +70,7 @@ struct SpokenShortcut {
     }
 
     /// The one match, or the one people choose; nil (said) when nobody can choose.
-    func choose(among matches: [ShortcutMatch], for sentence: String, interaction: any Interaction) async -> ShortcutMatch? {
+    package func choose(among matches: [ShortcutMatch], for sentence: String, interaction: any Interaction) async -> ShortcutMatch? {
         if matches.count == 1 { return matches[0] }
         let request = ChoiceRequest(prompt: "Which did you mean by '\(sentence)'?",
                                     options: matches.map { Choice(title: $0.sentence, subtitle: $0.shortcut.intent.name) })
@@ -74,7 +80,7 @@ struct SpokenShortcut {
         return nil
     }
 
-    func fail(_ message: String, hint: String? = nil) {
+    package func fail(_ message: String, hint: String? = nil) {
         console.writeError(DiagnosticText.render("error", message, at: nil, line: nil, hint: hint, colour: console.colourError))
     }
 }

@@ -7,28 +7,36 @@ import Synchronization
 /// The read-eval-print loop: reads an entry — a line, or more while the parser finds it unfinished (an open
 /// bracket or block, a trailing operator or `|`) — runs it in the session, and answers the `:` commands.
 /// A blank line abandons an unfinished entry; the end of input ends the loop.
-struct Repl {
-    let session: ReplSession
-    let reader: any LineReader
-    let interaction: any Interaction
-    let limits: RunLimits
-    let interrupts: ReplInterrupts
+package struct Repl {
+    package let session: ReplSession
+    package let reader: any LineReader
+    package let interaction: any Interaction
+    package let limits: RunLimits
+    package let interrupts: ReplInterrupts
 
-    var host: AutoHost { session.host }
-    var console: Console { session.console }
+    package init(session: ReplSession, reader: any LineReader, interaction: any Interaction, limits: RunLimits, interrupts: ReplInterrupts) {
+        self.session = session
+        self.reader = reader
+        self.interaction = interaction
+        self.limits = limits
+        self.interrupts = interrupts
+    }
+
+    package var host: ScriptHost { session.host }
+    package var console: Console { session.console }
 
     /// Bold on a terminal that takes colour; `\u{1}` around the escapes tells libedit they take no width.
-    var prompt: String { emphasized("\(host.name)>") + " " }
+    package var prompt: String { emphasized("\(host.name)>") + " " }
     /// As wide as the prompt, so that a continued entry's lines line up.
-    var continuationPrompt: String { String(repeating: " ", count: max(0, host.name.count - 2)) + emphasized("...>") + " " }
+    package var continuationPrompt: String { String(repeating: " ", count: max(0, host.name.count - 2)) + emphasized("...>") + " " }
 
-    func emphasized(_ text: String) -> String {
+    package func emphasized(_ text: String) -> String {
         guard console.colourOut, reader is EditLineReader else { return text }
         return "\u{1}\u{1B}[1m\u{1}" + text + "\u{1}\u{1B}[0m\u{1}"
     }
 
     /// Runs until the input ends or `:quit`; the exit code is 0.
-    func run() async {
+    package func run() async {
         var lines: [String] = []
         while let line = reader.readLine(prompt: lines.isEmpty ? prompt : continuationPrompt) {
             let trimmed = line.trimmingCharacters(in: .whitespaces)
@@ -59,7 +67,7 @@ struct Repl {
         if !lines.isEmpty { await runEntry(lines.joined(separator: "\n")) }
     }
 
-    func runEntry(_ text: String, name: String? = nil) async {
+    package func runEntry(_ text: String, name: String? = nil) async {
         let cancellation = interrupts.begin()
         await session.run(text, name: name, interaction: interaction, cancellation: cancellation, limits: limits)
         interrupts.end()
@@ -68,7 +76,7 @@ struct Repl {
     /// The sentence of an entry `say SENTENCE`, which runs an App Shortcut (or a shortcut declared at the prompt with
     /// `phrases`) as `\(host.name) say` does; nil for any other entry. `say` is no word of the language, so no
     /// statement starts with it.
-    static func spoken(_ entry: String) -> String? {
+    package static func spoken(_ entry: String) -> String? {
         guard entry.hasPrefix("say") else { return nil }
         let rest = entry.dropFirst(3)
         // `say` alone is said too: the answer lists the closest phrases, where the language would only say it knows no `say`.
@@ -76,7 +84,7 @@ struct Repl {
         return rest.trimmingCharacters(in: .whitespaces)
     }
 
-    func say(_ sentence: String) async {
+    package func say(_ sentence: String) async {
         let cancellation = interrupts.begin()
         var options = RunOptions()
         options.limits = limits
@@ -86,10 +94,10 @@ struct Repl {
         interrupts.end()
     }
 
-    enum Next { case goOn, quit }
+    package enum Next { case goOn, quit }
 
     /// `:help`, `:intents`, `:vars`, `:graph`, `:load`, `:history`, `:reset`, `:quit`.
-    func command(_ line: String) async -> Next {
+    package func command(_ line: String) async -> Next {
         let words = line.dropFirst().split(separator: " ", maxSplits: 1).map(String.init)
         let name = words.first ?? ""
         let argument = words.count > 1 ? words[1].trimmingCharacters(in: .whitespaces) : ""
@@ -137,9 +145,9 @@ struct Repl {
     }
 
     /// The commands, for completion.
-    static let commands = [":help", ":intents", ":vars", ":graph", ":load", ":history", ":reset", ":quit"]
+    package static let commands = [":help", ":intents", ":vars", ":graph", ":load", ":history", ":reset", ":quit"]
 
-    static let help = """
+    package static let help = """
         Type a statement to run it; an entry that isn't finished (an open bracket or block, a trailing
         operator or '|') goes on on the next line, and a blank line abandons it. Variables, shortcuts and
         'it' stay from one entry to the next.
@@ -156,20 +164,20 @@ struct Repl {
 
         """
 
-    func describe(_ name: String) -> String {
+    package func describe(_ name: String) -> String {
         let (registry, program) = session.declared
         if let text = IntentDescriptionText.describe(name, in: registry, program: program) { return text }
         return "nothing is named '\(name)'" + (IntentDescriptionText.hint(for: name, in: registry).map { "; \($0)" } ?? "") + "\n"
     }
 
-    func intents(matching text: String) -> String {
+    package func intents(matching text: String) -> String {
         let intents = session.registry.intents.filter { $0.isDiscoverable && (text.isEmpty || $0.name.localizedCaseInsensitiveContains(text)) }
         if intents.isEmpty { return "no intent's name contains '\(text)'\n" }
-        return ListIntents.lines(intents, detailed: false)
+        return IntentDescriptionText.lines(intents, detailed: false)
     }
 
     /// The graph as text: a node per line (what it does, where), then the data that flows between them.
-    func graph(_ text: String) {
+    package func graph(_ text: String) {
         switch session.compile(text) {
         case .failure(let failure):
             session.report(failure.diagnostics)
@@ -183,7 +191,7 @@ struct Repl {
     }
 
     /// A value on one line, cut to 60 characters.
-    static func short(_ value: Value) -> String {
+    package static func short(_ value: Value) -> String {
         let text = ValueFormatter.inline(value)
         return text.count > 60 ? String(text.prefix(59)) + "…" : text
     }
@@ -191,7 +199,7 @@ struct Repl {
 
 /// Ctrl-C in a REPL cancels the entry running, and the REPL goes on; at the prompt it is the line editor's.
 /// Unchecked: the signal source is set up once, before it is shared, and the flag is behind a mutex.
-final class ReplInterrupts: @unchecked Sendable {
+package final class ReplInterrupts: @unchecked Sendable {
     private let current = Mutex<CancellationFlag?>(nil)
     private let source: any DispatchSourceSignal
 
@@ -202,7 +210,7 @@ final class ReplInterrupts: @unchecked Sendable {
 
     /// Returns once the handler is in place: libdispatch registers a signal source later, on its manager thread,
     /// and until then SIGINT is ignored (a Ctrl-C pressed at a prompt drawn in the first milliseconds was lost).
-    static func install() async -> ReplInterrupts {
+    package static func install() async -> ReplInterrupts {
         let interrupts = ReplInterrupts()
         interrupts.source.setEventHandler { [interrupts] in
             interrupts.current.withLock { $0?.cancel() }
@@ -215,13 +223,13 @@ final class ReplInterrupts: @unchecked Sendable {
     }
 
     /// A fresh flag for the entry about to run.
-    func begin() -> CancellationFlag {
+    package func begin() -> CancellationFlag {
         let flag = CancellationFlag()
         current.withLock { $0 = flag }
         return flag
     }
 
-    func end() {
+    package func end() {
         current.withLock { $0 = nil }
     }
 }

@@ -7,12 +7,12 @@ import Synchronization
 /// The values Tab offers inside a text, from the host's own query: entities' titles (`open book "Em`) or a text
 /// property's values (`where author == "Jane`). Asked under a time budget, so that typing never stalls: a host
 /// slower than that simply offers nothing this time.
-enum HostValues {
-    static let budget: Duration = .milliseconds(100)
+package enum HostValues {
+    package static let budget: Duration = .milliseconds(100)
     /// At most this many are offered.
-    static let limit = 50
+    package static let limit = 50
 
-    static func completions(for wanted: ValuesWanted, registry: Registry) -> [Completion] {
+    package static func completions(for wanted: ValuesWanted, registry: Registry) -> [Completion] {
         let type: AnyEntityType
         switch wanted.wanted {
         case .entities(let entityType): type = entityType
@@ -48,7 +48,7 @@ enum HostValues {
 
     /// The options a parameter's provider suggests that start with `typed`, in the provider's order (best first):
     /// inside a text, the text options without their opening quote; elsewhere every option as a literal.
-    static func options(of parameter: ParameterInfo, given arguments: [String: Value], inText: Bool, typed: String,
+    package static func options(of parameter: ParameterInfo, given arguments: [String: Value], inText: Bool, typed: String,
                         budget: Duration = budget) -> [Completion] {
         guard let provider = parameter.options else { return [] }
         let found = withinBudget(budget) { try await provider.options(for: OptionsRequest(arguments: arguments)) } ?? []
@@ -56,7 +56,7 @@ enum HostValues {
     }
 
     /// The options that start with `typed`, written for where the cursor is.
-    static func completions(ofOptions found: [Value], type: ValueType, inText: Bool, typed: String) -> [Completion] {
+    package static func completions(ofOptions found: [Value], type: ValueType, inText: Bool, typed: String) -> [Completion] {
         var seen = Set<String>()
         var values: [Completion] = []
         for value in found {
@@ -83,7 +83,7 @@ enum HostValues {
 
     /// The files and folders whose path starts with `typed` (a folder's with `/` after it, to go on into it; a
     /// file's with the closing quote). Relative paths are from the working folder; `~/` is the home folder.
-    static func files(startingWith typed: String) -> [Completion] {
+    package static func files(startingWith typed: String) -> [Completion] {
         let expanded = typed.hasPrefix("~/") ? NSHomeDirectory() + typed.dropFirst() : typed
         let folder = expanded.hasSuffix("/") ? expanded : (expanded as NSString).deletingLastPathComponent
         let namePrefix = expanded.hasSuffix("/") ? "" : (expanded as NSString).lastPathComponent
@@ -101,7 +101,7 @@ enum HostValues {
     }
 
     /// Runs `work` and waits for it at most `budget`; nil when it failed or took longer (it is then cancelled).
-    static func withinBudget<T: Sendable>(_ budget: Duration = budget, _ work: @escaping @Sendable () async throws -> T) -> T? {
+    package static func withinBudget<T: Sendable>(_ budget: Duration = budget, _ work: @escaping @Sendable () async throws -> T) -> T? {
         let result = Mutex<T?>(nil)
         let done = DispatchSemaphore(value: 0)
         let task = Task.detached {

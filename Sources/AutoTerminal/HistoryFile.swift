@@ -5,22 +5,24 @@ import Foundation
 /// entry is appended as it is entered, in one `write` to a file opened for appending, so a crash loses nothing and
 /// two REPLs at once add whole entries. The last `limit` entries are kept; a file grown to twice that is rewritten
 /// with them (to a new file renamed over the old, so a reader never sees half of it).
-struct HistoryFile {
-    static let limit = 10_000
-    let path: String
+package struct HistoryFile {
+    package static let limit = 10_000
+    package let path: String
 
-    struct Problem: Error {
+    package init(path: String) { self.path = path }
+
+    package struct Problem: Error {
         let message: String
     }
 
-    static func path(host: String, environment: [String: String] = ProcessInfo.processInfo.environment) -> String? {
+    package static func path(host: String, environment: [String: String] = ProcessInfo.processInfo.environment) -> String? {
         if let state = environment["XDG_STATE_HOME"], state.hasPrefix("/") { return state + "/\(host)/history" }
         guard let home = environment["HOME"], !home.isEmpty else { return nil }
         return home + "/.local/state/\(host)/history"
     }
 
     /// The entries, oldest first. A missing file is an empty history.
-    func load() throws(Problem) -> [String] {
+    package func load() throws(Problem) -> [String] {
         guard FileManager.default.fileExists(atPath: path) else { return [] }
         guard let data = FileManager.default.contents(atPath: path) else { throw Problem(message: "\(path) can't be read") }
         // Bytes that are not UTF-8 (a file written by something else) are replaced, not a reason to lose the rest.
@@ -30,7 +32,7 @@ struct HistoryFile {
         return Array(entries.suffix(Self.limit))
     }
 
-    func append(_ entry: String) throws(Problem) {
+    package func append(_ entry: String) throws(Problem) {
         let folder = (path as NSString).deletingLastPathComponent
         do {
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
@@ -45,7 +47,7 @@ struct HistoryFile {
         guard written == line.count else { throw Problem(message: "\(path) can't be written (\(String(cString: strerror(errno))))") }
     }
 
-    func rewrite(_ entries: [String]) throws(Problem) {
+    package func rewrite(_ entries: [String]) throws(Problem) {
         let temporary = path + ".\(getpid()).new"
         let text = entries.map { Self.escaped($0) + "\n" }.joined()
         guard FileManager.default.createFile(atPath: temporary, contents: Data(text.utf8), attributes: [.posixPermissions: 0o600]),
@@ -55,11 +57,11 @@ struct HistoryFile {
         }
     }
 
-    static func escaped(_ entry: String) -> String {
+    package static func escaped(_ entry: String) -> String {
         entry.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\n", with: "\\n")
     }
 
-    static func unescaped(_ line: String) -> String {
+    package static func unescaped(_ line: String) -> String {
         var result = ""
         var escaping = false
         for character in line {

@@ -9,7 +9,7 @@ import Foundation
 /// Keys are read here, not by libedit (`readCharacter`): waiting for a key and for a window change at once lets the
 /// redraw happen on the editing thread, between keys. libedit's own SIGWINCH handler redraws in signal context on
 /// whichever thread takes the signal, and crashed the REPL when that was not the one drawing.
-final class EditLineReader: LineReader {
+package final class EditLineReader: LineReader {
     private let editor: OpaquePointer
     private let handle: OpaquePointer
     /// Where entries are saved; nil once it failed (said once) or when there is none.
@@ -18,7 +18,7 @@ final class EditLineReader: LineReader {
     private var prompt: UnsafeMutablePointer<CChar>?
     /// Set by the Ctrl-C key while `el_gets` reads.
     fileprivate var interrupted = false
-    private(set) var history: [String] = []
+    package private(set) var history: [String] = []
 
     /// What Tab offers for the line and the cursor (a byte offset).
     private let completer: (String, Int) -> CompletionResult
@@ -27,11 +27,11 @@ final class EditLineReader: LineReader {
     private var pendingByte: UInt8?
 
     /// Why libedit can't be used here (it is not installed), loading it the first time; nil when it can.
-    static var unavailableReason: String? { auto_editline_error().map { String(cString: $0) } }
+    package static var unavailableReason: String? { auto_editline_error().map { String(cString: $0) } }
 
     /// nil when libedit can't start on this terminal, or is missing (`unavailableReason`); the caller then reads
     /// plain lines.
-    init?(program: String, historyFile: HistoryFile?, completer: @escaping (String, Int) -> CompletionResult,
+    package init?(program: String, historyFile: HistoryFile?, completer: @escaping (String, Int) -> CompletionResult,
           warn: @escaping (String) -> Void) {
         Self.useUTF8Characters()
         guard let editor = auto_el_init(program), let handle = auto_history_init() else { return nil }
@@ -95,7 +95,7 @@ final class EditLineReader: LineReader {
         free(prompt)
     }
 
-    func readLine(prompt text: String) -> String? {
+    package func readLine(prompt text: String) -> String? {
         free(prompt)
         prompt = strdup(text)
         interrupted = false
@@ -211,7 +211,7 @@ final class EditLineReader: LineReader {
         return UInt8(CC_REDISPLAY)
     }
 
-    func remember(_ entry: String) {
+    package func remember(_ entry: String) {
         // No two equal entries in a row, as bash's `ignoredups`.
         if history.last == entry { return }
         history.append(entry)
@@ -233,7 +233,7 @@ private final class WindowChanges: @unchecked Sendable {
     private var pipe: [Int32] = [-1, -1]
     private var sources: [any DispatchSourceSignal] = []
 
-    init() {
+    package init() {
         guard Glibc.pipe(&pipe) == 0 else { return }
         for descriptor in pipe {
             _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
@@ -252,9 +252,9 @@ private final class WindowChanges: @unchecked Sendable {
     }
 
     /// What the editor polls; -1 (never ready) when no pipe could be made.
-    var descriptor: Int32 { pipe[0] }
+    package var descriptor: Int32 { pipe[0] }
 
-    func drain() {
+    package func drain() {
         var bytes = [UInt8](repeating: 0, count: 64)
         while read(pipe[0], &bytes, bytes.count) > 0 {}
     }

@@ -1,10 +1,11 @@
+@testable import AutoTerminal
 import AutoCLI
 import AutoIntents
 import AutoLanguage
 import AutoRuntime
 import Testing
 
-/// Says hello to someone: an intent of a bundle the host adds (`AutoHost(registry:adding:prelude:)`).
+/// Says hello to someone: an intent of a bundle the host adds (`ScriptHost(registry:adding:prelude:)`).
 struct Wave: ImmediateIntent {
     static let title = "Wave at"
     @Parameter var name: String
@@ -13,8 +14,8 @@ struct Wave: ImmediateIntent {
 
 /// A host registers the intents it adds when a script may call them: a run whose script names none of them is
 /// compiled without them, and everything else sees them all.
-@Suite struct AutoHostTests {
-    let host = AutoHost(registry: .standard, adding: IntentBundle([.init(Wave.self)]), prelude: [])
+@Suite struct ScriptHostTests {
+    let host = ScriptHost(registry: .standard, adding: IntentBundle([.init(Wave.self)]), prelude: [])
 
     func compile(_ text: String, _ bodies: PreludeBodies) -> Result<CompiledScript, CompilationFailure> {
         host.compile(SourceFile(name: "t.auto", text: text), preludeBodies: bodies)
@@ -32,7 +33,7 @@ struct Wave: ImmediateIntent {
     }
 
     @Test func anErrorIsReportedAsWithEveryIntentRegistered() {
-        let eager = AutoHost(registry: host.registry, prelude: [])
+        let eager = ScriptHost(registry: host.registry, prelude: [])
         for text in ["wav at name: \"x\"", "wave at name: 1", "show undefinedName"] {
             guard case .failure(let lazy) = compile(text, .whenCalled),
                   case .failure(let whole) = eager.compile(SourceFile(name: "t.auto", text: text), preludeBodies: .whenCalled) else {

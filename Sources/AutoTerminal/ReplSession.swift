@@ -6,11 +6,11 @@ import Foundation
 /// What a REPL keeps from one entry to the next: its variables (types for the checker, values for the run), `it`,
 /// and the shortcuts declared at the prompt. An entry that doesn't compile changes nothing; one that fails while
 /// running keeps what it set before the error.
-final class ReplSession {
-    let host: AutoHost
-    let console: Console
+package final class ReplSession {
+    package let host: ScriptHost
+    package let console: Console
     /// What the session's entries may touch outside the engine.
-    let grants: Grants
+    package let grants: Grants
     private(set) var scope = SessionScope()
     private(set) var state = SessionState()
     /// Shortcuts declared at the prompt, by name, each compiled with every later entry. Its file is the entry
@@ -23,14 +23,14 @@ final class ReplSession {
     private var entries: [String: SourceFile] = [:]
     private var entryCount = 0
 
-    init(host: AutoHost, console: Console, grants: Grants = .all) {
+    package init(host: ScriptHost, console: Console, grants: Grants = .all) {
         self.host = host
         self.console = console
         self.grants = grants
     }
 
     /// Forgets every variable, `it` and the shortcuts declared at the prompt (`:reset`).
-    func reset() {
+    package func reset() {
         scope = SessionScope()
         state = SessionState()
         shortcuts = []
@@ -38,7 +38,7 @@ final class ReplSession {
 
     /// An entry compiled against the session, without running it: with the session's variables, `it` and
     /// shortcuts (those the entry declares again replace the session's).
-    func compile(_ text: String, name: String? = nil) -> Result<CompiledScript, CompilationFailure> {
+    package func compile(_ text: String, name: String? = nil) -> Result<CompiledScript, CompilationFailure> {
         compile(SourceFile(name: name ?? "entry \(entryCount + 1)", text: text)).result
     }
 
@@ -52,7 +52,7 @@ final class ReplSession {
 
     /// Compiles an entry against the session and runs it; reports what happened as a script run would.
     /// `name` names it in messages (a file given to `:load`); entries are `entry 1`, `entry 2`, ….
-    func run(_ text: String, name: String? = nil, interaction: any Interaction, cancellation: CancellationFlag, limits: RunLimits) async {
+    package func run(_ text: String, name: String? = nil, interaction: any Interaction, cancellation: CancellationFlag, limits: RunLimits) async {
         entryCount += 1
         let source = SourceFile(name: name ?? "entry \(entryCount)", text: text)
         entries[source.name] = source
@@ -96,14 +96,14 @@ final class ReplSession {
     }
 
     /// The variables with their types and values, for `:vars`: `args` is left out, as it is always there.
-    var variables: [(name: String, type: ValueType, value: Value)] {
+    package var variables: [(name: String, type: ValueType, value: Value)] {
         zip(scope.variables, state.slots).filter { $0.0.name != "args" }.map { ($0.0.name, $0.0.type, $0.1) }
     }
 
     /// The registry an entry sees: the host's, the prelude's shortcuts and those declared at the prompt, with the
     /// shortcuts' graphs (what `:help` says a shortcut needs). Made again only when the shortcuts change, since Tab
     /// asks for the registry at every press.
-    var declared: (registry: Registry, program: Program?) {
+    package var declared: (registry: Registry, program: Program?) {
         if let cachedDeclared { return cachedDeclared }
         let made: (registry: Registry, program: Program?)
         switch ScriptCompiler.compile(SourceFile(name: "<session>", text: ""), prelude: host.prelude + shortcuts.map(\.file),
@@ -116,10 +116,10 @@ final class ReplSession {
     }
     private var cachedDeclared: (registry: Registry, program: Program?)?
 
-    var registry: Registry { declared.registry }
+    package var registry: Registry { declared.registry }
 
     /// Completion for the text of an entry at a cursor, against what the session has defined.
-    func complete(_ text: String, cursor: Int) -> CompletionResult {
+    package func complete(_ text: String, cursor: Int) -> CompletionResult {
         let result = Completer(registry: registry, scope: scope, commands: Repl.commands).complete(text, cursor: cursor)
         guard let wanted = result.values else { return result }
         // The host's values first: they are what the position is for (the code-position names follow options).
@@ -128,7 +128,7 @@ final class ReplSession {
 
     /// The shortcuts an entry (or the script given to `say --file`) declares, each as the entry with everything else
     /// blanked out (line breaks kept).
-    static func shortcutDeclarations(in source: SourceFile) -> [(name: String, file: SourceFile)] {
+    package static func shortcutDeclarations(in source: SourceFile) -> [(name: String, file: SourceFile)] {
         let (tree, _) = Parser.parse(source)
         return tree.statements.compactMap { statement in
             guard case .shortcut(let declaration) = statement.kind else { return nil }
@@ -142,11 +142,11 @@ final class ReplSession {
     }
 
     /// A kept shortcut's file is its entry with the rest blanked out, so the line shown is the declaration's own.
-    func report(_ diagnostics: [Diagnostic]) {
+    package func report(_ diagnostics: [Diagnostic]) {
         for diagnostic in diagnostics { console.writeError(diagnostic.rendered(colour: console.colourError)) }
     }
 
-    func report(_ error: RuntimeError) {
+    package func report(_ error: RuntimeError) {
         ScriptRunner(host: host, console: console).report(error, in: host.prelude + Array(entries.values))
     }
 }

@@ -7,26 +7,26 @@ import Synchronization
 /// are asked on standard error and answered on standard input; progress is a bar redrawn in place on a
 /// terminal and plain periodic lines elsewhere. Where nobody can answer (`--no-input`, input that is not a
 /// terminal), every question fails with `NoAnswerError`, which the engine reports with the intent and line.
-public final class TerminalInteraction: Interaction, Sendable {
-    let console: Console
+package final class TerminalInteraction: Interaction, Sendable {
+    package let console: Console
     /// With `--json`, standard output carries only the result.
-    let showsOnStandardError: Bool
-    let canAsk: Bool
-    let approvesConfirmations: Bool
+    package let showsOnStandardError: Bool
+    package let canAsk: Bool
+    package let approvesConfirmations: Bool
     /// Standard error is a terminal: progress is drawn in place there.
-    let drawsInPlace: Bool
-    let readAnswer: @Sendable () -> String?
-    let clock: @Sendable () -> ContinuousClock.Instant
-    let state = Mutex(ProgressState())
+    package let drawsInPlace: Bool
+    package let readAnswer: @Sendable () -> String?
+    package let clock: @Sendable () -> ContinuousClock.Instant
+    package let state = Mutex(ProgressState())
     /// Whether a question is waiting for its answer: Ctrl-C then ends the run at once, since the read
     /// can't see the cancellation flag.
-    static let readingAnswer = Atomic<Bool>(false)
+    package static let readingAnswer = Atomic<Bool>(false)
 
     /// Why questions can't be asked, when they can't: said in the error, since a pipe into the script looks
     /// like a terminal to its author.
-    let noAnswerReason: String
+    package let noAnswerReason: String
 
-    public init(console: Console, showsOnStandardError: Bool, canAsk: Bool, approvesConfirmations: Bool,
+    package init(console: Console, showsOnStandardError: Bool, canAsk: Bool, approvesConfirmations: Bool,
                 noAnswerReason: String = "the run is not interactive",
                 drawsInPlace: Bool = isatty(2) == 1,
                 readAnswer: @escaping @Sendable () -> String? = { readLine() },
@@ -43,19 +43,19 @@ public final class TerminalInteraction: Interaction, Sendable {
 
     // MARK: Output
 
-    public func show(_ dialog: Dialog) async {
+    package func show(_ dialog: Dialog) async {
         _ = showNow(dialog)
     }
 
     /// Writing a line never waits for anyone.
-    public func showNow(_ dialog: Dialog) -> Bool {
+    package func showNow(_ dialog: Dialog) -> Bool {
         writeAboveProgress(dialog.full + "\n", toError: showsOnStandardError)
         return true
     }
 
     /// Writes without garbling the progress bar: the bar is cleared, the text written, and the bar redrawn
     /// under it, except while a question waits for its answer (the next progress event redraws it then).
-    func writeAboveProgress(_ text: String, toError: Bool, redraw: Bool = true) {
+    package func writeAboveProgress(_ text: String, toError: Bool, redraw: Bool = true) {
         state.withLock { state in
             if state.barVisible {
                 console.writeError("\r\u{1B}[2K")
@@ -66,7 +66,7 @@ public final class TerminalInteraction: Interaction, Sendable {
         }
     }
 
-    func prompt(_ text: String) {
+    package func prompt(_ text: String) {
         let colour = console.colourError
         writeAboveProgress((colour ? "\u{1B}[1;36m?\u{1B}[0m " : "? ") + text, toError: true, redraw: false)
     }
@@ -74,7 +74,7 @@ public final class TerminalInteraction: Interaction, Sendable {
     /// Draws the prompt and reads the answer. The question counts as waiting from before its prompt is drawn:
     /// a Ctrl-C pressed once the prompt can be seen then always ends the run at once, instead of only
     /// cancelling it while the read goes on waiting.
-    func answer(after text: String) -> String? {
+    package func answer(after text: String) -> String? {
         Self.readingAnswer.store(true, ordering: .sequentiallyConsistent)
         defer { Self.readingAnswer.store(false, ordering: .sequentiallyConsistent) }
         prompt(text)
@@ -83,7 +83,7 @@ public final class TerminalInteraction: Interaction, Sendable {
 
     // MARK: Questions
 
-    public func requestValue(_ request: ValueRequest) async throws -> Value {
+    package func requestValue(_ request: ValueRequest) async throws -> Value {
         guard canAsk else { throw NoAnswerError(question: request.prompt, reason: noAnswerReason) }
         if let reason = request.reason { writeAboveProgress(reason + "\n", toError: true, redraw: false) }
         for _ in 0..<3 {
@@ -94,7 +94,7 @@ public final class TerminalInteraction: Interaction, Sendable {
         throw IntentError("no valid answer to '\(request.prompt)'")
     }
 
-    public func choose(_ request: ChoiceRequest) async throws -> Int {
+    package func choose(_ request: ChoiceRequest) async throws -> Int {
         guard canAsk else { throw NoAnswerError(question: request.prompt, reason: noAnswerReason) }
         var list = ""
         for (index, option) in request.options.enumerated() {
@@ -111,7 +111,7 @@ public final class TerminalInteraction: Interaction, Sendable {
         throw IntentError("no valid choice for '\(request.prompt)'")
     }
 
-    public func confirm(_ request: ConfirmationRequest) async throws -> Bool {
+    package func confirm(_ request: ConfirmationRequest) async throws -> Bool {
         if approvesConfirmations { return true }
         guard canAsk else { throw NoAnswerError(question: request.prompt, reason: noAnswerReason) }
         let warning = request.isDestructive && console.colourError ? "\u{1B}[1;31m" : ""
@@ -120,10 +120,10 @@ public final class TerminalInteraction: Interaction, Sendable {
     }
 
     /// Ctrl-D at a prompt: the person ended the input instead of answering, which stops the run as Ctrl-C does.
-    static let endOfInput = RunCancelled("no answer (the input ended)")
+    package static let endOfInput = RunCancelled("no answer (the input ended)")
 
     /// An answer typed at a prompt, read as the type asked for.
-    public static func parse(_ line: String, as type: ValueType) -> Value? {
+    package static func parse(_ line: String, as type: ValueType) -> Value? {
         let text = line.trimmingCharacters(in: .whitespaces)
         switch type {
         case .int: return Int(text.replacingOccurrences(of: "_", with: "")).map(Value.int)
@@ -143,11 +143,11 @@ public final class TerminalInteraction: Interaction, Sendable {
         }
     }
 
-    static func article(_ type: ValueType) -> String {
+    package static func article(_ type: ValueType) -> String {
         "aeiouAEIOU".contains(type.description.first ?? "x") ? "an" : "a"
     }
 
-    static func example(_ type: ValueType) -> String {
+    package static func example(_ type: ValueType) -> String {
         switch type {
         case .int: return " (a whole number, e.g. 3)"
         case .date: return " (e.g. 2024-05-01 or 2024-05-01 07:30)"
@@ -160,7 +160,7 @@ public final class TerminalInteraction: Interaction, Sendable {
 
     // MARK: Progress
 
-    struct Task: Sendable {
+    package struct Task: Sendable {
         let label: String
         let total: Int?
         let parent: Int?
@@ -171,14 +171,14 @@ public final class TerminalInteraction: Interaction, Sendable {
         var lastTenth = -1
     }
 
-    struct ProgressState {
+    package struct ProgressState {
         var tasks: [Int: Task] = [:]
         var order: [Int] = []
         var barVisible = false
         var lastDraw: ContinuousClock.Instant?
     }
 
-    public func progress(_ event: ProgressEvent) async {
+    package func progress(_ event: ProgressEvent) async {
         let now = clock()
         state.withLock { state in
             switch event {
@@ -211,7 +211,7 @@ public final class TerminalInteraction: Interaction, Sendable {
     }
 
     /// Without a terminal: a line a second at most, or at each tenth of the way.
-    func plainLine(_ task: inout Task, now: ContinuousClock.Instant) {
+    package func plainLine(_ task: inout Task, now: ContinuousClock.Instant) {
         let tenth = task.total.map { $0 > 0 ? task.completed * 10 / $0 : 10 } ?? -1
         guard now - task.lastLine >= .seconds(1) || tenth > task.lastTenth else { return }
         task.lastLine = now
@@ -220,7 +220,7 @@ public final class TerminalInteraction: Interaction, Sendable {
     }
 
     /// The innermost running task, with its parents' labels, drawn over the current line of standard error.
-    func draw(_ state: inout ProgressState, force: Bool) {
+    package func draw(_ state: inout ProgressState, force: Bool) {
         let now = clock()
         if !force, let last = state.lastDraw, now - last < .milliseconds(80) { return }
         guard let id = state.order.last, let task = state.tasks[id] else { return }
@@ -237,7 +237,7 @@ public final class TerminalInteraction: Interaction, Sendable {
     }
 
     /// `Importing › books.csv [#########-----------]  45%  450/1000  0:03, about 0:04 left`
-    static func barLine(labels: [String], task: Task, elapsed: Duration, width: Int) -> String {
+    package static func barLine(labels: [String], task: Task, elapsed: Duration, width: Int) -> String {
         var tail = "  " + clockText(elapsed)
         var estimate = ""
         var bar = ""
@@ -265,16 +265,16 @@ public final class TerminalInteraction: Interaction, Sendable {
         return String((label + bar + tail).prefix(max(1, width - 1)))
     }
 
-    static func countText(_ task: Task) -> String {
+    package static func countText(_ task: Task) -> String {
         task.total.map { "\(task.completed)/\($0)" } ?? "\(task.completed)"
     }
 
-    static func percentText(_ task: Task) -> String {
+    package static func percentText(_ task: Task) -> String {
         guard let total = task.total, total > 0 else { return "" }
         return " (\(task.completed * 100 / total)%)"
     }
 
-    static func clockText(_ duration: Duration) -> String {
+    package static func clockText(_ duration: Duration) -> String {
         let seconds = max(0, Int(duration.components.seconds))
         return seconds >= 3600 ? String(format: "%d:%02d:%02d", seconds / 3600, seconds / 60 % 60, seconds % 60)
             : String(format: "%d:%02d", seconds / 60, seconds % 60)

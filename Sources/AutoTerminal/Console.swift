@@ -2,14 +2,14 @@ import Foundation
 
 /// Where the CLI writes: standard output for results, standard error for people when `--json` is on and
 /// for diagnostics. Tests give it closures that collect the text instead.
-public struct Console: Sendable {
-    public let writeOut: @Sendable (String) -> Void
-    public let writeError: @Sendable (String) -> Void
+package struct Console: Sendable {
+    package let writeOut: @Sendable (String) -> Void
+    package let writeError: @Sendable (String) -> Void
     /// Colour on standard error (diagnostics, prompts) and standard output.
-    public let colourError: Bool
-    public let colourOut: Bool
+    package let colourError: Bool
+    package let colourOut: Bool
 
-    public init(writeOut: @escaping @Sendable (String) -> Void, writeError: @escaping @Sendable (String) -> Void,
+    package init(writeOut: @escaping @Sendable (String) -> Void, writeError: @escaping @Sendable (String) -> Void,
                 colourOut: Bool = false, colourError: Bool = false) {
         self.writeOut = writeOut
         self.writeError = writeError
@@ -18,7 +18,7 @@ public struct Console: Sendable {
     }
 
     /// The process's own streams; colour only on a terminal, never with NO_COLOR or TERM=dumb.
-    public static var standard: Console {
+    package static var standard: Console {
         // getenv, not ProcessInfo's environment, which copies all of it into a dictionary on every start.
         let noColour = getenv("NO_COLOR").map { $0.pointee != 0 } ?? false
         let colourAllowed = !noColour && getenv("TERM").map { String(cString: $0) } != "dumb"

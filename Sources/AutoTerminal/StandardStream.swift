@@ -5,14 +5,14 @@ import Synchronization
 /// Standard output or standard error, written with write(2). FileHandle's write traps when the stream can't be
 /// written (closed, a full disk, a pipe whose reader left with SIGPIPE ignored); this remembers the first
 /// failure instead, so that the command ends with exit 1 and says so where it still can.
-final class StandardStream: Sendable {
-    let descriptor: Int32
-    let name: String
+package final class StandardStream: Sendable {
+    package let descriptor: Int32
+    package let name: String
     /// errno of the first write that failed; 0 while none has.
     private let failure = Atomic<Int32>(0)
 
-    static let output = StandardStream(descriptor: 1, name: "standard output")
-    static let error = StandardStream(descriptor: 2, name: "standard error")
+    package static let output = StandardStream(descriptor: 1, name: "standard output")
+    package static let error = StandardStream(descriptor: 2, name: "standard error")
 
     private init(descriptor: Int32, name: String) {
         self.descriptor = descriptor
@@ -23,7 +23,7 @@ final class StandardStream: Sendable {
     /// Whether the stream was closed when the process started. The descriptor number is then free, and the
     /// runtime takes it for a descriptor of its own before `main` runs (libdispatch's eventfd or epoll), so
     /// writing to it would write into that: such an anonymous inode is never a stream someone gave us.
-    static func wasClosedAtStart(_ descriptor: Int32) -> Bool {
+    package static func wasClosedAtStart(_ descriptor: Int32) -> Bool {
         // Without /proc there is nothing to tell by; the stream is taken as given.
         guard access("/proc/self/fd", F_OK) == 0 else { return false }
         var target = [CChar](repeating: 0, count: 64)
@@ -33,7 +33,7 @@ final class StandardStream: Sendable {
     }
 
     /// How many columns the terminal the stream writes to has; nil when it is no terminal.
-    var terminalColumns: Int? {
+    package var terminalColumns: Int? {
         var size = winsize()
         guard isatty(descriptor) == 1, ioctl(descriptor, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return nil }
         return Int(size.ws_col)
@@ -41,7 +41,7 @@ final class StandardStream: Sendable {
 
     /// Writes `text`, a byte of a file name that isn't UTF-8 shown as `\xHH` (`FileNameBytes.escaped`): whatever
     /// reaches a terminal or a pipe from the engine shows such a name as a text literal would write it.
-    func write(_ text: String) {
+    package func write(_ text: String) {
         guard failure.load(ordering: .relaxed) == 0 else { return }
         var bytes = Array(FileNameBytes.escaped(text).utf8)[...]
         while !bytes.isEmpty {
@@ -56,14 +56,14 @@ final class StandardStream: Sendable {
     }
 
     /// Why writing failed, as the system says it ("No space left on device"); nil if nothing failed.
-    var failureReason: String? {
+    package var failureReason: String? {
         let code = failure.load(ordering: .relaxed)
         return code == 0 ? nil : String(cString: strerror(code))
     }
 
     /// The exit code a command ends with, given the one it chose: 1 instead of success when either stream could
     /// not be written, with a message on standard error when that one still works.
-    static func exitCode(_ code: Int32) -> Int32 {
+    package static func exitCode(_ code: Int32) -> Int32 {
         if let reason = output.failureReason { error.write("error: can't write to standard output: \(reason)\n") }
         let failed = output.failureReason != nil || error.failureReason != nil
         return failed && code == 0 ? 1 : code

@@ -21,10 +21,10 @@ package struct RunOptions: Sendable {
     package var arguments: [String] = []
     /// Values the script sees as variables declared before it, after `args`: how `say` hands the intent of a
     /// shortcut the value its words gave, with no quoting into source text.
-    var variables: [(name: String, type: ValueType, value: Value)] = []
+    package var variables: [(name: String, type: ValueType, value: Value)] = []
     /// Files of shortcut declarations the script sees after the prelude's: how `say` calls a shortcut declared at the
     /// REPL's prompt or in the script given to `say --file`.
-    var shortcuts: [SourceFile] = []
+    package var shortcuts: [SourceFile] = []
     package init() {}
 }
 
@@ -39,10 +39,10 @@ package enum ExitCode {
 /// Compiles and runs one script for the CLI, and reports what happened: diagnostics, runtime errors,
 /// the result. Returns the exit code.
 package struct ScriptRunner: Sendable {
-    package let host: AutoHost
+    package let host: ScriptHost
     package let console: Console
 
-    package init(host: AutoHost, console: Console) {
+    package init(host: ScriptHost, console: Console) {
         self.host = host
         self.console = console
     }
@@ -98,7 +98,7 @@ package struct ScriptRunner: Sendable {
 
     /// How a run from the command line talks to people: on the terminal, unless standard input is not one or
     /// `--no-input` was given.
-    func terminalInteraction(_ options: RunOptions) -> TerminalInteraction {
+    package func terminalInteraction(_ options: RunOptions) -> TerminalInteraction {
         TerminalInteraction(
             console: console, showsOnStandardError: options.json,
             canAsk: !options.noInput && isatty(0) == 1, approvesConfirmations: options.approveConfirmations,
@@ -106,14 +106,14 @@ package struct ScriptRunner: Sendable {
     }
 
     /// `--timeout`: how long, and when that is over for this command.
-    struct TimeLimit {
+    package struct TimeLimit {
         let limit: Duration
         let deadline: ContinuousClock.Instant
     }
 
     /// Does work that can't be interrupted — compiling, formatting a big result — ending the process if the time
     /// limit runs out first: a command line that was given `--timeout` must not outlive it, nor write after it.
-    func finish<T>(_ what: String, within timeLimit: TimeLimit?, _ work: () -> T) -> T {
+    package func finish<T>(_ what: String, within timeLimit: TimeLimit?, _ work: () -> T) -> T {
         guard let timeLimit else { return work() }
         let done = Atomic<Bool>(false)
         let console = self.console
@@ -140,19 +140,19 @@ package struct ScriptRunner: Sendable {
 
     /// A runtime error as a diagnostic reads: the place, the source line with a caret, and what the command line
     /// can do about it.
-    func report(_ error: RuntimeError, source: SourceFile) {
+    package func report(_ error: RuntimeError, source: SourceFile) {
         report(error, in: [source] + host.prelude)
     }
 
     /// The same, for an error that may be in any of `files` (a REPL's entries).
-    func report(_ error: RuntimeError, in files: [SourceFile]) {
+    package func report(_ error: RuntimeError, in files: [SourceFile]) {
         let line = error.location.flatMap { location in files.first { $0.name == location.file }?.line(location.line) }
         console.writeError(DiagnosticText.render("error", error.message, at: error.location, line: line,
                                                  hint: Self.hint(for: error.kind), colour: console.colourError))
     }
 
     /// What the command line offers for an error of this kind: the option that raises a limit or approves.
-    static func hint(for kind: RuntimeError.Kind) -> String? {
+    package static func hint(for kind: RuntimeError.Kind) -> String? {
         switch kind {
         case .stepLimit: return "raise the limit with --max-steps"
         case .timeLimit: return "raise it with --timeout SECONDS"

@@ -1,29 +1,29 @@
 import AutoIntents
-import AutoLanguage
 import AutoPrelude
 import AutoRuntime
 import Foundation
 import Synchronization
 
-/// A program that embeds the engine: its registry, the name its command goes by and the prelude.
-public struct AutoHost: Sendable {
-    public let name: String
+/// What a host's scripts are compiled against and run in: its registry, the name its command goes by and the
+/// prelude. Every front end (the command line, the REPL, the daemon, the MCP server) is given one; a host makes it
+/// through `AutoHost.main`.
+package struct ScriptHost: Sendable {
+    package let name: String
     /// Every intent the host offers: the registry it was given, with the intents of `adding` registered in it the
     /// first time it is asked for (see `init(name:version:registry:adding:prelude:)`).
-    public var registry: Registry { registries.full }
-    public let prelude: [SourceFile]
+    package var registry: Registry { registries.full }
+    package let prelude: [SourceFile]
     private let registries: Registries
     /// What `--version` prints: the host's own version, or the engine's.
-    public let version: String
-    /// The MCP server, in the host's companion binary (`auto-mcp`, made by `McpCompanion.serving`); nil in the host's own
-    /// binary, whose `mcp` command executes the companion beside it with the same arguments.
-    public var serveMCP: (@Sendable (_ host: AutoHost, _ grants: Grants) async throws -> Void)?
+    package let version: String
+    /// Which intents `mcp` offers as tools; nil: `McpTools.all` for `auto`, `.host` for any other host.
+    package var mcpTools: McpTools?
 
     /// The engine's version (semantic versioning); hosts that don't give one of their own report it.
-    public static let engineVersion = "0.5.0"
+    package static let engineVersion = "0.5.0"
 
     /// `registry` should start from `Registry.standard`, which holds the built-in intents.
-    public init(name: String = "auto", version: String? = nil, registry: Registry = .standard, prelude: [SourceFile]? = nil) {
+    package init(name: String = "auto", version: String? = nil, registry: Registry = .standard, prelude: [SourceFile]? = nil) {
         self.name = name
         self.version = version ?? "\(name) \(Self.engineVersion)"
         registries = Registries(base: registry, adding: nil, host: name)
@@ -34,7 +34,7 @@ public struct AutoHost: Sendable {
     /// whose script mentions none of their names (nor one of the prelude's shortcuts, which may call them) is compiled
     /// against `registry` alone. `auto` adds the standard library so: registering its intents was a tenth of
     /// `auto -e 'show 1'`. Registering them can only fail for a mistake in the bundle; the command then ends, saying so.
-    public init(name: String = "auto", version: String? = nil, registry: Registry = .standard, adding bundle: IntentBundle,
+    package init(name: String = "auto", version: String? = nil, registry: Registry = .standard, adding bundle: IntentBundle,
                 prelude: [SourceFile]? = nil) {
         self.name = name
         self.version = version ?? "\(name) \(Self.engineVersion)"
@@ -43,11 +43,11 @@ public struct AutoHost: Sendable {
     }
 
     /// The shortcuts of stdlib/*.auto, which need only the built-in intents: every host's prelude starts with them.
-    public static var standardPrelude: [SourceFile] { standardPrelude(adding: []) }
+    package static var standardPrelude: [SourceFile] { standardPrelude(adding: []) }
 
     /// The standard prelude and more files after it: `StandardLibrary.prelude`, for a host that registers the
     /// standard library's intents, which its shortcuts are written on.
-    public static func standardPrelude(adding files: [(name: String, text: String)]) -> [SourceFile] {
+    package static func standardPrelude(adding files: [(name: String, text: String)]) -> [SourceFile] {
         (Prelude.sources + files).map { SourceFile(name: $0.name, text: $0.text) }
     }
 
@@ -62,7 +62,7 @@ public struct AutoHost: Sendable {
 
     /// `shortcuts`: files of shortcut declarations the source sees after the prelude's (the REPL session's, or those
     /// of the script given to `say --file`).
-    func compile(_ source: SourceFile, limits: Parser.Limits = Parser.Limits(), grants: Grants = .all, preludeBodies: PreludeBodies = .all,
+    package func compile(_ source: SourceFile, limits: Parser.Limits = Parser.Limits(), grants: Grants = .all, preludeBodies: PreludeBodies = .all,
                  session: SessionScope? = nil, shortcuts: [SourceFile]) -> Result<CompiledScript, CompilationFailure> {
         let prelude = prelude + shortcuts
         if preludeBodies == .whenCalled, registries.adding != nil, !ScriptCompiler.mentions(anyOf: registries.addedWords, in: source),
@@ -98,7 +98,8 @@ public struct AutoHost: Sendable {
                 do {
                     try adding.register(into: &registry)
                 } catch {
-                    StandardStream.error.write("\(host): its intents could not be registered: \(error)\n")
+                    // The bundle's own mistake, which `AutoHost.main` checks for at start; a front end can't go on without its intents.
+                    FileHandle.standardError.write(Data("\(host): its intents could not be registered: \(error)\n".utf8))
                     exit(1)
                 }
                 made = registry
