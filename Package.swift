@@ -20,12 +20,12 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .library(name: "AutoIntents", targets: ["AutoIntents"]),
-        .library(name: "AutoLanguage", targets: ["AutoLanguage"]),
-        .library(name: "AutoRuntime", targets: ["AutoRuntime"]),
         .library(name: "AutoHost", targets: ["AutoHost"]),
         .library(name: "AutoStdlib", targets: ["AutoStdlib"]),
         .executable(name: "auto", targets: ["auto"]),
-        .executable(name: "library", targets: ["library"]),
+        .executable(name: "library", targets: ["library-example"]),
+        // Embeds a target's .auto and .csv files in its code, for a host's own scripts and seed data (the Library's).
+        .plugin(name: "EmbedFiles", targets: ["EmbedFiles"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -88,14 +88,16 @@ let package = Package(
         .target(name: "AutoHost", dependencies: ["AutoIntents", "AutoLanguage", "AutoStdlib", "AutoTerminal", "AutoCLI"]),
         .executableTarget(name: "auto", dependencies: ["AutoHost"], linkerSettings: startupLinking),
 
-        // The Library example host: books in SQLite (GRDB), its intents and queries, seeded from books.csv.
+        // The Library example host: books in SQLite (GRDB), its intents and queries, seeded from books.csv. Its sources
+        // are examples/library's, a package of its own (targets LibraryHost and library) that CI builds against the public
+        // API alone; here they are built under other names (target names are unique across a package graph) for the tests.
         .target(
-            name: "LibraryHost",
+            name: "LibraryExample",
             dependencies: ["AutoIntents", "AutoStdlib", "AutoHost", .product(name: "GRDB", package: "GRDB.swift")],
             path: "examples/library/Sources/LibraryHost",
             plugins: ["EmbedFiles"]
         ),
-        .executableTarget(name: "library", dependencies: ["LibraryHost"], path: "examples/library/Sources/library",
+        .executableTarget(name: "library-example", dependencies: ["LibraryExample"], path: "Sources/library",
                           linkerSettings: startupLinking),
 
         // Embeds a target's .auto and .csv files in its code as `EmbeddedFiles.all`.
@@ -140,7 +142,7 @@ let package = Package(
         // The harness's oracles against fake binaries, and its generator against the real checker.
         .testTarget(name: "FuzzTests", dependencies: ["AutoFuzz", "AutoCLI", "AutoTerminal", "AutoLanguage", "AutoTestSupport"]),
         // Also an MCP client (the SDK's) driving `library mcp` over its standard input and output.
-        .testTarget(name: "LibraryHostTests", dependencies: ["library", "LibraryHost", "AutoCLI", "AutoTerminal", "AutoLanguage", "AutoRuntime", "AutoIntents", "AutoTestSupport",
+        .testTarget(name: "LibraryHostTests", dependencies: ["library-example", "LibraryExample", "AutoCLI", "AutoTerminal", "AutoLanguage", "AutoRuntime", "AutoIntents", "AutoTestSupport",
                                                             .product(name: "MCP", package: "swift-sdk"), .product(name: "Logging", package: "swift-log")]),
     ],
     swiftLanguageModes: [.v6]

@@ -3,7 +3,7 @@ import AutoLanguage
 import AutoRuntime
 import AutoTestSupport
 import Foundation
-import LibraryHost
+import LibraryExample
 import Testing
 
 /// Hundreds of generated where/sort/limit queries over the example data give the same books through SQL

@@ -6,7 +6,7 @@ import AutoRuntime
 import AutoTestSupport
 import Foundation
 import GRDB
-@testable import LibraryHost
+@testable import LibraryExample
 import Synchronization
 import Testing
 

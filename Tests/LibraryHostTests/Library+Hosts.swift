@@ -1,7 +1,7 @@
 import AutoIntents
 import AutoLanguage
 import AutoStdlib
-import LibraryHost
+import LibraryExample
 
 /// The Library as `library` runs it (`AutoHost.main`), for tests that compile and run scripts in process.
 extension Library {

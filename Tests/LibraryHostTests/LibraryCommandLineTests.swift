@@ -1,6 +1,6 @@
 import AutoTestSupport
 import Foundation
-import LibraryHost
+import LibraryExample
 import Testing
 
 /// `library`'s own option, `--db PATH`, and when the database is opened: only for a query or a write, so

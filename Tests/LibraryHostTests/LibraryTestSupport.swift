@@ -3,7 +3,7 @@ import AutoCLI
 import AutoIntents
 import AutoTestSupport
 import Foundation
-import LibraryHost
+import LibraryExample
 
 /// A fresh library database seeded from books.csv, in a temporary folder of its own (created on first use).
 func freshDatabase() -> LibraryDatabase {
@@ -40,6 +40,6 @@ struct EngineOnlyBookQuery: EnumerableEntityQuery {
 }
 
 // AutoTestSupport has a sample library of its own; these tests mean the Library example's types.
-typealias Book = LibraryHost.Book
-typealias Shelf = LibraryHost.Shelf
-typealias BookQuery = LibraryHost.BookQuery
+typealias Book = LibraryExample.Book
+typealias Shelf = LibraryExample.Shelf
+typealias BookQuery = LibraryExample.BookQuery

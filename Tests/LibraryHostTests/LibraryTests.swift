@@ -3,7 +3,7 @@ import AutoCLI
 import AutoIntents
 import AutoTestSupport
 import Foundation
-import LibraryHost
+import LibraryExample
 import Testing
 
 /// The Library example as its users drive it: scripts, intents, the database, the `library` binary.

@@ -1,6 +1,6 @@
 import AutoTestSupport
 import Foundation
-import LibraryHost
+import LibraryExample
 import Testing
 
 /// `move book`: a book goes to another shelf and keeps everything else, one book or every piped one.

@@ -4,7 +4,7 @@ import AutoIntents
 import AutoLanguage
 import AutoTestSupport
 import Foundation
-import LibraryHost
+import LibraryExample
 import Testing
 
 /// The Library's App Shortcuts: what sentences find, over the seeded books, and the real `library` binary's
