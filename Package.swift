@@ -82,12 +82,10 @@ let package = Package(
         ),
         .executableTarget(name: "auto", dependencies: ["AutoCLI", "AutoRuntime", "AutoStdlib"], linkerSettings: startupLinking),
 
-        // `mcp`: a host's intents and entities as MCP tools and resources, over stdio (the official Swift SDK). A binary
-        // of its own beside each host's (`auto-mcp`, `library-mcp`), which `auto mcp` executes: the SDK's HTTP transport
-        // brings in Foundation's networking and with it libcurl and 29 more shared libraries, which would cost every
-        // start of every command 5–7 ms (and every installed binary a libcurl) if the host's binary linked it.
-        .target(name: "AutoMCP", dependencies: ["AutoIntents", "AutoRuntime", "AutoLanguage", "AutoCLI", "AutoStdlib", "AutoPrelude",
-                                                .product(name: "MCP", package: "swift-sdk"), .product(name: "Logging", package: "swift-log")]),
+        // `mcp`: a host's intents and entities as MCP tools and resources, over stdio. MCP's JSON-RPC is spoken here, not
+        // through the official Swift SDK, whose HTTP transports bring in Foundation's networking and with it libcurl and
+        // 29 more shared libraries (5–7 ms on every start: docs/PERFORMANCE.md, issue 18). The SDK is the tests' client.
+        .target(name: "AutoMCP", dependencies: ["AutoIntents", "AutoRuntime", "AutoLanguage", "AutoCLI", "AutoStdlib", "AutoPrelude"]),
         .executableTarget(name: "auto-mcp", dependencies: ["AutoMCP", "AutoCLI", "AutoRuntime", "AutoStdlib"]),
 
         // The Library example host: books in SQLite (GRDB), its intents and queries, seeded from books.csv.
