@@ -154,8 +154,9 @@ final class McpConnection: Sendable {
             defer { state.awaiting = [:]; state.running = [:] }
             return (Array(state.awaiting.values), state.running.values.map(\.task), state.ending.take())
         }
-        for continuation in awaiting { continuation.resume(throwing: ConnectionClosed()) }
+        // Cancelled first, so that a call whose question fails now finds itself cancelled and writes nothing.
         for task in running { task.cancel() }
+        for continuation in awaiting { continuation.resume(throwing: ConnectionClosed()) }
         ending?.resume(returning: running)
     }
 
