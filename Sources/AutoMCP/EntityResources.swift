@@ -18,7 +18,7 @@ struct EntityResources {
         queries.map { query in
             let type = query.entityType
             return ResourceTemplate(uriTemplate: addresses.uri(type, "{id}"), name: type.singular, title: type.typeName,
-                                     description: "A \(type.singular) by its identifier", mimeType: "application/json")
+                                    description: "A \(type.singular) by its identifier", mimeType: "application/json")
         }
     }
 

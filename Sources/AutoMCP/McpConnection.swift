@@ -96,6 +96,10 @@ final class McpConnection: Sendable {
             }
         }
         guard verdict.isBatch else { return verdict.answers.forEach(writer.enqueue) }
+        guard !batch.isEmpty else {
+            if !verdict.answers.isEmpty { writer.enqueue(.array(verdict.answers)) }
+            return
+        }
         let writer = self.writer, answers = verdict.answers, requests = batch
         Task {
             var responses = answers
