@@ -35,8 +35,8 @@ enum McpRequest: Sendable {
             _ = try params.object("capabilities")
             let clientInfo = try params.object("clientInfo")
             if clientInfo != nil {
-                _ = try params.string("clientInfo.name", required: true)
-                _ = try params.string("clientInfo.version", required: true)
+                _ = try params.requiredString("clientInfo.name")
+                _ = try params.requiredString("clientInfo.version")
             }
             let elicitation = try params.object("capabilities.elicitation")
             return .initialize(ClientHello(protocolVersion: try params.string("protocolVersion"), canElicit: elicitation != nil))
@@ -48,7 +48,7 @@ enum McpRequest: Sendable {
             return .listTools
         case "tools/call":
             let params = try Parameters(params, required: true)
-            guard let name = try params.string("name", required: true) else { throw .invalidParams("'name' is missing") }
+            let name = try params.requiredString("name")
             _ = try params.object("_meta")
             // A token of another kind is no token (the SDK's `Metadata.progressToken` reads it so): no progress is sent.
             var token = try params.value("_meta.progressToken")
@@ -60,8 +60,7 @@ enum McpRequest: Sendable {
             _ = try Parameters(params, required: false).string("cursor")
             return .listResourceTemplates
         case "resources/read":
-            guard let uri = try Parameters(params, required: true).string("uri", required: true) else { throw .invalidParams("'uri' is missing") }
-            return .readResource(uri: uri)
+            return .readResource(uri: try Parameters(params, required: true).requiredString("uri"))
         default:
             throw .methodNotFound("Unknown method: \(method)")
         }
@@ -97,14 +96,17 @@ private struct Parameters {
         return current == .null ? nil : current
     }
 
-    func string(_ path: String, required: Bool = false) throws(JSONRPCError) -> String? {
+    func string(_ path: String) throws(JSONRPCError) -> String? {
         switch try value(path) {
-        case nil:
-            if required { throw .invalidParams("'\(path)' is missing") }
-            return nil
+        case nil: return nil
         case .string(let text)?: return text
         default: throw .invalidParams("'\(path)' must be a string")
         }
+    }
+
+    func requiredString(_ path: String) throws(JSONRPCError) -> String {
+        guard let text = try string(path) else { throw .invalidParams("'\(path)' is missing") }
+        return text
     }
 
     func object(_ path: String) throws(JSONRPCError) -> [String: JSON]? {
