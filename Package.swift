@@ -71,9 +71,10 @@ let package = Package(
         .systemLibrary(name: "CEditLine", path: "Sources/CEditLine"),
         // The console, terminal interaction (questions, choices, progress), the line editor and the REPL.
         .target(name: "AutoTerminal", dependencies: ["AutoIntents", "AutoLanguage", "AutoRuntime", "CEditLine"]),
-        // `mcp`: a host's intents and entities as MCP tools and resources, over stdio.
-        .target(name: "AutoMCP", dependencies: ["AutoIntents", "AutoRuntime", "AutoLanguage", "AutoStdlib", "AutoPrelude",
-                                                .product(name: "MCP", package: "swift-sdk"), .product(name: "Logging", package: "swift-log")]),
+        // `mcp`: a host's intents and entities as MCP tools and resources, over stdio. MCP's JSON-RPC is spoken here, not
+        // through the official Swift SDK, whose HTTP transports bring in Foundation's networking and with it libcurl and
+        // 29 more shared libraries (5–7 ms on every start: docs/PERFORMANCE.md, issue 18). The SDK is the tests' client.
+        .target(name: "AutoMCP", dependencies: ["AutoIntents", "AutoRuntime", "AutoLanguage", "AutoStdlib", "AutoPrelude"]),
         // The argument-parser commands (run, check, graph, intents, repl, say, shortcuts, daemon, automations, mcp).
         .target(
             name: "AutoCLI",

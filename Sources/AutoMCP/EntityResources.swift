@@ -1,7 +1,6 @@
 import AutoIntents
 import AutoRuntime
 import Foundation
-import MCP
 
 /// Entities as MCP resources: `library://book/42` is the Library's book 42, read through its type's query as
 /// `--json` writes it. Listed, a page at a time, are the entities of the types whose query can enumerate them; any
@@ -15,11 +14,11 @@ struct EntityResources {
 
     var queries: [QueryDescriptor] { registry.entityTypes.compactMap { registry.query(for: $0) } }
 
-    var templates: [Resource.Template] {
+    var templates: [ResourceTemplate] {
         queries.map { query in
             let type = query.entityType
-            return Resource.Template(uriTemplate: addresses.uri(type, "{id}"), name: type.singular, title: type.typeName,
-                                     description: "A \(type.singular) by its identifier", mimeType: "application/json")
+            return ResourceTemplate(uriTemplate: addresses.uri(type, "{id}"), name: type.singular, title: type.typeName,
+                                    description: "A \(type.singular) by its identifier", mimeType: "application/json")
         }
     }
 
@@ -29,7 +28,7 @@ struct EntityResources {
     func list(cursor: String?) async throws -> (resources: [Resource], next: String?) {
         var start = 0
         if let cursor {
-            guard let offset = Int(cursor), offset >= 0 else { throw MCPError.invalidParams("'\(cursor)' is not a cursor this server gave") }
+            guard let offset = Int(cursor), offset >= 0 else { throw JSONRPCError.invalidParams("'\(cursor)' is not a cursor this server gave") }
             start = offset
         }
         var resources: [Resource] = []
@@ -40,25 +39,25 @@ struct EntityResources {
                 guard seen >= start else { continue }
                 guard resources.count < Self.pageSize else { return (resources, String(seen)) }
                 let display = entity.display
-                resources.append(Resource(name: display.title, uri: addresses.uri(entity.type, entity.id), title: display.title,
-                                          description: display.subtitle, mimeType: "application/json"))
+                resources.append(Resource(name: display.title, uri: addresses.uri(entity.type, entity.id), description: display.subtitle,
+                                          mimeType: "application/json"))
             }
         }
         return (resources, nil)
     }
 
-    func read(_ uri: String) async throws -> [Resource.Content] {
+    func read(_ uri: String) async throws -> [ResourceContent] {
         let prefix = addresses.scheme + "://"
         let example = queries.first.map { addresses.uri($0.entityType, "42") } ?? prefix + "book/42"
-        let wrong = MCPError.invalidParams("'\(uri)' is not an entity's address: \(prefix)TYPE/ID, e.g. \(example)")
+        let wrong = JSONRPCError.invalidParams("'\(uri)' is not an entity's address: \(prefix)TYPE/ID, e.g. \(example)")
         guard uri.hasPrefix(prefix) else { throw wrong }
         let path = uri.dropFirst(prefix.count).split(separator: "/", maxSplits: 1, omittingEmptySubsequences: false)
         guard path.count == 2, let singular = path[0].removingPercentEncoding, let identifier = path[1].removingPercentEncoding,
               let query = queries.first(where: { $0.entityType.singular == singular.lowercased() }) else { throw wrong }
         guard let entity = try await query.entities(withIdentifiers: [identifier]).first else {
-            throw MCPError.invalidParams("there is no \(singular) \(identifier)")
+            throw JSONRPCError.invalidParams("there is no \(singular) \(identifier)")
         }
-        return [.text(ValueFormatter.json(entity), uri: uri, mimeType: "application/json")]
+        return [ResourceContent(uri: uri, mimeType: "application/json", text: ValueFormatter.json(entity))]
     }
 }
 

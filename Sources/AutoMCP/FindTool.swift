@@ -1,5 +1,4 @@
 import AutoIntents
-import MCP
 
 /// `find_books`: an entity type's query as a tool. Its where / sort / limit come structured and become the `find`
 /// line a script would write, so the checker plans it as it plans any `find`: what the host's query declares is
@@ -40,7 +39,7 @@ struct FindTool {
         ]
         if query.canSearchText { properties["matching"] = ["type": "string", "description": "text the \(type.plural)' titles contain"] }
         return Tool(name: name, title: "Find \(type.plural)", description: description, inputSchema: ToolSchemas.object(properties),
-                    annotations: .init(title: "Find \(type.plural)", readOnlyHint: true, destructiveHint: false, openWorldHint: false))
+                    annotations: Tool.Annotations(title: "Find \(type.plural)", readOnlyHint: true, destructiveHint: false, openWorldHint: false))
     }
 
     /// What the host answers itself, so that an assistant can prefer it; the engine does the rest.

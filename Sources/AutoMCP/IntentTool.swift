@@ -1,5 +1,4 @@
 import AutoIntents
-import MCP
 
 /// A discoverable intent as an MCP tool: `delete book` is `delete_book`, its parameters the input's properties.
 struct IntentTool {
@@ -29,7 +28,7 @@ struct IntentTool {
         }
         let input = ToolSchemas.input(of: intent, addresses: addresses, options: options)
         return Tool(name: name, title: intent.title, description: description, inputSchema: input,
-                    annotations: .init(title: intent.title, readOnlyHint: intent.sideEffect == .none,
+                    annotations: Tool.Annotations(title: intent.title, readOnlyHint: intent.sideEffect == .none,
                                        destructiveHint: intent.sideEffect == .destructive, openWorldHint: capabilities.contains(.net)))
     }
 

@@ -1,10 +1,6 @@
 import AutoIntents
 import AutoRuntime
 import Foundation
-import MCP
-
-/// MCP's JSON, as the SDK models it.
-typealias JSON = MCP.Value
 
 /// A value a client sent that doesn't fit where it was given: said in the tool's result, for the assistant to correct.
 struct ArgumentError: Error, CustomStringConvertible {
@@ -16,11 +12,11 @@ struct ArgumentError: Error, CustomStringConvertible {
 /// The engine's values as MCP's JSON and back.
 enum JSONValues {
     /// Out: exactly what `--json` prints (`ValueFormatter.json`: entities as objects with `id` and `type`, dates in
-    /// ISO 8601, durations in seconds), read back into the SDK's value.
+    /// ISO 8601, durations in seconds), read back as JSON.
     static func json(_ value: AutoIntents.Value) -> JSON {
         // Inside an array, so that a scalar is a whole JSON text too; the formatter writes valid JSON.
         let text = "[" + ValueFormatter.json(value) + "]"
-        guard case .array(let items)? = try? JSONDecoder().decode(JSON.self, from: Data(text.utf8)), let first = items.first else { return .null }
+        guard case .array(let items)? = try? JSON.parse(Data(text.utf8)), let first = items.first else { return .null }
         return first
     }
 
@@ -69,11 +65,10 @@ enum JSONValues {
         case .int(let number): return .int(number)
         case .double(let number): return DecimalDomain.decimal(number).map { .decimal($0) } ?? .null
         case .string(let text): return .text(text)
-        case .data(_, let data): return .text(data.base64EncodedString())
         case .array(let items): return .list(items.map(plain))
         case .object(let fields):
             let keys = fields.keys.sorted()
-            return .record(Record(keys: keys, values: keys.map { plain(fields[$0]!) }))
+            return .record(Record(keys: keys, values: keys.map { fields[$0].map(plain) ?? .null }))
         }
     }
 
@@ -101,7 +96,6 @@ enum JSONValues {
         case .int(let number): return "\(number)"
         case .double(let number): return "\(number)"
         case .string(let text): return "\"\(text)\""
-        case .data: return "data"
         case .array: return "a list"
         case .object: return "an object"
         }

@@ -1,5 +1,4 @@
 import AutoIntents
-import MCP
 import Synchronization
 
 /// How one tool call's run talks to the person behind the assistant. Questions, choices and confirmations are MCP
@@ -7,16 +6,17 @@ import Synchronization
 /// run with `--no-input` does, saying why (a destructive intent is then refused, never run unconfirmed). Progress is
 /// MCP progress notifications for the call's progress token. Dialogs are kept for the tool's result.
 final class McpInteraction: Interaction {
-    let server: Server
+    let connection: McpConnection
     let canElicit: Bool
-    let progressToken: ProgressToken?
+    /// The call's `_meta.progressToken`, a string or an integer; nil when the client wants no progress.
+    let progressToken: JSON?
     let addresses: ResourceAddresses
     private let dialogs = Mutex<[String]>([])
     private let progressState = Mutex(ProgressState())
 
-    init(server: Server, canElicit: Bool, progressToken: ProgressToken?, addresses: ResourceAddresses) {
+    init(connection: McpConnection, canElicit: Bool, progressToken: JSON?, addresses: ResourceAddresses) {
         self.addresses = addresses
-        self.server = server
+        self.connection = connection
         self.canElicit = canElicit
         self.progressToken = progressToken
     }
@@ -60,31 +60,26 @@ final class McpInteraction: Interaction {
         return content["value"]?.boolValue ?? true
     }
 
-    /// Asks through the client with a form of one field, `value`; nil when the person declined or cancelled.
+    /// Asks through the client with a form of one field, `value`; nil when the person declined or cancelled. The call's
+    /// cancellation ends the wait at once (the client may never answer), as does the end of the input; the client's
+    /// error is the run's.
     private func elicit(_ message: String, field: [String: JSON]) async throws -> [String: JSON]? {
         guard canElicit else { throw NoAnswerError(question: message, reason: "the MCP client can't ask: it did not declare elicitation") }
-        let server = self.server
-        let result = try await Self.unlessCancelled {
-            try await server.requestElicitation(message: message, requestedSchema: .init(properties: ["value": .object(field)], required: ["value"]))
+        let params: JSON = ["message": .string(message),
+                            "requestedSchema": ["type": "object", "properties": ["value": .object(field)], "required": ["value"]]]
+        let result: JSON
+        do {
+            result = try await connection.request("elicitation/create", params: params)
+        } catch is CancellationError {
+            throw RunCancelled()
+        } catch let error as JSONRPCError {
+            throw IntentError("the MCP client could not ask '\(message)': \(error.message)")
         }
-        return result.action == .accept ? result.content ?? [:] : nil
-    }
-
-    /// `work`'s result, unless the calling task is cancelled first: then the run is cancelled at once. The SDK awaits
-    /// the client's answer even after the call was cancelled, and a client that cancels may never answer; so the
-    /// work goes on in a task of its own, and whichever ends first, the work or the call, resumes the caller.
-    static func unlessCancelled<T: Sendable>(_ work: @escaping @Sendable () async throws -> T) async throws -> T {
-        let waiting = Waiting<T>()
-        return try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { continuation in
-                waiting.continuation.withLock { $0 = continuation }
-                if Task.isCancelled { return waiting.resume(.failure(RunCancelled())) }
-                Task {
-                    do { waiting.resume(.success(try await work())) } catch { waiting.resume(.failure(error)) }
-                }
-            }
-        } onCancel: {
-            waiting.resume(.failure(RunCancelled()))
+        switch (result["action"], result["content"]) {
+        case (.string("accept")?, .object(let content)?): return content
+        case (.string("accept")?, nil), (.string("accept")?, .null?): return [:]
+        case (.string("decline")?, _), (.string("cancel")?, _): return nil
+        default: throw IntentError("the MCP client answered '\(message)' with what is not an elicitation's result: \(String(decoding: result.encoded, as: UTF8.self))")
         }
     }
 
@@ -95,8 +90,9 @@ final class McpInteraction: Interaction {
         guard let progressToken else { return }
         let update = progressState.withLock { $0.apply(event) }
         guard let update else { return }
-        try? await server.notify(ProgressNotification.message(.init(progressToken: progressToken, progress: update.progress,
-                                                                     total: update.total, message: update.message)))
+        var params: [String: JSON] = ["progressToken": progressToken, "progress": .double(update.progress), "message": .string(update.message)]
+        if let total = update.total { params["total"] = .double(total) }
+        await connection.notify("notifications/progress", params: .object(params))
     }
 }
 
@@ -133,14 +129,5 @@ struct ProgressState {
         case .started:
             return nil
         }
-    }
-}
-
-/// A caller waiting for the first of two ends; the second finds nobody to resume.
-private final class Waiting<T: Sendable>: Sendable {
-    let continuation = Mutex<CheckedContinuation<T, any Error>?>(nil)
-
-    func resume(_ result: Result<T, any Error>) {
-        continuation.withLock { $0.take() }?.resume(with: result)
     }
 }

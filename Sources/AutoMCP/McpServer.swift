@@ -1,7 +1,6 @@
 import AutoIntents
 import AutoLanguage
 import AutoRuntime
-import MCP
 import Synchronization
 
 /// What `auto mcp` serves: a host's registry and prelude, and the grants its command line gave.
@@ -28,16 +27,16 @@ package struct McpHost: Sendable {
 
 /// The MCP server of a host: its discoverable intents (and the prelude's shortcuts) and a `find_<plural>` per
 /// queryable entity type as tools, its entities as resources. Each tool call is one run of one line of the language
-/// (see `ToolScript`), talking to the person through `McpInteraction` and cancelled with its request.
+/// (see `ToolScript`), talking to the person through `McpInteraction` and cancelled with its request. MCP itself —
+/// JSON-RPC 2.0 over standard input and output — is `McpConnection`'s.
 package final class McpServer: Sendable {
     let host: McpHost
-    let server: Server
     let intents: [String: IntentTool]
     let finds: [String: FindTool]
     let resources: EntityResources
     let addresses: ResourceAddresses
-    /// Whether the client declared elicitation when it initialized.
-    let canElicit = Mutex(false)
+    /// The client's `initialize`, once it came.
+    let client = Mutex<McpRequest.ClientHello?>(nil)
 
     /// Fails when the prelude doesn't compile, which a released host never does.
     package init(_ host: McpHost) throws {
@@ -59,40 +58,48 @@ package final class McpServer: Sendable {
         self.addresses = addresses
         self.resources = EntityResources(registry: host.registry, addresses: addresses)
         self.finds = Dictionary(resources.queries.map { FindTool($0, addresses: addresses) }.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
-        self.server = Server(name: host.name, version: host.version,
-                             capabilities: .init(resources: .init(subscribe: false, listChanged: false), tools: .init(listChanged: false)))
     }
 
-    /// Serves on standard input and output until the client closes them (`StdioLineTransport`).
+    /// Serves on standard input and output until the client closes them.
     package func run() async throws {
-        await server.withMethodHandler(ListTools.self) { [self] _ in
-            var tools = finds.keys.sorted().map { finds[$0]!.tool }
-            for name in intents.keys.sorted() where refusal(intents[name]!) == nil {
-                tools.append(await intents[name]!.tool(addresses: addresses))
+        let connection = McpConnection()
+        await connection.run { [self] request in try await handle(request, connection: connection) }
+    }
+
+    /// The result of one request. Requests before `initialize` are served too, as the official SDK's server does by
+    /// default: MCP says a client shouldn't send them, not that a server must refuse them.
+    func handle(_ request: McpRequest, connection: McpConnection) async throws -> JSON {
+        switch request {
+        case .initialize(let hello):
+            let first = client.withLock { client in
+                defer { if client == nil { client = hello } }
+                return client == nil
             }
-            return ListTools.Result(tools: tools)
+            guard first else { throw JSONRPCError.invalidRequest("Server is already initialized") }
+            return ["protocolVersion": .string(ProtocolVersion.negotiate(hello.protocolVersion)),
+                    "capabilities": ["resources": ["subscribe": false, "listChanged": false], "tools": ["listChanged": false]],
+                    "serverInfo": ["name": .string(host.name), "version": .string(host.version)]]
+        case .ping:
+            return [:]
+        case .listTools:
+            var tools = finds.keys.sorted().compactMap { finds[$0]?.tool.json }
+            for name in intents.keys.sorted() {
+                guard let tool = intents[name], refusal(tool) == nil else { continue }
+                tools.append(await tool.tool(addresses: addresses).json)
+            }
+            return ["tools": .array(tools)]
+        case .callTool(let call):
+            return await self.call(call, connection: connection).json
+        case .listResources(let cursor):
+            let page = try await resources.list(cursor: cursor)
+            var result: [String: JSON] = ["resources": .array(page.resources.map(\.json))]
+            if let next = page.next { result["nextCursor"] = .string(next) }
+            return .object(result)
+        case .listResourceTemplates:
+            return ["resourceTemplates": .array(resources.templates.map(\.json))]
+        case .readResource(let uri):
+            return ["contents": .array(try await resources.read(uri).map(\.json))]
         }
-        await server.withMethodHandler(CallTool.self) { [self] parameters in
-            let result = await call(parameters)
-            // A cancelled request gets no response (MCP's rule); the SDK sends none when its handler throws this.
-            try Task.checkCancellation()
-            return result
-        }
-        await server.withMethodHandler(ListResources.self) { [self] parameters in
-            let page = try await resources.list(cursor: parameters.cursor)
-            return ListResources.Result(resources: page.resources, nextCursor: page.next)
-        }
-        await server.withMethodHandler(ListResourceTemplates.self) { [self] _ in ListResourceTemplates.Result(templates: resources.templates) }
-        await server.withMethodHandler(ReadResource.self) { [self] parameters in
-            ReadResource.Result(contents: try await resources.read(parameters.uri))
-        }
-        // The methods served above, and the SDK's own: their parameters are checked before a handler sees them.
-        let check = JSONRPCCheck(methods: [Initialize.self, Ping.self, ListTools.self, CallTool.self, ListResources.self,
-                                           ListResourceTemplates.self, ReadResource.self])
-        try await server.start(transport: StdioLineTransport(check: check)) { [self] _, capabilities in
-            canElicit.withLock { $0 = capabilities.elicitation != nil }
-        }
-        await server.waitUntilCompleted()
     }
 
     /// Why an intent may not run here: it needs a capability the command line granted none of.
@@ -101,38 +108,39 @@ package final class McpServer: Sendable {
         return "'\(tool.intent.name)' needs to \(missing.summary), and this server was not allowed to: start it with \(missing.flag)"
     }
 
-    func call(_ parameters: CallTool.Parameters) async -> CallTool.Result {
-        let arguments = parameters.arguments ?? [:]
+    func call(_ call: McpRequest.ToolCall, connection: McpConnection) async -> ToolResult {
+        let arguments = call.arguments
         let script: ToolScript
         let resultName: String
         do {
-            if let find = finds[parameters.name] {
+            if let find = finds[call.name] {
                 script = try find.script(arguments)
                 resultName = find.type.plural
-            } else if let tool = intents[parameters.name] {
-                if let refusal = refusal(tool) { return Self.failure(refusal) }
+            } else if let tool = intents[call.name] {
+                if let refusal = refusal(tool) { return .failure(refusal) }
                 script = try await tool.script(arguments, registry: host.registry)
                 resultName = tool.intent.description.resultName ?? "result"
             } else {
-                return Self.failure("there is no tool '\(parameters.name)'")
+                return .failure("there is no tool '\(call.name)'")
             }
         } catch {
-            return Self.failure("\(error)")
+            return .failure("\(error)")
         }
-        return await run(script, resultName: resultName, progressToken: parameters._meta?.progressToken)
+        let interaction = McpInteraction(connection: connection, canElicit: client.withLock { $0?.canElicit ?? false },
+                                         progressToken: call.progressToken, addresses: addresses)
+        return await run(script, resultName: resultName, interaction: interaction)
     }
 
-    /// Runs a call's line. Cancelling the request (the SDK cancels the handler's task on `notifications/cancelled`)
-    /// cancels the run: its flag is what intents and the executor look at.
-    func run(_ script: ToolScript, resultName: String, progressToken: ProgressToken?) async -> CallTool.Result {
+    /// Runs a call's line. Cancelling the request (`notifications/cancelled` cancels its task) cancels the run: its flag
+    /// is what intents and the executor look at.
+    func run(_ script: ToolScript, resultName: String, interaction: McpInteraction) async -> ToolResult {
         let compiled: CompiledScript
         switch script.compile(host) {
         case .success(let script): compiled = script
         case .failure(let failure):
             let errors = failure.diagnostics.filter { $0.severity == .error }
-            return Self.failure(errors.map { $0.message + ($0.hint.map { " (\($0))" } ?? "") }.joined(separator: "\n"))
+            return .failure(errors.map { $0.message + ($0.hint.map { " (\($0))" } ?? "") }.joined(separator: "\n"))
         }
-        let interaction = McpInteraction(server: server, canElicit: canElicit.withLock { $0 }, progressToken: progressToken, addresses: addresses)
         let cancellation = CancellationFlag()
         let outcome = await withTaskCancellationHandler {
             await Engine(registry: compiled.registry, grants: host.grants).run(compiled.program, interaction: interaction,
@@ -144,20 +152,15 @@ package final class McpServer: Sendable {
         switch outcome.ending {
         case .completed(let value):
             let text = said + (value.isNull ? [] : [ValueFormatter.json(value)])
-            return CallTool.Result(content: text.map { .text(text: $0, annotations: nil, _meta: nil) },
-                                   structuredContent: .object([resultName: JSONValues.json(value)]),
-                                   _meta: script.plan(of: compiled.program).map { Metadata(additionalFields: ["auto/plan": .string($0)]) })
+            return ToolResult(texts: text, structuredContent: [resultName: JSONValues.json(value)],
+                              meta: script.plan(of: compiled.program).map { ["auto/plan": .string($0)] } ?? [:])
         case .failed(let error):
-            return Self.failure((said + [error.message]).joined(separator: "\n"))
+            return .failure((said + [error.message]).joined(separator: "\n"))
         case .cancelled(let reason):
-            return Self.failure((said + ["cancelled: \(reason)"]).joined(separator: "\n"))
+            return .failure((said + ["cancelled: \(reason)"]).joined(separator: "\n"))
         case .stoppedBeforeChange:
             // Only a what-if run stops there, and a tool call is never one.
-            return Self.failure("the run stopped before a change")
+            return .failure("the run stopped before a change")
         }
-    }
-
-    static func failure(_ message: String) -> CallTool.Result {
-        CallTool.Result(content: [.text(text: message, annotations: nil, _meta: nil)], isError: true)
     }
 }

@@ -1,5 +1,4 @@
 import AutoIntents
-import MCP
 
 /// JSON Schemas for tool inputs and elicitation, from what the engine knows of parameters and properties: what a
 /// client shows people and what an assistant reads to fill in a call.

@@ -113,6 +113,25 @@ final class McpPipe: @unchecked Sendable {
         return messages[index]
     }
 
+    /// The server's exit status once it has ended (its output closed and its process gone); nil if it is still running
+    /// at the deadline.
+    func exitStatus(timeout: Duration = .seconds(60)) async -> Int32? {
+        let (seconds, attoseconds) = timeout.components
+        let deadline = Date().addingTimeInterval(Double(seconds) + Double(attoseconds) / 1e18)
+        let process = self.process
+        return await withCheckedContinuation { continuation in
+            DispatchQueue.global().async { [self] in
+                condition.lock()
+                while !ended && condition.wait(until: deadline) {}
+                let outputEnded = ended
+                condition.unlock()
+                // The output closes as the process ends; the exit itself follows at once.
+                while outputEnded && process.isRunning && Date() < deadline { usleep(1000) }
+                continuation.resume(returning: outputEnded && !process.isRunning ? process.terminationStatus : nil)
+            }
+        }
+    }
+
     /// The response to request `id`.
     func response(_ id: Int, timeout: Duration = .seconds(60)) async -> [String: Any]? {
         await message(timeout: timeout) { ($0["id"] as? Int) == id && $0["method"] == nil }

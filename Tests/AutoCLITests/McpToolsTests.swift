@@ -7,7 +7,6 @@ import AutoRuntime
 import AutoStdlib
 import AutoTestSupport
 import Foundation
-import MCP
 import Testing
 
 /// A trail, named by a UUID.
