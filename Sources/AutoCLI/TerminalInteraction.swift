@@ -83,7 +83,7 @@ public final class TerminalInteraction: Interaction, Sendable {
 
     // MARK: Questions
 
-    public func requestValue(_ request: ValueRequest) async throws -> Value {
+    package func requestValue(_ request: ValueRequest) async throws -> Value {
         guard canAsk else { throw NoAnswerError(question: request.prompt, reason: noAnswerReason) }
         if let reason = request.reason { writeAboveProgress(reason + "\n", toError: true, redraw: false) }
         for _ in 0..<3 {
@@ -94,7 +94,7 @@ public final class TerminalInteraction: Interaction, Sendable {
         throw IntentError("no valid answer to '\(request.prompt)'")
     }
 
-    public func choose(_ request: ChoiceRequest) async throws -> Int {
+    package func choose(_ request: ChoiceRequest) async throws -> Int {
         guard canAsk else { throw NoAnswerError(question: request.prompt, reason: noAnswerReason) }
         var list = ""
         for (index, option) in request.options.enumerated() {
@@ -111,7 +111,7 @@ public final class TerminalInteraction: Interaction, Sendable {
         throw IntentError("no valid choice for '\(request.prompt)'")
     }
 
-    public func confirm(_ request: ConfirmationRequest) async throws -> Bool {
+    package func confirm(_ request: ConfirmationRequest) async throws -> Bool {
         if approvesConfirmations { return true }
         guard canAsk else { throw NoAnswerError(question: request.prompt, reason: noAnswerReason) }
         let warning = request.isDestructive && console.colourError ? "\u{1B}[1;31m" : ""
@@ -178,7 +178,7 @@ public final class TerminalInteraction: Interaction, Sendable {
         var lastDraw: ContinuousClock.Instant?
     }
 
-    public func progress(_ event: ProgressEvent) async {
+    package func progress(_ event: ProgressEvent) async {
         let now = clock()
         state.withLock { state in
             switch event {

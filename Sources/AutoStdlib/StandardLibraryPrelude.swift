@@ -1,9 +1,15 @@
 import AutoIntents
 import Foundation
 
-/// The standard library's shortcuts (`Shortcuts/*.auto`), written on its intents: a host that registers the
-/// standard library adds them to its prelude (`AutoHost(registry:prelude:)`), since they can't compile without it.
+/// The standard library a host adds to its own: its native intents (`intents`, or `Registry.registerStandardLibrary()`)
+/// and the shortcuts written on them (`prelude`).
+///
+/// ```swift
+/// AutoHost(name: "library", registry: registry, prelude: AutoHost.standardPrelude(adding: StandardLibrary.prelude))
+/// ```
 public enum StandardLibrary {
+    /// The standard library's shortcuts (`Shortcuts/*.auto`), written on its intents: a host that registers the
+    /// standard library adds them to its prelude (`AutoHost(registry:prelude:)`), since they can't compile without it:
     /// (file name, source text) for each file, in name order; named `stdlib-intents/NAME.auto` in diagnostics.
     public static let prelude: [(name: String, text: String)] = EmbeddedFiles.all
         .filter { $0.path.hasSuffix(".auto") }
