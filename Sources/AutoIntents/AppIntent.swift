@@ -118,7 +118,8 @@ public protocol AppIntent: Sendable {
     /// in a copy of it for each call. A struct of `@Parameter` and `@Dependency` properties gets it from Swift.
     init()
     /// Does the intent's work with its parameters set and its dependencies filled in, and says what came of it.
-    /// Throw `IntentError` for a failure people should read, `context.needsValue(_:)` to have a parameter asked again.
+    /// Throw `IntentError` for a failure people should read, `context.needsValue(_:reason:)` to have a parameter
+    /// asked again.
     func perform(_ context: IntentContext) async throws -> IntentResult<Output>
 }
 
@@ -142,9 +143,10 @@ extension AppIntent {
 
     /// How the engine runs the intent without awaiting: `performNow` on the intent at the given address for an
     /// `ImmediateIntent`, nil for every other intent. Not a requirement of the protocol, which would show it to every
-    /// host: a cast, made once when the intent is registered or opened, and folded by the optimiser where the intent's
-    /// type is known (an immediate intent always, an internal one that isn't in a whole-module build). The address is
-    /// the engine's reused intent, performed where it is rather than copied for the call.
+    /// host, but a cast, made when the intent is registered or opened. Where the intent's type is known the optimiser
+    /// folds it: always for an immediate intent, and for another when its type is internal to a module built whole
+    /// (release); else the first cast of a type scans the binary's conformance records. The address is the engine's
+    /// reused intent, performed where it is rather than copied for the call.
     @inlinable
     package static var immediatePerform: ImmediatePerform? {
         (Self.self as? any ImmediateIntent.Type)?.performNowAtAddress

@@ -63,9 +63,29 @@ package final class IntentDescriptor: Sendable {
         /// The type named by this parameter (`ask "How many?" as Int` is an Int); the argument is a type name.
         case typeNamedBy(parameter: Int)
     }
-    package let implementation: Implementation
+    /// How it runs: known when a shortcut or a built-in is made, on first use for a native intent.
+    let calls: Calls
+
+    @usableFromInline
+    enum Calls: Sendable {
+        case made(Implementation, CallBinder?)
+        case native(NativeCalls)
+    }
+
+    package var implementation: Implementation {
+        switch calls {
+        case .made(let implementation, _): implementation
+        case .native(let native): native.made.implementation
+        }
+    }
+
     /// For a native `ImmediateIntent`: makes a call site with its constant arguments set once (`BoundCall`).
-    package let binder: CallBinder?
+    package var binder: CallBinder? {
+        switch calls {
+        case .made(_, let binder): binder
+        case .native(let native): native.made.binder
+        }
+    }
     /// Where a shortcut was declared (`stdlib/text.auto:3`); nil for native intents.
     package let origin: String?
     /// The Swift type of a native intent, module first (`LibraryHost.OpenBook`), for messages about it.
@@ -98,14 +118,13 @@ package final class IntentDescriptor: Sendable {
                 origin: String? = nil) {
         self.init(title: title, description: description, parameters: parameters, summary: summary, sideEffect: sideEffect,
                   capabilities: { capabilities }, isDiscoverable: isDiscoverable, outputType: outputType, resultRule: resultRule,
-                  implementation: implementation, binder: nil, origin: origin)
+                  calls: .made(implementation, nil), origin: origin)
     }
 
     @usableFromInline
     init(title: String, description: IntentDescription, parameters: [ParameterInfo], summary: ParameterSummary?, sideEffect: SideEffect,
          capabilities: @escaping @Sendable () -> Set<Capability>, isDiscoverable: Bool, outputType: ValueType, resultRule: ResultRule,
-         implementation: Implementation,
-         binder: CallBinder?, origin: String?, swiftType: String? = nil) {
+         calls: Calls, origin: String?, swiftType: String? = nil) {
         self.swiftType = swiftType
         self.resultRule = resultRule
         self.title = title
@@ -118,8 +137,7 @@ package final class IntentDescriptor: Sendable {
         capabilitiesOfIntent = capabilities
         self.isDiscoverable = isDiscoverable
         self.outputType = outputType
-        self.implementation = implementation
-        self.binder = binder
+        self.calls = calls
         self.origin = origin
     }
 
@@ -129,8 +147,8 @@ package final class IntentDescriptor: Sendable {
     /// since a registered one never changes.
     package func withOutputType(_ type: ValueType) -> IntentDescriptor {
         IntentDescriptor(title: title, description: description, parameters: parameters, summary: summary, sideEffect: sideEffect,
-                         capabilities: capabilitiesOfIntent, isDiscoverable: isDiscoverable, outputType: type, resultRule: resultRule, implementation: implementation,
-                         binder: binder, origin: origin, swiftType: swiftType)
+                         capabilities: capabilitiesOfIntent, isDiscoverable: isDiscoverable, outputType: type, resultRule: resultRule, calls: calls,
+                         origin: origin, swiftType: swiftType)
     }
 
     package func parameterIndex(named label: String) -> Int? {
@@ -167,8 +185,8 @@ package final class IntentDescriptor: Sendable {
         self.init(
             title: I.title, description: I.Description.intentDescription(I.description), parameters: infos, summary: summary,
             sideEffect: I.sideEffect, capabilities: { I.capabilities }, isDiscoverable: I.isDiscoverable, outputType: I.Output.valueType, resultRule: resultRule,
-            implementation: Self.native(prototype, parameters), binder: Self.binder(prototype, parameters), origin: nil,
-            swiftType: String(reflecting: I.self))
+            calls: .native(NativeCalls { [prototype] in NativeCalls.Made(Self.native(prototype, parameters), Self.binder(prototype, parameters)) }),
+            origin: nil, swiftType: String(reflecting: I.self))
     }
 
     /// How a call sets one parameter: the `@Parameter`'s setter, at the property's offset in the intent, and how it
@@ -303,6 +321,41 @@ package final class IntentDescriptor: Sendable {
     @inlinable
     package static func output<Output>(_ result: IntentResult<Output>) throws(IntentError) -> IntentOutput {
         IntentOutput(value: try result.value.checkedAutoValue(), extras: result.extras)
+    }
+}
+
+/// A native intent's implementation and call-site binder, made the first time they are asked for, when a script calling
+/// the intent is compiled: whether the intent is an `ImmediateIntent` is a cast (`AppIntent.immediatePerform`), and the
+/// first cast of a type that isn't one scans every conformance record of the binary, which a start should pay only for
+/// the intents its script calls (as for `IntentDescriptor.capabilities`): made at registration, they would cost every
+/// start three scans, for the built-ins `ask`, `choose` and `confirm`. Shared by the descriptors of one intent
+/// (`withOutputType`).
+@usableFromInline
+final class NativeCalls: Sendable {
+    @usableFromInline
+    final class Made: Sendable {
+        let implementation: IntentDescriptor.Implementation
+        let binder: CallBinder?
+
+        @usableFromInline
+        init(_ implementation: IntentDescriptor.Implementation, _ binder: CallBinder?) {
+            self.implementation = implementation
+            self.binder = binder
+        }
+    }
+
+    private let make: @Sendable () -> Made
+    private let cache = AtomicLazyReference<Made>()
+
+    @usableFromInline
+    init(_ make: @escaping @Sendable () -> Made) {
+        self.make = make
+    }
+
+    /// One atomic load once made; two runs making them at once keep the first.
+    var made: Made {
+        if let made = cache.load() { return made }
+        return cache.storeIfNil(make())
     }
 }
 
