@@ -72,6 +72,7 @@ package final class IntentDescriptor: Sendable {
         case native(NativeCalls)
     }
 
+    /// Read when a call is compiled; the call keeps it (`ActionCall.implementation`).
     package var implementation: Implementation {
         switch calls {
         case .made(let implementation, _): implementation
