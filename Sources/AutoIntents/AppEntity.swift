@@ -2,9 +2,13 @@ import Foundation
 
 /// How an entity or an enum case is shown to people: a title, an optional subtitle, other names it answers to.
 public struct DisplayRepresentation: Sendable, Hashable {
+    /// The name people know it by: a book's title.
     public var title: String
+    /// A second line: a book's author.
     public var subtitle: String?
+    /// Other names a choice or a text may give it.
     public var synonyms: [String]
+    /// A representation with a title and, optionally, a subtitle and synonyms.
     public init(title: String, subtitle: String? = nil, synonyms: [String] = []) {
         self.title = title
         self.subtitle = subtitle
@@ -25,26 +29,36 @@ public struct DisplayRepresentation: Sendable, Hashable {
 /// }
 /// ```
 public protocol AppEntity: IntentValue, Identifiable where ID: EntityIdentifier {
+    /// The type's names in scripts and its properties: `EntityType<Book>(singular: "book")`. A `static let`, so that
+    /// it is made once: the engine tells entity types apart by it.
     static var entityType: EntityType<Self> { get }
+    /// How the entity is shown to people: in a list, a choice, a dialog.
     var displayRepresentation: DisplayRepresentation { get }
 }
 
 extension AppEntity {
+    /// The entity type, as the engine knows it.
     public static var valueType: ValueType { .entity(entityType) }
+    /// The entity an engine value holds, when it is one of this type.
     public init?(autoValue value: Value) {
         guard case .entity(let entity) = value, let typed = entity.payload as? Self else { return nil }
         self = typed
     }
+    /// The entity as an engine value.
     public var autoValue: Value { .entity(EntityValue(type: Self.entityType, payload: self)) }
 }
 
 /// A property an entity type declares: its name in scripts, its title for people, its type and getter.
 /// Properties are read through closures (a key path such as `\.title` converts to one), and a property of
 /// a comparable type also builds typed comparisons, so engine-side filtering and sorting never box values.
+///
+/// ```swift
+/// EntityType<Book>(singular: "book", properties: [.init("title", \.title), .init("readDate", \.readDate, title: "Date read")])
+/// ```
 public struct EntityProperty<E: AppEntity>: Sendable {
-    public let name: String
-    public let title: String
-    public let type: ValueType
+    @usableFromInline package let name: String
+    @usableFromInline package let title: String
+    @usableFromInline package let type: ValueType
     @usableFromInline let get: @Sendable (E) -> Value
     /// A typed test for `property <op> value`, or nil when it can't be made (the value's type differs).
     @usableFromInline let makeTest: @Sendable (ComparisonOperator, Value) -> (@Sendable (E) -> Bool)?
@@ -65,6 +79,7 @@ public struct EntityProperty<E: AppEntity>: Sendable {
         self.makeOrder = nil
     }
 
+    /// A property read by `get`, `name` in scripts and `title` (the name when nil) for people.
     @inlinable
     public init<T: IntentValue>(_ name: String, _ get: @escaping @Sendable (E) -> T, title: String? = nil) {
         self.name = name
@@ -75,6 +90,7 @@ public struct EntityProperty<E: AppEntity>: Sendable {
         self.makeOrder = nil
     }
 
+    /// A property that may be missing (nil).
     @inlinable
     public init<T: IntentValue>(_ name: String, _ get: @escaping @Sendable (E) -> T?, title: String? = nil) {
         self.name = name
@@ -85,6 +101,7 @@ public struct EntityProperty<E: AppEntity>: Sendable {
         self.makeOrder = nil
     }
 
+    /// A property of an ordered type: `find` filters and sorts by it with typed comparisons.
     @inlinable
     public init<T: IntentValue & Comparable>(_ name: String, _ get: @escaping @Sendable (E) -> T, title: String? = nil) {
         self.name = name
@@ -117,6 +134,7 @@ public struct EntityProperty<E: AppEntity>: Sendable {
         self.makeOrder = { { a, b in TypedTests.order(get(a), get(b)) } }
     }
 
+    /// A text property that may be missing; compared as `init(_:_:title:)` for texts compares.
     @inlinable
     public init(_ name: String, _ get: @escaping @Sendable (E) -> String?, title: String? = nil) {
         self.name = name
@@ -132,6 +150,7 @@ extension EntityProperty {
     // The same properties declared by key path (`.init("author", \.author)`, which Swift prefers to the
     // closure forms): a stored property then also gets in-place scans.
 
+    /// An ordered property by key path: a stored one is also scanned in place when `find` filters.
     @inlinable
     public init<T: IntentValue & Comparable>(_ name: String, _ path: KeyPath<E, T> & Sendable, title: String? = nil) {
         self.init(name, { $0[keyPath: path] }, title: title)
@@ -140,6 +159,7 @@ extension EntityProperty {
         }
     }
 
+    /// An ordered property that may be missing, by key path.
     @inlinable
     public init<T: IntentValue & Comparable>(_ name: String, _ path: KeyPath<E, T?> & Sendable, title: String? = nil) {
         self.init(name, { $0[keyPath: path] }, title: title)
@@ -148,6 +168,7 @@ extension EntityProperty {
         }
     }
 
+    /// A text property by key path.
     @inlinable
     public init(_ name: String, _ path: KeyPath<E, String> & Sendable, title: String? = nil) {
         self.init(name, { $0[keyPath: path] }, title: title)
@@ -156,6 +177,7 @@ extension EntityProperty {
         }
     }
 
+    /// A text property that may be missing, by key path.
     @inlinable
     public init(_ name: String, _ path: KeyPath<E, String?> & Sendable, title: String? = nil) {
         self.init(name, { $0[keyPath: path] }, title: title)
@@ -165,22 +187,23 @@ extension EntityProperty {
     }
 }
 
-/// What the engine knows of an entity type without knowing its Swift type. Compared by identity: each
-/// Swift entity type has exactly one, its `static let entityType`.
-open class AnyEntityType: @unchecked Sendable, Hashable, CustomStringConvertible {
-    public struct Property: Sendable {
-        public let name: String
-        public let title: String
-        public let type: ValueType
-        public let get: @Sendable (any Sendable) -> Value
+/// An entity type as the engine knows it, without its Swift type: what a `ValueType` or an engine value names. A
+/// host makes its `EntityType<E>`, and never names this class. Compared by identity: each Swift entity type has
+/// exactly one, its `static let entityType`.
+public class AnyEntityType: @unchecked Sendable, Hashable, CustomStringConvertible {
+    package struct Property: Sendable {
+        package let name: String
+        package let title: String
+        package let type: ValueType
+        package let get: @Sendable (any Sendable) -> Value
     }
 
     /// Lower-case names as scripts write them: `book`, `books`.
-    public let singular: String
-    public let plural: String
-    public let properties: [Property]
+    package let singular: String
+    @usableFromInline package let plural: String
+    package let properties: [Property]
     /// Name → index into `properties`, for the checker; run time uses the index it resolved.
-    public let propertyIndex: [String: Int]
+    @usableFromInline package let propertyIndex: [String: Int]
 
     /// What an identifier of this type looks like, for those who must write one (an MCP tool's schema).
     package enum IdentifierForm: Sendable {
@@ -206,21 +229,30 @@ open class AnyEntityType: @unchecked Sendable, Hashable, CustomStringConvertible
     }
 
     /// The type's name in type annotations and messages: `Book`.
-    public var typeName: String { singular.split(separator: " ").map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined() }
+    package var typeName: String { singular.split(separator: " ").map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined() }
+    /// The type's name as scripts write it in a type annotation: `Book`.
     public var description: String { typeName }
 
-    open func identifier(of payload: any Sendable) -> String { "" }
-    open func display(of payload: any Sendable) -> DisplayRepresentation { .init(title: "") }
+    package func identifier(of payload: any Sendable) -> String { "" }
+    package func display(of payload: any Sendable) -> DisplayRepresentation { .init(title: "") }
 
+    /// Whether both are the same entity type.
     public static func == (a: AnyEntityType, b: AnyEntityType) -> Bool { a === b }
+    /// Hashes the type's identity.
     public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
 }
 
-/// The description of one Swift entity type `E`.
+/// The description of one Swift entity type `E`, its `static let entityType`: its names in scripts and its properties.
+///
+/// ```swift
+/// static let entityType = EntityType<Book>(singular: "book")          // its stored properties, found
+/// static let entityType = EntityType<Author>(singular: "author", properties: [.init("name", \.name)])
+/// ```
 public final class EntityType<E: AppEntity>: AnyEntityType, @unchecked Sendable {
     /// The properties with their typed getters and comparisons, for engine-side queries.
-    public let typedProperties: [EntityProperty<E>]
+    @usableFromInline package let typedProperties: [EntityProperty<E>]
 
+    /// The type named `singular` in scripts (`book`), and `plural` (`books`, the default) where it names many; with
     /// `properties` nil: every stored property but `id`, in declaration order, and those whose names start with `_`
     /// left out. Each must be of a type the engine can show (an `IntentValue`, or an optional one): registering a type
     /// with another is an error that names the property, rather than a property silently missing.
@@ -255,11 +287,11 @@ public final class EntityType<E: AppEntity>: AnyEntityType, @unchecked Sendable 
             }, registrationProblem: problem)
     }
 
-    override public func identifier(of payload: any Sendable) -> String {
+    override package func identifier(of payload: any Sendable) -> String {
         (payload as? E)?.id.entityIdentifier ?? ""
     }
 
-    override public func display(of payload: any Sendable) -> DisplayRepresentation {
+    override package func display(of payload: any Sendable) -> DisplayRepresentation {
         (payload as? E)?.displayRepresentation ?? .init(title: "")
     }
 }

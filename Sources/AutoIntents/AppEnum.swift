@@ -9,11 +9,15 @@
 /// }
 /// ```
 public protocol AppEnum: IntentValue, CaseIterable, Hashable, RawRepresentable where RawValue == String, AllCases: RandomAccessCollection, AllCases.Index == Int {
+    /// The type's name in scripts and its cases' display names: `EnumType<Shelf>("shelf")`. A `static let`, so that
+    /// it is made once: the engine tells enum types apart by it.
     static var enumType: EnumType<Self> { get }
 }
 
 extension AppEnum {
+    /// The enum type, as the engine knows it.
     public static var valueType: ValueType { .enumeration(enumType) }
+    /// The case an engine value holds: a case of this type, or a text naming one by identifier or display name.
     public init?(autoValue value: Value) {
         switch value {
         case .enumCase(let c) where c.type === Self.enumType:
@@ -25,6 +29,7 @@ extension AppEnum {
             return nil
         }
     }
+    /// The case as an engine value.
     public var autoValue: Value {
         .enumCase(EnumCaseValue(type: Self.enumType, index: Self.allCases.firstIndex(of: self) ?? 0))
     }
@@ -36,25 +41,27 @@ extension AppEnum {
     }
 }
 
-/// What the engine knows of an enum type: its name and its cases in declaration order.
-open class AnyEnumType: @unchecked Sendable, Hashable, CustomStringConvertible {
-    public struct Case: Sendable {
-        public let identifier: String
-        public let displayName: String
+/// An enum type as the engine knows it, without its Swift type: its name and its cases in declaration order; what a
+/// `ValueType` or an engine value names. A host makes its `EnumType<E>`, and never names this class.
+public class AnyEnumType: @unchecked Sendable, Hashable, CustomStringConvertible {
+    package struct Case: Sendable {
+        package let identifier: String
+        package let displayName: String
     }
-    public let name: String
-    public let cases: [Case]
+    package let name: String
+    package let cases: [Case]
 
     init(name: String, cases: [Case]) {
         self.name = name.lowercased()
         self.cases = cases
     }
 
-    public var typeName: String { name.split(separator: " ").map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined() }
+    package var typeName: String { name.split(separator: " ").map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined() }
+    /// The type's name as scripts write it in a type annotation: `Shelf`.
     public var description: String { typeName }
 
     /// A case by identifier or display name, ignoring case and spaces: `currentlyReading`, `"Currently Reading"`.
-    public func caseIndex(named text: String) -> Int? {
+    package func caseIndex(named text: String) -> Int? {
         let wanted = Self.normalized(text)
         return cases.firstIndex { Self.normalized($0.identifier) == wanted || Self.normalized($0.displayName) == wanted }
     }
@@ -63,13 +70,20 @@ open class AnyEnumType: @unchecked Sendable, Hashable, CustomStringConvertible {
         String(text.lowercased().filter { !$0.isWhitespace && $0 != "_" && $0 != "-" })
     }
 
+    /// Whether both are the same enum type.
     public static func == (a: AnyEnumType, b: AnyEnumType) -> Bool { a === b }
+    /// Hashes the type's identity.
     public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
 }
 
-/// The description of one Swift enum type `E`: its name in scripts and each case's display name.
+/// The description of one Swift enum type `E`, its `static let enumType`: its name in scripts and each case's display
+/// name.
+///
+/// ```swift
+/// static let enumType = EnumType<Shelf>("shelf", displayNames: [.wantToRead: "Want to Read"])
+/// ```
 public final class EnumType<E: AppEnum>: AnyEnumType, @unchecked Sendable {
-    /// `displayNames` word the cases for people; a case left out is named from its raw value as a parameter's title
+    /// The type named `name` in scripts (`shelf`, `as Shelf`). `displayNames` word the cases for people; a case left out is named from its raw value as a parameter's title
     /// is (`currentlyReading` → "Currently reading", `in_progress` → "In progress"), never shown as the raw value.
     public init(_ name: String, displayNames: [E: String] = [:]) {
         super.init(name: name, cases: E.allCases.map { value in

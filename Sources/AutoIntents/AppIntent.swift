@@ -1,24 +1,38 @@
-/// What running an intent may do to the world. Destructive intents are confirmed before they run.
+/// What running an intent may do to the world, declared as `static let sideEffect = SideEffect.changes`.
+/// Destructive intents are confirmed before they run, and `--what-if` stops before any that changes something.
 public enum SideEffect: String, Sendable {
+    /// Reads and computes only (the default): it runs freely, also under `--what-if`.
     case none
+    /// Changes the host's state or the world, in a way that can be undone (adding a book, moving it).
     case changes
+    /// Loses something for good (deleting a book): people confirm it before it runs.
     case destructive
 }
 
 /// How an intent describes itself to people and to `auto intents`.
+///
+/// ```swift
+/// static let description = IntentDescription("Opens a book to read it.", category: "Books",
+///                                            searchKeywords: ["read", "show"], resultName: "book")
+/// ```
 public struct IntentDescription: Sendable, ExpressibleByStringLiteral {
+    /// What the intent does, in a sentence.
     public var text: String
+    /// The group `auto intents` lists it under (`Books`); nil for none.
     public var category: String?
+    /// Other words people search for it by (`read`, `show`).
     public var searchKeywords: [String]
     /// The name people give the result (`newBook`); the graph and the docs show it.
     public var resultName: String?
 
+    /// A description with what the intent does and, optionally, its category, search keywords and result's name.
     public init(_ text: String, category: String? = nil, searchKeywords: [String] = [], resultName: String? = nil) {
         self.text = text
         self.category = category
         self.searchKeywords = searchKeywords
         self.resultName = resultName
     }
+    /// A description that is the text alone: `static let description: IntentDescription = "Opens a book"`.
     public init(stringLiteral text: String) { self.init(text) }
 }
 
@@ -31,10 +45,12 @@ public protocol IntentDescriptionConvertible: Sendable {
 }
 
 extension IntentDescription: IntentDescriptionConvertible {
+    /// The description itself.
     public static func intentDescription(_ value: IntentDescription) -> IntentDescription { value }
 }
 
 extension String: IntentDescriptionConvertible {
+    /// A description whose text is the string.
     public static func intentDescription(_ value: String) -> IntentDescription { IntentDescription(value) }
 }
 
@@ -46,14 +62,17 @@ public protocol ParameterSummaryConvertible: Sendable {
 }
 
 extension ParameterSummary: ParameterSummaryConvertible {
+    /// The summary itself.
     public static func parameterSummary(_ value: ParameterSummary) -> ParameterSummary? { value }
 }
 
 extension Optional: ParameterSummaryConvertible where Wrapped == ParameterSummary {
+    /// The summary, or none: the engine then makes one from the title and the parameters.
     public static func parameterSummary(_ value: ParameterSummary?) -> ParameterSummary? { value }
 }
 
 extension String: ParameterSummaryConvertible {
+    /// The summary the sentence spells, `{name}` for each parameter.
     public static func parameterSummary(_ value: String) -> ParameterSummary? { ParameterSummary(stringLiteral: value) }
 }
 
@@ -72,6 +91,7 @@ extension String: ParameterSummaryConvertible {
 /// }
 /// ```
 public protocol AppIntent: Sendable {
+    /// The type of value `perform` returns (`Book`, `[Book]`, `Int?`); `NoValue` for an intent that returns nothing.
     associatedtype Output: IntentValue = NoValue
     /// What `description` is declared as: an `IntentDescription` (the default), or a `String`.
     associatedtype Description: IntentDescriptionConvertible = IntentDescription
@@ -85,6 +105,7 @@ public protocol AppIntent: Sendable {
     static var description: Description { get }
     /// A sentence with `{name}` for each parameter, e.g. "Open {book}". It labels the action in graphs.
     static var parameterSummary: Summary { get }
+    /// What running it may change: `.none` (the default), `.changes` or `.destructive`, which is confirmed first.
     static var sideEffect: SideEffect { get }
     /// What it touches outside the engine (files, the network, programs, the environment). A run that isn't granted
     /// one of them refuses the intent: at compile time where the checker sees the call, and otherwise when the
@@ -93,30 +114,48 @@ public protocol AppIntent: Sendable {
     /// Hidden intents can still be called by scripts but are not listed.
     static var isDiscoverable: Bool { get }
 
+    /// Makes the intent with every parameter unset: the engine makes one when it registers the intent and fills
+    /// in a copy of it for each call. A struct of `@Parameter` and `@Dependency` properties gets it from Swift.
     init()
+    /// Does the intent's work with its parameters set and its dependencies filled in, and says what came of it.
+    /// Throw `IntentError` for a failure people should read, `context.needsValue(_:reason:)` to have a parameter
+    /// asked again.
     func perform(_ context: IntentContext) async throws -> IntentResult<Output>
-
-    /// How the engine runs the intent without awaiting: `performNow` for an `ImmediateIntent`, nil for every
-    /// other intent. Provided by the protocols; an intent doesn't implement it. The intent is passed by its address,
-    /// so that the engine's reused intent is performed where it is, not copied for the call.
-    static var immediatePerform: (@Sendable (UnsafePointer<Self>, IntentContext) throws -> IntentResult<Output>)? { get }
 }
 
 extension AppIntent where Description == IntentDescription {
+    /// No description unless the intent declares one.
     public static var description: IntentDescription { "" }
 }
 
 extension AppIntent where Summary == ParameterSummary? {
+    /// No summary unless the intent declares one: the engine makes one from the title and the parameters.
     public static var parameterSummary: ParameterSummary? { nil }
 }
 
 extension AppIntent {
+    /// No side effect unless the intent declares one.
     public static var sideEffect: SideEffect { .none }
+    /// Nothing outside the engine unless the intent declares it.
     public static var capabilities: Set<Capability> { [] }
+    /// Listed unless the intent says otherwise.
     public static var isDiscoverable: Bool { true }
+
+    /// How the engine runs the intent without awaiting: `performNow` on the intent at the given address for an
+    /// `ImmediateIntent`, nil for every other intent. Not a requirement of the protocol, which would show it to every
+    /// host, but a cast, made when the intent is registered or opened. Where the intent's type is known the optimiser
+    /// folds it: always for an immediate intent, and for another when its type is internal to a module built whole
+    /// (release); else the first cast of a type scans the binary's conformance records. The address is the engine's
+    /// reused intent, performed where it is rather than copied for the call.
     @inlinable
-    public static var immediatePerform: (@Sendable (UnsafePointer<Self>, IntentContext) throws -> IntentResult<Output>)? { nil }
+    package static var immediatePerform: ImmediatePerform? {
+        (Self.self as? any ImmediateIntent.Type)?.performNowAtAddress
+    }
 }
+
+/// `performNow` on the intent at an address, its result in engine terms: how the engine calls an `ImmediateIntent`.
+@usableFromInline
+package typealias ImmediatePerform = @Sendable (UnsafeRawPointer, IntentContext) throws -> IntentOutput
 
 /// An intent whose work never waits: it computes, or reads and writes the host's memory, and returns. It
 /// implements `performNow` instead of `perform`, and the engine calls it without an `await`: a loop of such
@@ -138,8 +177,9 @@ extension AppIntent {
 /// }
 /// ```
 public protocol ImmediateIntent: AppIntent {
-    /// Restated without AppIntent's default, so that Swift infers it from `performNow`.
+    /// What `performNow` returns; restated without AppIntent's default, so that Swift infers it from `performNow`.
     associatedtype Output
+    /// Does the intent's work without awaiting, as `perform` does for other intents.
     func performNow(_ context: IntentContext) throws -> IntentResult<Output>
 }
 
@@ -150,20 +190,27 @@ extension ImmediateIntent {
         try performNow(context)
     }
 
+    /// `AppIntent.immediatePerform` for this type, which the engine reaches through a cast.
     @inlinable
-    public static var immediatePerform: (@Sendable (UnsafePointer<Self>, IntentContext) throws -> IntentResult<Output>)? {
-        { intent, context in try intent.pointee.performNow(context) }
+    package static var performNowAtAddress: ImmediatePerform {
+        { intent, context in
+            try IntentDescriptor.output(try intent.assumingMemoryBound(to: Self.self).pointee.performNow(context))
+        }
     }
 }
 
 /// "Open {book} on {shelf}": a sentence that names an intent's parameters in braces.
+/// Declared as `static let parameterSummary: ParameterSummary? = "Open {book} on {shelf}"`; registration checks that
+/// each name in braces is one of the intent's parameters.
 public struct ParameterSummary: Sendable, ExpressibleByStringLiteral, CustomStringConvertible {
-    public enum Part: Sendable, Equatable {
+    /// A piece of the sentence: words as written, or a parameter's name.
+    package enum Part: Sendable, Equatable {
         case text(String)
         case parameter(String)
     }
-    public let parts: [Part]
+    package let parts: [Part]
 
+    /// The summary a sentence spells, `{name}` for each parameter.
     public init(stringLiteral template: String) {
         var parts: [Part] = []
         var rest = Substring(template)
@@ -176,13 +223,13 @@ public struct ParameterSummary: Sendable, ExpressibleByStringLiteral, CustomStri
         self.parts = parts
     }
 
-    public init(parts: [Part]) { self.parts = parts }
+    package init(parts: [Part]) { self.parts = parts }
 
     /// The sentence with each parameter replaced by `fill(name)`, or "…" where that gives nil: the compiler fills
     /// in the script's text for graphs, the runtime the values an intent runs with.
     /// Appended part by part: `joined()` runs the standard library's generic code, whose first use scans every
     /// conformance record of the binary, and the compiler fills a summary on every start.
-    public func filled(_ fill: (String) -> String?) -> String {
+    package func filled(_ fill: (String) -> String?) -> String {
         var sentence = ""
         for part in parts {
             switch part {
@@ -193,6 +240,7 @@ public struct ParameterSummary: Sendable, ExpressibleByStringLiteral, CustomStri
         return sentence
     }
 
+    /// The sentence as declared: `Open {book} on {shelf}`.
     public var description: String {
         parts.map { part in
             switch part {
@@ -208,15 +256,17 @@ public struct ParameterSummary: Sendable, ExpressibleByStringLiteral, CustomStri
 /// nothing declares `IntentResult<NoValue>` and returns `.result()` or `.result(dialog:)`, and one that returns a value
 /// or nothing declares an optional (`IntentResult<Int?>`).
 public struct IntentResult<Output: IntentValue>: Sendable {
+    /// What the intent returns to the script: the action's result.
     public var value: Output
     /// The dialog and the next intent, nil when there are neither (see `IntentExtras`).
     @usableFromInline var extras: IntentExtras?
 
+    /// What the intent says to people; nil when it says nothing and its value is shown.
     public var dialog: Dialog? {
         get { extras?.dialog }
         set { extras = IntentExtras.make(dialog: newValue, next: next) }
     }
-    public var next: NextIntent? {
+    package var next: NextIntent? {
         get { extras?.next }
         set { extras = IntentExtras.make(dialog: dialog, next: newValue) }
     }
@@ -227,6 +277,7 @@ public struct IntentResult<Output: IntentValue>: Sendable {
         self.extras = IntentExtras.make(dialog: dialog, next: next)
     }
 
+    /// A result with a value and, optionally, what to say: `.result(value: book, dialog: "Opening \(book.title)")`.
     /// Inlinable, as is everything on the way of a call, so that the host's `perform` runs specialised code.
     @inlinable
     public static func result(value: Output, dialog: Dialog? = nil) -> IntentResult {
@@ -249,6 +300,7 @@ extension IntentResult where Output == NoValue {
         IntentResult(value: NoValue(), dialog: dialog, next: nil)
     }
 
+    /// A result with nothing to return that runs `intent` next, as `result(value:dialog:opensIntent:)` does.
     @inlinable
     public static func result<Next: AppIntent>(dialog: Dialog? = nil, opensIntent intent: Next) -> IntentResult {
         IntentResult(value: NoValue(), dialog: dialog, next: NextIntent(intent))
@@ -258,9 +310,10 @@ extension IntentResult where Output == NoValue {
 /// The rarer parts of a result, a dialog and an intent to open next, in one reference that is nil when there
 /// are neither: a result is made and copied on every call, and a nil reference is free to copy where a
 /// dialog's two texts and a next intent's title and closures are not.
-public final class IntentExtras: Sendable {
-    public let dialog: Dialog?
-    public let next: NextIntent?
+@usableFromInline
+package final class IntentExtras: Sendable {
+    package let dialog: Dialog?
+    package let next: NextIntent?
 
     @usableFromInline
     init(dialog: Dialog?, next: NextIntent?) {

@@ -12,6 +12,7 @@
 /// }
 /// ```
 public protocol AppShortcutsProvider {
+    /// The shortcuts, in the order `library shortcuts` lists them.
     static var appShortcuts: [AppShortcut] { get }
     /// Other words people say for a phrase's word (`"open": ["show", "list"]`) or for an enum case, by its display name
     /// or identifier (`"Currently Reading": ["reading now"]`). Keys and words are matched ignoring case and accents; a
@@ -20,18 +21,26 @@ public protocol AppShortcutsProvider {
 }
 
 extension AppShortcutsProvider {
+    /// None.
     public static var synonyms: [String: [String]] { [:] }
 }
 
 /// One App Shortcut: the intent it runs, the sentences that run it, and how a listing shows it.
 public struct AppShortcut: Sendable {
     /// The title of the intent it runs (`Open shelf`); registration finds the registered intent by it.
-    public let intentTitle: String
-    public let phrases: [ShortcutPhrase]
-    public let shortTitle: String
+    package let intentTitle: String
+    package let phrases: [ShortcutPhrase]
+    package let shortTitle: String
     /// An SF Symbol's name, as App Intents takes it; the engine only lists it.
-    public let systemImageName: String
+    package let systemImageName: String
 
+    /// A shortcut that runs `intent` when people say one of `phrases`, listed as `shortTitle`. Each phrase says the app's
+    /// name and may name one parameter by its projection; registration checks them.
+    ///
+    /// ```swift
+    /// AppShortcut(intent: OpenShelf(), phrases: ["Open \(\.$shelf) in \(.applicationName)"],
+    ///             shortTitle: "Open shelf", systemImageName: "books.vertical")
+    /// ```
     public init<I: AppIntent>(intent: I, phrases: [AppShortcutPhrase<I>], shortTitle: String, systemImageName: String) {
         intentTitle = I.title
         // The intent's @Parameter properties, read once for all its phrases (each read reflects on the type).
@@ -57,6 +66,7 @@ public struct AppShortcut: Sendable {
 
 /// What a phrase may interpolate besides a parameter: `\(.applicationName)`, the host's name.
 public enum AppShortcutPhraseToken: Sendable {
+    /// The host's name, as registered with `Registry.register(shortcuts:applicationName:)`.
     case applicationName
 }
 
@@ -72,21 +82,28 @@ public struct AppShortcutPhrase<Intent: AppIntent>: ExpressibleByStringInterpola
     }
     let parts: [Part]
 
+    /// How Swift builds a phrase from its literal: words, `\(\.$parameter)` and `\(.applicationName)`.
     public struct StringInterpolation: StringInterpolationProtocol {
         var parts: [Part] = []
+        /// An empty phrase.
         public init(literalCapacity: Int, interpolationCount: Int) {}
+        /// Words of the phrase.
         public mutating func appendLiteral(_ literal: String) {
             if !literal.isEmpty { parts.append(.text(literal)) }
         }
+        /// A parameter of the intent, by its projection: `\(\.$shelf)`.
         public mutating func appendInterpolation<T>(_ parameter: KeyPath<Intent, Parameter<T>>) {
             parts.append(.parameter { $0[keyPath: parameter].declaration })
         }
+        /// The host's name: `\(.applicationName)`.
         public mutating func appendInterpolation(_: AppShortcutPhraseToken) {
             parts.append(.applicationName)
         }
     }
 
+    /// A phrase of words alone.
     public init(stringLiteral text: String) { parts = [.text(text)] }
+    /// A phrase with parameters or the app's name in it.
     public init(stringInterpolation: StringInterpolation) { parts = stringInterpolation.parts }
 
     /// The phrase with its parameters named: the parameter whose declaration the key path reads from `intent` is the
@@ -105,26 +122,26 @@ public struct AppShortcutPhrase<Intent: AppIntent>: ExpressibleByStringInterpola
 }
 
 /// A phrase with its parameter named: what registration checks and the matcher reads.
-public struct ShortcutPhrase: Sendable, Equatable, CustomStringConvertible {
-    public enum Part: Sendable, Equatable {
+package struct ShortcutPhrase: Sendable, Equatable, CustomStringConvertible {
+    package enum Part: Sendable, Equatable {
         case text(String)
         case parameter(String)
         case applicationName
         /// A key path to something that is not one of the intent's `@Parameter` properties; registration refuses it.
         case unknownParameter
     }
-    public let parts: [Part]
+    package let parts: [Part]
 
     /// A phrase written in the language, its parameters named (`shortcut … phrases ["describe \(n)"]`).
     package init(parts: [Part]) { self.parts = parts }
 
     /// The parameters the phrase names, in order.
-    public var parameterNames: [String] {
+    package var parameterNames: [String] {
         parts.compactMap { if case .parameter(let name) = $0 { name } else { nil } }
     }
 
     /// The sentence with the parameter filled in by `value(name)` and the host's name for `.applicationName`.
-    public func filled(applicationName: String, _ value: (String) -> String) -> String {
+    package func filled(applicationName: String, _ value: (String) -> String) -> String {
         parts.map { part in
             switch part {
             case .text(let text): return text
@@ -136,7 +153,7 @@ public struct ShortcutPhrase: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// `Open {shelf} in {applicationName}`.
-    public var description: String {
+    package var description: String {
         filled(applicationName: "{applicationName}") { "{\($0)}" }
     }
 }

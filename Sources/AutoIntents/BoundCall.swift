@@ -9,14 +9,17 @@
 /// `values` holds the arguments that are `.perCall` in the site's binding, in parameter order, each already of its
 /// parameter's exact type (`Coercion.isReady` in the runtime): anything that needs converting, a default filled
 /// in or a question takes the array path.
-public typealias BoundCall = @Sendable (_ values: UnsafeBufferPointer<Value>, IntentContext) throws -> IntentOutput
+@usableFromInline
+package typealias BoundCall = @Sendable (_ values: UnsafeBufferPointer<Value>, IntentContext) throws -> IntentOutput
 
 /// Makes a `BoundCall` from what each parameter is given at the site, by index; nil when a constant is not of its
 /// parameter's type (the array path then reports it, as before).
-public typealias CallBinder = @Sendable (_ arguments: [BoundArgument]) -> BoundCall?
+@usableFromInline
+package typealias CallBinder = @Sendable (_ arguments: [BoundArgument]) -> BoundCall?
 
 /// What a call site gives one parameter.
-public enum BoundArgument: Sendable {
+@usableFromInline
+package enum BoundArgument: Sendable {
     /// The same value on every call (`a: 1`), of the parameter's exact type.
     case constant(Value)
     /// A value computed on each call (`a: x + 1`), passed in `values`.
@@ -29,7 +32,7 @@ extension IntentDescriptor {
     /// The binder of an immediate intent; nil for one that awaits.
     @inlinable
     static func binder<I: AppIntent>(_ prototype: I, _ parameters: [ParameterSetter]) -> CallBinder? {
-        guard let performNow = I.immediatePerform else { return nil }
+        guard let performNow: ImmediatePerform = I.immediatePerform else { return nil }
         return { arguments in
             var site = prototype
             var perCall: [ParameterSetter] = []
@@ -51,7 +54,7 @@ extension IntentDescriptor {
                 // Every argument is the site's own: a call performs on the site's intent, which nothing writes
                 // (`performNow` takes it by address, read-only), so runs calling it at once need not take turns.
                 let intent = SiteIntent(site)
-                return { _, context in try output(try performNow(intent.pointer, context)) }
+                return { _, context in try performNow(intent.pointer, context) }
             }
             let reusable = ReusableIntent(site)
             let fill = valuesFiller(perCall), restore = valuesRestorer(perCall)
@@ -59,7 +62,7 @@ extension IntentDescriptor {
                 guard reusable.take() else {
                     var intent = reusable.prototype.pointee
                     try withUnsafeMutablePointer(to: &intent) { try fill($0, values) }
-                    return try output(try withUnsafePointer(to: intent) { try performNow($0, context) })
+                    return try withUnsafePointer(to: intent) { try performNow($0, context) }
                 }
                 defer {
                     // Every per-call parameter, also those a failed fill didn't reach: putting one back that was not
@@ -68,7 +71,7 @@ extension IntentDescriptor {
                     reusable.giveBack()
                 }
                 try fill(reusable.intent, values)
-                return try output(try performNow(reusable.intent, context))
+                return try performNow(reusable.intent, context)
             }
         }
     }

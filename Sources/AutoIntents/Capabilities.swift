@@ -3,6 +3,10 @@ import Foundation
 /// What an intent touches outside the engine's own memory, declared as its side effect is. A run is granted
 /// some of them (Deno's model): the `auto` command line grants all unless told `--sandbox` or `--allow-…`, and a
 /// host embedding the engine grants what it chooses. `auto intents describe` shows an intent's.
+///
+/// ```swift
+/// static let capabilities: Set<Capability> = [.read]
+/// ```
 public enum Capability: String, Sendable, CaseIterable, Comparable {
     /// Reading files and folders.
     case read
@@ -16,7 +20,7 @@ public enum Capability: String, Sendable, CaseIterable, Comparable {
     case env
 
     /// How people read it: "write files".
-    public var summary: String {
+    package var summary: String {
         switch self {
         case .read: return "read files"
         case .write: return "write files"
@@ -27,8 +31,9 @@ public enum Capability: String, Sendable, CaseIterable, Comparable {
     }
 
     /// The command-line flag that grants it.
-    public var flag: String { "--allow-\(rawValue)" }
+    package var flag: String { "--allow-\(rawValue)" }
 
+    /// In the order of the cases, as `auto intents describe` lists them.
     public static func < (a: Capability, b: Capability) -> Bool {
         allCases.firstIndex(of: a)! < allCases.firstIndex(of: b)!
     }
@@ -36,9 +41,16 @@ public enum Capability: String, Sendable, CaseIterable, Comparable {
 
 /// What a run may touch. Each capability is granted not at all, wholly, or for some paths (read, write), hosts
 /// (net) or programs (run); environment variables are all or nothing.
-public struct Grants: Sendable, Equatable {
-    public enum Scope: Sendable, Equatable {
+///
+/// ```swift
+/// Grants(read: .only(["~/Books"]), net: .only(["openlibrary.org"]))
+/// ```
+package struct Grants: Sendable, Equatable {
+    /// How much of one capability is granted.
+    package enum Scope: Sendable, Equatable {
+        /// Nothing of it.
         case none
+        /// All of it.
         case all
         /// For read and write, paths resolved as `GrantedPath.resolve` does (absolute, `~`, `..` and symlinks
         /// resolved): a path is inside when it is one of them or under one. For net, host names (`example.org`,
@@ -47,21 +59,22 @@ public struct Grants: Sendable, Equatable {
         case only([String])
     }
 
-    public var read: Scope
-    public var write: Scope
-    public var net: Scope
+    package var read: Scope
+    package var write: Scope
+    package var net: Scope
     /// Setting it resolves the programs it names again, from the PATH of that moment (`programs`).
-    public var run: Scope {
+    package var run: Scope {
         didSet { programs = Self.resolvePrograms(run) }
     }
-    public var env: Bool
+    package var env: Bool
     /// Each program that `run` grants by name or path, as given, and the one file a run may start for it: found
     /// when the grant was made, as `GrantedPath.program` finds it (a name on PATH, a path as it is, links
     /// resolved). A name missing here was not found, and nothing is started for it. A later PATH, or a file of
     /// the same name elsewhere, never changes what a name starts.
-    public private(set) var programs: [String: String]
+    package private(set) var programs: [String: String]
 
-    public init(read: Scope = .none, write: Scope = .none, net: Scope = .none, run: Scope = .none, env: Bool = false) {
+    /// Grants each capability as given; nothing unless given.
+    package init(read: Scope = .none, write: Scope = .none, net: Scope = .none, run: Scope = .none, env: Bool = false) {
         self.read = read
         self.write = write
         self.net = net
@@ -80,11 +93,11 @@ public struct Grants: Sendable, Equatable {
     }
 
     /// Everything: what a script run by `auto` without `--sandbox` gets, and what a host gets by default.
-    public static let all = Grants(read: .all, write: .all, net: .all, run: .all, env: true)
+    package static let all = Grants(read: .all, write: .all, net: .all, run: .all, env: true)
     /// Nothing beyond the engine's own memory: `--sandbox`.
-    public static let none = Grants()
+    package static let none = Grants()
 
-    public func scope(of capability: Capability) -> Scope {
+    package func scope(of capability: Capability) -> Scope {
         switch capability {
         case .read: return read
         case .write: return write
@@ -95,10 +108,10 @@ public struct Grants: Sendable, Equatable {
     }
 
     /// Granted at all, for some of its objects at least: what the checker can know before a run.
-    public func grantsAny(_ capability: Capability) -> Bool { scope(of: capability) != .none }
+    package func grantsAny(_ capability: Capability) -> Bool { scope(of: capability) != .none }
 
     /// Whether a path (resolved by `GrantedPath.resolve`) may be read or written.
-    public func allows(_ capability: Capability, path: String) -> Bool {
+    package func allows(_ capability: Capability, path: String) -> Bool {
         switch scope(of: capability) {
         case .none: return false
         case .all: return true
@@ -108,7 +121,7 @@ public struct Grants: Sendable, Equatable {
 
     /// "this run may not write files there: '/home/ann/elsewhere.txt' is outside what --allow-write granted
     /// (/home/ann/Documents)"; for hosts and programs, "… is not among what --allow-net granted (…)".
-    public func refusal(_ capability: Capability, _ object: String) -> String {
+    package func refusal(_ capability: Capability, _ object: String) -> String {
         switch scope(of: capability) {
         case .only(let granted):
             let relation = capability == .read || capability == .write ? "there: \(object) is outside" : "\(object): it is not among"
@@ -123,7 +136,7 @@ public struct Grants: Sendable, Equatable {
 
     /// Whether a host (`example.org`, or with a port, `localhost:8080`) may be reached: granted as a name, it may
     /// be reached on any port; granted with a port, on that port only.
-    public func allows(host: String, port: Int?) -> Bool {
+    package func allows(host: String, port: Int?) -> Bool {
         switch net {
         case .none: return false
         case .all: return true
@@ -138,13 +151,13 @@ public struct Grants: Sendable, Equatable {
 
     /// Whether a program (a name or a path, as a script gives it) may be started: `executable(for:)` finds the
     /// file for it.
-    public func allows(program: String) -> Bool {
+    package func allows(program: String) -> Bool {
         (try? executable(for: program)) != nil
     }
 
     /// Why a program is not started: not granted, granted but in a folder the run may write, or not found.
-    public struct ProgramRefusal: Error, Sendable, CustomStringConvertible {
-        public let description: String
+    package struct ProgramRefusal: Error, Sendable, CustomStringConvertible {
+        package let description: String
 
         /// No file for `command`: not on PATH (a name), or not there or not executable (a path).
         package static func notFound(_ command: String) -> ProgramRefusal {
@@ -159,7 +172,7 @@ public struct Grants: Sendable, Equatable {
     /// when it was made (`programs`, links resolved), however PATH reads now, and a path starts only a file one of
     /// them was resolved to; a granted file under a folder the run may write (granted for some paths) is refused
     /// too, since the run could have changed it.
-    public func executable(for command: String) throws(ProgramRefusal) -> String {
+    package func executable(for command: String) throws(ProgramRefusal) -> String {
         switch run {
         case .none:
             throw ProgramRefusal(description: refusal(.run, "'\(command)'"))
@@ -186,7 +199,7 @@ public struct Grants: Sendable, Equatable {
 
     /// The folder granted for writing that holds `path`, when writing is granted for some folders only (a run
     /// that may write everywhere is not confined to begin with).
-    public func writableFolder(holding path: String) -> String? {
+    package func writableFolder(holding path: String) -> String? {
         guard case .only(let roots) = write else { return nil }
         return roots.first { GrantedPath.isInside(path, root: $0) }
     }

@@ -14,8 +14,10 @@
 public struct Dependency<T: Sendable>: Sendable {
     @usableFromInline var value: T?
 
+    /// A dependency of type `T`, filled in when the intent is registered or opened.
     public init() {}
 
+    /// The registered `T`.
     @inlinable
     public var wrappedValue: T {
         guard let value else {
@@ -68,15 +70,17 @@ struct DependencyFill: Sendable {
 }
 
 /// The host's dependencies, one of each type.
-public struct Dependencies: Sendable {
+@usableFromInline
+package struct Dependencies: Sendable {
     private var values: [ObjectIdentifier: any Sendable] = [:]
     /// For each registered type `T`, keyed by `Dependency<T>`, what sets a `@Dependency` property of that type:
     /// registration matches a property's type here, with no dynamic cast.
     private var fillers: [ObjectIdentifier: @Sendable (UnsafeMutableRawPointer) -> Void] = [:]
 
-    public init() {}
+    @usableFromInline
+    package init() {}
 
-    public subscript<T>(_ type: T.Type) -> T? {
+    package subscript<T>(_ type: T.Type) -> T? {
         values[ObjectIdentifier(type)] as? T
     }
 

@@ -16,6 +16,7 @@
 /// @Parameter(question: "Which genre?", optionsProvider: GenreOptions()) var genre: String
 /// ```
 public protocol DynamicOptionsProvider: Sendable {
+    /// The type of the options: the parameter's.
     associatedtype Option: IntentValue
     /// The options, best first. Completion gives a provider a short time budget and offers nothing when it is slower.
     func results(for request: OptionsRequest) async throws -> [Option]
@@ -25,9 +26,9 @@ public protocol DynamicOptionsProvider: Sendable {
 /// the call's arguments as given (texts not yet looked up as entities); while completing, those written as
 /// literals in the entry.
 public struct OptionsRequest: Sendable {
-    public let arguments: [String: Value]
+    package let arguments: [String: Value]
 
-    public init(arguments: [String: Value] = [:]) {
+    package init(arguments: [String: Value] = [:]) {
         self.arguments = arguments
     }
 
@@ -38,14 +39,15 @@ public struct OptionsRequest: Sendable {
 }
 
 /// A parameter's options as the engine asks for them: a registered provider, its dependencies filled in.
-public final class ParameterOptions: Sendable {
+@usableFromInline
+package final class ParameterOptions: Sendable {
     private let provide: @Sendable (OptionsRequest) async throws -> [Value]
 
-    public init(_ provide: @escaping @Sendable (OptionsRequest) async throws -> [Value]) {
+    package init(_ provide: @escaping @Sendable (OptionsRequest) async throws -> [Value]) {
         self.provide = provide
     }
 
-    public func options(for request: OptionsRequest) async throws -> [Value] {
+    package func options(for request: OptionsRequest) async throws -> [Value] {
         try await provide(request)
     }
 
@@ -63,4 +65,5 @@ public final class ParameterOptions: Sendable {
 }
 
 /// What a `@Parameter` declared with an options provider keeps until registration gives it the host's dependencies.
-public typealias ParameterDeclarationOptions = @Sendable (Dependencies, String) throws(RegistrationError) -> ParameterOptions
+@usableFromInline
+package typealias ParameterDeclarationOptions = @Sendable (Dependencies, String) throws(RegistrationError) -> ParameterOptions

@@ -1,17 +1,24 @@
 /// Intents a host registers together, whose names are known before they are registered: a host can then leave them
 /// out of the registry of a run whose script names none of them (`ScriptHost(registry:adding:prelude:)`), since making
 /// each intent's descriptor at start-up is most of what a short run of `auto` spends before its first statement.
+///
+/// ```swift
+/// static let intents = IntentBundle(OpenBook.self, AddBook.self)
+/// await AutoCommandLine.main(AutoHost(name: "library", adding: intents))
+/// ```
 public struct IntentBundle: Sendable {
-    /// One intent: its title and how it is registered.
-    public struct Entry: Sendable {
-        public let title: String
+    /// One intent of a bundle: its title and how it is registered.
+    @usableFromInline
+    package struct Entry: Sendable {
+        /// The intent's title, read without registering it.
+        package let title: String
         /// The intent's Swift type, module first, for messages about it.
         package let swiftType: String
         let register: @Sendable (inout Registry) throws(RegistrationError) -> Void
 
         /// Inlinable, so that `register` is specialised for `I` in the host's module, as `Registry.register` is.
         @inlinable
-        public init<I: AppIntent>(_ type: I.Type) {
+        package init<I: AppIntent>(_ type: I.Type) {
             self.init(title: I.title, swiftType: String(reflecting: I.self)) { (registry: inout Registry) throws(RegistrationError) in
                 try registry.register(I.self)
             }
@@ -25,21 +32,32 @@ public struct IntentBundle: Sendable {
         }
     }
 
-    public let entries: [Entry]
+    /// The intents, in the order they are registered.
+    package let entries: [Entry]
 
-    public init(_ entries: [Entry]) {
+    /// A bundle of these intent types, registered in this order.
+    /// Inlinable, so that each is registered by code specialised for it in the host's module.
+    @inlinable
+    public init<each I: AppIntent>(_ types: repeat (each I).Type) {
+        var entries: [Entry] = []
+        for type in repeat each types { entries.append(Entry(type)) }
+        self.init(entries)
+    }
+
+    @usableFromInline
+    package init(_ entries: [Entry]) {
         self.entries = entries
     }
 
     /// The first word of each intent's name, in lower case: a call of one names it.
-    public var firstWords: [String] {
+    package var firstWords: [String] {
         entries.map { entry in
             let name = IntentDescriptor.name(of: entry.title)
             return String(name.prefix { $0 != " " })
         }
     }
 
-    /// Registers every intent, in order.
+    /// Registers every intent, in order, as `Registry.register(_:)` does each.
     public func register(into registry: inout Registry) throws(RegistrationError) {
         for entry in entries { try entry.register(&registry) }
     }

@@ -1,13 +1,21 @@
 import Synchronization
 
-/// What `perform` receives: the way to talk to people, to report progress and to notice cancellation.
+/// What `perform` receives: the way to talk to people (ask, choose, confirm, show), to report progress, to notice
+/// cancellation, and to ask the run's grants before touching files, the network, programs or the environment.
+///
+/// ```swift
+/// let author = try await context.requestValue("Who wrote it?", as: String.self)
+/// try await context.requestConfirmation("Import \(rows.count) books?", actionName: "Import")
+/// let progress = await context.progress("Importing", total: rows.count)
+/// for row in rows { …; try await progress.advance() }
+/// ```
 public final class IntentContext: Sendable {
-    public let interaction: any Interaction
+    package let interaction: any Interaction
     package let cancellation: CancellationFlag
     /// What the host registered for its intents to use (`Registry.register(dependency:)`): a database, a client.
     let dependencies: Dependencies
     /// What the run may touch outside the engine: an intent asks `authorize` before it acts.
-    public let grants: Grants
+    package let grants: Grants
     /// Told each path the run is allowed to write, as `authorize(.write, …)` allows it: what a file automation
     /// ignores of its own doing.
     let writes: (@Sendable (String) -> Void)?
@@ -91,17 +99,20 @@ public final class IntentContext: Sendable {
         if isCancelled { throw RunCancelled() }
     }
 
+    /// Says something to people while the intent runs, before its result: "Reading 3 files…".
     public func show(_ dialog: Dialog) async { await interaction.show(dialog) }
 
-    /// Asks for a value and goes on with the answer.
+    /// Asks for a value and goes on with the answer; throws when nobody can answer (a run without a terminal).
     public func requestValue<T: IntentValue>(_ prompt: String, as type: T.Type = T.self) async throws -> T {
         let value = try await interaction.requestValue(ValueRequest(prompt: prompt, type: T.valueType))
         guard let typed = T(autoValue: value) else { throw IntentError("expected \(T.valueType), got \(value.type)") }
         return typed
     }
 
-    /// Asks the engine to ask for `parameter` (with its question) and run `perform` again.
-    public func needsValue(_ parameter: String, reason: String? = nil) -> NeedsValueError {
+    /// The error to throw when `parameter` is missing or its value unusable: the engine asks for it (with its
+    /// question, after `reason`) and runs `perform` again with the answer.
+    /// `throw context.needsValue("from", reason: "more.csv: no such file")`.
+    public func needsValue(_ parameter: String, reason: String? = nil) -> any Error {
         NeedsValueError(parameter: parameter, reason: reason)
     }
 
@@ -115,7 +126,7 @@ public final class IntentContext: Sendable {
     }
 
     /// How a value reads in a list of choices: an entity by its title and subtitle, an enum case by name.
-    public static func choice(for value: Value) -> Choice {
+    package static func choice(for value: Value) -> Choice {
         switch value {
         case .entity(let entity): return Choice(title: entity.display.title, subtitle: entity.display.subtitle)
         case .enumCase(let value): return Choice(title: value.displayName)
@@ -161,8 +172,8 @@ public final class IntentContext: Sendable {
 
 /// Reports one task's progress. Advance it as work is done, and finish it when done.
 public final class ProgressReporter: Sendable {
-    public let id: Int
-    public let total: Int?
+    package let id: Int
+    package let total: Int?
     let context: IntentContext
     let completed = Atomic<Int>(0)
 

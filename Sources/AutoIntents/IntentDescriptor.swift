@@ -1,30 +1,33 @@
 import Synchronization
 
 /// What `perform` produced, in engine terms.
-public struct IntentOutput: Sendable {
-    public var value: Value
+@usableFromInline
+package struct IntentOutput: Sendable {
+    @usableFromInline package var value: Value
     /// The dialog and the next intent, nil when there are neither.
-    public var extras: IntentExtras?
+    @usableFromInline package var extras: IntentExtras?
 
-    public init(value: Value, dialog: Dialog? = nil, next: NextIntent? = nil) {
+    package init(value: Value, dialog: Dialog? = nil, next: NextIntent? = nil) {
         self.value = value
         self.extras = IntentExtras.make(dialog: dialog, next: next)
     }
 
     @inlinable
-    public init(value: Value, extras: IntentExtras?) {
+    package init(value: Value, extras: IntentExtras?) {
         self.value = value
         self.extras = extras
     }
 
-    public var dialog: Dialog? { extras?.dialog }
-    public var next: NextIntent? { extras?.next }
+    package var dialog: Dialog? { extras?.dialog }
+    package var next: NextIntent? { extras?.next }
 }
 
 /// One registered intent, native or a shortcut, with everything the checker, the runtime and
 /// `auto intents` need. Built once at registration and never changed afterwards.
-public final class IntentDescriptor: Sendable {
-    public enum Implementation: Sendable {
+@usableFromInline
+package final class IntentDescriptor: Sendable {
+    @usableFromInline
+    package enum Implementation: Sendable {
         /// Arguments arrive by parameter index; `nil` means not given.
         case native(@Sendable ([Value?], IntentContext) async throws -> IntentOutput)
         /// An `ImmediateIntent`: the same, run without awaiting.
@@ -34,24 +37,25 @@ public final class IntentDescriptor: Sendable {
     }
 
     /// The name scripts call it by: the title in lower case, e.g. `open book`.
-    public let name: String
-    public let words: [Substring]
-    public let title: String
-    public let description: IntentDescription
-    public let parameters: [ParameterInfo]
-    public let summary: ParameterSummary
-    public let sideEffect: SideEffect
+    package let name: String
+    package let words: [Substring]
+    package let title: String
+    package let description: IntentDescription
+    package let parameters: [ParameterInfo]
+    package let summary: ParameterSummary
+    package let sideEffect: SideEffect
     /// What it touches outside the engine; a run must be granted each of them.
-    public var capabilities: Set<Capability> { capabilitiesOfIntent() }
+    package var capabilities: Set<Capability> { capabilitiesOfIntent() }
     /// Read when asked: a native intent's `static let capabilities` is a `Set<Capability>`, and making the first one
     /// scans every conformance record of the binary for `Hashable`; a run asks only for the intents it calls.
     let capabilitiesOfIntent: @Sendable () -> Set<Capability>
-    public let isDiscoverable: Bool
-    public let outputType: ValueType
+    package let isDiscoverable: Bool
+    package let outputType: ValueType
     /// How the checker types the result when it depends on the arguments (the built-ins `ask` and `choose`).
-    public let resultRule: ResultRule
+    package let resultRule: ResultRule
 
-    public enum ResultRule: Sendable, Equatable {
+    @usableFromInline
+    package enum ResultRule: Sendable, Equatable {
         /// Always `outputType`.
         case fixed
         /// The element type of the list given to this parameter (`choose … from books` is a Book).
@@ -59,11 +63,32 @@ public final class IntentDescriptor: Sendable {
         /// The type named by this parameter (`ask "How many?" as Int` is an Int); the argument is a type name.
         case typeNamedBy(parameter: Int)
     }
-    public let implementation: Implementation
+    /// How it runs: known when a shortcut or a built-in is made, on first use for a native intent.
+    let calls: Calls
+
+    @usableFromInline
+    enum Calls: Sendable {
+        case made(Implementation, CallBinder?)
+        case native(NativeCalls)
+    }
+
+    /// Read when a call is compiled; the call keeps it (`ActionCall.implementation`).
+    package var implementation: Implementation {
+        switch calls {
+        case .made(let implementation, _): implementation
+        case .native(let native): native.made.implementation
+        }
+    }
+
     /// For a native `ImmediateIntent`: makes a call site with its constant arguments set once (`BoundCall`).
-    public let binder: CallBinder?
+    package var binder: CallBinder? {
+        switch calls {
+        case .made(_, let binder): binder
+        case .native(let native): native.made.binder
+        }
+    }
     /// Where a shortcut was declared (`stdlib/text.auto:3`); nil for native intents.
-    public let origin: String?
+    package let origin: String?
     /// The Swift type of a native intent, module first (`LibraryHost.OpenBook`), for messages about it.
     package let swiftType: String?
 
@@ -88,20 +113,19 @@ public final class IntentDescriptor: Sendable {
         return name
     }
 
-    public convenience init(title: String, description: IntentDescription = "", parameters: [ParameterInfo],
+    package convenience init(title: String, description: IntentDescription = "", parameters: [ParameterInfo],
                 summary: ParameterSummary? = nil, sideEffect: SideEffect = .none, capabilities: Set<Capability> = [],
                 isDiscoverable: Bool = true, outputType: ValueType, resultRule: ResultRule = .fixed, implementation: Implementation,
                 origin: String? = nil) {
         self.init(title: title, description: description, parameters: parameters, summary: summary, sideEffect: sideEffect,
                   capabilities: { capabilities }, isDiscoverable: isDiscoverable, outputType: outputType, resultRule: resultRule,
-                  implementation: implementation, binder: nil, origin: origin)
+                  calls: .made(implementation, nil), origin: origin)
     }
 
     @usableFromInline
     init(title: String, description: IntentDescription, parameters: [ParameterInfo], summary: ParameterSummary?, sideEffect: SideEffect,
          capabilities: @escaping @Sendable () -> Set<Capability>, isDiscoverable: Bool, outputType: ValueType, resultRule: ResultRule,
-         implementation: Implementation,
-         binder: CallBinder?, origin: String?, swiftType: String? = nil) {
+         calls: Calls, origin: String?, swiftType: String? = nil) {
         self.swiftType = swiftType
         self.resultRule = resultRule
         self.title = title
@@ -114,22 +138,21 @@ public final class IntentDescriptor: Sendable {
         capabilitiesOfIntent = capabilities
         self.isDiscoverable = isDiscoverable
         self.outputType = outputType
-        self.implementation = implementation
-        self.binder = binder
+        self.calls = calls
         self.origin = origin
     }
 
-    public var input: ParameterInfo? { parameters.first }
+    package var input: ParameterInfo? { parameters.first }
 
     /// The same intent with its result type known: a shortcut's, once its body is checked. A new descriptor,
     /// since a registered one never changes.
     package func withOutputType(_ type: ValueType) -> IntentDescriptor {
         IntentDescriptor(title: title, description: description, parameters: parameters, summary: summary, sideEffect: sideEffect,
-                         capabilities: capabilitiesOfIntent, isDiscoverable: isDiscoverable, outputType: type, resultRule: resultRule, implementation: implementation,
-                         binder: binder, origin: origin, swiftType: swiftType)
+                         capabilities: capabilitiesOfIntent, isDiscoverable: isDiscoverable, outputType: type, resultRule: resultRule, calls: calls,
+                         origin: origin, swiftType: swiftType)
     }
 
-    public func parameterIndex(named label: String) -> Int? {
+    package func parameterIndex(named label: String) -> Int? {
         let wanted = label.lowercased()
         return parameters.firstIndex { $0.name.lowercased() == wanted }
     }
@@ -147,7 +170,7 @@ public final class IntentDescriptor: Sendable {
     /// Builds the descriptor of a native intent type, checking its metadata. Inlinable, so that the code
     /// that runs on every call is specialised for `I` in the host's module.
     @inlinable
-    public convenience init<I: AppIntent>(_ type: I.Type, resultRule: ResultRule = .fixed,
+    package convenience init<I: AppIntent>(_ type: I.Type, resultRule: ResultRule = .fixed,
                                           dependencies: Dependencies = Dependencies()) throws(RegistrationError) {
         // Each call fills in a copy of one prototype intent: copies of a class would all be the prototype.
         guard !(I.self is AnyObject.Type) else {
@@ -163,8 +186,8 @@ public final class IntentDescriptor: Sendable {
         self.init(
             title: I.title, description: I.Description.intentDescription(I.description), parameters: infos, summary: summary,
             sideEffect: I.sideEffect, capabilities: { I.capabilities }, isDiscoverable: I.isDiscoverable, outputType: I.Output.valueType, resultRule: resultRule,
-            implementation: Self.native(prototype, parameters), binder: Self.binder(prototype, parameters), origin: nil,
-            swiftType: String(reflecting: I.self))
+            calls: .native(NativeCalls { [prototype] in NativeCalls.Made(Self.native(prototype, parameters), Self.binder(prototype, parameters)) }),
+            origin: nil, swiftType: String(reflecting: I.self))
     }
 
     /// How a call sets one parameter: the `@Parameter`'s setter, at the property's offset in the intent, and how it
@@ -225,20 +248,20 @@ public final class IntentDescriptor: Sendable {
     @inlinable
     static func native<I: AppIntent>(_ prototype: I, _ parameters: [ParameterSetter]) -> Implementation {
         let fill = filler(parameters)
-        if let performNow = I.immediatePerform {
+        if let performNow: ImmediatePerform = I.immediatePerform {
             let reusable = ReusableIntent(prototype), restore = restorer(parameters)
             return .immediate { arguments, context in
                 guard reusable.take() else {
                     // Taken: a call of this intent in another run at this moment, or from inside its own perform.
                     let intent = try filledCopy(of: reusable.prototype.pointee, fill, arguments)
-                    return try output(try withUnsafePointer(to: intent) { try performNow($0, context) })
+                    return try withUnsafePointer(to: intent) { try performNow($0, context) }
                 }
                 defer {
                     restore(reusable.intent, reusable.prototype, arguments)
                     reusable.giveBack()
                 }
                 try fill(reusable.intent, arguments)
-                return try output(try performNow(reusable.intent, context))
+                return try performNow(reusable.intent, context)
             }
         }
         return .native { arguments, context in
@@ -297,8 +320,43 @@ public final class IntentDescriptor: Sendable {
     /// The result in engine terms; a value the engine can't hold (a Double that is NaN) is an error, which the run
     /// reports with the intent's name, rather than a `nil` nobody asked for.
     @inlinable
-    static func output<Output>(_ result: IntentResult<Output>) throws(IntentError) -> IntentOutput {
+    package static func output<Output>(_ result: IntentResult<Output>) throws(IntentError) -> IntentOutput {
         IntentOutput(value: try result.value.checkedAutoValue(), extras: result.extras)
+    }
+}
+
+/// A native intent's implementation and call-site binder, made the first time they are asked for, when a script calling
+/// the intent is compiled: whether the intent is an `ImmediateIntent` is a cast (`AppIntent.immediatePerform`), and the
+/// first cast of a type that isn't one scans every conformance record of the binary, which a start should pay only for
+/// the intents its script calls (as for `IntentDescriptor.capabilities`): made at registration, they would cost every
+/// start three scans, for the built-ins `ask`, `choose` and `confirm`. Shared by the descriptors of one intent
+/// (`withOutputType`).
+@usableFromInline
+final class NativeCalls: Sendable {
+    @usableFromInline
+    final class Made: Sendable {
+        let implementation: IntentDescriptor.Implementation
+        let binder: CallBinder?
+
+        @usableFromInline
+        init(_ implementation: IntentDescriptor.Implementation, _ binder: CallBinder?) {
+            self.implementation = implementation
+            self.binder = binder
+        }
+    }
+
+    private let make: @Sendable () -> Made
+    private let cache = AtomicLazyReference<Made>()
+
+    @usableFromInline
+    init(_ make: @escaping @Sendable () -> Made) {
+        self.make = make
+    }
+
+    /// One atomic load once made; two runs making them at once keep the first.
+    var made: Made {
+        if let made = cache.load() { return made }
+        return cache.storeIfNil(make())
     }
 }
 
@@ -341,9 +399,14 @@ final class ReusableIntent<I>: @unchecked Sendable {
     func giveBack() { isTaken.store(false, ordering: .releasing) }
 }
 
-/// A host declared something the engine cannot register: a duplicate name, a summary naming no parameter.
+/// A host declared something the engine cannot register: a duplicate name, a summary naming no parameter, a
+/// dependency registered twice or missing. `Registry`'s `register` methods throw it; `AutoHost.main` reports it and
+/// exits 2, so a mistake is found at start-up, before any script runs.
 public struct RegistrationError: Error, Sendable, CustomStringConvertible {
+    /// What is wrong, naming the intent, type or property.
     public let message: String
+    /// An error with its message; a host's own checks at registration may throw it too.
     public init(_ message: String) { self.message = message }
+    /// The message.
     public var description: String { message }
 }

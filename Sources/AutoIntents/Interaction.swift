@@ -1,7 +1,7 @@
 /// How the engine talks to people (App Intents' dialogs, requestValue, requestDisambiguation,
 /// requestConfirmation and progress). Each front end implements it: the terminal, a test's script of
 /// answers, an automation where nobody answers (every question throws `NoAnswerError`).
-public protocol Interaction: Sendable {
+package protocol Interaction: Sendable {
     /// Text for people: `show`, an intent's dialog.
     func show(_ dialog: Dialog) async
     /// The same without awaiting, for the dialog of an immediate intent running in work that never awaits.
@@ -19,33 +19,39 @@ public protocol Interaction: Sendable {
 }
 
 extension Interaction {
-    public func showNow(_ dialog: Dialog) -> Bool { false }
+    package func showNow(_ dialog: Dialog) -> Bool { false }
 }
 
-/// What an intent says: the full text, and a short one for narrow places (a notification, a status line).
+/// What an intent says: the full text, and a short one for narrow places (a notification, a status line). Written
+/// as a string, interpolations included: `.result(value: book, dialog: "Opening \(book.title)")`.
 public struct Dialog: Sendable, ExpressibleByStringInterpolation, CustomStringConvertible {
+    /// What people read.
     public var full: String
+    /// A shorter text for narrow places; nil to use `full`.
     public var short: String?
+    /// A dialog with its full text and, optionally, a short one.
     public init(_ full: String, short: String? = nil) {
         self.full = full
         self.short = short
     }
+    /// A dialog whose full text is the string.
     public init(stringLiteral value: String) { self.init(value) }
+    /// The full text.
     public var description: String { full }
 }
 
-public struct ValueRequest: Sendable {
-    public let prompt: String
+package struct ValueRequest: Sendable {
+    package let prompt: String
     /// The type asked for. For an entity type the answer is the entity's name, as a text: the engine finds the
     /// entity with its type's text search.
-    public let type: ValueType
+    package let type: ValueType
     /// The intent and parameter asking, for messages when nobody can answer.
-    public let intent: String?
-    public let parameter: String?
+    package let intent: String?
+    package let parameter: String?
     /// Why it is asked again, when the intent found the value it had unusable ("more.csv: no such file"): said
     /// before the question.
-    public let reason: String?
-    public init(prompt: String, type: ValueType, intent: String? = nil, parameter: String? = nil, reason: String? = nil) {
+    package let reason: String?
+    package init(prompt: String, type: ValueType, intent: String? = nil, parameter: String? = nil, reason: String? = nil) {
         self.prompt = prompt
         self.type = type
         self.intent = intent
@@ -55,21 +61,21 @@ public struct ValueRequest: Sendable {
 }
 
 /// One option of a choice, as people see it.
-public struct Choice: Sendable, Equatable {
-    public let title: String
-    public let subtitle: String?
-    public init(title: String, subtitle: String? = nil) {
+package struct Choice: Sendable, Equatable {
+    package let title: String
+    package let subtitle: String?
+    package init(title: String, subtitle: String? = nil) {
         self.title = title
         self.subtitle = subtitle
     }
 }
 
-public struct ChoiceRequest: Sendable {
-    public let prompt: String
-    public let options: [Choice]
-    public let intent: String?
-    public let parameter: String?
-    public init(prompt: String, options: [Choice], intent: String? = nil, parameter: String? = nil) {
+package struct ChoiceRequest: Sendable {
+    package let prompt: String
+    package let options: [Choice]
+    package let intent: String?
+    package let parameter: String?
+    package init(prompt: String, options: [Choice], intent: String? = nil, parameter: String? = nil) {
         self.prompt = prompt
         self.options = options
         self.intent = intent
@@ -77,13 +83,13 @@ public struct ChoiceRequest: Sendable {
     }
 }
 
-public struct ConfirmationRequest: Sendable {
-    public let prompt: String
+package struct ConfirmationRequest: Sendable {
+    package let prompt: String
     /// The verb of the action being confirmed ("Delete"), for buttons and messages.
-    public let actionName: String?
-    public let isDestructive: Bool
-    public let intent: String?
-    public init(prompt: String, actionName: String? = nil, isDestructive: Bool = false, intent: String? = nil) {
+    package let actionName: String?
+    package let isDestructive: Bool
+    package let intent: String?
+    package init(prompt: String, actionName: String? = nil, isDestructive: Bool = false, intent: String? = nil) {
         self.prompt = prompt
         self.actionName = actionName
         self.isDestructive = isDestructive
@@ -91,7 +97,7 @@ public struct ConfirmationRequest: Sendable {
     }
 }
 
-public enum ProgressEvent: Sendable, Equatable {
+package enum ProgressEvent: Sendable, Equatable {
     /// A task starts; `total` nil means indeterminate; `parent` nests it under another task.
     case started(id: Int, parent: Int?, label: String, total: Int?)
     case advanced(id: Int, completed: Int)
@@ -101,23 +107,25 @@ public enum ProgressEvent: Sendable, Equatable {
 }
 
 /// A question nobody could answer: a script run with `--no-input` or without a terminal, an automation.
-public struct NoAnswerError: Error, Sendable, CustomStringConvertible {
-    public let question: String
+package struct NoAnswerError: Error, Sendable, CustomStringConvertible {
+    package let question: String
     /// Why nobody can: "standard input is not a terminal", "--no-input was given".
-    public let reason: String
-    public init(question: String, reason: String = "the run is not interactive") {
+    package let reason: String
+    package init(question: String, reason: String = "the run is not interactive") {
         self.question = question
         self.reason = reason
     }
-    public var description: String { "nobody can answer '\(question)' (\(reason))" }
+    package var description: String { "nobody can answer '\(question)' (\(reason))" }
 }
 
-/// Thrown from `perform` when a parameter is missing or unusable: the engine asks for it with the
-/// parameter's question and runs `perform` again from the start with the answer.
-public struct NeedsValueError: Error, Sendable {
-    public let parameter: String
-    public let reason: String?
-    public init(parameter: String, reason: String? = nil) {
+/// Thrown from `perform` when a parameter is missing or unusable (`IntentContext.needsValue(_:reason:)` makes it): the
+/// engine asks for it with the parameter's question and runs `perform` again from the start with the answer.
+package struct NeedsValueError: Error, Sendable {
+    /// The parameter's name in scripts.
+    package let parameter: String
+    /// Why the value given is unusable, said before the question; nil when it was missing.
+    package let reason: String?
+    package init(parameter: String, reason: String? = nil) {
         self.parameter = parameter
         self.reason = reason
     }

@@ -4,13 +4,14 @@
 /// engine prepares the intent of a call: its `@Dependency` properties are filled in from the run's, and a required
 /// `@Parameter` the host didn't set is an error naming both intents and the parameter, where reading it in `perform`
 /// would trap. That is done on each opening (`IntentOpening`), so a call that opens nothing pays nothing for it.
-public struct NextIntent: Sendable {
+@usableFromInline
+package struct NextIntent: Sendable {
     /// The opened intent's title.
-    public let title: String
+    @usableFromInline package let title: String
     /// Prepares the opened intent and performs it.
-    public let run: @Sendable (IntentContext) async throws -> IntentOutput
+    @usableFromInline package let run: @Sendable (IntentContext) async throws -> IntentOutput
     /// For an `ImmediateIntent`: the same run without awaiting, so that an immediate intent can open it.
-    public let runNow: (@Sendable (IntentContext) throws -> IntentOutput)?
+    @usableFromInline package let runNow: (@Sendable (IntentContext) throws -> IntentOutput)?
 
     @inlinable
     init<I: AppIntent>(_ intent: I) {
@@ -19,7 +20,7 @@ public struct NextIntent: Sendable {
         if let performNow = I.immediatePerform {
             runNow = { context in
                 let prepared = try NextIntent.prepared(intent, context)
-                return try IntentDescriptor.output(try withUnsafePointer(to: prepared) { try performNow($0, context) })
+                return try withUnsafePointer(to: prepared) { try performNow($0, context) }
             }
         } else {
             runNow = nil

@@ -15,6 +15,7 @@ public struct Parameter<T: Sendable>: Sendable {
     @usableFromInline let declaration: ParameterDeclaration<T>
     @usableFromInline var value: T?
 
+    /// The value the intent runs with: the argument, or the default.
     /// Inlinable, so that `perform` reads its parameters without generic code in between.
     @inlinable
     public var wrappedValue: T {
@@ -29,6 +30,7 @@ public struct Parameter<T: Sendable>: Sendable {
         set { value = newValue }
     }
 
+    /// The parameter itself, `$book`: what an App Shortcut's phrase names (`"Open \(\.$book)"`).
     public var projectedValue: Parameter<T> {
         get { self }
         set { self = newValue }
@@ -37,6 +39,8 @@ public struct Parameter<T: Sendable>: Sendable {
     // The initialisers are inlinable: each makes the setter (and the restorer) the engine calls for this parameter,
     // specialised in the host's module for the parameter's type, as fast as a setter written by hand.
 
+    /// A parameter: `name` in scripts (the property's name when nil), `title` for people, the `question` asked when
+    /// it is missing, and a `default` that makes it optional.
     /// Disfavoured: an optional is an `IntentValue` too, and `@Parameter var note: String?` is the optional
     /// parameter's initialiser below, not a required parameter whose type is optional.
     @inlinable @_disfavoredOverload
@@ -66,6 +70,7 @@ public struct Parameter<T: Sendable>: Sendable {
                                            options: ParameterOptions.maker(optionsProvider), assign: Self.assigner(), restore: Self.restorer())
     }
 
+    /// An optional parameter whose usual values the host supplies.
     @inlinable
     public init<W: IntentValue, P: DynamicOptionsProvider>(_ name: String? = nil, title: String? = nil, question: String? = nil,
                                                             optionsProvider: P) where T == W?, P.Option == W {
@@ -82,6 +87,7 @@ public struct Parameter<T: Sendable>: Sendable {
                                            assign: Self.optionalAssigner(), restore: Self.restorer())
     }
 
+    /// An optional number or other ordered value, checked against `range` when it is given.
     @inlinable
     public init<W: IntentValue & Comparable>(_ name: String? = nil, title: String? = nil, question: String? = nil,
                                               range: ClosedRange<W>) where T == W? {
@@ -128,7 +134,8 @@ public struct Parameter<T: Sendable>: Sendable {
 /// The part of a `@Parameter` the host declares, made once with the intent's prototype, without its type: what
 /// registration reads from an intent's properties. A class and not a protocol, so that registration reaches it
 /// through the property's storage with no dynamic cast (see `StoredProperties.Field.isSpecialisation(of:)`).
-public class AnyParameterDeclaration: @unchecked Sendable {
+@usableFromInline
+package class AnyParameterDeclaration: @unchecked Sendable {
     // Every stored property is a constant: the declaration is shared by every copy of the intent, on any thread.
     /// Nil: the property's name.
     @usableFromInline let name: String?
@@ -141,10 +148,10 @@ public class AnyParameterDeclaration: @unchecked Sendable {
     let defaultAutoValue: Value?
     let range: ParameterRange?
     let options: ParameterDeclarationOptions?
-    public let assign: @Sendable (UnsafeMutableRawPointer, Value) -> Bool
+    package let assign: @Sendable (UnsafeMutableRawPointer, Value) -> Bool
     /// Puts the parameter at the first field (an intent's memory at the property's offset) back to its value in the
     /// second (the same property of the prototype intent): what a reused intent does after each call.
-    public let restore: @Sendable (UnsafeMutableRawPointer, UnsafeRawPointer) -> Void
+    package let restore: @Sendable (UnsafeMutableRawPointer, UnsafeRawPointer) -> Void
     /// Whether a value of it may hold a reference (a text, a list): a call site puts such a parameter back after each
     /// call, so as not to keep its value alive (`IntentDescriptor.valuesRestorer`); an Int it leaves to the next call.
     let holdsReferences: Bool
@@ -173,7 +180,7 @@ public class AnyParameterDeclaration: @unchecked Sendable {
     func isMissing(in field: UnsafeRawPointer) -> Bool { false }
 
     /// What the engine knows of the parameter; `dependencies` fill in its options provider's, for `intent`.
-    public func info(propertyName: String, dependencies: Dependencies, intent: String) throws(RegistrationError) -> ParameterInfo {
+    package func info(propertyName: String, dependencies: Dependencies, intent: String) throws(RegistrationError) -> ParameterInfo {
         let name = self.name ?? propertyName
         return ParameterInfo(name: name, title: title ?? ParameterInfo.titleCase(name), type: type,
                              isRequired: isRequired, defaultValue: defaultAutoValue, question: question, range: range,
@@ -182,7 +189,8 @@ public class AnyParameterDeclaration: @unchecked Sendable {
 }
 
 /// A `@Parameter`'s declaration with its default as the intent reads it.
-public final class ParameterDeclaration<T: Sendable>: AnyParameterDeclaration, @unchecked Sendable {
+@usableFromInline
+package final class ParameterDeclaration<T: Sendable>: AnyParameterDeclaration, @unchecked Sendable {
     @usableFromInline let defaultValue: T?
 
     @usableFromInline
@@ -211,10 +219,12 @@ extension AnyParameterDeclaration {
 }
 
 /// The values a parameter allows, both ends included.
-public struct ParameterRange: Sendable {
-    public let lowerBound: Value
-    public let upperBound: Value
-    public init(_ lowerBound: Value, _ upperBound: Value) {
+@usableFromInline
+package struct ParameterRange: Sendable {
+    package let lowerBound: Value
+    package let upperBound: Value
+    @usableFromInline
+    package init(_ lowerBound: Value, _ upperBound: Value) {
         self.lowerBound = lowerBound
         self.upperBound = upperBound
     }
@@ -222,21 +232,22 @@ public struct ParameterRange: Sendable {
 
 /// What the engine knows of one parameter, for native intents and shortcuts alike. A class, because every call
 /// reads it: one reference is cheaper to pass around than its texts, type and default.
-public final class ParameterInfo: Sendable {
-    public let name: String
-    public let title: String
-    public let type: ValueType
-    public let isRequired: Bool
-    public let defaultValue: Value?
-    public let question: String?
-    public let range: ParameterRange?
+@usableFromInline
+package final class ParameterInfo: Sendable {
+    @usableFromInline package let name: String
+    package let title: String
+    @usableFromInline package let type: ValueType
+    package let isRequired: Bool
+    package let defaultValue: Value?
+    package let question: String?
+    package let range: ParameterRange?
     /// The values the host suggests for it, nil for none.
-    public let options: ParameterOptions?
+    package let options: ParameterOptions?
     /// The kind of value it takes as it is, with nothing to convert or check; nil when every value needs a look
     /// (a list, an entity, a range to check). See `Coercion.isReady`.
-    public let takesAsIs: ScalarKind?
+    package let takesAsIs: ScalarKind?
 
-    public init(name: String, title: String? = nil, type: ValueType, isRequired: Bool, defaultValue: Value? = nil,
+    package init(name: String, title: String? = nil, type: ValueType, isRequired: Bool, defaultValue: Value? = nil,
                 question: String? = nil, range: ParameterRange? = nil, options: ParameterOptions? = nil) {
         self.options = options
         self.name = name
@@ -250,7 +261,7 @@ public final class ParameterInfo: Sendable {
     }
 
     /// `recommendedBy` → "Recommended by": a name as people read it.
-    public static func titleCase(_ name: String) -> String {
+    package static func titleCase(_ name: String) -> String {
         // One string built character by character: splitting into words and joining them runs the standard
         // library's unspecialised generic code, whose first use scans every conformance record of the binary.
         var title = ""

@@ -1,8 +1,8 @@
 /// An App Shortcut as registered: with the intent it runs and the host's name its phrases say.
-public struct RegisteredShortcut: Sendable {
-    public let shortcut: AppShortcut
-    public let intent: IntentDescriptor
-    public let applicationName: String
+package struct RegisteredShortcut: Sendable {
+    package let shortcut: AppShortcut
+    package let intent: IntentDescriptor
+    package let applicationName: String
 }
 
 extension Registry {

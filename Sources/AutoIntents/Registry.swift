@@ -1,22 +1,34 @@
-/// Everything a host offers: intents (native and shortcuts), entity types and enum types. A host builds one
-/// at start-up; the checker reads it to resolve names, so nothing is looked up by name while a script runs.
+/// Everything a host offers: intents (native and shortcuts), entity types and enum types, queries, App Shortcuts
+/// and the dependencies intents use. A host builds one at start-up, from `Registry.standard` (the built-ins), and
+/// hands it to the engine; the checker reads it to resolve names, so nothing is looked up by name while a script runs.
+///
+/// ```swift
+/// var registry = Registry.standard
+/// try registry.register(dependency: database)       // before the intents that use it
+/// try registry.register(OpenBook.self)              // with the entity and enum types it uses
+/// try registry.register(query: BookQuery(database: database))
+/// try registry.register(shortcuts: LibraryShortcuts.self, applicationName: "library")
+/// ```
 public struct Registry: Sendable {
-    public private(set) var intents: [IntentDescriptor] = []
-    public private(set) var entityTypes: [AnyEntityType] = []
-    public private(set) var enumTypes: [AnyEnumType] = []
+    package private(set) var intents: [IntentDescriptor] = []
+    package private(set) var entityTypes: [AnyEntityType] = []
+    package private(set) var enumTypes: [AnyEnumType] = []
     package private(set) var queries: [QueryDescriptor] = []
     /// The host's database, client or store, one of each type: filled into the `@Dependency` properties of the
     /// intents registered after them, and reachable through `IntentContext.dependency(_:)`.
-    public private(set) var dependencies = Dependencies()
+    @usableFromInline
+    package private(set) var dependencies = Dependencies()
     /// The App Shortcuts, in the order registered (`register(shortcuts:applicationName:)`), and their phrases ready to
     /// match: empty unless the host declares some, so a registry without them costs nothing more. A compiled script's
     /// registry has its shortcuts written with `phrases` here too, after the host's.
-    public internal(set) var appShortcuts: [RegisteredShortcut] = []
+    package internal(set) var appShortcuts: [RegisteredShortcut] = []
     package internal(set) var phraseBook = PhraseBook()
 
+    /// An empty registry, without even the built-in intents: a host usually starts from `Registry.standard`.
     public init() {}
 
-    /// Registers a native intent, and the entity and enum types its parameters and result use.
+    /// Registers a native intent, and the entity and enum types its parameters and result use. An error when its
+    /// name is taken, its summary names no parameter, or a `@Dependency` it declares is not registered yet.
     @inlinable
     public mutating func register<I: AppIntent>(_ type: I.Type) throws(RegistrationError) {
         try add(IntentDescriptor(type, dependencies: dependencies))
@@ -34,12 +46,14 @@ public struct Registry: Sendable {
         try registerTypes(in: E.valueType)
     }
 
+    /// Registers an enum type no intent uses, so that scripts can name it (`as Shelf`).
     public mutating func register<E: AppEnum>(enum type: E.Type) {
         try? registerTypes(in: E.valueType)
     }
 
     /// Adds an intent built elsewhere: a shortcut, a built-in. Names are unique, ignoring case.
-    public mutating func add(_ intent: IntentDescriptor) throws(RegistrationError) {
+    @usableFromInline
+    package mutating func add(_ intent: IntentDescriptor) throws(RegistrationError) {
         if let existing = intents.first(where: { $0.name == intent.name }) {
             throw RegistrationError(Self.duplicate(intent, of: existing))
         }
@@ -94,18 +108,18 @@ public struct Registry: Sendable {
         queries.first { $0.entityType === type }
     }
 
-    public func intent(named name: String) -> IntentDescriptor? {
+    package func intent(named name: String) -> IntentDescriptor? {
         let wanted = name.lowercased()
         return intents.first { $0.name == wanted }
     }
 
     /// An entity type by its singular or plural name, or its type name (`book`, `books`, `Book`).
-    public func entityType(named name: String) -> AnyEntityType? {
+    package func entityType(named name: String) -> AnyEntityType? {
         let wanted = name.lowercased()
         return entityTypes.first { $0.singular == wanted || $0.plural == wanted || $0.typeName.lowercased() == wanted }
     }
 
-    public func enumType(named name: String) -> AnyEnumType? {
+    package func enumType(named name: String) -> AnyEnumType? {
         let wanted = name.lowercased()
         return enumTypes.first { $0.name == wanted || $0.typeName.lowercased() == wanted }
     }

@@ -1,7 +1,8 @@
 import Foundation
 
 /// The comparisons of a where-clause, shared by the engine, the hosts' property queries and `auto graph`.
-public enum ComparisonOperator: String, Sendable, CaseIterable {
+@usableFromInline
+package enum ComparisonOperator: String, Sendable, CaseIterable {
     case equal = "=="
     case notEqual = "!="
     case less = "<"
@@ -20,14 +21,15 @@ public enum ComparisonOperator: String, Sendable, CaseIterable {
 /// Typed comparisons for entity properties, built once per query from the script's value, so that scanning
 /// a million entities compares Swift values directly. Nil means "can't be typed": the engine then falls
 /// back to comparing engine values, with the same results.
-public enum TypedTests {
+@usableFromInline
+package enum TypedTests {
     @inlinable
-    public static func order<T: Comparable>(_ a: T, _ b: T) -> Int {
+    package static func order<T: Comparable>(_ a: T, _ b: T) -> Int {
         a < b ? -1 : (b < a ? 1 : 0)
     }
 
     @inlinable
-    public static func test<E, T: IntentValue & Comparable>(_ op: ComparisonOperator, _ value: Value,
+    package static func test<E, T: IntentValue & Comparable>(_ op: ComparisonOperator, _ value: Value,
                                                              _ get: @escaping @Sendable (E) -> T) -> (@Sendable (E) -> Bool)? {
         switch op {
         case .oneOf:
@@ -56,7 +58,7 @@ public enum TypedTests {
     /// A test of a property that may be missing, from the test of a present value: a missing value equals
     /// nothing, differs from everything and is neither before nor after anything.
     @inlinable
-    public static func whenPresent<E, T>(_ op: ComparisonOperator, _ test: (@Sendable (T) -> Bool)?,
+    package static func whenPresent<E, T>(_ op: ComparisonOperator, _ test: (@Sendable (T) -> Bool)?,
                                          _ get: @escaping @Sendable (E) -> T?) -> (@Sendable (E) -> Bool)? {
         guard let test else { return nil }
         let missing = op == .notEqual
@@ -65,7 +67,7 @@ public enum TypedTests {
 
     /// Order with a missing value first.
     @inlinable
-    public static func optionalOrder<T: Comparable>(_ a: T?, _ b: T?) -> Int {
+    package static func optionalOrder<T: Comparable>(_ a: T?, _ b: T?) -> Int {
         switch (a, b) {
         case (nil, nil): return 0
         case (nil, _): return -1
@@ -75,7 +77,7 @@ public enum TypedTests {
     }
 
     @inlinable
-    public static func textTest<E>(_ op: ComparisonOperator, _ value: Value, _ get: @escaping @Sendable (E) -> String) -> (@Sendable (E) -> Bool)? {
+    package static func textTest<E>(_ op: ComparisonOperator, _ value: Value, _ get: @escaping @Sendable (E) -> String) -> (@Sendable (E) -> Bool)? {
         switch op {
         case .contains, .startsWith, .endsWith:
             guard case .text(let needle) = value else { return nil }

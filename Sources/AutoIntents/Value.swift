@@ -2,15 +2,21 @@ import Foundation
 
 /// A value as the engine sees it: what a variable holds, what flows through a pipe, what an intent returns.
 ///
-/// Hosts rarely build these by hand: `IntentValue` converts their Swift types both ways.
+/// Hosts rarely build these by hand: `IntentValue` converts their Swift types both ways. A host meets one in a
+/// `Record`'s fields and in an `IntentValue` conformance of its own.
 public enum Value: Sendable {
+    /// Nothing: `nil` in scripts, a missing optional.
     case null
+    /// `true` or `false`.
     case bool(Bool)
+    /// A whole number.
     case int(Int)
     /// A base-10 number within `DecimalDomain`: `0.1 + 0.2` is `0.3`. Boxed: a `Decimal` is 20 bytes, and
     /// unboxed it would make every value (an Int in a loop included) larger to copy.
     indirect case decimal(Decimal)
+    /// A text.
     case text(String)
+    /// A moment in time.
     case date(Date)
     /// Elapsed time, exact to the attosecond, within `DurationDomain`.
     case duration(Duration)
@@ -19,15 +25,20 @@ public enum Value: Sendable {
     case period(CalendarPeriod)
     /// A byte count.
     case size(Int64)
+    /// A file or folder by path.
     case file(FileRef)
+    /// A list of values.
     case list([Value])
+    /// Named fields: `{title: "Circe", year: 2018}`.
     case record(Record)
     /// Boxed: an entity (a type and an existential payload) is three times the size of any other case,
     /// and every copy of a value would otherwise move that much.
     indirect case entity(EntityValue)
+    /// A case of a registered enum.
     case enumCase(EnumCaseValue)
 
-    public var isNull: Bool {
+    @usableFromInline
+    package var isNull: Bool {
         if case .null = self { return true }
         return false
     }
@@ -35,7 +46,7 @@ public enum Value: Sendable {
     /// Whether this is a value of the scalar kind, as it is: the common case of an argument, checked without building
     /// the value's type.
     @inlinable
-    public func isScalar(_ kind: ScalarKind) -> Bool {
+    package func isScalar(_ kind: ScalarKind) -> Bool {
         switch self {
         case .bool: kind == .bool
         case .int: kind == .int
@@ -51,7 +62,8 @@ public enum Value: Sendable {
     }
 
     /// The dynamic type of this value, as precise as the value itself tells.
-    public var type: ValueType {
+    @usableFromInline
+    package var type: ValueType {
         switch self {
         case .null: return .null
         case .bool: return .bool
@@ -72,25 +84,36 @@ public enum Value: Sendable {
 }
 
 /// An ordered set of named fields: `{title: "Circe", year: 2018}`.
+///
+/// ```swift
+/// var row = Record(["title": .text("Circe"), "year": .int(2018)])
+/// row.set("pages", .int(393))
+/// ```
 public struct Record: Sendable {
+    /// The field names, in order.
     public private(set) var keys: [String]
+    /// The values, in the order of `keys`.
     public private(set) var values: [Value]
 
-    public init(keys: [String] = [], values: [Value] = []) {
+    /// One value per key: the engine's own records, built in order.
+    package init(keys: [String] = [], values: [Value] = []) {
         precondition(keys.count == values.count, "a record needs one value per key")
         self.keys = keys
         self.values = values
     }
 
+    /// A record of these fields, in order.
     public init(_ fields: KeyValuePairs<String, Value>) {
         self.init(keys: fields.map(\.key), values: fields.map(\.value))
     }
 
+    /// The value of the field `key`; nil when there is no such field.
     public subscript(key: String) -> Value? {
         guard let index = keys.firstIndex(of: key) else { return nil }
         return values[index]
     }
 
+    /// Sets the field `key`, added last when there is none.
     public mutating func set(_ key: String, _ value: Value) {
         if let index = keys.firstIndex(of: key) {
             values[index] = value
@@ -105,21 +128,28 @@ public struct Record: Sendable {
 /// of the month where the month has it and takes the month's last day where it hasn't (Jan 31 + 1 month is
 /// Feb 28 or 29).
 public struct CalendarPeriod: Sendable, Hashable, Comparable {
+    /// How many months; negative for a period back in time.
     public let months: Int
     /// Dates span 9999 years, so no period that moves a date and stays in range is longer.
     public static let maxMonths = 9_999 * 12
 
+    /// A period of `months`; nil beyond `maxMonths` either way.
     public init?(months: Int) {
         guard months.magnitude <= Self.maxMonths else { return nil }
         self.months = months
     }
 
+    /// The shorter period first.
     public static func < (a: CalendarPeriod, b: CalendarPeriod) -> Bool { a.months < b.months }
 }
 
 /// A file or folder by path. Its properties (`name`, `size`, …) are read from the file system when asked.
+/// A parameter of this type takes a text too, as a path: `import books from "more.csv"`. Before touching the file,
+/// an intent asks `IntentContext.authorize(_:path:)` for the path to use.
 public struct FileRef: Sendable, Hashable {
+    /// The path as given: absolute, relative to the current folder, or starting with `~`.
     public var path: String
+    /// The file or folder at `path`.
     public init(path: String) { self.path = path }
     /// The last part of the path, trailing slashes aside: `notes.txt`, `Downloads` for `~/Downloads/`, `/` for `/`.
     public var name: String {
@@ -140,32 +170,32 @@ public struct FileRef: Sendable, Hashable {
     }
 }
 
-/// One case of a registered enum.
+/// One case of a registered enum, as the engine holds it: an `AppEnum`'s `autoValue` makes it.
 public struct EnumCaseValue: Sendable {
-    public let type: AnyEnumType
-    public let index: Int
-    public init(type: AnyEnumType, index: Int) {
+    package let type: AnyEnumType
+    package let index: Int
+    package init(type: AnyEnumType, index: Int) {
         self.type = type
         self.index = index
     }
-    public var identifier: String { type.cases[index].identifier }
-    public var displayName: String { type.cases[index].displayName }
+    package var identifier: String { type.cases[index].identifier }
+    package var displayName: String { type.cases[index].displayName }
 }
 
 /// One host entity with its type. The payload is the host's own Swift value; properties are read through
-/// the getters the type built at registration.
+/// the getters the type built at registration. An `AppEntity`'s `autoValue` makes it.
 public struct EntityValue: Sendable {
-    public let type: AnyEntityType
-    public let payload: any Sendable
+    package let type: AnyEntityType
+    package let payload: any Sendable
 
-    public init(type: AnyEntityType, payload: any Sendable) {
+    package init(type: AnyEntityType, payload: any Sendable) {
         self.type = type
         self.payload = payload
     }
 
-    public var id: String { type.identifier(of: payload) }
-    public var display: DisplayRepresentation { type.display(of: payload) }
-    public func property(_ index: Int) -> Value { type.properties[index].get(payload) }
+    package var id: String { type.identifier(of: payload) }
+    package var display: DisplayRepresentation { type.display(of: payload) }
+    package func property(_ index: Int) -> Value { type.properties[index].get(payload) }
 }
 
 /// The range of the language's Decimal. Owned here, below the engine, because hosts convert into it too.
@@ -175,16 +205,16 @@ public struct EntityValue: Sendable {
 /// product whose exponents add up below -128). So every decimal the engine makes is less than 10^38 in
 /// magnitude and has at most 38 digits after the point: sums, products and quotients of two such numbers
 /// stay far from the edges, and the result is brought back into the range, or refused, before it is kept.
-public enum DecimalDomain {
+package enum DecimalDomain {
     /// Digits after the point; results with more are rounded (half away from zero).
-    public static let maxFractionDigits = 38
+    package static let maxFractionDigits = 38
     /// 10^38, the smallest magnitude out of range.
-    public static let bound = Decimal(sign: .plus, exponent: 38, significand: 1)
+    package static let bound = Decimal(sign: .plus, exponent: 38, significand: 1)
     /// How a message names the range.
-    public static let rangeDescription = "a Decimal holds up to 38 digits and is less than 10^38 in magnitude"
+    package static let rangeDescription = "a Decimal holds up to 38 digits and is less than 10^38 in magnitude"
 
     /// `value` rounded to `maxFractionDigits` places, or nil when it is NaN or out of range.
-    public static func normalized(_ value: Decimal) -> Decimal? {
+    package static func normalized(_ value: Decimal) -> Decimal? {
         guard !value.isNaN else { return nil }
         var result = value
         if result.exponent < -maxFractionDigits {
@@ -200,7 +230,7 @@ public enum DecimalDomain {
 
     /// The Decimal a Double reads as in its shortest form: `0.1` is 0.1, not 0.1000000000000000055…; nil for
     /// infinity, NaN and magnitudes of 10^38 or more.
-    public static func decimal(_ double: Double) -> Decimal? {
+    package static func decimal(_ double: Double) -> Decimal? {
         guard double.isFinite, let parsed = Decimal(string: "\(double)") else { return nil }
         return normalized(parsed)
     }
@@ -212,7 +242,7 @@ public enum DecimalDomain {
     }
 
     /// The nearest Double.
-    public static func double(_ value: Decimal) -> Double {
+    package static func double(_ value: Decimal) -> Double {
         // Exact in one multiplication or division when the significand has at most 15 digits and the power of
         // ten is exact in a Double (Clinger's fast path): the common case, without text.
         if let (isNegative, significand, exponent) = parts(value), significand < 1 << 53, (-22...22).contains(exponent) {
@@ -229,7 +259,7 @@ public enum DecimalDomain {
     static let wholePowersOfTen: [UInt64] = (0...19).map { exponent in (0..<exponent).reduce(1) { value, _ in value * 10 } }
 
     /// `value` as an Int when it is whole and fits in 64 bits.
-    public static func int(_ value: Decimal) -> Int? {
+    package static func int(_ value: Decimal) -> Int? {
         guard !value.isNaN else { return nil }
         if let (isNegative, significand, exponent) = parts(value) {
             var magnitude = significand
@@ -261,7 +291,7 @@ public enum DecimalDomain {
 
     /// The sign, significand and exponent of `value` when the significand fits in 64 bits (19 digits), read
     /// without `description`, which costs microseconds: the exact value is significand × 10^exponent.
-    public static func parts(_ value: Decimal) -> (isNegative: Bool, significand: UInt64, exponent: Int)? {
+    package static func parts(_ value: Decimal) -> (isNegative: Bool, significand: UInt64, exponent: Int)? {
         guard !value.isNaN else { return nil }
         let significand = value.significand
         guard significand <= maxSignificand else { return nil }
@@ -274,19 +304,19 @@ public enum DecimalDomain {
 
 /// The range of the language's Duration: Int64.max seconds (about 292 billion years) either way, so that
 /// `Duration.components`, which a host may read, always holds it.
-public enum DurationDomain {
+package enum DurationDomain {
     static let attosecondsPerSecond: Int128 = 1_000_000_000_000_000_000
     /// The largest magnitude, in attoseconds.
-    public static let maxAttoseconds: Int128 = Int128(Int64.max) * attosecondsPerSecond
+    package static let maxAttoseconds: Int128 = Int128(Int64.max) * attosecondsPerSecond
     /// How a message names the range.
-    public static let rangeDescription = "a Duration is at most 9223372036854775807 seconds (about 292 billion years) either way"
+    package static let rangeDescription = "a Duration is at most 9223372036854775807 seconds (about 292 billion years) either way"
 
-    public static func contains(_ duration: Duration) -> Bool {
+    package static func contains(_ duration: Duration) -> Bool {
         duration.attoseconds.magnitude <= maxAttoseconds.magnitude
     }
 
     /// The duration of `attoseconds`, or nil out of range.
-    public static func duration(attoseconds: Int128) -> Duration? {
+    package static func duration(attoseconds: Int128) -> Duration? {
         guard attoseconds.magnitude <= maxAttoseconds.magnitude else { return nil }
         return Duration(attoseconds: attoseconds)
     }
@@ -295,10 +325,11 @@ public enum DurationDomain {
 /// The types whose values are one case of `Value`, with nothing to convert: a parameter of one of them takes a value
 /// of its case as it is. A plain enum, tested on every argument of a call, where `ValueType` is indirect (reading it
 /// counts a reference).
-public enum ScalarKind: Sendable, Equatable {
+@usableFromInline
+package enum ScalarKind: Sendable, Equatable {
     case bool, int, decimal, text, date, duration, period, size, file
 
-    public init?(_ type: ValueType) {
+    package init?(_ type: ValueType) {
         switch type {
         case .bool: self = .bool
         case .int: self = .int

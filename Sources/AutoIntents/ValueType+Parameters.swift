@@ -1,7 +1,7 @@
 extension ValueType {
     /// Whether a parameter of this type takes one value: then a list given to it (piped or written) runs the
     /// action once per element. `Any` and lists take a list as it is.
-    public var takesOneValue: Bool {
+    package var takesOneValue: Bool {
         switch self {
         case .any, .list: return false
         default: return true
@@ -12,7 +12,7 @@ extension ValueType {
 extension ValueType {
     /// The types scripts name (`as Int`, `(n: Decimal)`), by name ignoring case, with the other names people
     /// reach for (`Integer`, `Number`, `String`, `Boolean`): the one table the checker and `ask` read.
-    public static func builtin(named name: String) -> ValueType? {
+    package static func builtin(named name: String) -> ValueType? {
         builtinNames[name.lowercased()]
     }
 

@@ -123,6 +123,9 @@ package final class ActionCall: Sendable {
     let inputTakesOneValue: Bool
     /// Evaluates the arguments (`ActionCall+Arguments`).
     let evaluateArguments: ArgumentsStep
+    /// How the intent runs, taken out of the descriptor once rather than on every call (a native intent's is made on
+    /// its first use).
+    let implementation: IntentDescriptor.Implementation
     /// An immediate intent's `performNow`, taken out of the descriptor once rather than on every call.
     let performNow: (@Sendable ([Value?], IntentContext) throws -> IntentOutput)?
     /// The call through its own call site, when the intent is a native `ImmediateIntent` that runs immediately
@@ -141,7 +144,8 @@ package final class ActionCall: Sendable {
         self.summary = summary
         inputTakesOneValue = intent.parameters.first?.type.takesOneValue ?? false
         evaluateArguments = Self.argumentsStep(intent, arguments, argumentLocations, textLookups)
-        if case .immediate(let performNow) = intent.implementation {
+        implementation = intent.implementation
+        if case .immediate(let performNow) = implementation {
             self.performNow = performNow
             runsImmediately = intent.sideEffect != .destructive && intent.parameters.indices.allSatisfy { index in
                 let parameter = intent.parameters[index]

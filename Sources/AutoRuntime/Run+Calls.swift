@@ -96,7 +96,7 @@ extension Run {
         // an intent that is running.
         if cancellation.isCancelled { throw RunCancelled() }
         do {
-            switch intent.implementation {
+            switch call.implementation {
             case .native(let perform):
                 return try await performNative(perform, call, &arguments, node)
             case .immediate(let performNow):

@@ -18,4 +18,13 @@ import Testing
         let says = readme.contains("Today: \(numbers[0]) public declarations and \(numbers[1]) public types in all, \(intentTypes) of them in AutoIntents")
         #expect(says, "README.md's 'How it is built' should say: \(numbers[0]) declarations, \(numbers[1]) types, \(intentTypes) in AutoIntents")
     }
+
+    /// A host reads the API it may use in its doc comments: every public declaration of every module has one.
+    @Test(arguments: ["AutoIntents", "AutoHost", "AutoStdlib", "AutoCLI", "AutoMCP", "AutoTerminal", "AutoLanguage", "AutoRuntime"])
+    func everyPublicDeclarationIsDocumented(module: String) throws {
+        let listed = try BinaryRunner.run([Fixture.repositoryRoot + "/scripts/public-api", "--undocumented"], executable: "/bin/bash")
+        #expect(listed.exitCode == 0, "\(listed.standardError)")
+        let undocumented = listed.standardOutput.split(separator: "\n").filter { $0.hasPrefix("Sources/\(module)/") }
+        #expect(undocumented.isEmpty, "public declarations without a /// comment:\n\(undocumented.joined(separator: "\n"))")
+    }
 }

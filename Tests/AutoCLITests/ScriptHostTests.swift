@@ -15,7 +15,7 @@ struct Wave: ImmediateIntent {
 /// A host registers the intents it adds when a script may call them: a run whose script names none of them is
 /// compiled without them, and everything else sees them all.
 @Suite struct ScriptHostTests {
-    let host = ScriptHost(registry: .standard, adding: IntentBundle([.init(Wave.self)]), prelude: [])
+    let host = ScriptHost(registry: .standard, adding: IntentBundle(Wave.self), prelude: [])
 
     func compile(_ text: String, _ bodies: PreludeBodies) -> Result<CompiledScript, CompilationFailure> {
         host.compile(SourceFile(name: "t.auto", text: text), preludeBodies: bodies)
@@ -45,6 +45,6 @@ struct Wave: ImmediateIntent {
     }
 
     @Test func theFirstWordsOfABundlesIntents() {
-        #expect(IntentBundle([.init(Wave.self)]).firstWords == ["wave"])
+        #expect(IntentBundle(Wave.self).firstWords == ["wave"])
     }
 }

@@ -2,26 +2,36 @@ import Foundation
 
 /// A place in a text file, 1-based, columns counted in characters as an editor shows them.
 public struct TextPosition: Sendable, Hashable, CustomStringConvertible {
+    /// The line, from 1.
     public var line: Int
+    /// The column on the line, from 1.
     public var column: Int
+    /// The place at `line` and `column`.
     public init(line: Int, column: Int) {
         self.line = line
         self.column = column
     }
+    /// `7:23`, as compilers and editors write a place.
     public var description: String { "\(line):\(column)" }
 }
 
 /// What is wrong with a CSV file, and where: `more.csv:7:23: 'abc' is not a page count`; for a text that is no file,
 /// `line 7, column 23: …`.
+/// A host checking the rows of `CSVText` throws one too, so that its message names the place as the reader's do.
 public struct CSVError: Error, Sendable, CustomStringConvertible {
+    /// The file's path as people gave it; nil for a text that is no file.
     public let file: String?
+    /// Where the mistake is.
     public let position: TextPosition
+    /// What is wrong, for people.
     public let message: String
+    /// An error at `position` of `file`.
     public init(file: String?, position: TextPosition, message: String) {
         self.file = file
         self.position = position
         self.message = message
     }
+    /// The place, then the message: `more.csv:7:23: 'abc' is not a page count`.
     public var description: String {
         guard let file else { return "line \(position.line), column \(position.column): \(message)" }
         return "\(file):\(position): \(message)"
@@ -35,16 +45,28 @@ public struct CSVError: Error, Sendable, CustomStringConvertible {
 /// quote (`"Emma" 2,…`) drops the next character and reads on as quoted, so `parse csv` gave a title of
 /// `Emma"2,Jane Austen⏎B,C⏎` and no error. swiftcsv/SwiftCSV 0.10.0 also reads an unclosed quote to the end, and
 /// names no place for a stray one; neither tells on which line a row starts.
+///
+/// ```swift
+/// for row in try CSVText(file: "books.csv").rows(text) {
+///     guard row.fields.count == 3 else { throw CSVError(file: "books.csv", position: row.end, message: "…") }
+/// }
+/// ```
 public struct CSVText: Sendable {
+    /// One field of a row: its text, quotes removed, and where it starts.
     public struct Field: Sendable {
+        /// The field's text, quotes removed and doubled quotes made one.
         public var text: String
+        /// Where the field starts (its opening quote, for a quoted one).
         public var position: TextPosition
     }
 
+    /// One row: its fields, in order.
     public struct Row: Sendable {
+        /// The fields, in order.
         public var fields: [Field]
         /// Where the row's line break (or the end of the file) is: for "this line has too few fields".
         public var end: TextPosition
+        /// The line the row starts on.
         public var line: Int { fields.first?.position.line ?? end.line }
     }
 
@@ -53,6 +75,7 @@ public struct CSVText: Sendable {
     /// Between fields: `,` unless told.
     public let separator: Character
 
+    /// A reader whose errors name `file`, with fields between `separator`s.
     public init(file: String?, separator: Character = ",") {
         self.file = file
         self.separator = separator

@@ -101,7 +101,7 @@ struct BooksCSV {
     /// Every shelf by its normalized identifier and display name (`wanttoread`), made once rather than
     /// for each row.
     static let shelves: [String: Shelf] = Dictionary(Shelf.allCases.flatMap { shelf in
-        [(normalized(shelf.rawValue), shelf), (normalized(Shelf.enumType.cases[Shelf.allCases.firstIndex(of: shelf) ?? 0].displayName), shelf)]
+        [(normalized(shelf.rawValue), shelf), (normalized(shelf.displayName), shelf)]
     }, uniquingKeysWith: { first, _ in first })
 
     /// Without the spaces and tabs around it. Most values have none, and Foundation's trimming costs more
