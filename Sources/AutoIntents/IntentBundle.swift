@@ -1,35 +1,36 @@
 /// Intents a host registers together, whose names are known before they are registered: a host can then leave them
 /// out of the registry of a run whose script names none of them (`ScriptHost(registry:adding:prelude:)`), since making
 /// each intent's descriptor at start-up is most of what a short run of `auto` spends before its first statement.
-///
-/// ```swift
-/// static let intents = IntentBundle(OpenBook.self, AddBook.self)
-/// await AutoCommandLine.main(AutoHost(name: "library", adding: intents))
-/// ```
-public struct IntentBundle: Sendable {
+/// `AutoHost.main` adds the standard library's intents so (`StandardLibrary.intents`).
+package struct IntentBundle: Sendable {
     /// One intent of a bundle: its title and how it is registered.
     @usableFromInline
     package struct Entry: Sendable {
         /// The intent's title, read without registering it.
         package let title: String
-        /// The intent's Swift type, module first, for messages about it.
-        package let swiftType: String
+        /// The intent's Swift type, for messages about it.
+        let type: any AppIntent.Type
         let register: @Sendable (inout Registry) throws(RegistrationError) -> Void
 
         /// Inlinable, so that `register` is specialised for `I` in the host's module, as `Registry.register` is.
         @inlinable
         package init<I: AppIntent>(_ type: I.Type) {
-            self.init(title: I.title, swiftType: String(reflecting: I.self)) { (registry: inout Registry) throws(RegistrationError) in
+            self.init(title: I.title, type: I.self) { (registry: inout Registry) throws(RegistrationError) in
                 try registry.register(I.self)
             }
         }
 
         @usableFromInline
-        init(title: String, swiftType: String, register: @escaping @Sendable (inout Registry) throws(RegistrationError) -> Void) {
+        init(title: String, type: any AppIntent.Type, register: @escaping @Sendable (inout Registry) throws(RegistrationError) -> Void) {
             self.title = title
-            self.swiftType = swiftType
+            self.type = type
             self.register = register
         }
+
+        /// The intent's Swift type, module first (`AutoStdlib.Notify`). Made only when a message needs it:
+        /// `String(reflecting:)` casts to the printing protocols, and each cast scanned the binary's conformances,
+        /// which for the standard library's 23 intents was a third of `auto -e 'show 1'`.
+        package var swiftType: String { String(reflecting: type) }
     }
 
     /// The intents, in the order they are registered.
@@ -38,7 +39,7 @@ public struct IntentBundle: Sendable {
     /// A bundle of these intent types, registered in this order.
     /// Inlinable, so that each is registered by code specialised for it in the host's module.
     @inlinable
-    public init<each I: AppIntent>(_ types: repeat (each I).Type) {
+    package init<each I: AppIntent>(_ types: repeat (each I).Type) {
         var entries: [Entry] = []
         for type in repeat each types { entries.append(Entry(type)) }
         self.init(entries)
@@ -58,7 +59,7 @@ public struct IntentBundle: Sendable {
     }
 
     /// Registers every intent, in order, as `Registry.register(_:)` does each.
-    public func register(into registry: inout Registry) throws(RegistrationError) {
+    package func register(into registry: inout Registry) throws(RegistrationError) {
         for entry in entries { try entry.register(&registry) }
     }
 }

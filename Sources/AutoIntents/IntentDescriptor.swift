@@ -89,8 +89,11 @@ package final class IntentDescriptor: Sendable {
     }
     /// Where a shortcut was declared (`stdlib/text.auto:3`); nil for native intents.
     package let origin: String?
-    /// The Swift type of a native intent, module first (`LibraryHost.OpenBook`), for messages about it.
-    package let swiftType: String?
+    /// The Swift type of a native intent, for messages about it.
+    let type: (any AppIntent.Type)?
+    /// The Swift type of a native intent, module first (`LibraryHost.OpenBook`), made when a message needs it
+    /// (`IntentBundle.Entry.swiftType` says why not before).
+    package var swiftType: String? { type.map { String(reflecting: $0) } }
 
     /// How a message names where the intent comes from: its Swift type, or the place its shortcut was declared at.
     package var declaredAs: String? { swiftType ?? origin.map { "the shortcut at \($0)" } }
@@ -125,8 +128,8 @@ package final class IntentDescriptor: Sendable {
     @usableFromInline
     init(title: String, description: IntentDescription, parameters: [ParameterInfo], summary: ParameterSummary?, sideEffect: SideEffect,
          capabilities: @escaping @Sendable () -> Set<Capability>, isDiscoverable: Bool, outputType: ValueType, resultRule: ResultRule,
-         calls: Calls, origin: String?, swiftType: String? = nil) {
-        self.swiftType = swiftType
+         calls: Calls, origin: String?, type: (any AppIntent.Type)? = nil) {
+        self.type = type
         self.resultRule = resultRule
         self.title = title
         self.name = Self.name(of: title)
@@ -149,7 +152,7 @@ package final class IntentDescriptor: Sendable {
     package func withOutputType(_ type: ValueType) -> IntentDescriptor {
         IntentDescriptor(title: title, description: description, parameters: parameters, summary: summary, sideEffect: sideEffect,
                          capabilities: capabilitiesOfIntent, isDiscoverable: isDiscoverable, outputType: type, resultRule: resultRule, calls: calls,
-                         origin: origin, swiftType: swiftType)
+                         origin: origin, type: self.type)
     }
 
     package func parameterIndex(named label: String) -> Int? {
@@ -187,7 +190,7 @@ package final class IntentDescriptor: Sendable {
             title: I.title, description: I.Description.intentDescription(I.description), parameters: infos, summary: summary,
             sideEffect: I.sideEffect, capabilities: { I.capabilities }, isDiscoverable: I.isDiscoverable, outputType: I.Output.valueType, resultRule: resultRule,
             calls: .native(NativeCalls { [prototype] in NativeCalls.Made(Self.native(prototype, parameters), Self.binder(prototype, parameters)) }),
-            origin: nil, swiftType: String(reflecting: I.self))
+            origin: nil, type: I.self)
     }
 
     /// How a call sets one parameter: the `@Parameter`'s setter, at the property's offset in the intent, and how it
