@@ -107,15 +107,19 @@ package enum ProgressEvent: Sendable, Equatable {
 }
 
 /// A question nobody could answer: a script run with `--no-input` or without a terminal, an automation.
-package struct NoAnswerError: Error, Sendable, CustomStringConvertible {
-    package let question: String
+/// `requestValue` and `choose` throw it; an intent may catch it to say what the answer was for and how to give it
+/// another way (the Library's `import books`: "fill in its author column").
+public struct NoAnswerError: Error, Sendable, CustomStringConvertible {
+    /// The question that was asked.
+    public let question: String
     /// Why nobody can: "standard input is not a terminal", "--no-input was given".
-    package let reason: String
+    public let reason: String
     package init(question: String, reason: String = "the run is not interactive") {
         self.question = question
         self.reason = reason
     }
-    package var description: String { "nobody can answer '\(question)' (\(reason))" }
+    /// "nobody can answer '…' (why)".
+    public var description: String { "nobody can answer '\(question)' (\(reason))" }
 }
 
 /// Thrown from `perform` when a parameter is missing or unusable (`IntentContext.needsValue(_:reason:)` makes it): the
