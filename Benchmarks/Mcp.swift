@@ -3,7 +3,7 @@ import Foundation
 // The MCP server's figure (issue 29): how long `auto mcp` takes from the first byte of a large request on its standard
 // input to the last byte of the answer on its standard output, through pipes as an assistant's client talks to it.
 // The request calls the prelude's `repeat text` with a text of the size and a count of 0, so the answer is small and the
-// figure is the request's: reading and framing it, checking it (JSONRPCCheck) and the SDK's decoding of it.
+// figure is the request's: reading and framing it, checking it (JSONRPCCheck) and decoding it (McpRequest).
 
 /// `auto mcp` with pipes on its standard input and output, initialized.
 final class McpSession {
