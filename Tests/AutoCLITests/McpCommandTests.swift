@@ -7,8 +7,7 @@ import Testing
 @Suite struct McpCommandTests {
     @Test func theServerIsInTheHostsOwnBinary() async throws {
         // A copy of `auto` alone in a folder: nothing beside it to start.
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("mcp-command-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try Fixture.newFolder("mcp-command")
         defer { try? FileManager.default.removeItem(at: folder) }
         let auto = folder.appendingPathComponent("auto").path
         try FileManager.default.copyItem(atPath: BinaryRunner.binary, toPath: auto)

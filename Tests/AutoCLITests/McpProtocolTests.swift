@@ -80,8 +80,7 @@ import Testing
     /// small), a ping and the call's cancellation: the ping is answered and the 20 MB request too, and the cancelled
     /// call writes nothing when the person's answer comes after.
     @Test func aLargeRequestHoldsUpNeitherAPingNorACancellationWhileACallRuns() async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("mcp-protocol-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try Fixture.newFolder("mcp-protocol")
         defer { try? FileManager.default.removeItem(at: folder) }
         let file = folder.appendingPathComponent("cancelled.txt")
         let server = try McpPipe(["--allow-write=\(folder.path)"])
@@ -114,8 +113,7 @@ import Testing
     /// or quoting the value), never with the inside of the line it became (`mcpArgument0`). Without grants, and with files granted in a
     /// folder of the test's (the file tools are then listed too, their paths in that folder).
     @Test(arguments: [false, true]) func everyListedToolTakesArgumentsMadeFromItsSchema(filesGranted: Bool) async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("mcp-tools-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try Fixture.newFolder("mcp-tools")
         defer { try? FileManager.default.removeItem(at: folder) }
         let server = try McpPipe(filesGranted ? ["--allow-read=\(folder.path)", "--allow-write=\(folder.path)"] : [], directory: folder.path)
         try await server.initialize(elicitation: true)

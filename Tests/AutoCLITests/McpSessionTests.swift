@@ -66,8 +66,7 @@ import Testing
     /// A call waiting for the person's answer is cancelled: the server stops waiting (and says so to the client), the
     /// call gets no response, its file is not written, and the next request is answered.
     @Test func aCancelledCallGetsNoResponseAndTheNextRequestIsAnswered() async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("mcp-session-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try Fixture.newFolder("mcp-session")
         defer { try? FileManager.default.removeItem(at: folder) }
         let file = folder.appendingPathComponent("cancelled.txt")
         let server = try McpPipe(["--allow-write=\(folder.path)"])
@@ -92,8 +91,7 @@ import Testing
     /// The client goes away while a call waits for its answer: the wait ends, the call with it, and the server ends
     /// with status 0.
     @Test func theEndOfTheInputWhileACallWaitsForAnAnswerEndsTheServer() async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("mcp-session-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try Fixture.newFolder("mcp-session")
         defer { try? FileManager.default.removeItem(at: folder) }
         let server = try McpPipe(["--allow-write=\(folder.path)"])
         try await server.initialize(elicitation: true)
