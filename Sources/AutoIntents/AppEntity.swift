@@ -261,13 +261,19 @@ public final class EntityType<E: AppEntity>: AnyEntityType, @unchecked Sendable 
         var found = properties ?? []
         if properties == nil {
             // The type's layout, read once: its properties, and those of types the engine can't show.
-            let stored = EntityProperty<E>.stored()
-            found = stored.properties
-            if let first = stored.unshown.first {
-                let names = stored.unshown.map { "\(E.self).\($0.name) (\($0.type))" }.joined(separator: ", ")
-                problem = "\(names) can't be shown by the engine, and the entity type '\(singular)' lists its stored properties: give it "
-                    + "the properties to show (EntityType<\(E.self)>(singular: \"\(singular)\", properties: [.init(\"name\", \\.name), …])), "
-                    + "make each property's type an IntentValue, or start its name with _ (_\(first.name)) to keep it out"
+            let listing = "give it the properties to show (EntityType<\(E.self)>(singular: \"\(singular)\", properties: "
+                + "[.init(\"name\", \\.name), …]))"
+            do {
+                let stored = try EntityProperty<E>.stored()
+                found = stored.properties
+                if let first = stored.unshown.first {
+                    let names = stored.unshown.map { "\(E.self).\($0.name) (\($0.type))" }.joined(separator: ", ")
+                    problem = "\(names) can't be shown by the engine, and the entity type '\(singular)' lists its stored properties: "
+                        + listing + ", make each property's type an IntentValue, or start its name with _ (_\(first.name)) to keep it out"
+                }
+            } catch {
+                problem = "the entity type '\(singular)' lists its stored properties, but \(String(reflecting: E.self)) \(error.reason), "
+                    + "or " + listing
             }
         }
         let properties = found

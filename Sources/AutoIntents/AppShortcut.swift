@@ -43,9 +43,11 @@ public struct AppShortcut: Sendable {
     /// ```
     public init<I: AppIntent>(intent: I, phrases: [AppShortcutPhrase<I>], shortTitle: String, systemImageName: String) {
         intentTitle = I.title
-        // The intent's @Parameter properties, read once for all its phrases (each read reflects on the type).
+        // The intent's @Parameter properties, read once for all its phrases (each read reflects on the type). An
+        // intent whose properties can't be read was refused when it was registered, before its shortcuts.
+        let fields = (try? StoredProperties.of(I.self)) ?? []
         let declared: [(name: String, declaration: AnyParameterDeclaration)] = withUnsafeBytes(of: intent) { bytes in
-            StoredProperties.of(I.self).filter { $0.isSpecialisation(of: Parameter<Int>.self) }.map { field in
+            fields.filter { $0.isSpecialisation(of: Parameter<Int>.self) }.map { field in
                 let declaration = AnyParameterDeclaration.ofParameter(in: bytes, at: field.offset)
                 return (declaration.name ?? field.propertyName, declaration)
             }

@@ -30,11 +30,19 @@ public struct Dependency<T: Sendable>: Sendable {
 }
 
 extension Dependencies {
-    /// Fills every `@Dependency` property of `value` (an intent's prototype, a query) from these dependencies, found
-    /// from its stored properties; a missing one is an error that names its type and `owner`.
+    /// Fills every `@Dependency` property of `value` (a query, an options provider) from these dependencies, found
+    /// from its stored properties; a missing one is an error that names its type and `owner`. A class may be one of
+    /// these, but the engine doesn't write into it: one that declares a `@Dependency` is refused.
     @usableFromInline
     func fill<T>(_ value: inout T, in owner: String) throws(RegistrationError) {
-        try fill(&value, fields: StoredProperties.of(T.self), in: owner)
+        guard StoredProperties.structDescriptor(of: T.self) == nil else {
+            return try fill(&value, fields: StoredProperties.of(T.self, for: owner), in: owner)
+        }
+        guard let type = T.self as? AnyObject.Type else { return }  // an enum: nothing stored to fill
+        if let field = StoredProperties.ofClass(type).first(where: { $0.isSpecialisation(of: Dependency<Int>.self) }) {
+            throw RegistrationError("\(owner), \(String(reflecting: T.self)), is a class whose @Dependency '\(field.propertyName)' "
+                + "the engine can't fill: declare it a struct, or give the class what it needs when you make it")
+        }
     }
 
     /// The same, given `T`'s stored properties.

@@ -3,9 +3,10 @@ extension EntityProperty {
     /// but `id`, which every entity has on its own, and those whose names start with `_`. Read once, at
     /// registration, from the type's layout; a value is read at the property's offset. `unshown` are the others,
     /// of types the engine can't show: registering the type is then an error (`Registry`), not a property gone.
-    static func stored() -> (properties: [EntityProperty<E>], unshown: [(name: String, type: String)]) {
+    /// Throws when `E`'s properties can't be read (a class).
+    static func stored() throws(StoredProperties.Unreadable) -> (properties: [EntityProperty<E>], unshown: [(name: String, type: String)]) {
         var properties: [EntityProperty<E>] = [], unshown: [(name: String, type: String)] = []
-        for field in StoredProperties.of(E.self) where field.name != "id" && !field.name.hasPrefix("_") {
+        for field in try StoredProperties.of(E.self) where field.name != "id" && !field.name.hasPrefix("_") {
             guard let reader = PropertyReader.make(for: field.type) else {
                 unshown.append((field.name, String(describing: field.type)))
                 continue

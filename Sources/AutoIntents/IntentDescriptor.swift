@@ -209,7 +209,7 @@ package final class IntentDescriptor: Sendable {
     /// registration.
     @usableFromInline
     static func prepare<I: AppIntent>(_ prototype: inout I, dependencies: Dependencies) throws(RegistrationError) -> [ParameterSetter] {
-        let fields = StoredProperties.of(I.self)
+        let fields = try StoredProperties.of(I.self, for: "intent '\(I.title)'")
         try dependencies.fill(&prototype, fields: fields, in: "intent '\(I.title)'")
         let declared = withUnsafeBytes(of: prototype) { bytes in
             fields.filter { $0.isSpecialisation(of: Parameter<Int>.self) }.map { field in

@@ -11,9 +11,13 @@ struct IntentOpening: Sendable {
     let parameters: [(offset: Int, propertyName: String)]
 
     init<I: AppIntent>(_ type: I.Type, dependencies registered: Dependencies) throws(IntentError) {
-        // Its properties are written at their offsets in the value, which for a class would be its reference.
-        guard !(I.self is AnyObject.Type) else { throw Self.refusal(I.self, "it is a class; intents are structs") }
-        let fields = StoredProperties.of(I.self)
+        // Its properties are written at their offsets in the value, which only a struct's are.
+        let fields: [StoredProperties.Field]
+        do {
+            fields = try StoredProperties.of(I.self)
+        } catch {
+            throw Self.refusal(I.self, "\(String(reflecting: I.self)) \(error.reason)")
+        }
         self.type = ObjectIdentifier(I.self)
         do {
             dependencies = try registered.fills(for: fields, in: "it")

@@ -1,8 +1,19 @@
 @_spi(Reflection) import Swift
 
-/// The stored properties of a type, with their offsets, in declaration order: how registration finds an intent's
+/// The stored properties of a struct, with their offsets, in declaration order: how registration finds an intent's
 /// `@Parameter` and `@Dependency` properties and an entity's properties without a list written by hand. Read once,
 /// at registration; nothing on the path of a call looks a property up.
+///
+/// This is the engine's one seam onto Swift's private reflection: the standard library's `_forEachField` (the SPI
+/// behind `Mirror`, which lists each stored property's name, offset and type) and the struct metadata's layout (its
+/// type descriptor, to tell a generic struct's specialisations apart without a cast). Everything else writes and
+/// reads through the offsets given here. Swift 6.3, the toolchain tested, keeps both as this reads them; one that
+/// doesn't is caught before any offset is used: the first read checks a probe struct against what the public
+/// `MemoryLayout.offset(of:)` says (`toolchainProblem`), and a mismatch refuses every registration with an error
+/// rather than writes in the wrong place. `StoredPropertiesTests` pins each assumption.
+///
+/// Measured against the alternatives (issue 30): a macro on swift-syntax adds swift-syntax to the clean build of
+/// every host, and key paths listed by hand are a list a host can get wrong; PERFORMANCE.md has the figures.
 enum StoredProperties {
     struct Field {
         /// As declared; a property wrapper's storage is the property's name after an underscore.
@@ -26,16 +37,48 @@ enum StoredProperties {
         }
     }
 
-    static func of(_ type: Any.Type) -> [Field] {
+    /// Why a type's stored properties can't be read: what follows the type's name in registration's error.
+    struct Unreadable: Error {
+        let reason: String
+    }
+
+    /// The stored properties of the struct `type`: what the engine reads and writes in place in a value of it.
+    /// A class, an enum or a tuple is refused (a value of one isn't its fields), and so is every type when this
+    /// toolchain's reflection doesn't read as the engine relies on.
+    static func of(_ type: Any.Type) throws(Unreadable) -> [Field] {
+        if let toolchainProblem { throw Unreadable(reason: "can't be read: " + toolchainProblem) }
+        guard structDescriptor(of: type) != nil else {
+            let kind = type is AnyObject.Type ? "a class" : "not a struct"
+            throw Unreadable(reason: "is \(kind): the engine reads and fills the properties of structs only; declare it a struct")
+        }
+        guard let fields = fields(of: type) else { throw Unreadable(reason: "has stored properties Swift's reflection can't list") }
+        return fields
+    }
+
+    /// `of(type)`, refused with a registration error that names `owner` (`intent 'Mark as read'`) and its Swift type.
+    static func of(_ type: Any.Type, for owner: String) throws(RegistrationError) -> [Field] {
+        do { return try of(type) } catch { throw RegistrationError("\(owner), \(String(reflecting: type)), \(error.reason)") }
+    }
+
+    /// The stored properties of the class `type`, their offsets within an instance: only for saying what a class
+    /// declares that the engine can't fill (a `@Dependency`), never for writing into one.
+    static func ofClass(_ type: AnyObject.Type) -> [Field] {
+        guard toolchainProblem == nil else { return [] }
+        // `.classType` by its value: the standard library declares the option a `static var`, which Swift 6 refuses.
+        return fields(of: type, options: _EachFieldOptions(rawValue: 1)) ?? []
+    }
+
+    /// What `_forEachField` lists; nil when it refuses the type.
+    private static func fields(of type: Any.Type, options: _EachFieldOptions = _EachFieldOptions(rawValue: 0)) -> [Field]? {
         var fields: [Field] = []
         // The options spelt out: the default, `[]`, is built by the standard library's unspecialised
         // `SetAlgebra.init(arrayLiteral:)`, whose first use looks up a conformance by scanning every record in the
         // binary (a twentieth of a start).
-        _ = _forEachField(of: type, options: _EachFieldOptions(rawValue: 0)) { name, offset, fieldType, _ in
+        let listed = _forEachField(of: type, options: options) { name, offset, fieldType, _ in
             fields.append(Field(name: String(cString: name), offset: offset, type: fieldType))
             return true
         }
-        return fields
+        return listed ? fields : nil
     }
 
     /// The nominal type descriptor of a struct's metadata; nil for any other kind of type. Swift's struct metadata
@@ -44,5 +87,54 @@ enum StoredProperties {
         let metadata = unsafeBitCast(type, to: UnsafeRawPointer.self)
         guard metadata.load(as: UInt.self) == 0x200 else { return nil }
         return metadata.load(fromByteOffset: MemoryLayout<UInt>.stride, as: UnsafeRawPointer.self)
+    }
+
+    /// Nil when this toolchain's reflection reads as the engine relies on; else what differs. Checked once, on the
+    /// first read, in a few microseconds.
+    static let toolchainProblem: String? = problem(in: fields(of: LayoutProbe.self), expected: LayoutProbe.expected(),
+                                                   parameter: fields(of: Parameter<String>.self))
+
+    /// What differs between the fields read of `LayoutProbe` and those expected of it (names, types and the offsets
+    /// `MemoryLayout.offset(of:)` gives), and in `Parameter`'s layout, whose first word registration reads as its
+    /// declaration (`AnyParameterDeclaration.ofParameter`).
+    static func problem(in read: [Field]?, expected: [Field], parameter: [Field]?) -> String? {
+        let prefix = "this Swift toolchain's reflection doesn't read structs as auto relies on (auto is tested on Swift 6.3): "
+        guard let read else { return prefix + "it can't list a struct's stored properties" }
+        let describe = { (fields: [Field]) in fields.map { "\($0.name) at \($0.offset): \($0.type)" }.joined(separator: ", ") }
+        guard read.count == expected.count,
+              zip(read, expected).allSatisfy({ $0.name == $1.name && $0.offset == $1.offset && $0.type == $1.type }) else {
+            return prefix + "it reads [\(describe(read))] where [\(describe(expected))] was expected"
+        }
+        guard let probe = read.first(where: { $0.name == "_parameter" }),
+              probe.isSpecialisation(of: Parameter<Int>.self), !probe.isSpecialisation(of: Dependency<String>.self) else {
+            return prefix + "a @Parameter's storage isn't known by its struct's type descriptor"
+        }
+        guard let first = parameter?.first, first.name == "declaration", first.offset == 0 else {
+            return prefix + "a @Parameter's declaration isn't its first word"
+        }
+        return nil
+    }
+}
+
+/// A struct of the kinds of properties registration reads: a byte before a word (padding), the engine's two property
+/// wrappers, a text, an optional and a generic struct. Its expected fields come from the
+/// public `MemoryLayout.offset(of:)`, which the compiler answers from the same layout.
+private struct LayoutProbe {
+    var flag: Int8 = 0
+    @Parameter var parameter: String
+    var text: String = ""
+    var count: Int? = nil
+    @Dependency var dependency: Int
+    var pair: Pair<Int8> = Pair(first: 0, second: 0)
+
+    struct Pair<T> { var first: T; var second: T }
+
+    static func expected() -> [StoredProperties.Field] {
+        func field<T>(_ name: String, _ path: PartialKeyPath<LayoutProbe>, _ type: T.Type) -> StoredProperties.Field {
+            StoredProperties.Field(name: name, offset: MemoryLayout<LayoutProbe>.offset(of: path) ?? -1, type: type)
+        }
+        return [field("flag", \.flag, Int8.self), field("_parameter", \._parameter, Parameter<String>.self),
+                field("text", \.text, String.self), field("count", \.count, Int?.self),
+                field("_dependency", \._dependency, Dependency<Int>.self), field("pair", \.pair, Pair<Int8>.self)]
     }
 }

@@ -69,6 +69,18 @@ struct OrderNow: ImmediateIntent {
     }
 }
 
+/// A class, which the engine can't prepare (its properties aren't in the value the opener returns), and its opener.
+final class SharedBake: AppIntent, @unchecked Sendable {
+    static let title = "Shared bake"
+    init() {}
+    func perform(_ context: IntentContext) async throws -> IntentResult<NoValue> { .result() }
+}
+
+struct OrderShared: AppIntent {
+    static let title = "Order shared"
+    func perform(_ context: IntentContext) async throws -> IntentResult<NoValue> { .result(opensIntent: SharedBake()) }
+}
+
 @Suite struct OpenedIntentTests {
     /// The openers only: the opened intents need not be registered to be opened.
     static func registry(bakery: Bakery?) -> Registry {
@@ -77,6 +89,7 @@ struct OrderNow: ImmediateIntent {
             if let bakery { try registry.register(dependency: bakery) }
             try registry.register(Order.self)
             try registry.register(OrderNow.self)
+            try registry.register(OrderShared.self)
         } catch {
             Issue.record("registration failed: \(error)")
         }
@@ -120,5 +133,12 @@ struct OrderNow: ImmediateIntent {
         #expect(outcome.exitCode == 0, "\(outcome.standardError)")
         #expect(outcome.output == ["The corner bakery baked 2 rye loaves", "order now: can't open 'bake now': its parameter 'loaves' was not set",
                                    "The corner bakery baked 1 rye loaves"])
+    }
+
+    @Test func anOpenedClassIsRefusedNamingIt() async {
+        let outcome = await EngineHarness.run("order shared", registry: Self.registry(bakery: Bakery()))
+        #expect(outcome.exitCode == 1)
+        #expect(outcome.standardError.contains("order shared: can't open 'shared bake': AutoRuntimeTests.SharedBake is a class: the engine "
+            + "reads and fills the properties of structs only; declare it a struct"), "\(outcome.standardError)")
     }
 }
