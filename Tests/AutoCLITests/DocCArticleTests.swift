@@ -2,11 +2,11 @@ import AutoTestSupport
 import Foundation
 import Testing
 
-/// The DocC articles show only code that compiles (issue 30, item 10): each Swift block of them is a run of lines of
+/// The DocC catalogs (AutoIntents' and AutoHost's) show only code that compiles (issue 30, item 10): each Swift block of them is a run of lines of
 /// the Library example host or of the README's host, which the tests build, so that an article can't drift from the
 /// API it teaches.
 @Suite struct DocCArticleTests {
-    static let catalog = Fixture.repositoryRoot + "/Sources/AutoIntents/AutoIntents.docc"
+    static let catalogs = ["AutoIntents", "AutoHost"].map { Fixture.repositoryRoot + "/Sources/\($0)/\($0).docc" }
 
     /// The lines of the compiled example files, each trimmed, blank ones left out.
     static func compiledSources() throws -> [String: [String]] {
@@ -22,13 +22,15 @@ import Testing
         text.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
     }
 
-    /// The Swift blocks of the catalog's articles.
+    /// The Swift blocks of the catalogs' articles.
     static func swiftBlocks() throws -> [(article: String, code: String)] {
         var blocks: [(String, String)] = []
-        for name in try FileManager.default.contentsOfDirectory(atPath: catalog) where name.hasSuffix(".md") {
-            let text = try String(contentsOfFile: catalog + "/" + name, encoding: .utf8)
-            for part in text.components(separatedBy: "```swift\n").dropFirst() {
-                blocks.append((name, part.components(separatedBy: "\n```")[0]))
+        for catalog in catalogs {
+            for name in try FileManager.default.contentsOfDirectory(atPath: catalog) where name.hasSuffix(".md") {
+                let text = try String(contentsOfFile: catalog + "/" + name, encoding: .utf8)
+                for part in text.components(separatedBy: "```swift\n").dropFirst() {
+                    blocks.append((name, part.components(separatedBy: "\n```")[0]))
+                }
             }
         }
         return blocks
@@ -44,7 +46,8 @@ import Testing
     @Test func everySwiftBlockIsCompiledCode() throws {
         let sources = try Self.compiledSources()
         let blocks = try Self.swiftBlocks()
-        #expect(blocks.count >= 8)
+        #expect(blocks.count >= 9)
+        #expect(blocks.contains { $0.article == "AutoHost.md" })
         for block in blocks {
             #expect(Self.isCompiled(block.code, in: sources), "\(block.article): not in the compiled examples:\n\(block.code)")
         }
