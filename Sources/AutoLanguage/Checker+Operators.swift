@@ -38,9 +38,8 @@ extension Checker {
 
         case .equal, .notEqual:
             let rightSide = coercedForComparison(right, to: l)
-            if !unknown, l != .null, r != .null, !comparable(l, r) {
-                error("can't compare \(l) with \(r) using '\(op.rawValue)': they are never equal", span,
-                      hint: l == .text || r == .text ? "convert one side with text(…) or number(…)" : nil)
+            if !unknown, let problem = ComparisonRules.problem(op == .equal ? .equal : .notEqual, l, r) {
+                error(problem, span, hint: ComparisonRules.hint(l, r))
             }
             return BoundExpression(kind: .compare(op == .equal ? .equal : .notEqual, left, rightSide), type: .bool, span: span)
 
@@ -86,21 +85,10 @@ extension Checker {
         return BoundExpression(kind: .constant(converted), type: converted.type, span: expression.span)
     }
 
-    func comparable(_ a: ValueType, _ b: ValueType) -> Bool {
-        if a == b || (a.isNumeric && b.isNumeric) { return true }
-        switch (a, b) {
-        case (.list(let x), .list(let y)): return comparable(x, y)
-        case (.enumeration, .text), (.text, .enumeration), (.file, .text), (.text, .file): return true
-        default: return false
-        }
-    }
-
     mutating func checkOrderable(_ left: BoundExpression, _ right: BoundExpression, _ op: String, _ span: Span) {
         let (l, r) = (left.type, right.type)
-        if l == .any || r == .any || l == .null || r == .null || isError(left) || isError(right) { return }
-        let orderable: Set<ValueType> = [.int, .decimal, .text, .date, .duration, .period, .size, .bool]
-        let same = (l.isNumeric && r.isNumeric) || (l == r && (orderable.contains(l) || { if case .enumeration = l { return true }; return false }()))
-        if !same { error("can't order \(l) and \(r) with '\(op)'", span) }
+        if isError(left) || isError(right) || ComparisonRules.canOrder(l, r) { return }
+        error("can't order \(l) and \(r) with '\(op)'", span, hint: ComparisonRules.hint(l, r))
     }
 
     /// What was likely meant by an arithmetic that does not apply.

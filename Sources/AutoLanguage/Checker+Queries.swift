@@ -65,8 +65,8 @@ extension Checker {
         if l == .any || r == .any || isError(right) { return }
         switch op {
         case .equal, .notEqual:
-            if r != .null, !comparable(l, r) {
-                error("can't compare \(l) with \(r) using '\(op.rawValue)': they are never equal", span)
+            if let problem = ComparisonRules.problem(op == .equal ? .equal : .notEqual, l, r) {
+                error(problem, span, hint: ComparisonRules.hint(l, r))
             }
         case .less, .lessEqual, .greater, .greaterEqual:
             checkOrderable(left, right, op.rawValue, span)

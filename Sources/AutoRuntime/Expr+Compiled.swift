@@ -174,7 +174,7 @@ extension Expr {
             let grants = run.context.grants
             let folder = try plan.folder.map { expression throws(EvaluationError) in try expression.evaluate(run, frame) }
             let limit = try plan.limit.map { expression throws(EvaluationError) in try ListQueries.limit(try expression.evaluate(run, frame)) }
-            func test(_ condition: ConditionPlan?) throws(EvaluationError) -> (@Sendable (Value) -> Bool)? {
+            func test(_ condition: ConditionPlan?) throws(EvaluationError) -> ListQueries.Test? {
                 try condition.map { condition throws(EvaluationError) in
                     try ListQueries.test(condition, grants: grants) { expression throws(EvaluationError) in try expression.evaluate(run, frame) }
                 }

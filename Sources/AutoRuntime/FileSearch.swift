@@ -9,8 +9,8 @@ import Foundation
 enum FileSearch {
     /// `byName` tests what the where-clause asks of a file's name and extension, on the name alone (`split`); `test`
     /// the rest, on the file.
-    static func run(_ plan: FileSearchPlan, folder: Value?, limit: Int?, byName: (@Sendable (Value) -> Bool)? = nil,
-                    test: (@Sendable (Value) -> Bool)?, grants: Grants, limits: ValueLimits) throws(EvaluationError) -> [Value] {
+    static func run(_ plan: FileSearchPlan, folder: Value?, limit: Int?, byName: ListQueries.Test? = nil,
+                    test: ListQueries.Test?, grants: Grants, limits: ValueLimits) throws(EvaluationError) -> [Value] {
         let tree = FileTree(root: try root(folder, grants: grants), recursive: plan.recursive, hidden: plan.hidden)
         let limit = limit ?? Int.max
         if limit == 0 { return [] }
@@ -24,9 +24,9 @@ enum FileSearch {
                     if visited % Interruption.stride == 0 { try Interruption.check() }
                     // A file named by its name alone has the same name and extension: most entries of a large walk are
                     // turned down here, before their paths are built.
-                    if let byName, !byName(.file(FileRef(path: name))) { return true }
+                    if let byName, try !byName(.file(FileRef(path: name))) { return true }
                     let file = Value.file(FileRef(path: FileTree.path(of: name, in: folder)))
-                    if let test, !test(file) { return true }
+                    if let test, try !test(file) { return true }
                     return try keep(file, visited)
                 }
             } catch let error as EvaluationError {

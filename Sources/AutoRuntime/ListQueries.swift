@@ -4,25 +4,37 @@ import AutoIntents
 /// Where-clauses, sorts and limits evaluated on engine values: the list stages `filter where`, `sort by`
 /// and `limit`, and the part of a `find` that stays in the engine.
 enum ListQueries {
-    /// The condition with its right-hand sides evaluated, as a test of one candidate.
+    /// A where-clause's test of one candidate. A comparison that can't be made (a Text property with an Int) is an
+    /// error, not a candidate turned down.
+    typealias Test = @Sendable (Value) throws(EvaluationError) -> Bool
+
+    /// The condition with its right-hand sides evaluated, as a test of one candidate. A candidate whose property
+    /// can't be read (a record without that field, a file gone) is turned down.
     static func test(_ plan: ConditionPlan, grants: Grants, _ evaluate: (Expr) throws(EvaluationError) -> Value) throws(EvaluationError)
-        -> @Sendable (Value) -> Bool {
+        -> Test {
         switch plan {
         case .compare(let path, let op, let right):
             let value = try evaluate(right)
-            return { candidate in
+            return { candidate throws(EvaluationError) in
                 guard let left = try? read(path, candidate, grants: grants) else { return false }
-                return (try? Operations.compare(op, left, value)) ?? false
+                return try Operations.compare(op, left, value)
             }
         case .and(let a, let b):
             let (x, y) = (try test(a, grants: grants, evaluate), try test(b, grants: grants, evaluate))
-            return { x($0) && y($0) }
+            // Not `&&` and `||`, whose autoclosures would lose the error's type.
+            return { candidate throws(EvaluationError) in
+                guard try x(candidate) else { return false }
+                return try y(candidate)
+            }
         case .or(let a, let b):
             let (x, y) = (try test(a, grants: grants, evaluate), try test(b, grants: grants, evaluate))
-            return { x($0) || y($0) }
+            return { candidate throws(EvaluationError) in
+                if try x(candidate) { return true }
+                return try y(candidate)
+            }
         case .not(let a):
             let x = try test(a, grants: grants, evaluate)
-            return { !x($0) }
+            return { candidate throws(EvaluationError) in try !x(candidate) }
         }
     }
 
@@ -63,7 +75,7 @@ enum ListQueries {
         var kept: [Value] = []
         for index in items.indices {
             if index % Interruption.stride == 0 { try Interruption.check() }
-            if keep(items[index]) { kept.append(items[index]) }
+            if try keep(items[index]) { kept.append(items[index]) }
         }
         return kept
     }

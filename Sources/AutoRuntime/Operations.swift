@@ -207,6 +207,7 @@ package enum Operations {
         case (.entity(let x), .entity(let y)): return x.type === y.type && x.id == y.id
         case (.enumCase(let x), .enumCase(let y)): return x.type === y.type && x.index == y.index
         case (.enumCase(let x), .text(let y)), (.text(let y), .enumCase(let x)): return x.type.caseIndex(named: y) == x.index
+        case (.file(let x), .text(let y)), (.text(let y), .file(let x)): return x.path == y
         default:
             if let x = number(a), let y = number(b) { return x == y }
             return false
@@ -236,13 +237,18 @@ package enum Operations {
 
     package static func compare(_ op: ComparisonOperator, _ a: Value, _ b: Value) throws(EvaluationError) -> Bool {
         switch op {
-        case .equal: return equal(a, b)
-        case .notEqual: return !equal(a, b)
+        case .equal, .notEqual:
+            if equal(a, b) { return op == .equal }
+            // Unequal: because they differ, or because they could never be equal, which is a mistake to say.
+            if let problem = ComparisonRules.problem(op, property: ComparisonRules.kind(of: a), value: b) { throw problem }
+            return op == .notEqual
         case .less, .lessOrEqual, .greater, .greaterOrEqual:
             // Comparing with nil is false, as in SQL: a book not read yet is neither before nor after a date.
             if a.isNull || b.isNull { return false }
             guard let order = order(a, b) else {
-                throw EvaluationError("can't compare \(a.type) with \(b.type) using '\(op.rawValue)'")
+                let (x, y) = (ComparisonRules.kind(of: a), ComparisonRules.kind(of: b))
+                let problem = ComparisonRules.problem(op, x, y) ?? "can't order \(x) and \(y) with '\(op.rawValue)'"
+                throw EvaluationError(problem + (ComparisonRules.hint(x, y).map { "; \($0)" } ?? ""))
             }
             switch op {
             case .less: return order == .orderedAscending

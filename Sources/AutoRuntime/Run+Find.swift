@@ -33,6 +33,8 @@ extension Run {
             for comparison in comparisons {
                 let propertyType = type.propertyIndex[comparison.property.lowercased()].map { type.properties[$0].type }
                 let value = try Self.compared(try comparison.value.evaluate(self, frame), with: propertyType)
+                // The host's query would turn the value down as of another type, or read it as no condition at all.
+                if let propertyType, let problem = ComparisonRules.problem(comparison.op, property: propertyType, value: value) { throw problem }
                 pushed.append(PushedComparison(property: comparison.property, op: comparison.op, value: value))
             }
             source = .pushed(pushed, mode, sorts, limit: pushesLimit ? limit : nil)
@@ -70,10 +72,14 @@ extension Run {
     func entityCondition(_ plan: ConditionPlan, _ frame: Frame) throws(EvaluationError) -> EntityCondition {
         switch plan {
         case .compare(let path, let op, let right):
-            let value = try Self.compared(try right.evaluate(self, frame), with: Self.propertyType(at: path))
+            let type = Self.propertyType(at: path)
+            let value = try Self.compared(try right.evaluate(self, frame), with: type)
+            // Refused before any entity is tested: the tests below can only turn an entity down.
+            if let type, let problem = ComparisonRules.problem(op, property: type, value: value) { throw problem }
             if path.count == 1, case .entity(_, let index) = path[0] { return .test(property: index, op, value) }
             let grants = context.grants
             return .valueTest { candidate in
+                // Only a comparison with a property of a type not known before (a record's field) can fail here.
                 guard let left = try? ListQueries.read(path, candidate, grants: grants) else { return false }
                 return (try? Operations.compare(op, left, value)) ?? false
             }
@@ -101,6 +107,8 @@ extension Run {
 
     /// The type of the property a where-clause's path ends at, where the checker resolved it to an entity's.
     static func propertyType(at path: [PropertyAccess]) -> ValueType? {
+        // A find's candidates are entities, whose `id` is their identifier as a text.
+        if path.count == 1, case .dynamic("id") = path[0] { return .text }
         var last = path.last
         while case .each(let inner)? = last { last = inner }
         guard case .entity(let type, let index)? = last else { return nil }
