@@ -42,6 +42,7 @@ public enum AutoHost {
         var registry = Registry.standard
         do {
             try register(&registry)
+            try Self.checkTitles(of: registry)
             if standardLibrary { try Self.checkNames(of: registry, against: StandardLibrary.intents) }
         } catch {
             StandardStream.error.write("\(name): can't start: \(IntentError.message(of: error))\n")
@@ -53,6 +54,16 @@ public enum AutoHost {
             : ScriptHost(name: name, version: version, registry: registry)
         host.mcpTools = mcpTools
         await AutoCommandLine.main(host, arguments: arguments)
+    }
+
+    /// Refuses an intent of the host's whose title scripts can't call (`CallableTitle`): one that starts with `find`
+    /// registers and is listed, and every script, `say` and MCP call that names it fails to parse.
+    package static func checkTitles(of registry: Registry) throws(RegistrationError) {
+        for intent in registry.intents.dropFirst(Registry.standard.intents.count) {
+            if let problem = CallableTitle.problem(intent.title) {
+                throw RegistrationError("intent '\(intent.title)'\(intent.declaredAs.map { " (\($0))" } ?? "") can't be called by its title: \(problem)")
+            }
+        }
     }
 
     /// Refuses a registry that has an intent named as one of `bundle`'s, which would be registered later, when a

@@ -286,7 +286,7 @@ package struct Parser {
         case "set": return try parseSet()
         case "if": return try parseIf()
         case "for": return try parseFor()
-        case "repeat": return try parseRepeat()
+        case "repeat" where !repeatCallsAction(): return try parseRepeat()
         case "while": return try parseWhile()
         case "try" where peek().isSymbol(.leftBrace): return try parseTry()
         case "break" where endsStatement(peek()): return parseLoopExit(.breakStatement, .breakLoop)
@@ -321,6 +321,19 @@ package struct Parser {
         default:
             return nil
         }
+    }
+
+    /// Whether a line starting with `repeat` calls an action whose name starts so (`repeat text "ab" count: 2`, a
+    /// shortcut of the standard library) rather than being a loop: a word follows, and no `times` comes before the
+    /// statement ends. A count that is a number or in parentheses is always a loop's.
+    func repeatCallsAction() -> Bool {
+        guard peek().identifier != nil else { return false }
+        var position = index + 1
+        while position < tokens.count, !endsStatement(tokens[position]) {
+            if tokens[position].isWord("times") { return false }
+            position += 1
+        }
+        return true
     }
 
     func endsStatement(_ token: Token) -> Bool {

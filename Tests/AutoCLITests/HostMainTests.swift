@@ -18,6 +18,10 @@ import Testing
             + "mistaken_host.SayAgain are both titled 'Say Aloud'; give one another title"),
         ("standard library name", "mistaken: can't start: an intent named 'notify' is registered (mistaken_host.Notify), and the standard "
             + "library has one of that name (AutoStdlib.Notify): give the host's another title, or start with standardLibrary: false"),
+        ("title starting with find", "mistaken: can't start: intent 'Find easy trails' (mistaken_host.FindEasyTrails) can't be called by its "
+            + "title: scripts read 'find easy trails' as the language's own 'find', not as an action; give it a title that starts with another word"),
+        ("title with in", "mistaken: can't start: intent 'Check in' (mistaken_host.CheckIn) can't be called by its title: scripts read 'in' as "
+            + "the language's own word, which ends an action's name; give it a title without it"),
         ("host error", "mistaken: can't start: the store at /tmp/store.sqlite is locked by another program"),
         ("missing dependency", "mistaken: can't start: a dependency of type Store is already registered"),
     ])

@@ -26,6 +26,17 @@ struct Notify: AppIntent {
     func perform(_ context: IntentContext) async throws -> IntentResult<String> { .result(value: message) }
 }
 
+/// Titled with words the language reads as its own: a find, and a word that ends an action's name.
+struct FindEasyTrails: AppIntent {
+    static let title = "Find easy trails"
+    func perform(_ context: IntentContext) async throws -> IntentResult<NoValue> { .result() }
+}
+
+struct CheckIn: AppIntent {
+    static let title = "Check in"
+    func perform(_ context: IntentContext) async throws -> IntentResult<NoValue> { .result() }
+}
+
 /// What a host's own start-up may throw: its database can't be opened.
 enum StoreFailure: LocalizedError {
     case locked(path: String)
@@ -48,6 +59,10 @@ await AutoHost.main(name: "mistaken") { registry in
         try registry.register(SayAgain.self)
     case "standard library name":
         try registry.register(Notify.self)
+    case "title starting with find":
+        try registry.register(FindEasyTrails.self)
+    case "title with in":
+        try registry.register(CheckIn.self)
     case "host error":
         throw StoreFailure.locked(path: "/tmp/store.sqlite")
     case "missing dependency":
