@@ -16,6 +16,15 @@ public struct DisplayRepresentation: Sendable, Hashable {
     }
 }
 
+extension DisplayRepresentation {
+    /// Whether `text` is in its title, subtitle or a synonym, ignoring case: how the engine finds entities by text
+    /// when the host's query can list them but has no text search of its own (`find regions matching "val"`, `open
+    /// region "Valais"`, a phrase that names a region).
+    @usableFromInline package func matches(_ text: String) -> Bool {
+        ([title] + (subtitle.map { [$0] } ?? []) + synonyms).contains { $0.range(of: text, options: .caseInsensitive) != nil }
+    }
+}
+
 /// One of the host's objects: a book, a shelf item, a contact. A type describes itself once, in a
 /// `static let entityType`, with its names. Its properties are its stored properties of engine types (all but
 /// `id`), found at registration; or, listed by key path, the ones the type names, computed ones included,

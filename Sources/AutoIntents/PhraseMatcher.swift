@@ -305,7 +305,7 @@ package struct PhraseMatcher: Sendable {
                 (.enumCase(EnumCaseValue(type: type, index: index)), type.cases[index].displayName, cost)
             }
         case .entity(let type):
-            guard let query = registry.query(for: type), query.canSearchText else { return [] }
+            guard let query = registry.query(for: type), query.canFindByText else { return [] }
             let found = try await query.run(FindRequest.asReturned(.matching(written)))
             guard !found.isEmpty else { return [] }
             let exact = found.contains { value in

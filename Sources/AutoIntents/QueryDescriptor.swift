@@ -3,6 +3,7 @@
 @usableFromInline package final class QueryDescriptor: Sendable {
     package let entityType: AnyEntityType
     package let canEnumerate: Bool
+    /// Whether the host's query searches by text itself (an `EntityStringQuery`).
     package let canSearchText: Bool
     package let isPropertyQuery: Bool
     /// Property name (lower case) → the comparators the host answers for it.
@@ -26,6 +27,10 @@
         self.find = find
         self.lookup = lookup
     }
+
+    /// Whether a text can name an entity of the type (`open region "Valais"`, a phrase's parameter): the host's text
+    /// search, or else the engine's match of the titles of all the entities (`DisplayRepresentation.matches`).
+    package var canFindByText: Bool { canSearchText || canEnumerate }
 
     /// Runs a find: asks the host for the source, then filters, sorts and limits what the engine must.
     package func run(_ request: FindRequest) async throws -> [Value] { try await find(request) }
@@ -66,8 +71,13 @@ extension Registry {
                 case .suggested:
                     source = try await query.suggestedEntities()
                 case .matching(let text):
-                    guard let searchable else { throw IntentError("\(type.plural) can't be searched by text") }
-                    source = try await searchable.entities(matching: text)
+                    if let searchable {
+                        source = try await searchable.entities(matching: text)
+                    } else if let enumerable {
+                        source = try await enumerable.allEntities().filter { $0.displayRepresentation.matches(text) }
+                    } else {
+                        throw IntentError("\(type.plural) can't be searched by text")
+                    }
                 case .pushed(let comparisons, let mode, let sorts, let limit):
                     guard let pushed else { throw IntentError("\(type.plural) can't be filtered by the host") }
                     source = try await Self.runPushed(comparisons, mode, sorts, limit, pushed: pushed, support: support,

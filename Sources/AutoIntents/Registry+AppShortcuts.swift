@@ -93,8 +93,9 @@ extension Registry {
             switch intent.parameters[index].type {
             case .enumeration, .int: break
             case .entity(let type):
-                guard query(for: type)?.canSearchText == true else {
-                    throw RegistrationError("\(about) names '\(name)', a \(type.singular), but \(type.plural) can't be found by text; register a query that is an EntityStringQuery before the shortcuts")
+                guard query(for: type)?.canFindByText == true else {
+                    throw RegistrationError("\(about) names '\(name)', a \(type.singular), but \(type.plural) can't be found by text; register a query "
+                                            + "that is an EntityStringQuery or an EnumerableEntityQuery before the shortcuts")
                 }
             default:
                 throw RegistrationError("\(about) names '\(name)', of type \(intent.parameters[index].type); a phrase's parameter is an enum, an entity or an Int")

@@ -315,7 +315,7 @@ extension Checker {
                       hint: "give '\(intent.name)' a \(type.typeName) that another action made, or register a query for \(type.plural) in the host")
                 return value
             }
-            if query.canSearchText { return value }
+            if query.canFindByText { return value }
             error("'\(intent.name)' expects a \(type.typeName) for '\(parameter.name)'; \(type.plural) can't be named by text here", value.span,
                   hint: "find one first: 'find \(type.plural) where … | \(intent.name)'")
             return value

@@ -393,7 +393,7 @@ extension Checker {
         if !query.sortableProperties.isEmpty {
             parts.append("sorted by " + type.properties.map(\.name).filter { query.sortableProperties.contains($0.lowercased()) }.joined(separator: ", "))
         }
-        if query.canSearchText { parts.append("searched with 'matching'") }
+        if query.canFindByText { parts.append("searched with 'matching'") }
         if parts.isEmpty { return "\(type.plural) can only be listed as the host suggests them: 'find \(type.plural)' or 'find \(type.plural) limit n'" }
         return parts.joined(separator: "; ")
     }

@@ -256,7 +256,7 @@ struct Compiler {
         let locations = action.arguments.map { $0.map { location($0.span) } }
         // An entity parameter given as text, or asked for because it is missing, is found by its type's search.
         let lookups = zip(action.intent.parameters, action.arguments).map { parameter, argument -> QueryDescriptor? in
-            guard case .entity(let type) = parameter.type, let query = registry.query(for: type), query.canSearchText else { return nil }
+            guard case .entity(let type) = parameter.type, let query = registry.query(for: type), query.canFindByText else { return nil }
             guard let argument else { return query }
             return [.text, .any, .list(.text), .list(.any)].contains(argument.type) ? query : nil
         }

@@ -37,7 +37,7 @@ struct FindTool {
             "sort": ["type": "array", "items": key, "description": "sort keys, the first one first"],
             "limit": ["type": "integer", "minimum": 0],
         ]
-        if query.canSearchText { properties["matching"] = ["type": "string", "description": "text the \(type.plural)' titles contain"] }
+        if query.canFindByText { properties["matching"] = ["type": "string", "description": "text the \(type.plural)' titles contain"] }
         return Tool(name: name, title: "Find \(type.plural)", description: description, inputSchema: ToolSchemas.object(properties),
                     annotations: Tool.Annotations(title: "Find \(type.plural)", readOnlyHint: true, destructiveHint: false, openWorldHint: false))
     }
@@ -57,12 +57,12 @@ struct FindTool {
     func script(_ arguments: [String: JSON]) throws -> ToolScript {
         let known: Set<String> = ["where", "match", "sort", "limit", "matching"]
         if let unknown = arguments.keys.sorted().first(where: { !known.contains($0) }) {
-            throw ArgumentError("\(name) has no argument '\(unknown)'; it takes where, match, sort, limit" + (query.canSearchText ? " and matching" : ""))
+            throw ArgumentError("\(name) has no argument '\(unknown)'; it takes where, match, sort, limit" + (query.canFindByText ? " and matching" : ""))
         }
         var script = ToolScript()
         script.write("find \(type.plural)")
         if let matching = arguments["matching"], matching != .null {
-            guard query.canSearchText else { throw ArgumentError("\(type.plural) can't be searched by text") }
+            guard query.canFindByText else { throw ArgumentError("\(type.plural) can't be searched by text") }
             script.write(" matching ")
             script.write(try JSONValues.value(matching, as: .text), as: .text)
         }

@@ -45,9 +45,7 @@ extension Run {
             guard case .text(let needle) = try matching.evaluate(self, frame) else { throw EvaluationError("'matching' needs a text") }
             let byTitle = EntityCondition.valueTest { value in
                 guard case .entity(let entity) = value else { return false }
-                let display = entity.display
-                return ([display.title] + (display.subtitle.map { [$0] } ?? []) + display.synonyms)
-                    .contains { $0.range(of: needle, options: .caseInsensitive) != nil }
+                return entity.display.matches(needle)
             }
             condition = condition.map { .and(byTitle, $0) } ?? byTitle
         }

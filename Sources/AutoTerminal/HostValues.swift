@@ -20,7 +20,7 @@ package enum HostValues {
         case .files: return files(startingWith: wanted.typed)
         case .options(let parameter, let arguments, let inText): return options(of: parameter, given: arguments, inText: inText, typed: wanted.typed)
         }
-        guard let query = registry.query(for: type), query.canSearchText || query.canEnumerate else { return [] }
+        guard let query = registry.query(for: type), query.canFindByText else { return [] }
         let typed = wanted.typed
         let source: FindRequest.Source = query.canEnumerate ? .all : .matching(typed)
         let found: [Value] = withinBudget { () async throws -> [Value] in

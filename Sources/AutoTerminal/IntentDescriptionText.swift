@@ -82,7 +82,10 @@ package enum IntentDescriptionText {
             return text + "Finding: none; \(type.plural) are made by intents, not looked up\n"
         }
         var ways = ["by id"]
-        if query.canSearchText { ways.append("by text ('find \(type.plural) matching \"…\"', or a '\(type.singular)' parameter given as text)") }
+        if query.canFindByText {
+            let how = query.canSearchText ? "the host searches" : "the engine matches titles"
+            ways.append("by text ('find \(type.plural) matching \"…\"', or a '\(type.singular)' parameter given as text; \(how))")
+        }
         if query.canEnumerate {
             ways.append("all ('find \(type.plural)'); the engine filters and sorts by any property what the host doesn't")
         } else if query.isPropertyQuery {
