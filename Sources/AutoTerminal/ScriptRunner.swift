@@ -19,9 +19,6 @@ package struct RunOptions: Sendable {
     package var grants = Grants.all
     /// The script's `args`.
     package var arguments: [String] = []
-    /// Values the script sees as variables declared before it, after `args`: how `say` hands the intent of a
-    /// shortcut the value its words gave, with no quoting into source text.
-    package var variables: [(name: String, type: ValueType, value: Value)] = []
     /// Files of shortcut declarations the script sees after the prelude's: how `say` calls a shortcut declared at the
     /// REPL's prompt or in the script given to `say --file`.
     package var shortcuts: [SourceFile] = []
@@ -56,7 +53,6 @@ package struct ScriptRunner: Sendable {
         let script: CompiledScript? = finish("compiling", within: timeLimit) {
             // Running needs the bodies of only the prelude's shortcuts the script calls.
             switch host.compile(source, limits: options.parseLimits, grants: options.grants, preludeBodies: .whenCalled,
-                                session: options.variables.isEmpty ? nil : .declaring(options.variables.map { ($0.name, $0.type) }),
                                 shortcuts: options.shortcuts) {
             case .success(let script): return script
             case .failure(let failure):
@@ -74,7 +70,7 @@ package struct ScriptRunner: Sendable {
         limits.maxDuration = timeLimit.map { max(.zero, $0.deadline - ContinuousClock.now) }
         let interaction = interaction ?? terminalInteraction(options)
         let outcome = await Engine(registry: compiled.registry, limits: limits, grants: options.grants).run(
-            compiled.program, arguments: [.list(options.arguments.map(Value.text))] + options.variables.map(\.value), interaction: interaction,
+            compiled.program, arguments: [.list(options.arguments.map(Value.text))], interaction: interaction,
             cancellation: cancellation, whatIf: options.whatIf)
         switch outcome.ending {
         case .completed:

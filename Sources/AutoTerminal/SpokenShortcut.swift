@@ -18,10 +18,6 @@ package struct SpokenShortcut {
         self.shortcuts = shortcuts
     }
 
-    /// The name the call's value goes by: a variable of the one-line script that makes the call, so the value is
-    /// handed over as it is (an enum case, an entity's words), never quoted into source text.
-    package static let valueName = "spokenValue"
-
     /// Finds and runs the shortcut; the exit code: 2 when no shortcut matches or nobody can choose among several.
     package func run(_ sentence: String, options: RunOptions, interaction: (any Interaction)? = nil,
              cancellation: CancellationFlag = CancellationFlag()) async -> Int32 {
@@ -47,14 +43,25 @@ package struct SpokenShortcut {
         }
         var options = options
         options.shortcuts = shortcuts
-        var call = match.shortcut.intent.name
-        if let parameter = match.parameter, let value = match.value {
-            // An entity's words stay text: the call finds the entity by them as it finds any entity named by text.
-            let type: ValueType = if case .text = value { .text } else { parameter.type }
-            options.variables = [(Self.valueName, type, value)]
-            call += " \(parameter.name): \(Self.valueName)"
+        return await runner.run(SourceFile(name: "say", text: Self.call(match)), options: options, interaction: interaction,
+                                cancellation: cancellation)
+    }
+
+    /// The call of the matched intent, written as a person would write it (`plan hike trail: "five lakes"`), since an
+    /// error quotes it back: the value as a literal the checker reads as the same value. A phrase's value is a number,
+    /// an enum case (written by its display name, which the checker turns back into the case) or an entity's words
+    /// (a text, by which the call finds the entity as it finds any entity named by text), quoted and escaped.
+    static func call(_ match: ShortcutMatch) -> String {
+        let name = match.shortcut.intent.name
+        guard let parameter = match.parameter, let value = match.value else { return name }
+        let literal: String
+        switch value {
+        case .int(let number): literal = String(number)
+        case .enumCase(let item): literal = ValueFormatter.quoted(item.displayName)
+        case .text(let words): literal = ValueFormatter.quoted(words)
+        default: literal = ValueFormatter.quoted(ValueFormatter.inline(value))
         }
-        return await runner.run(SourceFile(name: "say", text: call), options: options, interaction: interaction, cancellation: cancellation)
+        return "\(name) \(parameter.name): \(literal)"
     }
 
     /// The phrases to match: the host's App Shortcuts and those of the shortcuts of the prelude and of `shortcuts`,

@@ -125,6 +125,14 @@ import Testing
         #expect(result.standardError.contains("'mark as read' needs 'book'"), "\(result.standardError)")
     }
 
+    /// An error in the call quotes the call as a person would write it, the value in it, not a variable of the engine's.
+    @Test func sayQuotesTheCallItMade() throws {
+        let result = try LibraryBinary.run(["--db", database, "say", "mark e as read in library"])
+        #expect(result.exitCode == 1)
+        #expect(result.standardError.contains("say:1:20: error: several books match 'e'"), "\(result.standardError)")
+        #expect(result.standardError.contains("\n  mark as read book: \"e\"\n"), "\(result.standardError)")
+    }
+
     @Test func sayWithNoMatchSuggestsTheClosestPhrases() throws {
         let result = try LibraryBinary.run(["--db", database, "say", "frobnicate the shelves"])
         #expect(result.exitCode == 2)
