@@ -5,15 +5,18 @@
 /// ```swift
 /// struct LibraryShortcuts: AppShortcutsProvider {
 ///     static var appShortcuts: [AppShortcut] {
-///         [AppShortcut(intent: OpenShelf(), phrases: ["Open \(\.$shelf) in \(.applicationName)"],
-///                      shortTitle: "Open shelf", systemImageName: "books.vertical")]
+///         AppShortcut(intent: OpenShelf(), phrases: ["Open \(\.$shelf) in \(.applicationName)"],
+///                     shortTitle: "Open shelf", systemImageName: "books.vertical")
+///         AppShortcut(intent: OpenBook(), phrases: ["Open \(\.$book) in \(.applicationName)"],
+///                     shortTitle: "Open book", systemImageName: "book")
 ///     }
 ///     static let synonyms: [String: [String]] = ["open": ["show"], "Want to Read": ["to read"]]
 /// }
 /// ```
 public protocol AppShortcutsProvider {
-    /// The shortcuts, in the order `library shortcuts` lists them.
-    static var appShortcuts: [AppShortcut] { get }
+    /// The shortcuts, in the order `library shortcuts` lists them: one per line, as App Intents writes them
+    /// (``AppShortcutsBuilder``), or a list in brackets.
+    @AppShortcutsBuilder static var appShortcuts: [AppShortcut] { get }
     /// Other words people say for a phrase's word (`"open": ["show", "list"]`) or for an enum case, by its display name
     /// or identifier (`"Currently Reading": ["reading now"]`). Keys and words are matched ignoring case and accents; a
     /// phrase's word takes one-word synonyms, a case any number of words.
@@ -23,6 +26,27 @@ public protocol AppShortcutsProvider {
 extension AppShortcutsProvider {
     /// None.
     public static var synonyms: [String: [String]] { [:] }
+}
+
+/// Builds ``AppShortcutsProvider/appShortcuts`` from one ``AppShortcut`` per line, as App Intents'
+/// `AppShortcutsBuilder` does; `if`, `if … else` and `for` choose and repeat them, and a list in brackets is taken as
+/// it is.
+@resultBuilder
+public enum AppShortcutsBuilder {
+    /// One shortcut.
+    public static func buildExpression(_ shortcut: AppShortcut) -> [AppShortcut] { [shortcut] }
+    /// Several, written as a list.
+    public static func buildExpression(_ shortcuts: [AppShortcut]) -> [AppShortcut] { shortcuts }
+    /// The lines, in order.
+    public static func buildBlock(_ parts: [AppShortcut]...) -> [AppShortcut] { parts.flatMap { $0 } }
+    /// An `if` without `else`: its shortcuts, or none.
+    public static func buildOptional(_ part: [AppShortcut]?) -> [AppShortcut] { part ?? [] }
+    /// The first branch of an `if … else`.
+    public static func buildEither(first part: [AppShortcut]) -> [AppShortcut] { part }
+    /// The second branch of an `if … else`.
+    public static func buildEither(second part: [AppShortcut]) -> [AppShortcut] { part }
+    /// A `for` loop's shortcuts, pass after pass.
+    public static func buildArray(_ parts: [[AppShortcut]]) -> [AppShortcut] { parts.flatMap { $0 } }
 }
 
 /// One App Shortcut: the intent it runs, the sentences that run it, and how a listing shows it.

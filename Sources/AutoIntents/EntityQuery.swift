@@ -92,6 +92,26 @@ public struct QuerySort: Sendable, Hashable {
 ///     func entities(for identifiers: [Int64]) async throws -> [Book] { … }
 /// }
 /// ```
+///
+/// The predicate type is the host's: SQL for a database, or a closure for entities held in memory:
+///
+/// ```swift
+/// struct TrailQuery: EntityPropertyQuery {
+///     typealias Predicate = @Sendable (Trail) -> Bool
+///     var properties: [QueryProperty<Trail, Predicate>] {
+///         [.init("length", [.less { (km: Decimal) in { $0.length < km } }])]
+///     }
+///     var sortableProperties: [String] { [] }
+///     func entities(matching predicates: [Predicate], mode: ComparatorMode, sortedBy: [QuerySort],
+///                   limit: Int?) async throws -> [Trail] {
+///         let found = store.trails.filter { trail in
+///             mode == .and ? predicates.allSatisfy { $0(trail) } : predicates.contains { $0(trail) }
+///         }
+///         return Array(found.prefix(limit ?? found.count))
+///     }
+///     func entities(for identifiers: [UUID]) async throws -> [Trail] { … }
+/// }
+/// ```
 public protocol EntityPropertyQuery<Entity>: EntityQuery {
     /// The host's own condition type: a SQL expression, a REST filter.
     associatedtype Predicate: Sendable

@@ -46,9 +46,11 @@ struct FindTool {
     var description: String {
         let properties = type.properties.map { "\($0.name) (\($0.type))" }.joined(separator: ", ")
         var text = "Finds \(type.plural). Properties: \(properties)."
-        let pushed = query.comparators.keys.sorted().map { "\($0) \(query.comparators[$0]!.map(\.rawValue).sorted().joined(separator: " "))" }
+        // The query keeps property names in lower case, to match them as scripts may write them; shown as declared.
+        let named = { (key: String) in type.propertyIndex[key].map { type.properties[$0].name } ?? key }
+        let pushed = query.comparators.keys.sorted().map { "\(named($0)) \(query.comparators[$0]!.map(\.rawValue).sorted().joined(separator: " "))" }
         if !pushed.isEmpty { text += " The host filters \(pushed.joined(separator: "; "))" }
-        if !query.sortableProperties.isEmpty { text += " and sorts by \(query.sortableProperties.sorted().joined(separator: ", "))" }
+        if !query.sortableProperties.isEmpty { text += " and sorts by \(query.sortableProperties.sorted().map(named).joined(separator: ", "))" }
         if !pushed.isEmpty || !query.sortableProperties.isEmpty { text += " itself." }
         return text + " Each \(type.singular) is also the resource \(addresses.uri(type, "{id}"))."
     }

@@ -47,6 +47,9 @@ import Testing
         let find = try #require(byName["find_books"])
         #expect(find.annotations.readOnlyHint == true)
         #expect(find.inputSchema.objectValue?["properties"]?.objectValue?["where"] != nil)
+        // Property names as declared, not as the query keeps them to match them.
+        #expect(find.description?.contains("readDate != < <= == > >= between in;") == true, "\(find.description ?? "")")
+        #expect(find.description?.contains("sorts by author, genre, pages, published, rating, readDate, title") == true, "\(find.description ?? "")")
         await library.stop()
     }
 
