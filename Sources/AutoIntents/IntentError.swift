@@ -35,3 +35,10 @@ public struct RunCancelled: Error, Sendable, CustomStringConvertible {
     /// The reason.
     public var description: String { reason }
 }
+
+/// What `fail "…"` throws: the script's own words, which the run reports as they are, without the intent's name that
+/// prefixes an intent's error (`import books: no such file`).
+package struct ScriptFailure: Error, Sendable {
+    package let message: String
+    package init(_ message: String) { self.message = message }
+}

@@ -8,6 +8,20 @@ extension Parser {
         "and", "or", "not", "in", "contains", "starts", "ends", "between", "otherwise", "true", "false", "nil",
     ]
 
+    /// Functions of other languages written out of habit, `len(xs)`, and what to write here. Only these: another name
+    /// before `(` may be an action given a value in parentheses (`show(1)`).
+    static let functionsOfOtherLanguages: [String: String] = {
+        var hints: [String: String] = [:]
+        for (names, function) in [(["len", "length", "size"], "count"), (["str", "string", "tostring"], "text"),
+                                  (["int", "float", "parseint", "parsefloat", "tonumber"], "number"),
+                                  (["lowercase", "tolowercase"], "lower"), (["uppercase", "touppercase"], "upper"), (["strip"], "trim")] {
+            for name in names { hints[name] = "write '\(function)(…)'" }
+        }
+        hints["print"] = "write 'show …'"
+        hints["sorted"] = "sort a list with a pipe: 'xs | sort by it'"
+        return hints
+    }()
+
     /// The words of the built-in functions, which are called with `(` right after the name.
     static let functionNames = Set(BuiltinFunction.allCases.filter(\.isCalled).map(\.rawValue))
 
@@ -82,7 +96,9 @@ extension Parser {
             // `xs[0]` indexes a value; `show [1]` passes a list.
             return false
         case .symbol(.leftParen):
-            return !(Self.functionNames.contains(word) && !next.spaceBefore)
+            // A function's call, or another language's (`len(xs)`), which the primary refuses with what to write.
+            let function = Self.functionNames.contains(word) || Self.functionsOfOtherLanguages[word.lowercased()] != nil
+            return !(function && !next.spaceBefore)
         case .symbol(.minus):
             // `show -1` passes minus one; `x - 1` subtracts, and so does a `-` that ends the line (`x -`, then
             // `1` on the next line), since a line that ends with an operator continues.
@@ -378,8 +394,11 @@ extension Parser {
             _ = advance()
             return Expression(kind: .null, span: token.span)
         case .identifier(let name):
-            if Self.functionNames.contains(name), peek().isSymbol(.leftParen), !peek().spaceBefore {
-                return try parseFunctionCall()
+            if peek().isSymbol(.leftParen), !peek().spaceBefore {
+                if Self.functionNames.contains(name) { return try parseFunctionCall() }
+                if let hint = Self.functionsOfOtherLanguages[name.lowercased()] {
+                    throw error("there is no function '\(name)'", hint: hint)
+                }
             }
             _ = advance()
             return Expression(kind: .name(Identifier(name: name, span: token.span)), span: token.span)

@@ -296,6 +296,10 @@ package struct Parser {
         case "shortcut" where peek().kind.isText: return try parseShortcut()
         case "automation" where peek().kind.isText: return try parseAutomation()
         default:
+            if let name = current.identifier, peek().isSymbol(.assign) {
+                // A habit of most languages; here `=` alone never sets anything.
+                throw error("'\(name) = …' sets nothing: a variable is set with 'set'", hint: "write 'set \(name) = …'")
+            }
             if let operatorText = operatorStartingLine() {
                 throw error("'\(operatorText)' can't start a line: a statement continues on the next line only after an operator, not before one",
                             hint: "move '\(operatorText)' to the end of the line above")

@@ -296,6 +296,8 @@ extension Run {
             return located(error, at: location)
         case let error as IntentError:
             return RuntimeError("\(what): \(error.message)", at: location)
+        case let error as ScriptFailure:
+            return RuntimeError(error.message, at: location)
         case let error as NoAnswerError:
             return RuntimeError("\(what): \(error)", at: location, kind: .unanswered(intent: what, parameter: nil))
         default:

@@ -134,6 +134,15 @@ import Testing
         #expect(result.standardError == "log: two\n     lines\n", "\(result.standardError)")
     }
 
+    /// `fail` says the script's words alone, where an intent's error has the intent's name in front.
+    @Test func failSaysItsTextAlone() throws {
+        let failed = try BinaryRunner.run(["-e", "show 1", "-e", #"fail "no files to back up""#])
+        #expect(failed.exitCode == 1)
+        #expect(failed.standardError.hasPrefix("-e:2:1: error: no files to back up\n"), "\(failed.standardError)")
+        let caught = try BinaryRunner.run(["-e", #"try { fail "boom" } otherwise { show error }"#])
+        #expect(caught.standardOutput == "boom\n", "\(caught.standardError)")
+    }
+
     @Test func environmentWaitAndNotify() async {
         let outcome = await run("""
             show (environment variable "PATH") != ""

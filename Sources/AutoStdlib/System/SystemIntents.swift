@@ -86,7 +86,7 @@ struct Fail: ImmediateIntent {
     @Parameter(title: "Message", question: "What went wrong?") var message: String
 
     func performNow(_ context: IntentContext) throws -> IntentResult<NoValue> {
-        throw IntentError(message)
+        throw ScriptFailure(message)
     }
 }
 
