@@ -82,6 +82,11 @@ import Testing
         let notAName = await run(#"rename file "DIR/copy/b.md" to "../b.md""#)
         #expect(notAName.standardError.contains("'../b.md' is not a file name"), "\(notAName.standardError)")
         #expect(try tree().contains("copy/b.md") && !(try tree().contains("copy/a.txt")))
+        // A folder moved into itself (rename(2)'s "Invalid argument") says so, and nothing moves.
+        let intoItself = await run(#"move file "DIR/box" to "DIR/box/sub""#)
+        #expect(intoItself.standardError.contains("can't move the folder '\(folder)/box' into itself: the target '\(folder)/box/sub/box' is inside it"),
+                "\(intoItself.standardError)")
+        #expect(try tree().contains("box/sub/b.md"))
     }
 
     @Test func deleteGoesToTheTrashWithItsInfoAndForGoodOnlyAfterAConfirmation() throws {

@@ -105,6 +105,10 @@ enum FileMoves {
             }
             if FileCalls.rename(source, target) == 0 { return }
             let code = errno
+            // rename(2)'s EINVAL: the target is inside the folder that moves ("Invalid argument" said nothing).
+            if code == EINVAL, target.hasPrefix(source.hasSuffix("/") ? source : source + "/") {
+                throw IntentError("can't move the folder '\(source)' into itself: the target '\(target)' is inside it")
+            }
             guard code == EXDEV else { throw FileSystemError(code, "move", source) }
             // Across file systems: copied under a temporary name beside the target (by the rules of a copy), renamed
             // over it, and only then the source removed.
