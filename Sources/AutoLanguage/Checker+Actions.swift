@@ -43,6 +43,10 @@ extension Checker {
             let value = words[used + 2]
             labeled.insert(ActionArgument(label: words[used + 1], value: Expression(kind: .name(value), span: value.span)), at: 0)
             positional.insert(Expression(kind: .name(words[used]), span: words[used].span), at: 0)
+        } else if used + 2 == words.count, positional.isEmpty, labelsVariable(Array(words[used...]), of: candidates) {
+            // A parameter's name and a variable, its value: `import books from path`.
+            let value = words[used + 1]
+            labeled.insert(ActionArgument(label: words[used], value: Expression(kind: .name(value), span: value.span)), at: 0)
         } else if used + 2 == words.count {
             // The input, then the label of the value after them: `write text body to "notes.txt"`.
             let label = words[used + 1]
@@ -161,6 +165,8 @@ extension Checker {
                candidates.contains(where: { $0.intent.parameterIndex(named: rest[1].name) != nil }) {
                 return (candidates, used)
             }
+            // Two: a parameter's name and a variable as its value (`import books from path`).
+            if rest.count == 2, labelsVariable(rest, of: candidates) { return (candidates, used) }
             // Three: the input, the label and its value, a variable too (`move file it to folder`).
             if rest.count == 3, namesInput(rest[0], of: candidates), lookupName(rest[1], expected: nil) == nil,
                lookupName(rest[2], expected: nil) != nil, candidates.contains(where: { $0.intent.parameterIndex(named: rest[1].name) != nil }) {
@@ -168,6 +174,12 @@ extension Checker {
             }
         }
         return nil
+    }
+
+    /// Whether two words after an intent's name are a parameter's name and a variable, its value.
+    func labelsVariable(_ words: [Identifier], of candidates: [Candidate]) -> Bool {
+        lookupName(words[0], expected: nil) == nil && lookupName(words[1], expected: nil) != nil
+            && candidates.contains { $0.intent.parameterIndex(named: words[0].name) != nil }
     }
 
     /// Whether a word after an intent's name is its input: a variable, or a case of a candidate's enum input.
@@ -187,7 +199,12 @@ extension Checker {
     }
 
     /// Whether words left after an intent's name begin another action rather than name a variable.
+    /// Whether the words after an action's name start another action (`show plural 3 word: "book"`). Not when the
+    /// first is a variable the script declared: after an action's name a variable is a value, even one named as an
+    /// action is (`write text csv to "out.csv"` with a variable `csv`). A lone word that names some other value (an
+    /// enum case, `it`) is one too; before more words, an enum case's name may start an action (`show read text f`).
     func startsNestedAction(_ words: [Identifier]) -> Bool {
+        if scope.lookup(words[0].name) != nil { return false }
         if words.count == 1, lookupName(words[0], expected: nil) != nil { return false }
         return findCandidates(words) != nil
     }
