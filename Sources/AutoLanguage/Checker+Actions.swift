@@ -16,6 +16,11 @@ extension Checker {
         if words.count == 1, arguments.isEmpty, piped == nil, let value = lookupName(words[0], expected: expected) {
             return value
         }
+        if let quantity = quantityWords(words, arguments: arguments) {
+            if words.count == 2 { return bind(quantity) }
+            return bindAction(words: Array(words.dropLast(2)), arguments: [ActionArgument(label: nil, value: quantity)], piped: piped,
+                              span: span, expected: expected)
+        }
         guard let (candidates, used) = findCandidates(words) else {
             reportUnknownAction(words, hasArguments: !arguments.isEmpty || piped != nil)
             return .error(span)
@@ -174,6 +179,15 @@ extension Checker {
             }
         }
         return nil
+    }
+
+    /// A value and a unit ending the words, `n minutes`, which the parser reads as words of an action: a quantity, on
+    /// its own (`set d = n minutes`) or the input after an action's name (`wait n minutes`).
+    func quantityWords(_ words: [Identifier], arguments: [ActionArgument]) -> Expression? {
+        guard arguments.isEmpty, words.count >= 2, let unit = words.last, Units.isUnit(unit.name) else { return nil }
+        let count = words[words.count - 2]
+        guard lookupName(count, expected: nil) != nil else { return nil }
+        return Expression(kind: .quantity(Expression(kind: .name(count), span: count.span), unit: unit), span: count.span.to(unit.span))
     }
 
     /// Whether two words after an intent's name are a parameter's name and a variable, its value.

@@ -126,7 +126,23 @@ extension Checker {
         switch number.kind {
         case .integer(let value): amount = .int(value)
         case .decimal(let value): amount = .decimal(value)
-        default: return .error(span)
+        default:
+            // A count known when the script runs, `(n * 2) seconds`, `n minutes`: one unit times the count, computed
+            // as that product is (an overflow is a run-time error).
+            let count = bind(number)
+            let one = bindQuantity(Expression(kind: .integer(1), span: unit.span), unit: unit, span: unit.span)
+            if isError(count) || isError(one) { return .error(span) }
+            guard count.type.isNumeric || count.type == .any else {
+                error("a count of \(unit.name) is a number, and this is \(count.type)", number.span,
+                      hint: count.type == .text ? "convert it: number(…) \(unit.name)" : nil)
+                return .error(span)
+            }
+            guard let type = arithmeticType(.multiply, one.type, count.type) else {
+                error("a period of the calendar is a whole number of \(unit.name), and this is \(count.type)", number.span,
+                      hint: "round it: round(…) \(unit.name)")
+                return .error(span)
+            }
+            return BoundExpression(kind: .arithmetic(.multiply, one, count), type: type, span: span)
         }
         do throws(EvaluationError) {
             if let duration = Units.duration(named: unit.name) {
@@ -401,6 +417,9 @@ extension Checker {
                 return BoundExpression(kind: .constant(.date(date)), type: .date, span: span)
             }
         case .round: type = bound.count == 2 ? .decimal : .int
+        case .floor, .ceiling:
+            type = .int
+            if ![.any, .null, .int, .decimal].contains(first) { error("'\(name.name)' needs a number, and this is \(first)", bound[0].span) }
         case .format:
             type = .text
             if ![.any, .null, .date, .int, .decimal].contains(first) {

@@ -408,7 +408,8 @@ extension Parser {
             let inner = try nested { try $0.parsePipeline() }
             skipNewlines()
             let close = try expectCloser(.rightParen, opener: token, "to close '('")
-            return Expression(kind: inner.kind, span: token.span.to(close.span))
+            // A unit after the parentheses counts them: `(attempt * 2) seconds`.
+            return try parseQuantity(Expression(kind: inner.kind, span: token.span.to(close.span)))
         case .symbol(.leftBracket):
             return try parseList()
         case .symbol(.leftBrace) where allowBraces:
@@ -446,7 +447,7 @@ extension Parser {
         return Expression(kind: .function(name, arguments), span: name.span.to(close.span))
     }
 
-    // quantity = number unit ;
+    // quantity = ( number | "(" pipeline ")" ) unit ;   (a variable and a unit: the checker, `Checker.quantityWords`)
     // unit = "second" | "seconds" | "minute" | … | "KB" | "MB" | "GB" | … ;
     mutating func parseQuantity(_ number: Expression) throws -> Expression {
         guard let unit = current.identifier, Units.isUnit(unit) else { return number }

@@ -135,6 +135,10 @@ package enum BuiltinFunctions {
             }
             if case .int = arguments[0] { return arguments[0] }
             return .int(try DecimalArithmetic.roundedInt(number))
+        case .floor, .ceiling:
+            guard let number = Operations.number(arguments[0]) else { throw EvaluationError("\(function.rawValue) needs a number, not \(arguments[0].type)") }
+            if case .int = arguments[0] { return arguments[0] }
+            return .int(try DecimalArithmetic.wholeInt(number, up: function == .ceiling))
         case .abs:
             switch arguments[0] {
             case .int(let i):

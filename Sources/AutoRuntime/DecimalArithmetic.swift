@@ -61,6 +61,17 @@ package enum DecimalArithmetic {
         return int
     }
 
+    /// `floor(x)` and `ceiling(x)`: the Int at or below `a`, or at or above it (toward minus or plus infinity).
+    package static func wholeInt(_ a: Decimal, up: Bool) throws(EvaluationError) -> Int {
+        var value = try operand(a)
+        var result = Decimal()
+        NSDecimalRound(&result, &value, 0, up ? .up : .down)
+        guard let int = DecimalDomain.int(result) else {
+            throw EvaluationError("\(ValueFormatter.decimal(result)) does not fit in a 64-bit integer (from -9223372036854775808 to 9223372036854775807)")
+        }
+        return int
+    }
+
     /// A number as people and files write it: `42`, `-1.5`, `.5`, `1_000.25`, `1.5e3`. Nil when `text` is not
     /// a number; throws when it is one out of range.
     package static func parse(_ text: String) throws(EvaluationError) -> Decimal? {

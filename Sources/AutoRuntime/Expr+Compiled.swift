@@ -201,14 +201,15 @@ extension Expr {
         }
     }
 
-    /// `a otherwise b`: b's value when evaluating a fails (not when the run is interrupted or out of memory).
+    /// `a otherwise b`: b's value when evaluating a fails (not when the run is interrupted or out of memory) or gives
+    /// nil, so that one operator defaults what may be missing (`valueAt(r, "x") otherwise 0`).
     package static func otherwise(_ attempt: Expr, _ fallback: Expr) -> Expr {
         Expr { run, frame throws(EvaluationError) in
             do throws(EvaluationError) {
-                return try attempt.evaluate(run, frame)
-            } catch let failure where failure.isCatchable {
-                return try fallback.evaluate(run, frame)
-            }
+                let value = try attempt.evaluate(run, frame)
+                if !value.isNull { return value }
+            } catch let failure where failure.isCatchable {}
+            return try fallback.evaluate(run, frame)
         }
     }
 

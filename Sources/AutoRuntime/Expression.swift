@@ -195,6 +195,8 @@ package enum FileProperty: String, Sendable, CaseIterable {
 /// The built-in functions of LANGUAGE.md §5, plus `now` and `today`.
 package enum BuiltinFunction: String, Sendable, CaseIterable {
     case count, first, last, sum, average, min, max, join, text, number, date, round, abs
+    /// The Int at or below a number, and at or above it: `floor(7 / 2)` is whole division.
+    case floor, ceiling
     /// `format(d, "EEEE, d MMMM")`, `format(x, "#,##0.00")`: a date or a number written with a pattern.
     case format
     /// On texts (`TextFunctions`).
