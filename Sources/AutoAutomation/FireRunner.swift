@@ -110,7 +110,8 @@ package struct FireRunner: Sendable {
         let started = ContinuousClock.now
         let trace = RunTrace()
         let engine = Engine(registry: loaded.script.registry, limits: RunLimits(maxDuration: automation.timeout), grants: grants)
-        let interaction = UnattendedInteraction(automation: automation.name, confirmsAutomatically: automation.confirmsAutomatically, logger: logger)
+        let interaction = UnattendedInteraction(automation: automation.name, run: id, confirmsAutomatically: automation.confirmsAutomatically,
+                                                logger: logger)
         let (arguments, it) = Self.inputs(of: fire, loaded)
         let key = loaded.key
         var observer: (@Sendable (String) -> Void)?
