@@ -102,6 +102,7 @@ package struct FireRunner: Sendable {
         var metadata: Logger.Metadata = ["automation": "\(automation.name)", "run": "\(id)"]
         metadata["scheduled"] = "\(ValueFormatter.iso8601(fire.scheduled))"
         if fire.manual { metadata["manual"] = "true" }
+        if fire.caughtUp { metadata["caughtUp"] = "true" }
         if let files = fire.files {
             metadata["files"] = "\(files.files.count)"
             if files.fromRescan { metadata["rescan"] = "true" }
