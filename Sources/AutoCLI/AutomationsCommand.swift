@@ -380,7 +380,7 @@ struct Trace: AsyncParsableCommand {
             Console.standard.writeOut(AutomationScripts.json(object) + "\n")
             return
         }
-        var text = "run \(record.id) of '\(record.automation.name)' (\(record.trigger)), scheduled \(AutomationScripts.iso(record.scheduled)): \(record.outcome.rawValue)\n"
+        var text = "run \(record.id) of '\(record.automation.name)' (\(record.trigger)), scheduled \(AutomationScripts.iso(record.scheduled)), fired by \(History.firedBy(record)): \(record.outcome.rawValue)\n"
         if let message = record.message { text += "  \(record.location.map { "\($0): " } ?? "")\(message)\n" }
         if !record.files.isEmpty {
             text += "  files\(record.fromRescan ? " (found by a rescan)" : ""): " + record.files.joined(separator: ", ") + "\n"

@@ -134,6 +134,8 @@ import Testing
         let objects = try #require(try JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8)) as? [[String: Any]])
         #expect(objects.map { $0["caughtUp"] as? Bool } == [false, false, true])
         #expect(objects[1]["fromRescan"] as? Bool == true)
+        let trace = try BinaryRunner.run(["automations", "trace", "1", "--store", store])
+        #expect(trace.standardOutput.contains(", fired by catch up: succeeded\n"), "\(trace.standardOutput)")
     }
 
     @Test func aBrokenScriptAmongSeveralIsReportedAndTheOthersListed() throws {
