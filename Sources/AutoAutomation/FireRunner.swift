@@ -102,6 +102,7 @@ package struct FireRunner: Sendable {
         var metadata: Logger.Metadata = ["automation": "\(automation.name)", "run": "\(id)"]
         metadata["scheduled"] = "\(ValueFormatter.iso8601(fire.scheduled))"
         if fire.manual { metadata["manual"] = "true" }
+        if fire.caughtUp { metadata["caughtUp"] = "true" }
         if let files = fire.files {
             metadata["files"] = "\(files.files.count)"
             if files.fromRescan { metadata["rescan"] = "true" }
@@ -110,7 +111,8 @@ package struct FireRunner: Sendable {
         let started = ContinuousClock.now
         let trace = RunTrace()
         let engine = Engine(registry: loaded.script.registry, limits: RunLimits(maxDuration: automation.timeout), grants: grants)
-        let interaction = UnattendedInteraction(automation: automation.name, confirmsAutomatically: automation.confirmsAutomatically, logger: logger)
+        let interaction = UnattendedInteraction(automation: automation.name, run: id, confirmsAutomatically: automation.confirmsAutomatically,
+                                                logger: logger)
         let (arguments, it) = Self.inputs(of: fire, loaded)
         let key = loaded.key
         var observer: (@Sendable (String) -> Void)?

@@ -21,14 +21,19 @@ package protocol RunStore: Sendable {
     /// Runs that were started and never finished: the daemon stopped (a crash, SIGKILL) while they ran. Each is
     /// recorded as failed with `reason`; they are not run again. Returns how many there were.
     func closeUnfinished(reason: String, at time: Date) throws(RunStoreError) -> Int
-    /// The last scheduled time handled for an automation; nil before its first fire.
+    /// The last scheduled time handled for an automation, or the instant a daemon first loaded it; nil before then.
     func cursor(of automation: AutomationKey) throws(RunStoreError) -> Date?
+    /// The cursors of automations, each set to `instant` first when it has none: where a daemon loading an automation
+    /// for the first time counts its fires from. One transaction for all of them (one sync to disk).
+    func cursors(of automations: [AutomationKey], startingAt instant: Date) throws(RunStoreError) -> [AutomationKey: Date]
     /// Whether an automation is enabled (the default) or disabled by `auto automations disable`.
     func isEnabled(_ name: String) throws(RunStoreError) -> Bool
     func setEnabled(_ enabled: Bool, for name: String) throws(RunStoreError)
     /// The latest runs, newest first, of one automation (by name) or of all.
     func runs(of name: String?, limit: Int) throws(RunStoreError) -> [RunRecord]
     func run(_ id: RunID) throws(RunStoreError) -> RunRecord?
+    /// The latest run of one automation (of its script, not only its name), whatever its outcome.
+    func lastRun(of automation: AutomationKey) throws(RunStoreError) -> RunRecord?
     func steps(of run: RunID) throws(RunStoreError) -> [RunTrace.Step]
     /// Removes old runs as `retention` says; returns how many went.
     @discardableResult
@@ -90,13 +95,17 @@ package struct Fire: Sendable, Hashable {
     /// A file trigger's events; nil for a fire on time. Such a fire is new each time, as a manual one is: its
     /// instant is when it was delivered, and two may share a millisecond.
     package let files: FileFire?
+    /// A fire missed while the daemon was down, run late at its start by `catch up`.
+    package let caughtUp: Bool
 
-    package init(automation: AutomationKey, trigger: String, scheduled: Date, manual: Bool = false, files: FileFire? = nil) {
+    package init(automation: AutomationKey, trigger: String, scheduled: Date, manual: Bool = false, files: FileFire? = nil,
+                 caughtUp: Bool = false) {
         self.automation = automation
         self.trigger = trigger
         self.scheduled = scheduled
         self.manual = manual
         self.files = files
+        self.caughtUp = caughtUp
     }
 }
 
@@ -139,6 +148,8 @@ package struct RunRecord: Sendable, Equatable {
     package let files: [String]
     /// The files were found by a rescan (a lost-events overflow, or a start after downtime), not told by the kernel.
     package let fromRescan: Bool
+    /// Missed while the daemon was down and run late, when it started, by `catch up`.
+    package let caughtUp: Bool
 }
 
 /// How long runs are kept: the latest `runsPerAutomation` of each automation, and none older than `age` — or,

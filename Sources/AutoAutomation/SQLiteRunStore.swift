@@ -110,6 +110,9 @@ package final class SQLiteRunStore: RunStore {
                   PRIMARY KEY (script, name, path)) WITHOUT ROWID;
                 """)
         }
+        migrator.registerMigration("v3: caught-up runs") { db in
+            try db.execute(sql: "ALTER TABLE run ADD COLUMN caught_up INTEGER NOT NULL DEFAULT 0")
+        }
         return migrator
     }
 
@@ -123,11 +126,11 @@ package final class SQLiteRunStore: RunStore {
         try write { db in
             try fires.map { fire in
                 try db.execute(sql: """
-                    INSERT OR IGNORE INTO run (script, name, trigger, scheduled_ms, manual, started_ms, outcome, files, rescan)
-                    VALUES (?, ?, ?, ?, ?, ?, 'running', ?, ?)
+                    INSERT OR IGNORE INTO run (script, name, trigger, scheduled_ms, manual, started_ms, outcome, files, rescan, caught_up)
+                    VALUES (?, ?, ?, ?, ?, ?, 'running', ?, ?, ?)
                     """, arguments: [fire.automation.script, fire.automation.name, fire.trigger, Self.milliseconds(fire.scheduled),
                                      fire.manual, Self.milliseconds(start), fire.files.map { Self.encode(paths: $0.files) },
-                                     fire.files?.fromRescan ?? false])
+                                     fire.files?.fromRescan ?? false, fire.caughtUp])
                 guard db.changesCount == 1 else { return nil }
                 let id = db.lastInsertedRowID
                 try Self.handled(fire, in: db)
@@ -211,6 +214,24 @@ package final class SQLiteRunStore: RunStore {
         }
     }
 
+    package func cursors(of automations: [AutomationKey], startingAt instant: Date) throws(RunStoreError) -> [AutomationKey: Date] {
+        guard !automations.isEmpty else { return [:] }
+        return try write { db in
+            let start = try db.cachedStatement(sql: """
+                INSERT INTO automation (script, name, cursor_ms) VALUES (?, ?, ?)
+                ON CONFLICT (script, name) DO UPDATE SET cursor_ms = coalesce(cursor_ms, excluded.cursor_ms)
+                """)
+            let read = try db.cachedStatement(sql: "SELECT cursor_ms FROM automation WHERE script = ? AND name = ?")
+            var cursors: [AutomationKey: Date] = [:]
+            for key in automations {
+                try start.execute(arguments: [key.script, key.name, Self.milliseconds(instant)])
+                let cursor = try Int64.fetchOne(read, arguments: [key.script, key.name])
+                cursors[key] = Self.date(milliseconds: cursor ?? Self.milliseconds(instant))
+            }
+            return cursors
+        }
+    }
+
     package func isEnabled(_ name: String) throws(RunStoreError) -> Bool {
         try read { db in try Int.fetchOne(db, sql: "SELECT 1 FROM disabled WHERE name = ?", arguments: [name]) == nil }
     }
@@ -265,6 +286,13 @@ package final class SQLiteRunStore: RunStore {
         try read { db in try Row.fetchOne(db, sql: "SELECT * FROM run WHERE id = ?", arguments: [id]).map(Self.record) }
     }
 
+    package func lastRun(of automation: AutomationKey) throws(RunStoreError) -> RunRecord? {
+        try read { db in
+            try Row.fetchOne(db, sql: "SELECT * FROM run WHERE name = ? AND script = ? ORDER BY id DESC LIMIT 1",
+                             arguments: [automation.name, automation.script]).map(Self.record)
+        }
+    }
+
     package func steps(of run: RunID) throws(RunStoreError) -> [RunTrace.Step] {
         try read { db in
             try Row.fetchAll(db, sql: "SELECT * FROM step WHERE run = ? ORDER BY position", arguments: [run]).map { row in
@@ -303,7 +331,8 @@ package final class SQLiteRunStore: RunStore {
                   scheduled: date(milliseconds: row["scheduled_ms"]), manual: row["manual"],
                   started: (row["started_ms"] as Int64?).map(date(milliseconds:)), ended: (row["ended_ms"] as Int64?).map(date(milliseconds:)),
                   outcome: RunOutcomeKind(rawValue: row["outcome"]) ?? .failed, message: row["message"], location: row["location"],
-                  droppedSteps: row["dropped_steps"], files: (row["files"] as String?).map(decode(paths:)) ?? [], fromRescan: row["rescan"])
+                  droppedSteps: row["dropped_steps"], files: (row["files"] as String?).map(decode(paths:)) ?? [], fromRescan: row["rescan"],
+                  caughtUp: row["caught_up"])
     }
 
     /// A file fire's paths as a JSON array: in order, and readable with sqlite3.

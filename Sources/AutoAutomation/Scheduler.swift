@@ -34,6 +34,8 @@ package actor Scheduler {
             self.schedule = schedule
             self.handled = handled
         }
+        /// The fire to wait for: the first after the last handled, which is `Schedules.fires`' next once what was
+        /// due has been handled.
         var next: Date? { schedule?.nextFire(after: handled) }
     }
 
@@ -99,19 +101,24 @@ package actor Scheduler {
     /// A file automation comes with no schedule: its fires are delivered.
     package func load(_ automations: [(LoadedAutomation, (any FireSchedule)?)]) async throws(RunStoreError) {
         let now = clock.now()
+        func isKept(_ loaded: LoadedAutomation) -> Bool { entries[loaded.key]?.loaded.automation.trigger == loaded.automation.trigger }
+        // A time automation loaded for the first time starts its cursor now, in the store: `list` and `next` then
+        // count `every <duration>` from the same instant as this daemon. On a whole second (the next): the instants
+        // they print, and the log, are to the second, and so are the fires.
+        let start = Date(timeIntervalSince1970: now.timeIntervalSince1970.rounded(.up))
+        let cursors = try store.cursors(of: automations.filter { $0.1 != nil && !isKept($0.0) }.map(\.0.key), startingAt: start)
         var kept: [AutomationKey: Entry] = [:]
         for (loaded, schedule) in automations {
-            if let existing = entries[loaded.key], existing.loaded.automation.trigger == loaded.automation.trigger {
+            if isKept(loaded), let existing = entries[loaded.key] {
                 let entry = Entry(loaded: loaded, schedule: schedule, handled: existing.handled)
                 entry.running = existing.running
                 entry.queued = existing.queued
                 kept[loaded.key] = entry
                 continue
             }
-            let cursor = schedule == nil ? nil : try store.cursor(of: loaded.key)
-            let entry = Entry(loaded: loaded, schedule: schedule, handled: cursor ?? now)
+            let entry = Entry(loaded: loaded, schedule: schedule, handled: cursors[loaded.key] ?? start)
             kept[loaded.key] = entry
-            if cursor != nil { try recordMissed(entry, upTo: now, reason: "the daemon was not running", catchUp: loaded.automation.catchUp) }
+            try recordMissed(entry, upTo: now, reason: "the daemon was not running", catchUp: loaded.automation.catchUp)
         }
         for (key, entry) in entries where kept[key] == nil {
             logger.info("automation removed", metadata: ["automation": "\(key.name)", "script": "\(key.script)"])
@@ -181,13 +188,7 @@ package actor Scheduler {
         let now = clock.now()
         for entry in entries.values.sorted(by: { $0.loaded.key.description < $1.loaded.key.description }) {
             guard let schedule = entry.schedule else { continue }
-            var due: [Date] = []
-            var after = entry.handled
-            while let next = schedule.nextFire(after: after), next <= now {
-                due.append(next)
-                after = next
-                if due.count > missedRecordLimit { due.removeFirst() }
-            }
+            let due = Schedules.fires(of: schedule, after: entry.handled, through: now, limit: missedRecordLimit).due
             guard let latest = due.last else { continue }
             for missed in due.dropLast() {
                 try store.skip(fire(entry, at: missed), as: .skipped, reason: "the clock jumped forward, or the machine slept, past this fire", at: now)
@@ -202,17 +203,7 @@ package actor Scheduler {
     /// runs when the automation catches up.
     func recordMissed(_ entry: Entry, upTo now: Date, reason: String, catchUp: Bool) throws(RunStoreError) {
         guard let schedule = entry.schedule else { return }
-        var missed: [Date] = []
-        var dropped = 0
-        var after = entry.handled
-        while let next = schedule.nextFire(after: after), next <= now {
-            missed.append(next)
-            after = next
-            if missed.count > missedRecordLimit {
-                missed.removeFirst()
-                dropped += 1
-            }
-        }
+        let (missed, dropped, _) = Schedules.fires(of: schedule, after: entry.handled, through: now, limit: missedRecordLimit)
         guard let latest = missed.last else { return }
         if dropped > 0 {
             logger.warning("missed fires not recorded one by one", metadata: ["automation": "\(entry.loaded.key.name)", "count": "\(dropped)"])
@@ -223,12 +214,13 @@ package actor Scheduler {
         entry.handled = latest
         if catchUp {
             logger.info("catching up the latest missed fire", metadata: ["automation": "\(entry.loaded.key.name)"])
-            try dispatch(fire(entry, at: latest), to: entry)
+            try dispatch(fire(entry, at: latest, caughtUp: true), to: entry)
         }
     }
 
-    func fire(_ entry: Entry, at instant: Date, manual: Bool = false) -> Fire {
-        Fire(automation: entry.loaded.key, trigger: entry.loaded.automation.trigger.description, scheduled: instant, manual: manual)
+    func fire(_ entry: Entry, at instant: Date, manual: Bool = false, caughtUp: Bool = false) -> Fire {
+        Fire(automation: entry.loaded.key, trigger: entry.loaded.automation.trigger.description, scheduled: instant, manual: manual,
+             caughtUp: caughtUp)
     }
 
     /// A due fire, by the automation's mode.

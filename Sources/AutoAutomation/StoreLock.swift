@@ -54,6 +54,27 @@ package final class StoreLock: Sendable {
         close(descriptor)
     }
 
+    /// Whether a daemon holds `store`, and its pid when it marked it; nil when none does, or there is no store. For
+    /// `auto automations list`, which says when nothing fires. Call it before this process opens the store: closing
+    /// the descriptor it opens would drop the locks SQLite holds on the file for the process.
+    package static func daemon(holding store: String) -> Holder? {
+        let descriptor = open(store, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        var range = flock()
+        range.l_type = Int16(F_WRLCK)
+        range.l_whence = Int16(SEEK_SET)
+        range.l_start = daemonByte
+        range.l_len = 1
+        guard fcntl(descriptor, getLock, &range) == 0, range.l_type != Int16(F_UNLCK) else { return nil }
+        return Holder(pid: holder(seenFrom: descriptor))
+    }
+
+    /// The daemon that holds a store: its pid, when it marked it (any daemon of this version does).
+    package struct Holder: Sendable, Equatable {
+        package let pid: pid_t?
+    }
+
     /// The pid marked by the daemon that holds the store: the first mark that isn't this description's own.
     private static func holder(seenFrom descriptor: Int32) -> pid_t? {
         var range = flock()

@@ -18,7 +18,10 @@ struct AutomationsCommand: AsyncParsableCommand {
 
 /// The automations of scripts, compiled with the host: for `list`, `next` and `run`.
 enum AutomationScripts {
-    static func load(_ paths: [String], grants: Grants = .all) throws -> [LoadedAutomation] {
+    /// The automations of the scripts `paths` name, and whether some script was left out: one that can't be read or
+    /// doesn't compile is reported (with its diagnostics, each at its location) and the others are loaded, as the
+    /// daemon does. A path that names nothing is a usage error.
+    static func load(_ paths: [String], grants: Grants = .all) throws -> (automations: [LoadedAutomation], leftOut: Int) {
         let host = AutoCommandLine.host
         let scripts: [String]
         do {
@@ -28,22 +31,35 @@ enum AutomationScripts {
             throw CommandExit(code: ExitCode.usageError)
         }
         var automations: [LoadedAutomation] = []
+        var leftOut = 0
         for script in scripts {
             let source: SourceFile
             do {
                 source = SourceFile(name: script, text: try String(contentsOfFile: script, encoding: .utf8))
             } catch {
                 Console.standard.writeError("error: \(script): can't be read\n")
-                throw CommandExit(code: ExitCode.usageError)
+                leftOut += 1
+                continue
             }
             switch host.compile(source, grants: grants) {
             case .success(let compiled): automations += LoadedAutomation.all(in: compiled, script: script)
             case .failure(let failure):
                 ScriptRunner(host: host, console: .standard).report(failure.diagnostics)
-                throw CommandExit(code: ExitCode.usageError)
+                leftOut += 1
             }
         }
-        return automations
+        return (automations, leftOut)
+    }
+
+    /// One script's automation by name, for `next` and `run`: the script has to compile.
+    static func automation(_ name: String, in script: String, grants: Grants = .all) throws -> LoadedAutomation {
+        let (automations, leftOut) = try load([script], grants: grants)
+        if leftOut > 0 { throw CommandExit(code: ExitCode.usageError) }
+        guard let automation = automations.first(where: { $0.key.name == name }) else {
+            Console.standard.writeError("error: \(script) has no automation named '\(name)'\n")
+            throw CommandExit(code: ExitCode.usageError)
+        }
+        return automation
     }
 
     static func store(_ option: StoreOption) throws -> SQLiteRunStore {
@@ -53,6 +69,37 @@ enum AutomationScripts {
             Console.standard.writeError("error: \(error)\n")
             throw CommandExit(code: 1)
         }
+    }
+
+    /// The store to read a cursor from, when there is one: asking when something fires makes no store.
+    static func existingStore(_ option: StoreOption) throws -> SQLiteRunStore? {
+        FileManager.default.fileExists(atPath: option.path) ? try store(option) : nil
+    }
+
+    /// An automation's schedule and when it fires next, by the daemon's rule (`Schedules.next`), from its cursor in
+    /// `store`.
+    static func next(_ automation: LoadedAutomation, store: SQLiteRunStore?, now: Date) throws -> (schedule: (any FireSchedule)?, next: NextFire) {
+        let trigger = automation.automation.trigger
+        let schedule: (any FireSchedule)?
+        do {
+            schedule = try Schedules.schedule(for: trigger)
+        } catch {
+            // The checker refuses a bad cron expression before this: the daemon would log it and not schedule it.
+            Console.standard.writeError("error: \(automation.key.script): '\(automation.key.name)': \(error.message)\n")
+            throw CommandExit(code: ExitCode.usageError)
+        }
+        return (schedule, Schedules.next(of: trigger, schedule: schedule, cursor: try store?.cursor(of: automation.key), now: now))
+    }
+
+    /// The zone a trigger's instants are shown in: a cron's own (`in "Europe/Paris"`), or the machine's.
+    static func zone(of trigger: Automation.Trigger) -> TimeZone {
+        if case .cron(_, let name?) = trigger, let zone = TimeZone(identifier: name) { return zone }
+        return .current
+    }
+
+    /// `every 15 minutes` before any daemon loaded it.
+    static func afterLoad(_ interval: Duration) -> String {
+        "\(ValueFormatter.inline(.duration(interval))) after a daemon loads it"
     }
 
     /// `2026-03-29T03:00:00+02:00`: the instant in the zone, with its offset (`Z` at UTC). Civil arithmetic, not an
@@ -81,7 +128,14 @@ enum AutomationScripts {
 }
 
 struct ListAutomations: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "list", abstract: "Name, trigger, next fire and last outcome of each automation.")
+    static let configuration = CommandConfiguration(
+        commandName: "list", abstract: "Name, trigger, next fire and last run of each automation.",
+        discussion: """
+            The next fire is the daemon's: counted from the last fire the store recorded, or from when a daemon first \
+            loaded the automation (`every 15 minutes` before that says so). The list says when no daemon holds the \
+            store. A script that can't be read or has errors is reported with them and the others are listed; the \
+            exit code is then 2.
+            """)
 
     @Argument(help: "Scripts or folders; without them, the automations the run store knows.")
     var paths: [String] = []
@@ -89,40 +143,62 @@ struct ListAutomations: AsyncParsableCommand {
     @Flag(help: "Print JSON.") var json = false
 
     func run() async throws {
+        // Before the store is opened: see `StoreLock.daemon(holding:)`.
+        let daemon = StoreLock.daemon(holding: self.store.path)
         let store = try AutomationScripts.store(self.store)
         let now = Date()
         var rows: [[String: Any]] = []
+        var leftOut = 0
+        func last(_ run: RunRecord?, into row: inout [String: Any]) {
+            row["last"] = run?.outcome.rawValue ?? "never ran"
+            if let run { row["lastAt"] = AutomationScripts.iso(run.started ?? run.scheduled) }
+        }
         if paths.isEmpty {
             for name in Set(try store.runs(of: nil, limit: 10_000).map(\.automation.name)).sorted() {
-                let last = try store.runs(of: name, limit: 1).first
-                rows.append(["name": name, "trigger": last?.trigger ?? "", "script": last?.automation.script ?? "",
-                             "enabled": try store.isEnabled(name), "last": last?.outcome.rawValue ?? "never ran"])
+                let run = try store.runs(of: name, limit: 1).first
+                var row: [String: Any] = ["name": name, "trigger": run?.trigger ?? "", "script": run?.automation.script ?? "",
+                                          "enabled": try store.isEnabled(name)]
+                last(run, into: &row)
+                rows.append(row)
             }
         } else {
-            for automation in try AutomationScripts.load(paths) {
-                let schedule = try? Schedules.schedule(for: automation.automation.trigger)
-                let cursor = try store.cursor(of: automation.key)
-                let next = schedule?.nextFire(after: max(now, cursor ?? now))
-                let isFile: Bool
-                if case .file = automation.automation.trigger { isFile = true } else { isFile = false }
-                let last = try store.runs(of: automation.key.name, limit: 1).first { $0.automation == automation.key }
-                rows.append(["name": automation.key.name, "trigger": automation.automation.trigger.description, "script": automation.key.script,
-                             "enabled": try store.isEnabled(automation.key.name),
-                             "next": isFile ? "on file events" : next.map { AutomationScripts.iso($0) } ?? "never",
-                             "last": last?.outcome.rawValue ?? "never ran"])
+            let loaded = try AutomationScripts.load(paths)
+            leftOut = loaded.leftOut
+            for automation in loaded.automations {
+                let trigger = automation.automation.trigger
+                let next: String
+                switch try AutomationScripts.next(automation, store: store, now: now).next {
+                case .at(let instant): next = AutomationScripts.iso(instant, in: AutomationScripts.zone(of: trigger))
+                case .never: next = "never"
+                case .onFileEvents: next = "on file events"
+                case .afterLoad(let interval): next = AutomationScripts.afterLoad(interval)
+                }
+                var row: [String: Any] = ["name": automation.key.name, "trigger": trigger.description, "script": automation.key.script,
+                                          "enabled": try store.isEnabled(automation.key.name), "next": next]
+                last(try store.lastRun(of: automation.key), into: &row)
+                rows.append(row)
             }
         }
         if json {
+            for index in rows.indices { rows[index]["daemon"] = daemon != nil }
             Console.standard.writeOut(AutomationScripts.json(rows) + "\n")
-            return
+        } else {
+            var text = ""
+            for row in rows {
+                let name = row["name"] as? String ?? "", trigger = row["trigger"] as? String ?? ""
+                var line = "\(name)  \(trigger)"
+                if let next = row["next"] as? String { line += "  next \(next)" }
+                line += "  last \(row["last"] as? String ?? "")"
+                if let at = row["lastAt"] as? String { line += " \(at)" }
+                if row["enabled"] as? Bool == false { line += "  (disabled)" }
+                text += line + "\n"
+            }
+            if daemon == nil { text += "no daemon holds \(self.store.path): nothing fires until one runs (auto daemon SCRIPT|DIR…)\n" }
+            Console.standard.writeOut(text)
         }
-        for row in rows {
-            let name = row["name"] as? String ?? "", trigger = row["trigger"] as? String ?? ""
-            var line = "\(name)  \(trigger)"
-            if let next = row["next"] as? String { line += "  next \(next)" }
-            line += "  last \(row["last"] as? String ?? "")"
-            if row["enabled"] as? Bool == false { line += "  (disabled)" }
-            Console.standard.writeOut(line + "\n")
+        if leftOut > 0 {
+            Console.standard.writeError("error: \(leftOut) script\(leftOut == 1 ? "" : "s") not listed: see the errors above\n")
+            throw CommandExit(code: ExitCode.usageError)
         }
     }
 }
@@ -130,7 +206,12 @@ struct ListAutomations: AsyncParsableCommand {
 struct NextFires: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "next", abstract: "The next fire instants of a cron expression or of a script's automation.",
-        discussion: "auto automations next --cron \"0 9 * * mon-fri\" --in Europe/Paris -n 5\nauto automations next script.auto \"morning digest\"")
+        discussion: """
+            A script's automation fires as the daemon holding --store fires it: counted from the last fire recorded, or \
+            from when a daemon first loaded it.
+            auto automations next --cron "0 9 * * mon-fri" --in Europe/Paris -n 5
+            auto automations next script.auto "morning digest" --store /tmp/runs.sqlite
+            """)
 
     @Argument(help: "A script and the name of one of its automations (or use --cron).")
     var target: [String] = []
@@ -138,6 +219,7 @@ struct NextFires: AsyncParsableCommand {
     @Option(name: .customLong("in"), help: "The time zone of --cron (IANA name); the machine's by default.") var zone: String?
     @Option(help: "Start after this date and time instead of now.") var after: String?
     @Option(name: .short, help: "How many.") var n: Int = 10
+    @OptionGroup var store: StoreOption
     @Flag(help: "Print JSON.") var json = false
 
     func validate() throws {
@@ -149,8 +231,10 @@ struct NextFires: AsyncParsableCommand {
     }
 
     func run() async throws {
-        var timeZone = TimeZone.current
+        let now = after.flatMap(AutomationScripts.date) ?? Date()
         let schedule: any FireSchedule
+        let timeZone: TimeZone
+        var first: Date?
         if let cron {
             do {
                 let expression = try CronExpression(parsing: cron)
@@ -160,28 +244,34 @@ struct NextFires: AsyncParsableCommand {
                 }
                 timeZone = zone.flatMap(TimeZone.init(identifier:)) ?? .current
                 schedule = CronSchedule(expression, timeZone: timeZone)
+                first = schedule.nextFire(after: now)
             } catch let error as CronExpression.ParseError {
                 Console.standard.writeError("error: \(cron): \(error.message)\n  \(cron)\n  \(String(repeating: " ", count: error.offset))^\n")
                 throw CommandExit(code: ExitCode.usageError)
             }
         } else {
-            guard let automation = try AutomationScripts.load([target[0]]).first(where: { $0.key.name == target[1] }) else {
-                Console.standard.writeError("error: \(target[0]) has no automation named '\(target[1])'\n")
-                throw CommandExit(code: ExitCode.usageError)
-            }
-            if case .cron(_, let name?) = automation.automation.trigger { timeZone = TimeZone(identifier: name) ?? .current }
-            guard let timed = try Schedules.schedule(for: automation.automation.trigger) else {
-                Console.standard.writeError("'\(target[1])' runs on file events (\(automation.automation.trigger)), not on a schedule\n")
+            let automation = try AutomationScripts.automation(target[1], in: target[0])
+            let trigger = automation.automation.trigger
+            timeZone = AutomationScripts.zone(of: trigger)
+            let (timed, next) = try AutomationScripts.next(automation, store: try AutomationScripts.existingStore(store), now: now)
+            guard let timed else {
+                Console.standard.writeError("'\(target[1])' runs on file events (\(trigger)), not on a schedule\n")
                 throw CommandExit(code: ExitCode.usageError)
             }
             schedule = timed
+            switch next {
+            case .at(let instant): first = instant
+            case .never, .onFileEvents: first = nil
+            case .afterLoad(let interval):
+                Console.standard.writeOut(json ? "[]\n" : AutomationScripts.afterLoad(interval) + "\n")
+                return
+            }
         }
-        var instant = after.flatMap(AutomationScripts.date) ?? Date()
         var fires: [String] = []
-        for _ in 0..<n {
-            guard let next = schedule.nextFire(after: instant) else { break }
-            fires.append(AutomationScripts.iso(next, in: timeZone))
-            instant = next
+        var next = first
+        while let instant = next, fires.count < n {
+            fires.append(AutomationScripts.iso(instant, in: timeZone))
+            next = schedule.nextFire(after: instant)
         }
         if json {
             Console.standard.writeOut(AutomationScripts.json(fires) + "\n")
@@ -205,21 +295,42 @@ struct History: AsyncParsableCommand {
             Console.standard.writeOut(AutomationScripts.json(runs.map(Self.object)) + "\n")
             return
         }
-        if runs.isEmpty { Console.standard.writeOut("no runs\(name.map { " of '\($0)'" } ?? "")\n") }
+        if runs.isEmpty { return Console.standard.writeOut("no runs\(name.map { " of '\($0)'" } ?? "")\n") }
+        var table = [["RUN", "AUTOMATION", "SCHEDULED", "OUTCOME", "FIRED BY", "TOOK", "DETAILS"]]
         for run in runs {
-            var line = "\(run.id)  \(run.automation.name)  \(AutomationScripts.iso(run.scheduled))  \(run.outcome.rawValue)"
-            if run.manual { line += " (by hand)" }
-            if let started = run.started, let ended = run.ended { line += "  \(Int((ended.timeIntervalSince(started) * 1000).rounded())) ms" }
-            if let message = run.message { line += "  \(run.location.map { "\($0): " } ?? "")\(message)" }
-            if !run.files.isEmpty { line += "  " + Self.files(run) }
-            Console.standard.writeOut(line + "\n")
+            var details = run.location.map { "\($0): " } ?? ""
+            details += run.message ?? ""
+            if !run.files.isEmpty { details += (details.isEmpty ? "" : "; ") + Self.files(run) }
+            var took = ""
+            if let started = run.started, let ended = run.ended { took = "\(Int((ended.timeIntervalSince(started) * 1000).rounded())) ms" }
+            table.append(["\(run.id)", run.automation.name, AutomationScripts.iso(run.scheduled), run.outcome.rawValue, Self.firedBy(run), took,
+                          details])
         }
+        Console.standard.writeOut(Self.aligned(table))
     }
 
-    /// A file fire's files as a history line shows them: the first, how many more, and whether a rescan found them.
+    /// What fired a run: its schedule, a person (`automations run`), the daemon catching up a fire it missed while
+    /// down, file events, or a rescan of the folder (after lost events or downtime).
+    static func firedBy(_ run: RunRecord) -> String {
+        if run.manual { return "by hand" }
+        if run.caughtUp { return "catch up" }
+        if run.fromRescan { return "rescan" }
+        return run.trigger.hasPrefix("when file") ? "file events" : "schedule"
+    }
+
+    /// Rows in columns two spaces apart, the last one as long as it is.
+    static func aligned(_ rows: [[String]]) -> String {
+        let widths = rows[0].indices.map { column in rows.map { $0[column].count }.max() ?? 0 }
+        return rows.map { row in
+            row.enumerated().map { column, cell in
+                column == row.count - 1 ? cell : cell + String(repeating: " ", count: widths[column] - cell.count)
+            }.joined(separator: "  ").replacingOccurrences(of: "\\s+$", with: "", options: .regularExpression) + "\n"
+        }.joined()
+    }
+
+    /// A file fire's files as a history line shows them: the first and how many more.
     static func files(_ run: RunRecord) -> String {
-        let first = run.files[0]
-        return first + (run.files.count > 1 ? " and \(run.files.count - 1) more" : "") + (run.fromRescan ? " (found by a rescan)" : "")
+        run.files[0] + (run.files.count > 1 ? " and \(run.files.count - 1) more" : "")
     }
 
     static func object(_ run: RunRecord) -> [String: Any] {
@@ -233,6 +344,7 @@ struct History: AsyncParsableCommand {
             object["files"] = run.files
             object["fromRescan"] = run.fromRescan
         }
+        object["caughtUp"] = run.caughtUp
         return object
     }
 }
@@ -268,7 +380,7 @@ struct Trace: AsyncParsableCommand {
             Console.standard.writeOut(AutomationScripts.json(object) + "\n")
             return
         }
-        var text = "run \(record.id) of '\(record.automation.name)' (\(record.trigger)), scheduled \(AutomationScripts.iso(record.scheduled)): \(record.outcome.rawValue)\n"
+        var text = "run \(record.id) of '\(record.automation.name)' (\(record.trigger)), scheduled \(AutomationScripts.iso(record.scheduled)), fired by \(History.firedBy(record)): \(record.outcome.rawValue)\n"
         if let message = record.message { text += "  \(record.location.map { "\($0): " } ?? "")\(message)\n" }
         if !record.files.isEmpty {
             text += "  files\(record.fromRescan ? " (found by a rescan)" : ""): " + record.files.joined(separator: ", ") + "\n"
@@ -294,10 +406,7 @@ struct RunAutomation: AsyncParsableCommand {
 
     func run() async throws {
         let grants = try capabilities.grants()
-        guard let automation = try AutomationScripts.load([script], grants: grants).first(where: { $0.key.name == name }) else {
-            Console.standard.writeError("error: \(script) has no automation named '\(name)'\n")
-            throw CommandExit(code: ExitCode.usageError)
-        }
+        let automation = try AutomationScripts.automation(name, in: script, grants: grants)
         LoggingSystem.bootstrap(StreamLogHandler.standardError)
         let runner = FireRunner(store: try AutomationScripts.store(store), logger: Logger(label: "auto.automations"), grants: grants)
         let fire = Fire(automation: automation.key, trigger: automation.automation.trigger.description, scheduled: Date(), manual: true)

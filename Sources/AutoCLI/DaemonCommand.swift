@@ -11,8 +11,9 @@ struct DaemonCommand: AsyncParsableCommand {
         commandName: "daemon", abstract: "Run the automations of scripts (a folder: its .auto files) on their schedules.",
         discussion: """
             Each fire runs once, unattended: a question fails the run, as does a confirmation unless the automation says \
-            'confirm automatically'. A script that changes is reloaded; an edit that is broken or can't be read (yet) \
-            keeps the previous version. \
+            'confirm automatically'. What a run shows or logs is a line of the daemon's log (standard error), with \
+            the run's automation and id. A script that changes is reloaded; an edit that is broken or can't be read \
+            (yet) keeps the previous version. \
             SIGTERM or SIGINT stops taking fires and gives the runs going --grace to end.
             """)
 

@@ -1,3 +1,5 @@
+import Foundation
+
 /// How the engine talks to people (App Intents' dialogs, requestValue, requestDisambiguation,
 /// requestConfirmation and progress). Each front end implements it: the terminal, a test's script of
 /// answers, an automation where nobody answers (every question throws `NoAnswerError`).
@@ -16,10 +18,18 @@ package protocol Interaction: Sendable {
     func confirm(_ request: ConfirmationRequest) async throws -> Bool
     /// Progress of long work: determinate (a total) or not, nested under a parent.
     func progress(_ event: ProgressEvent) async
+    /// A line for the log, apart from what is shown (`log "…"`): on standard error by default; a daemon's run puts
+    /// it in the daemon's log, in its format.
+    func log(_ line: String)
 }
 
 extension Interaction {
     package func showNow(_ dialog: Dialog) -> Bool { false }
+
+    package func log(_ line: String) {
+        // One write of the whole line, so that lines of runs going at once don't interleave.
+        FileHandle.standardError.write(Data(("log: " + line.replacingOccurrences(of: "\n", with: "\n     ") + "\n").utf8))
+    }
 }
 
 /// What an intent says: the full text, and a short one for narrow places (a notification, a status line). Written

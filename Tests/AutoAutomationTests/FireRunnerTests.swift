@@ -31,6 +31,16 @@ final class CapturedLog: Sendable {
     }
 }
 
+/// `log line "…"`: as the standard library's `log` writes its line.
+struct LogLine: ImmediateIntent {
+    static let title = "Log line"
+    @Parameter(title: "Message") var message: String
+    func performNow(_ context: IntentContext) throws -> IntentResult<NoValue> {
+        context.interaction.log(message)
+        return .result()
+    }
+}
+
 /// One fire run unattended and recorded: once only, `it` the scheduled instant, questions and unconfirmed
 /// destructive intents failing the run with a reason, the timeout, and a log line at each end.
 @Suite struct FireRunnerTests {
@@ -48,6 +58,24 @@ final class CapturedLog: Sendable {
 
     func fire(_ loaded: LoadedAutomation, at seconds: Double) -> Fire {
         Fire(automation: loaded.key, trigger: loaded.automation.trigger.description, scheduled: Date(timeIntervalSince1970: seconds))
+    }
+
+    /// What a run shows or logs (`log`, through `Interaction.log`) is a line of the daemon's log, with the run's
+    /// automation and id, not a bare line on standard error. (The real `log` intent under the real daemon:
+    /// AutomationsCommandTests.)
+    @Test func logAndShowAreLinesOfTheDaemonsLogWithTheRun() async throws {
+        var registry = try SampleLibrary.registry()
+        try registry.register(LogLine.self)
+        let compiled = try ScriptCompiler.compile(SourceFile(name: "fires.auto", text: """
+            automation "tick" every hour { show "shown"
+              log line "two\\nlines" }
+            """), registry: registry).get()
+        let automation = try #require(LoadedAutomation.all(in: compiled, script: "/scripts/fires.auto").first)
+        let record = try #require(try await FireRunner(store: store, logger: log.logger).run(automation, fire(automation, at: 3_600)))
+        #expect(record.outcome == .succeeded, "\(record.message ?? "")")
+        let lines = log.lines.withLock { $0 }
+        #expect(lines.contains("info shown automation=tick run=\(record.id)"), "\(lines)")
+        #expect(lines.contains("notice two\n    lines automation=tick run=\(record.id)"), "\(lines)")
     }
 
     @Test func aFireRunsOnceWithItAsTheScheduledInstantAndIsRecorded() async throws {

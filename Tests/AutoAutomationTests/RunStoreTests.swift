@@ -37,6 +37,21 @@ import Testing
         #expect(try reopened.claim(Self.fire(1_000), at: Date()) == nil, "kept across a restart")
     }
 
+    /// A daemon loading an automation for the first time starts its cursor; later loads and fires keep theirs.
+    @Test func aCursorStartsOnceAndTheLastRunIsTheScripts() throws {
+        let store = try SQLiteRunStore(path: path)
+        let other = AutomationKey(script: "/scripts/other.auto", name: "digest")
+        #expect(try store.cursors(of: [Self.digest], startingAt: Date(timeIntervalSince1970: 100)) == [Self.digest: Date(timeIntervalSince1970: 100)])
+        #expect(try store.cursors(of: [Self.digest, other], startingAt: Date(timeIntervalSince1970: 200))
+                    == [Self.digest: Date(timeIntervalSince1970: 100), other: Date(timeIntervalSince1970: 200)])
+        _ = try store.claim(Self.fire(1_000), at: Date())
+        #expect(try store.cursor(of: Self.digest) == Date(timeIntervalSince1970: 1_000))
+        #expect(try store.cursors(of: [Self.digest], startingAt: Date(timeIntervalSince1970: 300))[Self.digest] == Date(timeIntervalSince1970: 1_000))
+        _ = try store.claim(Self.fire(2_000, other), at: Date())
+        #expect(try store.lastRun(of: Self.digest)?.scheduled == Date(timeIntervalSince1970: 1_000), "not the other script's, of the same name")
+        #expect(try store.lastRun(of: AutomationKey(script: "/none.auto", name: "digest")) == nil)
+    }
+
     @Test func twoStoresOnOneFileNeverClaimTheSameFire() async throws {
         let stores = [try SQLiteRunStore(path: path), try SQLiteRunStore(path: path)]
         let claimed = await withTaskGroup(of: Int.self) { group in

@@ -91,7 +91,7 @@ struct Fail: ImmediateIntent {
 }
 
 /// `log "backed up 12 files"`: a line on standard error, apart from what the script shows on standard output; under
-/// `auto daemon`, standard error is the daemon's log, so the line lands beside the run's own.
+/// `auto daemon`, a line of the daemon's log, in its format, with the run's automation and id (`Interaction.log`).
 struct Log: ImmediateIntent {
     static let title = "Log"
     static let description = IntentDescription(
@@ -101,8 +101,7 @@ struct Log: ImmediateIntent {
     @Parameter(title: "Message", question: "What should be logged?") var message: String
 
     func performNow(_ context: IntentContext) throws -> IntentResult<NoValue> {
-        // One write of the whole line, so that lines of runs going at once don't interleave.
-        FileHandle.standardError.write(Data(("log: " + message.replacingOccurrences(of: "\n", with: "\n     ") + "\n").utf8))
+        context.interaction.log(message)
         return .result()
     }
 }
