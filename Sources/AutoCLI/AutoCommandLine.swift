@@ -18,11 +18,34 @@ package enum AutoCommandLine {
         (1..<Int(CommandLine.argc)).map { FileNameBytes.text(cString: CommandLine.unsafeArgv[$0]!) }
     }
 
+    /// The options of the default command (`run`) that take their value as the next argument; any other option
+    /// before a subcommand's name is a flag, or carries its value after `=` (`--allow-read=~/Books`).
+    static let optionsWithValues: Set<String> = ["-e", "--max-steps", "--timeout", "--max-memory", "--max-depth"]
+
+    /// `auto --json run f.auto`, `library --no-input say …`: options written before a subcommand's name are that
+    /// subcommand's, as git and nushell read them, so the name moves to the front. Only when every argument before
+    /// it is an option or an option's value; an option the subcommand doesn't take is then its error, which names the
+    /// option. A script named like a subcommand is run as `auto run ./check`.
+    static func subcommandFirst(_ arguments: [String]) -> [String] {
+        var index = 0
+        while index < arguments.count, arguments[index].hasPrefix("-"), arguments[index] != "-", arguments[index] != "--" {
+            index += optionsWithValues.contains(arguments[index]) ? 2 : 1
+        }
+        guard index > 0, index < arguments.count, AutoCommand.subcommandNames.contains(arguments[index]), arguments[index] != "help" else {
+            return arguments
+        }
+        var moved = arguments
+        let name = moved.remove(at: index)
+        moved.insert(name, at: 0)
+        return moved
+    }
+
     package static func main(_ host: ScriptHost, arguments: [String]? = nil) async -> Never {
         Self.host = host
         var arguments = arguments ?? givenArguments()
         // `auto` alone on a terminal opens the REPL; without a terminal it stays a usage error.
         if arguments.isEmpty, isatty(0) == 1 { arguments = ["repl"] }
+        arguments = subcommandFirst(arguments)
         // `auto script.auto` (as a shebang line runs it) means `auto run script.auto`.
         if let first = arguments.first, !first.hasPrefix("-"), !AutoCommand.subcommandNames.contains(first) {
             arguments.insert("run", at: 0)

@@ -1,3 +1,4 @@
+@testable import AutoCLI
 import AutoTestSupport
 import Foundation
 import Testing
@@ -72,6 +73,43 @@ import Testing
         let shown = try await auto("--json", "-e", "show 1\n[1.5, nil, true, 90 seconds, date(\"2024-05-01 07:30:00Z\").year]")
         #expect(shown.standardOutput == "[1.5,null,true,90,2024]\n", "only the result goes to standard output")
         #expect(shown.standardError == "1\n")
+    }
+
+    /// Options before the subcommand's name are the subcommand's, as git and nushell read them (`auto --json run f`
+    /// was "run: no such file").
+    @Test func optionsMayComeBeforeTheSubcommand() async throws {
+        let script = try Fixture.newFolder("options-first").appendingPathComponent("f.auto").path
+        try "show 1\n{a: 2}".write(toFile: script, atomically: true, encoding: .utf8)
+        let before = try await auto("--json", "run", script)
+        #expect(before.exitCode == 0, "\(before.standardError)")
+        #expect(before.standardOutput == #"{"a":2}"# + "\n")
+        #expect(try await auto("run", "--json", script).standardOutput == before.standardOutput)
+        let timed = try await auto("--timeout", "30", "--json", "run", script)
+        #expect(timed.standardOutput == before.standardOutput, "\(timed.standardError)")
+        let checked = try await auto("--sandbox", "check", script)
+        #expect(checked.exitCode == 0, "\(checked.standardError)")
+        // An option the subcommand doesn't take is its error, naming the option.
+        let wrong = try await auto("--max-steps", "5", "intents")
+        #expect(wrong.exitCode == 2)
+        #expect(wrong.standardError.contains("--max-steps"), "\(wrong.standardError)")
+        // A value of an option is not taken for a subcommand's name.
+        #expect(AutoCommandLine.subcommandFirst(["-e", "show 1", "--json", "say", "hi"]) == ["say", "-e", "show 1", "--json", "hi"])
+        #expect(AutoCommandLine.subcommandFirst(["--timeout", "check", "f"]) == ["--timeout", "check", "f"])
+        #expect(AutoCommandLine.subcommandFirst(["f.auto", "--json", "run"]) == ["f.auto", "--json", "run"])
+    }
+
+    /// Every option of `run` that takes its value as the next argument is known to `subcommandFirst`, as `run --help`
+    /// lists them (`--timeout <timeout>`).
+    @Test func theOptionsWithValuesAreRunsOwn() async throws {
+        let help = try await auto("run", "--help").standardOutput
+        let listed = help.split(separator: "\n").compactMap { line -> String? in
+            let words = line.split(separator: " ")
+            guard let first = words.first, first.hasPrefix("-"), words.count > 1, words[1].hasPrefix("<") else { return nil }
+            return String(first)
+        }
+        let separate = Set(listed.filter { !$0.hasPrefix("--allow-") })  // --allow-read takes its paths after '='
+        #expect(!separate.isEmpty)
+        #expect(separate == AutoCommandLine.optionsWithValues, "\(listed)")
     }
 
     /// One rule for the result in both modes: the last statement's value when it makes one, nothing (`null`) after
