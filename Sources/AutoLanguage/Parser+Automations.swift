@@ -91,7 +91,7 @@ extension Parser {
                     hint: "write 'every 15 minutes', 'every day at 07:30', 'at \"2026-12-24 18:00\"' or 'cron \"0 9 * * mon-fri\"'")
     }
 
-    // file_trigger = "when" "file" identifier "in" text [ "matching" text ] [ "recursive" ] ;
+    // file_trigger = "when" "file" identifier "in" text { "matching" text | "recursive" } ;
     mutating func parseFileTrigger() throws -> FileTriggerSyntax {
         enter(.fileTrigger)
         _ = advance()
@@ -100,8 +100,21 @@ extension Parser {
         try expectWord("in", "after 'when file \(event.name)'", hint: "name the folder: 'when file \(event.name) in \"~/Downloads\"'")
         let path = try plainText("the folder", hint: "write 'in \"~/Downloads\"'")
         var glob: (text: String, span: Span)?
-        if acceptWord("matching") { glob = try plainText("the pattern of names", hint: "write 'matching \"*.pdf\"'") }
-        let recursive = acceptWord("recursive")
+        var recursive = false
+        // The options in either order, each once: `recursive matching "*.pdf"` as `matching "*.pdf" recursive`.
+        while true {
+            if current.isWord("matching") {
+                if glob != nil { throw error("'matching' is given twice", hint: "give one pattern: 'matching \"*.{pdf,PDF}\"'") }
+                _ = advance()
+                glob = try plainText("the pattern of names", hint: "write 'matching \"*.pdf\"'")
+            } else if current.isWord("recursive") {
+                if recursive { throw error("'recursive' is given twice") }
+                _ = advance()
+                recursive = true
+            } else {
+                break
+            }
+        }
         return FileTriggerSyntax(event: event, path: path, glob: glob, recursive: recursive)
     }
 
