@@ -148,16 +148,17 @@ package struct FireRunner: Sendable {
         logger.log(level: run.ending.outcome == .succeeded ? .info : .warning, "run \(run.ending.outcome.rawValue)", metadata: metadata)
     }
 
-    /// What a run starts with: `args` (empty) and `it`, the instant it was scheduled for. Under a file trigger, `it` is
-    /// the first file of its events and `files` (the second slot) all of them, in order; a run by hand has no events:
-    /// `it` is the folder watched and `files` empty.
+    /// What a run starts with, in the slots the checker gave them (`AutomationTriggerNames`): `args` (empty), then
+    /// `scheduled`, the instant the run was due, which `it` starts as. Under a file trigger, `files`, all the files of
+    /// its events in order, and `file` and `it`, the first; a run by hand has no events: `file` is the folder watched
+    /// and `files` empty.
     static func inputs(of fire: Fire, _ loaded: LoadedAutomation) -> (arguments: [Value], it: Value) {
-        guard case .file(let trigger) = loaded.automation.trigger else { return ([.list([])], .date(fire.scheduled)) }
+        guard case .file(let trigger) = loaded.automation.trigger else { return ([.list([]), .date(fire.scheduled)], .date(fire.scheduled)) }
         guard let files = fire.files?.files.map({ Value.file(FileRef(path: $0)) }), let first = files.first else {
-            let folder = trigger.folder(scriptFolder: (loaded.key.script as NSString).deletingLastPathComponent)
-            return ([.list([]), .list([])], .file(FileRef(path: folder)))
+            let folder = Value.file(FileRef(path: trigger.folder(scriptFolder: (loaded.key.script as NSString).deletingLastPathComponent)))
+            return ([.list([]), .list([]), folder], folder)
         }
-        return ([.list([]), .list(files)], first)
+        return ([.list([]), .list(files), first], first)
     }
 
     static func milliseconds(_ duration: Duration) -> Int64 {

@@ -50,13 +50,13 @@ extension Checker {
             let options = checkOptions(declaration.options, fileTrigger: trigger.map { if case .file = $0 { return true }; return false })
             scope = Scope()
             _ = scope.assign("args", type: .list(.text))
-            if case .file = declaration.trigger {
-                // The file of the event, and the whole batch (several under `debounce`).
-                _ = scope.assign("files", type: .list(.file))
-                scope.itType = .file
-            } else {
-                scope.itType = .date
-            }
+            // The trigger's value under names of its own, which `it` starts as and no statement takes away: the slots
+            // after `args`, in this order (`FireRunner.inputs`).
+            let names = AutomationTriggerNames(isFile: { if case .file = declaration.trigger { true } else { false } }())
+            for (name, type) in names.variables { _ = scope.assign(name, type: type) }
+            scope.itType = names.itType
+            automationTrigger = names
+            defer { automationTrigger = nil }
             returnTypes = []
             let statements = bindBlock(declaration.body.statements)
             let body = BoundBody(name: declaration.name, file: file, statements: statements, slotNames: scope.slotNames)
@@ -208,5 +208,31 @@ extension Checker {
             }
         }
         return (mode ?? .single, catchUp, confirms, timeout, debounce, poll)
+    }
+}
+
+/// The names an automation's body gives its trigger's value: under a file trigger `file`, the first file of the
+/// events (the folder watched, in a run by hand), and `files`, all of them (several under `debounce`); under a time
+/// trigger `scheduled`, the instant the run was due. `it` starts as `file` or `scheduled`, and the next statement
+/// with a result makes it that result, so a body that goes on after `make folder` names the file, not `it`.
+struct AutomationTriggerNames {
+    let isFile: Bool
+
+    /// In slot order, after `args`.
+    var variables: [(name: String, type: ValueType)] {
+        isFile ? [("files", .list(.file)), ("file", .file)] : [("scheduled", .date)]
+    }
+
+    var names: [String] { variables.map(\.name) }
+    var itType: ValueType { isFile ? .file : .date }
+    /// The name to write instead of `it` for the trigger's value.
+    var valueName: String { isFile ? "file" : "scheduled" }
+
+    func meaning(of name: String) -> String {
+        switch name {
+        case "files": return "the list of files that fired the automation"
+        case "file": return "the file that fired the automation"
+        default: return "the instant the automation's run was due"
+        }
     }
 }

@@ -174,6 +174,7 @@ extension Checker {
     /// A lone name: a variable, `it`, `now`, `today`, an enum case where one is expected, or an intent
     /// without arguments.
     mutating func resolveName(_ name: Identifier, expected: ValueType? = nil) -> BoundExpression {
+        if name.name == "it", scope.lookup("it") == nil { warnIfItIsNoLongerTheTrigger(name.span) }
         if let value = lookupName(name, expected: expected) { return value }
         if let intent = registry.intent(named: name.name) {
             // An action that needs its input can't stand as a value: `show - (2 + 3)` subtracts from `show`.
@@ -214,6 +215,17 @@ extension Checker {
             return BoundExpression(kind: .constant(.enumCase(EnumCaseValue(type: enumeration, index: index))), type: .enumeration(enumeration), span: name.span)
         }
         return nil
+    }
+
+    /// In an automation's body, `it` read after a statement made it that statement's result: most likely meant as the
+    /// trigger's value (`make folder …` then `move file it …` moved the folder, a File as the file was). Warned
+    /// whatever the result's type; a result meant is better named (`-> folder`).
+    mutating func warnIfItIsNoLongerTheTrigger(_ span: Span) {
+        guard let trigger = automationTrigger, let setBy = scope.itSetBy else { return }
+        let line = file.location(of: setBy.start).line
+        let meaning = trigger.meaning(of: trigger.valueName)
+        warning("'it' here is the result of line \(line)\(scope.itType == .any ? "" : ", \(scope.itType)"), not \(meaning)", span,
+                hint: "write '\(trigger.valueName)' for \(meaning), or name the result of line \(line) with '-> name'")
     }
 
     /// The enums that have a case with exactly this identifier.

@@ -197,10 +197,10 @@ extension Checker {
         case .limit(let count):
             return BoundExpression(kind: .limit(input, bindLimit(count)), type: input.type, span: span)
         case .each(let expression):
-            let outer = scope.itType
-            scope.itType = element
+            let outer = (scope.itType, scope.itSetBy)
+            (scope.itType, scope.itSetBy) = (element, nil)
             let value = bind(expression)
-            scope.itType = outer
+            (scope.itType, scope.itSetBy) = outer
             if Compiler.containsAction(value) {
                 error("'each' computes a value from each element; an action can't run inside it", expression.span,
                       hint: "to run an action for each element, pipe the list into it ('xs | open') or use 'for'")

@@ -26,6 +26,13 @@ extension Checker {
         return bound
     }
 
+    /// An automation's trigger value keeps its names (`AutomationTriggerNames`): `set` and `for` may not take them.
+    mutating func refuseTriggerName(_ name: Identifier) {
+        guard let trigger = automationTrigger, trigger.names.contains(name.name) else { return }
+        error("'\(name.name)' is \(trigger.meaning(of: name.name)), and no statement may change it", name.span,
+              hint: "give the variable another name")
+    }
+
     mutating func bindStatement(_ statement: Statement) -> BoundStatement? {
         switch statement.kind {
         case .expression(let expression):
@@ -33,16 +40,22 @@ extension Checker {
             var slot: Int?
             if let name = statement.resultName { slot = declare(name, type: value.type) }
             // An action that returns nothing (`show`) leaves `it` as it was: `show x` then `show it` shows x twice.
-            if !Self.returnsNothing(value) { scope.itType = value.type }
+            if !Self.returnsNothing(value) {
+                scope.itType = value.type
+                scope.itSetBy = statement.span
+            }
             return BoundStatement(kind: .expression(value, resultSlot: slot), span: statement.span)
 
         case .set(let name, let expression):
             let value = bindPipeline(expression)
             if Self.reservedNames.contains(name.name) {
                 error("'\(name.name)' is a built-in name and can't be assigned", name.span, hint: "choose another name")
+            } else {
+                refuseTriggerName(name)
             }
             let slot = declare(name, type: value.type)
             scope.itType = value.type
+            scope.itSetBy = statement.span
             return BoundStatement(kind: .set(slot: slot, value), span: statement.span)
 
         case .ifElse(let branches, let otherwise):
@@ -65,6 +78,7 @@ extension Checker {
                 error("'for' goes through a list, and this is \(sequence.type)", sequenceExpression.span,
                       hint: sequence.type == .int ? "to do something n times, write 'repeat n times { … }'" : nil)
             }
+            refuseTriggerName(name)
             let slot = declare(name, type: elementType)
             let statements = bindLoopBody(body.statements)
             scope.itType = .any

@@ -33,6 +33,8 @@ struct Checker {
     var grants = Grants.all
     /// The script being checked, as opposed to the prelude files whose shortcuts are checked first.
     let script: SourceFile
+    /// While an automation's body is checked: the names its trigger's value goes by, which no statement may change.
+    var automationTrigger: AutomationTriggerNames?
 
     init(registry: Registry, file: SourceFile) {
         self.registry = registry

@@ -11,6 +11,9 @@ struct Scope {
     private var variables: [String: Variable] = [:]
     /// The type of `it`: the result of the previous statement.
     var itType: ValueType = .null
+    /// The statement that last made `it` something else; nil while it is what the block started with (an
+    /// automation's trigger value) or a list's element (inside `filter where`, `each`).
+    var itSetBy: Span?
 
     func lookup(_ name: String) -> Variable? { variables[name] }
 
