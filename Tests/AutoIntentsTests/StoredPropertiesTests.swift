@@ -103,6 +103,8 @@ import Testing
 
     @Test func thisToolchainReadsAsTheEngineRelies() {
         #expect(StoredProperties.toolchainProblem == nil, "\(StoredProperties.toolchainProblem ?? "")")
+        // The layout rule the start-up check computes its expectations with is the compiler's.
+        #expect(LayoutProbe.expected().map(\.offset) == LayoutProbe.compilersOffsets(), "\(LayoutProbe.compilersOffsets())")
     }
 
     /// The check that guards every registration: a reflection that read other offsets, nothing, or a `Parameter`
