@@ -197,13 +197,19 @@ extension Checker {
         case .limit(let count):
             return BoundExpression(kind: .limit(input, bindLimit(count)), type: input.type, span: span)
         case .each(let expression):
+            // An action given each element as its input, `each plural it word: "book"`, is the list piped into it,
+            // which runs it for each element and gives the list of its results.
+            if case .action(let words, let arguments) = expression.kind, words.count >= 2, words.last?.name == "it",
+               !arguments.contains(where: { $0.label == nil }) {
+                return bindAction(words: Array(words.dropLast()), arguments: arguments, piped: input, span: span)
+            }
             let outer = (scope.itType, scope.itSetBy)
             (scope.itType, scope.itSetBy) = (element, nil)
             let value = bind(expression)
             (scope.itType, scope.itSetBy) = outer
             if Compiler.containsAction(value) {
-                error("'each' computes a value from each element; an action can't run inside it", expression.span,
-                      hint: "to run an action for each element, pipe the list into it ('xs | open') or use 'for'")
+                error("'each' runs an action only as a whole, given each element: 'each plural it word: \"book\"'; not inside a value",
+                      expression.span, hint: "name the action's result in a 'for' loop, or pipe the list into the action ('xs | open')")
                 return .error(span)
             }
             return BoundExpression(kind: .each(input, value), type: .list(value.type), span: span)

@@ -120,7 +120,8 @@ extension Parser {
     mutating func parseEachStage() throws -> Expression {
         enter(.eachStage)
         let start = advance().span
-        let value = try parseExpression()
+        // An action for each element, `each plural it word: "book"`, as well as a value, `each it.title`.
+        let value = startsAction() ? try parseAction(allowBraceArguments: true) : try parseExpression()
         return Expression(kind: .listStage(.each(value)), span: start.to(value.span))
     }
 
