@@ -48,8 +48,19 @@ package final class TmuxSession: @unchecked Sendable {
         posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
         let argv = ([tmux] + arguments).map { strdup($0) } + [nil]
         defer { for pointer in argv { free(pointer) } }
+        // The test's threads block signals (SIGCHLD among them); a server that inherited that mask would never see its
+        // program end, nor leave on `kill-server`.
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var none = sigset_t(), all = sigset_t()
+        sigemptyset(&none)
+        sigfillset(&all)
+        posix_spawnattr_setsigmask(&attributes, &none)
+        posix_spawnattr_setsigdefault(&attributes, &all)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
         var pid: pid_t = 0
-        guard posix_spawn(&pid, tmux, &actions, nil, argv, environ) == 0 else { return (-1, "") }
+        guard posix_spawn(&pid, tmux, &actions, &attributes, argv, environ) == 0 else { return (-1, "") }
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0, errno == EINTR {}
         let text = (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
@@ -92,8 +103,8 @@ package final class TmuxSession: @unchecked Sendable {
         _ = Self.tmuxCommand(["-S", socket, "send-keys", "-t", Self.target] + keys)
     }
 
-    /// Waits for the program to end (its pane stays, dead); false after `timeout`. (Its exit status is not told:
-    /// tmux 3.3 leaves `pane_dead_status` empty for it.)
+    /// Waits for the program to end (its pane stays, dead); false after `timeout`. Its exit status is not asked:
+    /// tmux was seen to leave `pane_dead_status` empty for a while after the pane died.
     package func waitForEnd(timeout: Duration = .seconds(5)) -> Bool {
         let deadline = TerminalSession.deadline(timeout)
         repeat {
