@@ -18,9 +18,11 @@ struct ReplCommand: AsyncParsableCommand {
     func run() async throws {
         let console = Console.standard
         let isTerminal = isatty(0) == 1
+        let interrupts = await ReplInterrupts.install()
+        // Answers are read so that Ctrl-C at a question cancels the entry, and the session goes on.
         let interaction = TerminalInteraction(
             console: console, showsOnStandardError: false, canAsk: isTerminal, approvesConfirmations: yes,
-            noAnswerReason: "standard input is the session's entries, not a terminal")
+            noAnswerReason: "standard input is the session's entries, not a terminal", readAnswer: { try interrupts.readAnswer() })
         let host = AutoCommandLine.host
         var reader: any LineReader = PlainLineReader()
         let session = ReplSession(host: host, console: console, grants: try capabilities.grants())
@@ -32,7 +34,7 @@ struct ReplCommand: AsyncParsableCommand {
             console.writeError("warning: \(reason); lines are read without editing or history\n")
         }
         let repl = Repl(session: session, reader: reader,
-                        interaction: interaction, limits: RunLimits(), interrupts: await ReplInterrupts.install())
+                        interaction: interaction, limits: RunLimits(), interrupts: interrupts)
         await repl.run()
         throw CommandExit(code: ExitCode.success)
     }

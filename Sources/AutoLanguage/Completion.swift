@@ -84,7 +84,8 @@ package struct ValuesWanted: Sendable, Equatable {
 /// parameter labels with their types, properties after `where`, `and`, `or`, `sort by`, `group by` and after
 /// `.` on a path whose type is known, enum cases where an enum is compared or expected, variables, keywords,
 /// functions. It reads the tokens before the cursor, so it works on unfinished and broken entries; it never
-/// runs anything.
+/// runs anything. What it offers, the checker accepts there (`accepts`): an offer that can only lead to an error
+/// is left out.
 package struct Completer {
     package let registry: Registry
     package let scope: SessionScope
@@ -100,6 +101,91 @@ package struct Completer {
     static let statementKeywords = ["set", "if", "for", "repeat", "while", "try", "return", "stop", "shortcut", "find"]
 
     package func complete(_ text: String, cursor: Int) -> CompletionResult {
+        let offered = offers(text, cursor: cursor)
+        let before = String(decoding: Array(text.utf8).prefix(offered.range.lowerBound), as: UTF8.self)
+        let startsStatement = Self.startsStatement(after: before)
+        // The statements before the one at the cursor are checked once, for the variables and `it` they leave, and
+        // each offer with the last statement alone: a script's Tab would otherwise check all of it per offer.
+        let (earlier, current) = Self.splitAtLastStatement(before)
+        let judge = earlier.isEmpty ? self : Completer(registry: registry, scope: scope(after: earlier), commands: commands)
+        // The `:` commands are the REPL's, not the language's; a statement's keyword alone (`find`, `try`) reads as
+        // an unknown name until what follows it is typed, so the checker can't judge it.
+        let kept = offered.candidates.filter { candidate in
+            candidate.kind == .command || (startsStatement && candidate.kind == .keyword && Self.statementKeywords.contains(candidate.text))
+                || judge.accepts(current + candidate.text)
+        }
+        return CompletionResult(range: offered.range, candidates: kept, values: offered.values)
+    }
+
+    /// `code` cut where its last top-level statement starts: after the last line break or `;` outside brackets and
+    /// blocks that ends a statement (not one after a trailing `|` or operator, where the statement goes on).
+    static func splitAtLastStatement(_ code: String) -> (earlier: String, current: String) {
+        var lexer = Lexer(file: SourceFile(name: "<completion>", text: code))
+        var depth = 0
+        var boundaries: [Int] = []
+        for token in lexer.tokenize() {
+            switch token.kind {
+            case .symbol(.leftParen), .symbol(.leftBracket), .symbol(.leftBrace): depth += 1
+            case .symbol(.rightParen), .symbol(.rightBracket), .symbol(.rightBrace): depth = max(0, depth - 1)
+            case .newline, .symbol(.semicolon): if depth == 0 { boundaries.append(token.span.end) }
+            default: break
+            }
+        }
+        let bytes = Array(code.utf8)
+        for boundary in boundaries.reversed() where boundary <= bytes.count {
+            let earlier = String(decoding: bytes[..<boundary], as: UTF8.self)
+            if !Parser.isUnfinished(earlier) { return (earlier, String(decoding: bytes[boundary...], as: UTF8.self)) }
+        }
+        return ("", code)
+    }
+
+    /// The session's scope once `code` has run: its variables and `it`, as the checker sees them (with its errors).
+    func scope(after code: String) -> SessionScope {
+        let (tree, _) = Parser.parse(SourceFile(name: "<completion>", text: code))
+        var checker = Checker(registry: registry, file: tree.file)
+        _ = checker.checkScript(tree, session: scope)
+        return SessionScope(variables: checker.scope.declared.map { ($0.name, $0.type) }, itType: checker.scope.itType)
+    }
+
+    /// Whether a statement starts after `code`: nothing, or a line break, `;`, `{` or `}` before, spaces aside.
+    static func startsStatement(after code: String) -> Bool {
+        guard let last = code.last(where: { $0 != " " && $0 != "\t" }) else { return true }
+        return "\n;{}".contains(last)
+    }
+
+    /// Whether the checker accepts `line` as the start of an entry, as it must once an offer completes it:
+    /// - it compiles (warnings are fine);
+    /// - or the parser stops at its end wanting more, which is what makes the REPL ask for the next line, and
+    ///   finds nothing else wrong (`count(`, `where`, `rating: `): the checker judges only whole statements, so the
+    ///   last word goes unchecked then;
+    /// - or the checker's only errors are about what ends at the end, and go once that last operand is compared
+    ///   (`find books where author` is no condition yet, `… where author == nil` is; `… where it == nil` is not,
+    ///   as `it` is no book).
+    package func accepts(_ line: String) -> Bool {
+        let end = line.utf8.count
+        let (tree, parsed) = Parser.parse(SourceFile(name: "<completion>", text: line))
+        if !parsed.isEmpty { return parsed.count == 1 && Parser.isUnfinished(line) }
+        let errors = checkingErrors(tree)
+        if errors.isEmpty { return true }
+        guard errors.allSatisfy({ $0.span.end >= end }) else { return false }
+        let compared = Parser.parse(SourceFile(name: "<completion>", text: line + " == nil"))
+        return compared.1.isEmpty && checkingErrors(compared.0).isEmpty
+    }
+
+    /// Whether `code` compiles in the session (warnings are fine).
+    func compiles(_ code: String) -> Bool {
+        let (tree, parsed) = Parser.parse(SourceFile(name: "<completion>", text: code))
+        return parsed.isEmpty && checkingErrors(tree).isEmpty
+    }
+
+    func checkingErrors(_ tree: SyntaxTree) -> [Diagnostic] {
+        var checker = Checker(registry: registry, file: tree.file)
+        _ = checker.checkScript(tree, session: scope)
+        return checker.diagnostics.filter { $0.severity == .error }
+    }
+
+    /// The candidates for the context at the cursor, before the checker has had its say.
+    func offers(_ text: String, cursor: Int) -> CompletionResult {
         let bytes = Array(text.utf8.prefix(max(0, min(cursor, text.utf8.count))))
         let before = String(decoding: bytes, as: UTF8.self)
         let end = before.utf8.count
@@ -137,7 +223,16 @@ package struct Completer {
         let pipeIndex = tokens.count - stage.count - 1
         let input = pipeIndex >= 0 && tokens[pipeIndex].isSymbol(.pipe) ? Self.currentStage(Array(tokens[..<pipeIndex])) : []
         if let element = elementType(ofConditionIn: stage, input: input), Self.startsOperand(previous) {
-            return result(range, partial, properties(of: element) + [Completion(text: "it", kind: .variable, detail: "the element")])
+            // On entities `it` is not allowed: their properties are named.
+            let itself = if case .entity = element { [Completion]() } else { [Completion(text: "it", kind: .variable, detail: "the element")] }
+            return result(range, partial, properties(of: element) + itself)
+        }
+        if stage.count == 1, stage[0].isWord("find") {
+            return result(range, partial, registry.entityTypes.map { Completion(text: $0.plural, kind: .keyword, detail: "entity type") }
+                + [Completion(text: "files", kind: .keyword, detail: "the file system")])
+        }
+        if stage.count >= 2, stage[0].isWord("find"), !Self.startsOperand(previous) {
+            return result(range, partial, clauses(after: stage, before: String(decoding: Array(before.utf8).prefix(range.lowerBound), as: UTF8.self)))
         }
         if let enumeration = enumCompared(in: Self.currentStage(tokens, withinBrackets: false)) {
             return result(range, partial, cases(of: enumeration))
@@ -182,6 +277,18 @@ package struct Completer {
             return result(range, partial, candidates + expressionNames())
         }
         return result(range, partial, expressionNames())
+    }
+
+    /// What may follow a `find` that is complete so far (`find books `, `… where rating > 3 `): the clauses that
+    /// may still come, in their order, and `and`, `or` inside a condition. Nothing when `code` doesn't compile, as
+    /// after `where author `, where a comparison is missing.
+    func clauses(after stage: [Token], before code: String) -> [Completion] {
+        guard compiles(code) else { return [] }
+        let order = ["matching", "where", "sort", "limit"]
+        let last = stage.compactMap { token in token.identifier.flatMap { order.firstIndex(of: $0) } }.max()
+        var words = order.indices.filter { $0 > (last ?? -1) }.map { order[$0] == "sort" ? "sort by" : order[$0] }
+        if last == order.firstIndex(of: "where") { words = ["and", "or"] + words }
+        return words.map { Completion(text: $0, kind: .keyword, detail: "") }
     }
 
     // MARK: Contexts

@@ -2,9 +2,10 @@ import AutoLanguage
 import CEditLine
 import Foundation
 
-/// Lines from a terminal through libedit: emacs bindings (Ctrl-A/E/K/W, Alt-B/F), Up/Down and Ctrl-R through
-/// the history, a redraw when the window changes size. Ctrl-C while editing abandons the line (the entry, when it
-/// goes on over several lines) and gives a fresh prompt; Ctrl-D on an empty line ends the session.
+/// Lines from a terminal through libedit: emacs bindings (Ctrl-A/E/K/W, Alt-B/F), Up/Down through the history,
+/// Ctrl-R searching it (`ReverseSearch`), a redraw when the window changes size. Ctrl-C while editing abandons the
+/// line (the entry, when it goes on over several lines) and gives a fresh prompt, also on an empty line, where the
+/// first time it says how to leave; Ctrl-D on an empty line ends the session.
 ///
 /// Keys are read here, not by libedit (`readCharacter`): waiting for a key and for a window change at once lets the
 /// redraw happen on the editing thread, between keys. libedit's own SIGWINCH handler redraws in signal context on
@@ -15,9 +16,18 @@ package final class EditLineReader: LineReader {
     /// Where entries are saved; nil once it failed (said once) or when there is none.
     private var file: HistoryFile?
     private let warn: (String) -> Void
+    /// The prompt libedit draws: the REPL's, or the search's while Ctrl-R searches.
     private var prompt: UnsafeMutablePointer<CChar>?
+    /// The REPL's prompt for the line being read.
+    private var linePrompt = ""
     /// Set by the Ctrl-C key while `el_gets` reads.
-    fileprivate var interrupted = false
+    private var interrupted = false
+    /// Whether the session was told, at a Ctrl-C on an empty line, that Ctrl-D leaves: once is enough.
+    private var toldHowToLeave = false
+    /// Ctrl-R's search while it goes on: the keys go to it, not to libedit (see `readCharacter`).
+    private var search: ReverseSearch?
+    /// Keys read but not yet given to libedit: the one that ended a search, which then does what it does.
+    private var pendingCharacters: [wchar_t] = []
     package private(set) var history: [String] = []
 
     /// What Tab offers for the line and the cursor (a byte offset).
@@ -54,12 +64,8 @@ package final class EditLineReader: LineReader {
         }
         auto_el_set_no_isig(editor)
         auto_el_add_function(editor, "auto-interrupt", "Abandon the line") { editor, _ in
-            if let editor, let data = auto_el_clientdata(editor) {
-                Unmanaged<EditLineReader>.fromOpaque(data).takeUnretainedValue().interrupted = true
-            }
-            // The line stays on the screen, marked, and the next prompt starts below it.
-            FileHandle.standardOutput.write(Data("^C\n".utf8))
-            return UInt8(CC_NEWLINE)
+            guard let editor, let data = auto_el_clientdata(editor) else { return UInt8(CC_ERROR) }
+            return Unmanaged<EditLineReader>.fromOpaque(data).takeUnretainedValue().interrupt()
         }
         auto_el_bind(editor, "^C", "auto-interrupt")
         auto_el_add_function(editor, "auto-complete", "Complete the word at the cursor") { editor, _ in
@@ -68,7 +74,11 @@ package final class EditLineReader: LineReader {
         }
         auto_el_bind(editor, "^I", "auto-complete")
         // Reverse search through the history as bash and zsh have it (libedit's emacs map redraws on Ctrl-R).
-        auto_el_bind(editor, "^R", "em-inc-search-prev")
+        auto_el_add_function(editor, "auto-search", "Search back through the history") { editor, _ in
+            guard let editor, let data = auto_el_clientdata(editor) else { return UInt8(CC_ERROR) }
+            return Unmanaged<EditLineReader>.fromOpaque(data).takeUnretainedValue().showSearch()
+        }
+        auto_el_bind(editor, "^R", "auto-search")
         auto_el_source(editor)
         // A history that can't be read gives one warning, and the session goes on without the old entries.
         if let historyFile {
@@ -96,20 +106,96 @@ package final class EditLineReader: LineReader {
     }
 
     package func readLine(prompt text: String) -> String? {
-        free(prompt)
-        prompt = strdup(text)
+        linePrompt = text
+        show(prompt: text)
         interrupted = false
+        search = nil
         var count: Int32 = 0
-        guard let line = auto_el_gets(editor, &count), count > 0 else { return nil }
+        let line = auto_el_gets(editor, &count)
+        // Before the end of input: libedit gives no line for an empty one, whatever ended it.
         if interrupted { return "" }
+        guard let line, count > 0 else { return nil }
         var text = String(cString: line)
         if text.hasSuffix("\n") { text.removeLast() }
         return text
     }
 
-    /// The next key's character for libedit: 1 when one is read, 0 at the end of input, -1 on an error. A window
-    /// change while waiting redraws the line for the new width. Input is UTF-8; an invalid sequence is U+FFFD.
+    private func show(prompt text: String) {
+        free(prompt)
+        prompt = strdup(text)
+    }
+
+    /// Ctrl-C while editing: the line is abandoned. The line stays on the screen, marked, and the next prompt starts
+    /// below it; on an empty line, the first time, a word on how to leave, since Ctrl-C ends other programs.
+    private func interrupt() -> UInt8 {
+        interrupted = true
+        var said = "^C\n"
+        if let line = auto_el_line(editor)?.pointee, line.buffer == line.lastchar, !toldHowToLeave {
+            said += "(Ctrl-D on an empty line leaves, as :quit does)\n"
+            toldHowToLeave = true
+        }
+        FileHandle.standardOutput.write(Data(said.utf8))
+        return UInt8(CC_NEWLINE)
+    }
+
+    /// Ctrl-R, and every key while the search goes on (`readCharacter` hands them to the search, then gives libedit
+    /// a Ctrl-R so that it draws what the search shows): the search's prompt and the entry found, or, once the search
+    /// is over, the REPL's prompt and the line it left.
+    private func showSearch() -> UInt8 {
+        if search == nil { search = ReverseSearch(entries: history, original: currentLine) }
+        guard let search else { return UInt8(CC_ERROR) }
+        replaceLine(with: search.text, cursor: search.cursor)
+        if search.isDone {
+            self.search = nil
+            show(prompt: linePrompt)
+        } else {
+            show(prompt: search.prompt)
+        }
+        return UInt8(CC_REFRESH)
+    }
+
+    private var currentLine: String {
+        guard let line = auto_el_line(editor)?.pointee, let buffer = line.buffer, let end = line.lastchar else { return "" }
+        return String(decoding: UnsafeRawBufferPointer(start: buffer, count: end - buffer), as: UTF8.self)
+    }
+
+    /// The line becomes `text`, with the cursor `cursor` characters into it; libedit counts Unicode scalars.
+    private func replaceLine(with text: String, cursor: Int) {
+        let old = Int32(currentLine.unicodeScalars.count)
+        _ = auto_el_move_cursor(editor, old)
+        auto_el_delete(editor, old)
+        if !text.isEmpty { _ = auto_el_insert(editor, text) }
+        _ = auto_el_move_cursor(editor, Int32(cursor - text.unicodeScalars.count))
+    }
+
+    /// The next key's character for libedit: 1 when one is read, 0 at the end of input, -1 on an error. While Ctrl-R
+    /// searches, the keys go to the search, and libedit is given Ctrl-R to draw it; a key that ends the search is
+    /// given to libedit after that. A window change while waiting redraws the line for the new width.
     private func readCharacter(into character: UnsafeMutablePointer<wchar_t>) -> Int32 {
+        if !pendingCharacters.isEmpty {
+            character.pointee = pendingCharacters.removeFirst()
+            return 1
+        }
+        let read = readKey(into: character)
+        guard read == 1, var search else { return read }
+        switch character.pointee {
+        case Self.controlR: search.older()
+        case 0x7F, 0x08: search.erase()
+        case 0x07: search.cancel()  // Ctrl-G
+        case let key where key >= 0x20: search.type(Character(Unicode.Scalar(UInt32(key)) ?? "\u{FFFD}"))
+        default:
+            search.accept()
+            pendingCharacters.append(character.pointee)
+        }
+        self.search = search
+        character.pointee = Self.controlR
+        return 1
+    }
+
+    private static let controlR: wchar_t = 0x12
+
+    /// A key's character as typed: input is UTF-8; an invalid sequence is U+FFFD.
+    private func readKey(into character: UnsafeMutablePointer<wchar_t>) -> Int32 {
         guard let lead = pendingByte.take() ?? nextByte() else { return 0 }
         let length = switch lead {
         case 0..<0x80: 1

@@ -197,23 +197,40 @@ package struct Repl {
     }
 }
 
-/// Ctrl-C in a REPL cancels the entry running, and the REPL goes on; at the prompt it is the line editor's.
-/// Unchecked: the signal source is set up once, before it is shared, and the flag is behind a mutex.
+/// Ctrl-C in a REPL cancels the entry running, also while it waits at a question, and the REPL goes on; at the
+/// prompt it is the line editor's. Unchecked: the signal source and the pipe are set up once, before it is shared,
+/// and the flag is behind a mutex.
 package final class ReplInterrupts: @unchecked Sendable {
     private let current = Mutex<CancellationFlag?>(nil)
     private let source: any DispatchSourceSignal
+    /// A byte for each Ctrl-C, which wakes a question waiting for its answer: the read can't see the flag.
+    private var pressed: [Int32] = [-1, -1]
 
     private init() {
         signal(SIGINT, SIG_IGN)
         source = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
+        if pipe(&pressed) == 0 {
+            for descriptor in pressed {
+                _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
+                _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
+            }
+        }
+    }
+
+    deinit {
+        source.cancel()
+        for descriptor in pressed where descriptor >= 0 { close(descriptor) }
     }
 
     /// Returns once the handler is in place: libdispatch registers a signal source later, on its manager thread,
     /// and until then SIGINT is ignored (a Ctrl-C pressed at a prompt drawn in the first milliseconds was lost).
     package static func install() async -> ReplInterrupts {
         let interrupts = ReplInterrupts()
+        let writer = interrupts.pressed[1]
         interrupts.source.setEventHandler { [interrupts] in
             interrupts.current.withLock { $0?.cancel() }
+            var byte: UInt8 = 1
+            _ = write(writer, &byte, 1)  // a full pipe already says Ctrl-C was pressed
         }
         await withCheckedContinuation { (registered: CheckedContinuation<Void, Never>) in
             interrupts.source.setRegistrationHandler { registered.resume() }
@@ -231,5 +248,43 @@ package final class ReplInterrupts: @unchecked Sendable {
 
     package func end() {
         current.withLock { $0 = nil }
+    }
+
+    /// The answer typed at a question of the entry running, without its line break; nil at the end of input
+    /// (Ctrl-D). Ctrl-C while it waits (or before, during the entry) cancels the entry: `RunCancelled`.
+    package func readAnswer() throws -> String? {
+        // A Ctrl-C pressed between entries is not for this one; one pressed during it has cancelled its flag.
+        drainPressed()
+        if current.withLock({ $0?.isCancelled }) == true { throw RunCancelled() }
+        var line: [UInt8] = []
+        while true {
+            var watched = [pollfd(fd: 0, events: Int16(POLLIN), revents: 0), pollfd(fd: pressed[0], events: Int16(POLLIN), revents: 0)]
+            if poll(&watched, 2, -1) < 0 {
+                if errno == EINTR { continue }
+                return nil
+            }
+            if watched[1].revents & Int16(POLLIN) != 0 {
+                drainPressed()
+                // The terminal echoed `^C` after the question; what the REPL says next goes on a line of its own.
+                FileHandle.standardError.write(Data("\n".utf8))
+                throw RunCancelled()
+            }
+            guard watched[0].revents != 0 else { continue }
+            var byte: UInt8 = 0
+            let count = read(0, &byte, 1)
+            if count == 1 {
+                if byte == UInt8(ascii: "\n") { return String(decoding: line, as: UTF8.self) }
+                line.append(byte)
+            } else if count < 0, errno == EINTR || errno == EAGAIN {
+                continue
+            } else {
+                return line.isEmpty ? nil : String(decoding: line, as: UTF8.self)
+            }
+        }
+    }
+
+    private func drainPressed() {
+        var bytes = [UInt8](repeating: 0, count: 64)
+        while read(pressed[0], &bytes, bytes.count) > 0 {}
     }
 }

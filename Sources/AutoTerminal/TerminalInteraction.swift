@@ -15,7 +15,8 @@ package final class TerminalInteraction: Interaction, Sendable {
     package let approvesConfirmations: Bool
     /// Standard error is a terminal: progress is drawn in place there.
     package let drawsInPlace: Bool
-    package let readAnswer: @Sendable () -> String?
+    /// A line typed, nil at the end of input; it throws `RunCancelled` when Ctrl-C stops the wait (the REPL's).
+    package let readAnswer: @Sendable () throws -> String?
     package let clock: @Sendable () -> ContinuousClock.Instant
     package let state = Mutex(ProgressState())
     /// Whether a question is waiting for its answer: Ctrl-C then ends the run at once, since the read
@@ -29,7 +30,7 @@ package final class TerminalInteraction: Interaction, Sendable {
     package init(console: Console, showsOnStandardError: Bool, canAsk: Bool, approvesConfirmations: Bool,
                 noAnswerReason: String = "the run is not interactive",
                 drawsInPlace: Bool = isatty(2) == 1,
-                readAnswer: @escaping @Sendable () -> String? = { readLine() },
+                readAnswer: @escaping @Sendable () throws -> String? = { readLine() },
                 clock: @escaping @Sendable () -> ContinuousClock.Instant = { .now }) {
         self.console = console
         self.showsOnStandardError = showsOnStandardError
@@ -74,11 +75,11 @@ package final class TerminalInteraction: Interaction, Sendable {
     /// Draws the prompt and reads the answer. The question counts as waiting from before its prompt is drawn:
     /// a Ctrl-C pressed once the prompt can be seen then always ends the run at once, instead of only
     /// cancelling it while the read goes on waiting.
-    package func answer(after text: String) -> String? {
+    package func answer(after text: String) throws -> String? {
         Self.readingAnswer.store(true, ordering: .sequentiallyConsistent)
         defer { Self.readingAnswer.store(false, ordering: .sequentiallyConsistent) }
         prompt(text)
-        return readAnswer()
+        return try readAnswer()
     }
 
     // MARK: Questions
@@ -87,7 +88,7 @@ package final class TerminalInteraction: Interaction, Sendable {
         guard canAsk else { throw NoAnswerError(question: request.prompt, reason: noAnswerReason) }
         if let reason = request.reason { writeAboveProgress(reason + "\n", toError: true, redraw: false) }
         for _ in 0..<3 {
-            guard let line = answer(after: request.prompt + " ") else { throw Self.endOfInput }
+            guard let line = try answer(after: request.prompt + " ") else { throw Self.endOfInput }
             if let value = Self.parse(line, as: request.type) { return value }
             writeAboveProgress("That is not \(Self.article(request.type)) \(request.type)\(Self.example(request.type)).\n", toError: true, redraw: false)
         }
@@ -103,7 +104,7 @@ package final class TerminalInteraction: Interaction, Sendable {
         prompt(request.prompt + "\n")
         writeAboveProgress(list, toError: true, redraw: false)
         for _ in 0..<3 {
-            guard let line = answer(after: "Choose 1–\(request.options.count): ")?.trimmingCharacters(in: .whitespaces) else { throw Self.endOfInput }
+            guard let line = try answer(after: "Choose 1–\(request.options.count): ")?.trimmingCharacters(in: .whitespaces) else { throw Self.endOfInput }
             if let number = Int(line), (1...request.options.count).contains(number) { return number - 1 }
             if let index = request.options.firstIndex(where: { $0.title.caseInsensitiveCompare(line) == .orderedSame }) { return index }
             writeAboveProgress("Type a number from 1 to \(request.options.count).\n", toError: true, redraw: false)
@@ -115,7 +116,7 @@ package final class TerminalInteraction: Interaction, Sendable {
         if approvesConfirmations { return true }
         guard canAsk else { throw NoAnswerError(question: request.prompt, reason: noAnswerReason) }
         let warning = request.isDestructive && console.colourError ? "\u{1B}[1;31m" : ""
-        guard let line = answer(after: "\(warning)\(request.prompt)\(warning.isEmpty ? "" : "\u{1B}[0m") [y/N] ") else { throw Self.endOfInput }
+        guard let line = try answer(after: "\(warning)\(request.prompt)\(warning.isEmpty ? "" : "\u{1B}[0m") [y/N] ") else { throw Self.endOfInput }
         return ["y", "yes"].contains(line.trimmingCharacters(in: .whitespaces).lowercased())
     }
 

@@ -25,6 +25,7 @@ struct auto_editline {
     __typeof__(&el_line) el_line;
     __typeof__(&el_insertstr) el_insertstr;
     __typeof__(&el_deletestr) el_deletestr;
+    __typeof__(&el_cursor) el_cursor;
     __typeof__(&el_resize) el_resize;
     __typeof__(&history_init) history_init;
     __typeof__(&history_end) history_end;
@@ -52,7 +53,7 @@ static inline void auto_editline_load_once(void) {
     if ((f->name = (__typeof__(f->name))dlsym(library, #name)) == NULL) { f->error = "libedit lacks " #name; return; }
     AUTO_EDITLINE_FIND(el_init) AUTO_EDITLINE_FIND(el_end) AUTO_EDITLINE_FIND(el_set) AUTO_EDITLINE_FIND(el_get)
     AUTO_EDITLINE_FIND(el_source) AUTO_EDITLINE_FIND(el_gets) AUTO_EDITLINE_FIND(el_line) AUTO_EDITLINE_FIND(el_insertstr)
-    AUTO_EDITLINE_FIND(el_deletestr) AUTO_EDITLINE_FIND(el_resize) AUTO_EDITLINE_FIND(history_init)
+    AUTO_EDITLINE_FIND(el_deletestr) AUTO_EDITLINE_FIND(el_cursor) AUTO_EDITLINE_FIND(el_resize) AUTO_EDITLINE_FIND(history_init)
     AUTO_EDITLINE_FIND(history_end) AUTO_EDITLINE_FIND(history)
 #undef AUTO_EDITLINE_FIND
 }
@@ -106,6 +107,8 @@ static inline const char *auto_el_gets(EditLine *el, int *count) { return AUTO_E
 static inline const LineInfo *auto_el_line(EditLine *el) { return AUTO_EL->el_line(el); }
 static inline int auto_el_insert(EditLine *el, const char *text) { return AUTO_EL->el_insertstr(el, text); }
 static inline void auto_el_delete(EditLine *el, int count) { AUTO_EL->el_deletestr(el, count); }
+/// Moves the cursor by `count` characters (left when negative), kept within the line; the offset it ends at.
+static inline int auto_el_move_cursor(EditLine *el, int count) { return AUTO_EL->el_cursor(el, count); }
 /// Takes the terminal's new size.
 static inline void auto_el_resize(EditLine *el) { AUTO_EL->el_resize(el); }
 

@@ -69,6 +69,108 @@ import Testing
         #expect(session.waitForExit(timeout: .seconds(20)) == 0)
     }
 
+    /// Ctrl-C on an empty line is no way out (people press it out of habit): the line is cleared, the first time with
+    /// a word on how to leave, and the session goes on; on an empty continuation line it abandons the entry.
+    @Test func ctrlCOnAnEmptyLineClearsItAndSaysOnceHowToLeave() throws {
+        let session = try repl(["repl"])
+        #expect(session.waitFor("auto> ", timeout: .seconds(20)) && session.waitForKeys())
+        session.send("\u{3}")
+        #expect(session.waitFor("(Ctrl-D on an empty line leaves, as :quit does)"), "\(session.visibleOutput)")
+        #expect(session.waitFor("auto> ", count: 2) && session.waitForKeys(), "\(session.visibleOutput)")
+        session.send("\u{3}")
+        #expect(session.waitFor("auto> ", count: 3) && session.waitForKeys(), "\(session.visibleOutput)")
+        session.send("if 1 < 2 {\r")
+        #expect(session.waitFor("...> ") && session.waitForKeys(), "\(session.visibleOutput)")
+        session.send("\u{3}")
+        #expect(session.waitFor("auto> ", count: 4) && session.waitForKeys(), "\(session.visibleOutput)")
+        session.send("show \"still here\"\r")
+        #expect(session.waitFor("still here\n"), "\(session.visibleOutput)")
+        #expect(session.visibleOutput.components(separatedBy: "Ctrl-D on an empty line leaves").count == 2, "said once: \(session.visibleOutput)")
+        #expect(session.waitFor("auto> ", count: 5) && session.waitForKeys())
+        session.send("\u{4}")
+        #expect(session.waitForExit(timeout: .seconds(20)) == 0)
+    }
+
+    /// Ctrl-C at a question (ask, choose, confirm) stops the entry as cancelled; the prompt comes back and the
+    /// session keeps what it had.
+    @Test(arguments: ["ask \"Which name?\"", "choose \"Which name?\" from [\"a\", \"b\", \"c\"]", "confirm \"Which name?\""])
+    func ctrlCAtAQuestionCancelsTheEntry(question: String) throws {
+        let session = try repl(["repl"])
+        #expect(session.waitFor("auto> ", timeout: .seconds(20)) && session.waitForKeys())
+        session.send("set kept = 7\r")
+        #expect(session.waitFor("auto> ", count: 2) && session.waitForKeys())
+        session.send("\(question); show \"answered\"\r")
+        // The question as drawn (`? `, not the entry's echo) comes right before its answer is read: a Ctrl-C then
+        // finds the entry waiting, or about to.
+        #expect(session.waitFor("? Which name?"), "\(session.visibleOutput)")
+        session.interrupt()
+        #expect(session.waitFor("cancelled: interrupted", timeout: .seconds(20)), "\(session.visibleOutput)")
+        #expect(session.waitFor("auto> ", count: 3) && session.waitForKeys(), "\(session.visibleOutput)")
+        session.send("show kept\r")
+        #expect(session.waitFor("7\n"), "\(session.visibleOutput)")
+        #expect(!session.visibleOutput.contains("\nanswered\n"), "\(session.visibleOutput)")
+        #expect(session.waitFor("auto> ", count: 4) && session.waitForKeys())
+        session.send("\u{4}")
+        #expect(session.waitForExit(timeout: .seconds(20)) == 0)
+    }
+
+    /// Ctrl-C typed at a real terminal (tmux's), where the terminal makes it SIGINT while a question reads a line.
+    @Test func ctrlCTypedAtAQuestionInARealTerminalCancelsTheEntry() throws {
+        let session = try TmuxSession(["repl"], environment: ["XDG_STATE_HOME": state.path])
+        #expect(session.waitFor("auto>", timeout: .seconds(20)), "\(session.screen)")
+        session.send("choose \"Which one?\" from [\"a\", \"b\"]")
+        session.press("Enter")
+        #expect(session.waitFor("Choose 1–2:"), "\(session.screen)")
+        session.press("C-c")
+        #expect(session.waitFor("cancelled: interrupted", timeout: .seconds(20)), "\(session.screen)")
+        #expect(session.waitFor("auto>", count: 2), "\(session.screen)")
+        session.send("show 40 + 2")
+        session.press("Enter")
+        #expect(session.waitForScreen { $0.contains("42") }, "\(session.screen)")
+        #expect(session.waitFor("auto>", count: 3))
+        session.press("C-d")
+        #expect(session.waitForEnd(timeout: .seconds(20)), "Ctrl-D leaves: \(session.screen)")
+    }
+
+    /// Ctrl-R as bash has it, read off the screen tmux draws: the prompt says what it is, each character narrows the
+    /// search, Ctrl-R again goes on to an older entry, Return runs the one found, Ctrl-G gives the line back, and any
+    /// other key leaves the entry found on the line to edit.
+    @Test func ctrlRSearchesTheHistoryBackwardsAndSaysSo() throws {
+        let session = try TmuxSession(["repl"], environment: ["XDG_STATE_HOME": state.path])
+        #expect(session.waitFor("auto>", timeout: .seconds(20)), "\(session.screen)")
+        for (number, entry) in ["show \"alpha\"", "show 40 + 2", "show \"alphabet\""].enumerated() {
+            session.send(entry)
+            session.press("Enter")
+            #expect(session.waitFor("auto>", count: number + 2), "\(session.screen)")
+        }
+        session.press("C-r")
+        #expect(session.waitForScreen { $0.last { !$0.isEmpty } == "(reverse-i-search)`':" }, "\(session.screen)")
+        session.send("alph")
+        #expect(session.waitForScreen { $0.contains("(reverse-i-search)`alph': show \"alphabet\"") }, "\(session.screen)")
+        session.press("C-r")
+        #expect(session.waitForScreen { $0.contains("(reverse-i-search)`alph': show \"alpha\"") }, "\(session.screen)")
+        session.press("Enter")
+        #expect(session.waitForScreen { $0.filter { $0 == "alpha" }.count == 2 }, "runs the older entry: \(session.screen)")
+        #expect(session.waitFor("auto>", count: 5), "\(session.screen)")
+        session.press("C-r")
+        session.send("zzz")
+        #expect(session.waitForScreen { $0.contains("(failed reverse-i-search)`zzz':") }, "\(session.screen)")
+        session.press("C-g")
+        #expect(session.waitForScreen { $0.last { !$0.isEmpty } == "auto>" }, "Ctrl-G gives the empty line back: \(session.screen)")
+        session.press("C-r")
+        session.send("40")
+        #expect(session.waitForScreen { $0.contains("(reverse-i-search)`40': show 40 + 2") }, "\(session.screen)")
+        // Ctrl-E ends the search and goes to the end of the line, where the entry is edited: `show 40 + 20`.
+        session.press("C-e")
+        #expect(session.waitForScreen { $0.last { !$0.isEmpty } == "auto> show 40 + 2" }, "\(session.screen)")
+        session.send("0")
+        session.press("Enter")
+        #expect(session.waitForScreen { $0.contains("60") }, "\(session.screen)")
+        #expect(session.waitFor("auto>", count: 6), "\(session.screen)")
+        session.press("C-d")
+        #expect(session.waitForEnd(timeout: .seconds(20)), "Ctrl-D leaves: \(session.screen)")
+    }
+
     @Test func altBAndAltFMoveByWords() throws {
         let session = try repl(["repl"])
         #expect(session.waitFor("auto> ", timeout: .seconds(20)) && session.waitForKeys())

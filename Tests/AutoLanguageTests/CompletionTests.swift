@@ -46,7 +46,8 @@ import Testing
         #expect(texts("ope‸") == ["open book", "open shelf"])
         #expect(applied("open s‸") == "open shelf")
         #expect(applied("show 1\nrate b‸") == "show 1\nrate book")
-        #expect(texts("list books | op‸") == ["open book", "open shelf"])
+        // `open shelf` takes a shelf, not the books piped in: the checker refuses it there.
+        #expect(texts("list books | op‸") == ["open book"])
     }
 
     @Test func parameterLabelsWithTheirTypesAndEnumCases() {
@@ -110,13 +111,14 @@ import Testing
     }
 
     /// Every cursor position of every fixture, valid or broken: no crash, and a range that ends at the cursor
-    /// and starts within the text.
+    /// and starts within the text. The first 300 bytes of each: every Tab checks its offers with the checker, and
+    /// the text before the cursor once, so longer texts only make the test slower (600 bytes took 100 s).
     @Test func anyCursorInAnyFixtureGivesASaneRange() throws {
         let fixtures = Fixture.all(under: Fixture.repositoryRoot + "/Tests/Fixtures").prefix(60)
         let completer = Completer(registry: registry, commands: [":help"])
         var checked = 0
         for fixture in fixtures {
-            let bytes = Array(fixture.text.utf8.prefix(600))
+            let bytes = Array(fixture.text.utf8.prefix(300))
             for cursor in 0...bytes.count where cursor == bytes.count || bytes[cursor] & 0xC0 != 0x80 {
                 let result = completer.complete(fixture.text, cursor: cursor)
                 #expect(result.range.upperBound <= cursor && result.range.lowerBound >= 0, "\(fixture.path) at \(cursor): \(result.range)")
