@@ -124,9 +124,12 @@ public struct NoAnswerError: Error, Sendable, CustomStringConvertible {
     public let question: String
     /// Why nobody can: "standard input is not a terminal", "--no-input was given".
     public let reason: String
-    package init(question: String, reason: String = "the run is not interactive") {
+    /// Whether it was a confirmation, which `--yes` approves, rather than a question or a choice.
+    package let isConfirmation: Bool
+    package init(question: String, reason: String = "the run is not interactive", isConfirmation: Bool = false) {
         self.question = question
         self.reason = reason
+        self.isConfirmation = isConfirmation
     }
     /// "nobody can answer '…' (why)".
     public var description: String { "nobody can answer '\(question)' (\(reason))" }

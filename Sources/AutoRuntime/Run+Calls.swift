@@ -299,7 +299,9 @@ extension Run {
         case let error as ScriptFailure:
             return RuntimeError(error.message, at: location)
         case let error as NoAnswerError:
-            return RuntimeError("\(what): \(error)", at: location, kind: .unanswered(intent: what, parameter: nil))
+            // An intent's own confirmation is approved by --yes, as a destructive intent's is; a question is not.
+            return RuntimeError("\(what): \(error)", at: location,
+                                kind: error.isConfirmation ? .unconfirmed(intent: what) : .unanswered(intent: what, parameter: nil))
         default:
             // A host's own error: a database's, a file system's.
             return RuntimeError("\(what): \(IntentError.message(of: error))", at: location)

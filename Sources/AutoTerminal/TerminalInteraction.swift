@@ -114,7 +114,7 @@ package final class TerminalInteraction: Interaction, Sendable {
 
     package func confirm(_ request: ConfirmationRequest) async throws -> Bool {
         if approvesConfirmations { return true }
-        guard canAsk else { throw NoAnswerError(question: request.prompt, reason: noAnswerReason) }
+        guard canAsk else { throw NoAnswerError(question: request.prompt, reason: noAnswerReason, isConfirmation: true) }
         let warning = request.isDestructive && console.colourError ? "\u{1B}[1;31m" : ""
         guard let line = try answer(after: "\(warning)\(request.prompt)\(warning.isEmpty ? "" : "\u{1B}[0m") [y/N] ") else { throw Self.endOfInput }
         return ["y", "yes"].contains(line.trimmingCharacters(in: .whitespaces).lowercased())
