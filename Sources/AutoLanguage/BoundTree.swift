@@ -134,7 +134,6 @@ struct BoundFind {
     let condition: BoundCondition?
     let sort: [BoundSortKey]
     let limit: BoundExpression?
-    let matchingInEngine: BoundExpression?
     let summary: String
     let span: Span
 }

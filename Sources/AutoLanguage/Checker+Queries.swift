@@ -307,15 +307,13 @@ extension Checker {
     /// stays in the engine.
     mutating func plan(_ find: FindExpression, type: AnyEntityType, query: QueryDescriptor, matching: BoundExpression?,
                        condition: BoundCondition?, sort: [BoundSortKey], limit: BoundExpression?, span: Span) -> BoundFind? {
-        func make(_ source: BoundFind.Source, _ residual: BoundCondition?, engineSort: [BoundSortKey], engineLimit: BoundExpression?,
-                  matchingInEngine: BoundExpression? = nil) -> BoundFind {
+        func make(_ source: BoundFind.Source, _ residual: BoundCondition?, engineSort: [BoundSortKey], engineLimit: BoundExpression?) -> BoundFind {
             BoundFind(query: query, source: source, condition: residual, sort: engineSort, limit: engineLimit,
-                      matchingInEngine: matchingInEngine, summary: Self.describe(type, source, residual, engineSort, engineLimit, matchingInEngine, checker: self),
-                      span: span)
+                      summary: Self.describe(type, query, source, residual, engineSort, engineLimit, checker: self), span: span)
         }
         if let matching {
-            if query.canSearchText { return make(.matching(matching), condition, engineSort: sort, engineLimit: limit) }
-            if query.canEnumerate { return make(.all, condition, engineSort: sort, engineLimit: limit, matchingInEngine: matching) }
+            // Without a search of its own, the query lists its entities and matches their titles (`QueryDescriptor`).
+            if query.canFindByText { return make(.matching(matching), condition, engineSort: sort, engineLimit: limit) }
             error("\(type.plural) can't be searched by text: the host's query has no text search", find.matching.map { $0.span } ?? span,
                   hint: capabilityHint(type, query))
             return nil
@@ -405,8 +403,8 @@ extension Checker {
     }
 
     /// "host: author == "X", sort by published desc, limit 3 · engine: title contains "y"".
-    static func describe(_ type: AnyEntityType, _ source: BoundFind.Source, _ residual: BoundCondition?, _ sort: [BoundSortKey],
-                         _ limit: BoundExpression?, _ matchingInEngine: BoundExpression?, checker: Checker) -> String {
+    static func describe(_ type: AnyEntityType, _ query: QueryDescriptor, _ source: BoundFind.Source, _ residual: BoundCondition?,
+                         _ sort: [BoundSortKey], _ limit: BoundExpression?, checker: Checker) -> String {
         func text(_ value: BoundExpression) -> String {
             if case .constant(let constant) = value.kind { return ValueFormatter.inline(constant) }
             return checker.file.text(of: value.span)
@@ -425,7 +423,10 @@ extension Checker {
         switch source {
         case .all: host.append("all \(type.plural)")
         case .suggested: host.append("suggested \(type.plural)")
-        case .matching(let text_): host.append("matching \(text(text_))")
+        case .matching(let text_) where query.canSearchText: host.append("matching \(text(text_))")
+        case .matching(let text_):
+            host.append("all \(type.plural)")
+            engine.append("title matching \(text(text_))")
         case .pushed(let comparisons, let mode, let sorts, let pushesLimit):
             if !comparisons.isEmpty {
                 host.append(comparisons.map { "\($0.property) \($0.op.rawValue) \(text($0.value))" }.joined(separator: " \(mode.rawValue) "))
@@ -434,7 +435,6 @@ extension Checker {
             if pushesLimit, let limit { host.append("limit \(text(limit))") }
             if comparisons.isEmpty && sorts.isEmpty && !pushesLimit { host.append("all \(type.plural)") }
         }
-        if let matchingInEngine { engine.append("title matching \(text(matchingInEngine))") }
         if let residual { engine.append("where " + condition(residual)) }
         if !sort.isEmpty { engine.append(sorting(sort.map(\.description))) }
         var pushedLimit = false

@@ -175,20 +175,17 @@ package final class FindCall: Sendable {
     package let condition: ConditionPlan?
     package let sort: [SortPlan]
     package let limit: Expr?
-    /// Without a text search of its own, `matching` filters by title in the engine.
-    package let matchingInEngine: Expr?
     package let resultSlots: [Int]
     /// What runs where, for `auto graph`: "host: author == "X" · engine: sort by published desc, limit 3".
     package let summary: String
 
     package init(query: QueryDescriptor, source: Source, condition: ConditionPlan?, sort: [SortPlan], limit: Expr?,
-                matchingInEngine: Expr?, resultSlots: [Int], summary: String) {
+                resultSlots: [Int], summary: String) {
         self.query = query
         self.source = source
         self.condition = condition
         self.sort = sort
         self.limit = limit
-        self.matchingInEngine = matchingInEngine
         self.resultSlots = resultSlots
         self.summary = summary
     }

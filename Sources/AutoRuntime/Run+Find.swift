@@ -40,15 +40,7 @@ extension Run {
             source = .pushed(pushed, mode, sorts, limit: pushesLimit ? limit : nil)
             if pushesLimit { limit = nil }
         }
-        var condition = try call.condition.map { plan throws(EvaluationError) in try entityCondition(plan, frame) }
-        if let matching = call.matchingInEngine {
-            guard case .text(let needle) = try matching.evaluate(self, frame) else { throw EvaluationError("'matching' needs a text") }
-            let byTitle = EntityCondition.valueTest { value in
-                guard case .entity(let entity) = value else { return false }
-                return entity.display.matches(needle)
-            }
-            condition = condition.map { .and(byTitle, $0) } ?? byTitle
-        }
+        let condition = try call.condition.map { plan throws(EvaluationError) in try entityCondition(plan, frame) }
         let grants = context.grants
         let sort: [EntitySortKey] = call.sort.map { key in
             let folding: (@Sendable (Value) -> Value)? = key.ignoringCase ? ListQueries.foldingCase : nil
