@@ -71,11 +71,13 @@ package struct FireRunner: Sendable {
         self.writes = writes
     }
 
-    /// The run as recorded; nil when the fire had been claimed before.
-    package func run(_ loaded: LoadedAutomation, _ fire: Fire, cancellation: CancellationFlag = CancellationFlag()) async throws(RunStoreError)
-        -> RunRecord? {
+    /// The run as recorded; nil when the fire had been claimed before. A run by hand may be given `answers` and
+    /// approve confirmations, as a script run from the command line may.
+    package func run(_ loaded: LoadedAutomation, _ fire: Fire, cancellation: CancellationFlag = CancellationFlag(),
+                     answers: PresetAnswers? = nil, approveConfirmations: Bool = false) async throws(RunStoreError) -> RunRecord? {
         guard let id = try store.claim(fire, at: now()) else { return nil }
-        return try await perform(loaded, fire, run: id, cancellation: cancellation)
+        try record(await execute(loaded, fire, run: id, cancellation: cancellation, answers: answers, approveConfirmations: approveConfirmations))
+        return try store.run(id)
     }
 
     /// Runs a fire already claimed as `id`, and records how it ended.
@@ -97,7 +99,8 @@ package struct FireRunner: Sendable {
 
     /// Runs the body of a fire claimed as `id`: how it ended, for `record`. Apart so that the scheduler can record
     /// the end and stop counting the run for its mode in one step.
-    func execute(_ loaded: LoadedAutomation, _ fire: Fire, run id: RunID, cancellation: CancellationFlag) async -> EndedRun {
+    func execute(_ loaded: LoadedAutomation, _ fire: Fire, run id: RunID, cancellation: CancellationFlag,
+                 answers: PresetAnswers? = nil, approveConfirmations: Bool = false) async -> EndedRun {
         let automation = loaded.automation
         var metadata: Logger.Metadata = ["automation": "\(automation.name)", "run": "\(id)"]
         metadata["scheduled"] = "\(ValueFormatter.iso8601(fire.scheduled))"
@@ -111,8 +114,10 @@ package struct FireRunner: Sendable {
         let started = ContinuousClock.now
         let trace = RunTrace()
         let engine = Engine(registry: loaded.script.registry, limits: RunLimits(maxDuration: automation.timeout), grants: grants)
-        let interaction = UnattendedInteraction(automation: automation.name, run: id, confirmsAutomatically: automation.confirmsAutomatically,
-                                                logger: logger)
+        var interaction: any Interaction = UnattendedInteraction(
+            automation: automation.name, run: id, confirmsAutomatically: automation.confirmsAutomatically || approveConfirmations,
+            logger: logger, manual: fire.manual)
+        if let answers { interaction = AnsweringInteraction(interaction, answers: answers) }
         let (arguments, it) = Self.inputs(of: fire, loaded)
         let key = loaded.key
         var observer: (@Sendable (String) -> Void)?

@@ -20,7 +20,7 @@ package enum AutoCommandLine {
 
     /// The options of the default command (`run`) that take their value as the next argument; any other option
     /// before a subcommand's name is a flag, or carries its value after `=` (`--allow-read=~/Books`).
-    static let optionsWithValues: Set<String> = ["-e", "--max-steps", "--timeout", "--max-memory", "--max-depth"]
+    static let optionsWithValues: Set<String> = ["-e", "--answer", "--answers", "--max-steps", "--timeout", "--max-memory", "--max-depth"]
 
     /// `auto --json run f.auto`, `library --no-input say …`: options written before a subcommand's name are that
     /// subcommand's, as git and nushell read them, so the name moves to the front. Only when every argument before

@@ -404,15 +404,25 @@ struct RunAutomation: AsyncParsableCommand {
 
     @OptionGroup(title: "Capabilities") var capabilities: CapabilityOptions
 
+    @Flag(name: .long, help: "Approve its confirmations, as 'confirm automatically' does (questions still need answers).")
+    var yes = false
+
+    @OptionGroup var answers: AnswerOptions
+
     func run() async throws {
         let grants = try capabilities.grants()
+        let presetAnswers = try answers.presetAnswers()
         let automation = try AutomationScripts.automation(name, in: script, grants: grants)
         LoggingSystem.bootstrap(StreamLogHandler.standardError)
         let runner = FireRunner(store: try AutomationScripts.store(store), logger: Logger(label: "auto.automations"), grants: grants)
         let fire = Fire(automation: automation.key, trigger: automation.automation.trigger.description, scheduled: Date(), manual: true)
-        guard let record = try await runner.run(automation, fire) else { throw CommandExit(code: 1) }
+        guard let record = try await runner.run(automation, fire, answers: presetAnswers, approveConfirmations: yes) else {
+            throw CommandExit(code: 1)
+        }
         switch record.outcome {
-        case .succeeded: return
+        case .succeeded:
+            ScriptRunner.reportUnused(presetAnswers, to: .standard)
+            return
         case .cancelled: throw CommandExit(code: 130)
         default:
             Console.standard.writeError("error: \(record.location.map { "\($0): " } ?? "")\(record.message ?? "the run failed")\n")

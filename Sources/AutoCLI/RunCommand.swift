@@ -41,7 +41,7 @@ struct RunCommand: AsyncParsableCommand {
     func run() async throws {
         let script = try source.load(path: source.expression == nil ? file : nil)
         var options = RunOptions()
-        interaction.apply(to: &options)
+        try interaction.apply(to: &options)
         options.whatIf = whatIf
         options.grants = try capabilities.grants()
         guard maxSteps >= 1 else { throw ValidationError("--max-steps must be at least 1, not \(maxSteps)") }

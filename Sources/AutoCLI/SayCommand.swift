@@ -32,7 +32,7 @@ struct SayCommand: AsyncParsableCommand {
 
     func run() async throws {
         var options = RunOptions()
-        interaction.apply(to: &options)
+        try interaction.apply(to: &options)
         let cancellation = CancellationFlag()
         InterruptHandler.install(cancellation: cancellation)
         let shortcuts = try file.map { ReplSession.shortcutDeclarations(in: try ScriptSourceOptions.load($0)).map(\.file) } ?? []

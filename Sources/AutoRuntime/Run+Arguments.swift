@@ -75,11 +75,11 @@ extension Run {
                 value = try await interaction.requestValue(ValueRequest(prompt: question, type: parameter.type, intent: intent.name,
                                                                         parameter: parameter.name, reason: reason))
             }
-        } catch is NoAnswerError {
+        } catch let error as NoAnswerError {
             // The intent's reason, where it gave one, says what was wrong with the value it had.
             let need = "'\(intent.name)' needs '\(parameter.name)' (\(parameter.type))" + (reason.map { ": \($0);" } ?? " and")
-            throw RuntimeError("\(need) nobody can answer '\(question)'; give it as '\(parameter.name): …'",
-                               at: node.location, kind: .unanswered(intent: intent.name, parameter: parameter.name))
+            throw RuntimeError("\(need) nobody can answer '\(question)' (\(error.reason)); give it as '\(parameter.name): …'",
+                               at: node.location, kind: .unanswered(intent: intent.name, parameter: parameter.name, question: question))
         }
         if case .text(let text) = value, let query = call.textLookups[index] {
             return try await entity(named: text, in: query, for: parameter, of: intent, at: node.location)
@@ -141,7 +141,7 @@ extension Run {
         do {
             approved = try await interaction.confirm(request)
         } catch let error as NoAnswerError {
-            throw RuntimeError("'\(intent.name)' needs a confirmation and \(error)", at: node.location, kind: .unconfirmed(intent: intent.name))
+            throw RuntimeError("'\(intent.name)' needs a confirmation and \(error)", at: node.location, kind: .unconfirmed(intent: intent.name, question: request.prompt))
         }
         if !approved { throw RunCancelled("'\(intent.name)' was not confirmed") }
     }

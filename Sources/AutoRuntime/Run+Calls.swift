@@ -301,7 +301,8 @@ extension Run {
         case let error as NoAnswerError:
             // An intent's own confirmation is approved by --yes, as a destructive intent's is; a question is not.
             return RuntimeError("\(what): \(error)", at: location,
-                                kind: error.isConfirmation ? .unconfirmed(intent: what) : .unanswered(intent: what, parameter: nil))
+                                kind: error.isConfirmation ? .unconfirmed(intent: what, question: error.question)
+                                    : .unanswered(intent: what, parameter: nil, question: error.question))
         default:
             // A host's own error: a database's, a file system's.
             return RuntimeError("\(what): \(IntentError.message(of: error))", at: location)
@@ -311,6 +312,6 @@ extension Run {
     /// The error for a `needsValue` that no answer can satisfy, with the intent's reason.
     func unansweredNeed(_ needed: NeedsValueError, of intent: IntentDescriptor, _ node: Node) -> RuntimeError {
         RuntimeError("\(intent.name): needs a value for '\(needed.parameter)'\(needed.reason.map { ": \($0)" } ?? "")",
-                     at: node.location, kind: .unanswered(intent: intent.name, parameter: needed.parameter))
+                     at: node.location, kind: .unanswered(intent: intent.name, parameter: needed.parameter, question: nil))
     }
 }

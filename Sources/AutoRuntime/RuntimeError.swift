@@ -13,10 +13,11 @@ package struct RuntimeError: Error, Sendable, CustomStringConvertible {
         case callDepth(Int)
         /// A value would have been larger than this many bytes.
         case memoryLimit(Int)
-        /// A question nobody could answer (the run is not interactive): the intent and parameter that asked.
-        case unanswered(intent: String, parameter: String?)
-        /// A confirmation nobody could give: the intent that needed it.
-        case unconfirmed(intent: String)
+        /// A question nobody could answer (the run is not interactive): the intent and parameter that asked, and the
+        /// question, for the hint that answers it with `--answer`.
+        case unanswered(intent: String, parameter: String?, question: String?)
+        /// A confirmation nobody could give: the intent that needed it, and the question.
+        case unconfirmed(intent: String, question: String?)
     }
 
     package let kind: Kind

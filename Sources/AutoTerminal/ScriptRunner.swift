@@ -11,6 +11,9 @@ package struct RunOptions: Sendable {
     package var noInput = false
     /// Confirmations are approved without asking.
     package var approveConfirmations = false
+    /// Answers given before the run (`--answer`, `--answers`): they answer their questions whether or not a terminal
+    /// could.
+    package var answers: PresetAnswers?
     /// Stop before the first intent that changes anything, saying what it would do.
     package var whatIf = false
     package var limits = RunLimits()
@@ -68,7 +71,7 @@ package struct ScriptRunner: Sendable {
         // The time limit covers compiling, running and writing the result together.
         var limits = options.limits
         limits.maxDuration = timeLimit.map { max(.zero, $0.deadline - ContinuousClock.now) }
-        let interaction = interaction ?? terminalInteraction(options)
+        let interaction = interaction ?? commandLineInteraction(options)
         let outcome = await Engine(registry: compiled.registry, limits: limits, grants: options.grants).run(
             compiled.program, arguments: [.list(options.arguments.map(Value.text))], interaction: interaction,
             cancellation: cancellation, whatIf: options.whatIf)
@@ -79,6 +82,7 @@ package struct ScriptRunner: Sendable {
                 return outcome.printedResult(of: compiled.program).map { ValueFormatter.display($0) + "\n" }
             }
             if let text { console.writeOut(text) }
+            Self.reportUnused(options.answers, to: console)
             return ExitCode.success
         case .stoppedBeforeChange:
             if options.json { console.writeOut("null\n") }
@@ -93,12 +97,26 @@ package struct ScriptRunner: Sendable {
     }
 
     /// How a run from the command line talks to people: on the terminal, unless standard input is not one or
-    /// `--no-input` was given.
+    /// `--no-input` was given; the answers given before the run first.
+    package func commandLineInteraction(_ options: RunOptions) -> any Interaction {
+        let terminal = terminalInteraction(options)
+        guard let answers = options.answers else { return terminal }
+        return AnsweringInteraction(terminal, answers: answers)
+    }
+
     package func terminalInteraction(_ options: RunOptions) -> TerminalInteraction {
         TerminalInteraction(
             console: console, showsOnStandardError: options.json,
             canAsk: !options.noInput && isatty(0) == 1, approvesConfirmations: options.approveConfirmations,
             noAnswerReason: options.noInput ? "--no-input was given" : "standard input is not a terminal")
+    }
+
+    /// A warning for each answer given that no question asked for: its key is likely misspelt.
+    package static func reportUnused(_ answers: PresetAnswers?, to console: Console) {
+        for answer in answers?.unused ?? [] {
+            console.writeError(DiagnosticText.render("warning", "\(answer.origin) answered no question: no question or parameter '\(answer.key)' was asked",
+                                                     at: nil, line: nil, hint: nil, colour: console.colourError))
+        }
     }
 
     /// `--timeout`: how long, and when that is over for this command.
@@ -152,9 +170,12 @@ package struct ScriptRunner: Sendable {
         switch kind {
         case .stepLimit: return "raise the limit with --max-steps"
         case .timeLimit: return "raise it with --timeout SECONDS"
-        case .unconfirmed: return "run with --yes to approve it"
+        case .unconfirmed(_, let question):
+            return "approve it with --yes" + (question.map { ", or this one alone with \(PresetAnswers.option(key: $0, value: "yes"))" } ?? "")
         case .memoryLimit: return "raise it with --max-memory SIZE"
-        case .unanswered: return "run it on a terminal without --no-input, or give the value in the script"
+        case .unanswered(_, let parameter, let question):
+            let key = parameter ?? question ?? "QUESTION"
+            return "answer it with \(PresetAnswers.option(key: key, value: "VALUE")), give the value in the script, or run it on a terminal without --no-input"
         case .failed, .callDepth: return nil
         }
     }

@@ -22,7 +22,7 @@ package struct SpokenShortcut {
     package func run(_ sentence: String, options: RunOptions, interaction: (any Interaction)? = nil,
              cancellation: CancellationFlag = CancellationFlag()) async -> Int32 {
         let runner = ScriptRunner(host: host, console: console)
-        let interaction = interaction ?? runner.terminalInteraction(options)
+        let interaction = interaction ?? runner.commandLineInteraction(options)
         let found: PhraseMatch
         guard let registry = registry(reportingTo: runner) else { return ExitCode.usageError }
         do {
@@ -83,7 +83,7 @@ package struct SpokenShortcut {
                                     options: matches.map { Choice(title: $0.sentence, subtitle: $0.shortcut.intent.name) })
         if let index = try? await interaction.choose(request), matches.indices.contains(index) { return matches[index] }
         fail("'\(sentence)' matches several shortcuts: " + matches.map { "\"\($0.sentence)\"" }.joined(separator: ", "),
-             hint: "say more of the one you mean")
+             hint: "say more of the one you mean, or choose with \(PresetAnswers.option(key: request.prompt, value: "PHRASE"))")
         return nil
     }
 

@@ -89,8 +89,8 @@ package final class TerminalInteraction: Interaction, Sendable {
         if let reason = request.reason { writeAboveProgress(reason + "\n", toError: true, redraw: false) }
         for _ in 0..<3 {
             guard let line = try answer(after: request.prompt + " ") else { throw Self.endOfInput }
-            if let value = Self.parse(line, as: request.type) { return value }
-            writeAboveProgress("That is not \(Self.article(request.type)) \(request.type)\(Self.example(request.type)).\n", toError: true, redraw: false)
+            if let value = TypedAnswer.parse(line, as: request.type) { return value }
+            writeAboveProgress("That is not \(TypedAnswer.expected(request.type)).\n", toError: true, redraw: false)
         }
         throw IntentError("no valid answer to '\(request.prompt)'")
     }
@@ -117,47 +117,11 @@ package final class TerminalInteraction: Interaction, Sendable {
         guard canAsk else { throw NoAnswerError(question: request.prompt, reason: noAnswerReason, isConfirmation: true) }
         let warning = request.isDestructive && console.colourError ? "\u{1B}[1;31m" : ""
         guard let line = try answer(after: "\(warning)\(request.prompt)\(warning.isEmpty ? "" : "\u{1B}[0m") [y/N] ") else { throw Self.endOfInput }
-        return ["y", "yes"].contains(line.trimmingCharacters(in: .whitespaces).lowercased())
+        return TypedAnswer.yesOrNo(line) == true
     }
 
     /// Ctrl-D at a prompt: the person ended the input instead of answering, which stops the run as Ctrl-C does.
     package static let endOfInput = RunCancelled("no answer (the input ended)")
-
-    /// An answer typed at a prompt, read as the type asked for.
-    package static func parse(_ line: String, as type: ValueType) -> Value? {
-        let text = line.trimmingCharacters(in: .whitespaces)
-        switch type {
-        case .int: return Int(text.replacingOccurrences(of: "_", with: "")).map(Value.int)
-        case .decimal: return (try? DecimalArithmetic.parse(text)).flatMap { $0 }.map(Value.decimal)
-        case .bool:
-            if ["y", "yes", "true"].contains(text.lowercased()) { return .bool(true) }
-            if ["n", "no", "false"].contains(text.lowercased()) { return .bool(false) }
-            return nil
-        case .date: return DateParsing.parse(text).map(Value.date)
-        case .file: return text.isEmpty ? nil : .file(FileRef(path: text))
-        case .enumeration(let enumeration):
-            return enumeration.caseIndex(named: text).map { .enumCase(EnumCaseValue(type: enumeration, index: $0)) }
-        case .text, .any: return text.isEmpty ? nil : .text(text)
-        // An entity is answered by its name; the engine finds it with its type's text search.
-        case .entity: return text.isEmpty ? nil : .text(text)
-        default: return nil
-        }
-    }
-
-    package static func article(_ type: ValueType) -> String {
-        "aeiouAEIOU".contains(type.description.first ?? "x") ? "an" : "a"
-    }
-
-    package static func example(_ type: ValueType) -> String {
-        switch type {
-        case .int: return " (a whole number, e.g. 3)"
-        case .date: return " (e.g. 2024-05-01 or 2024-05-01 07:30)"
-        case .bool: return " (yes or no)"
-        case .enumeration(let enumeration): return " (one of: " + enumeration.cases.map(\.displayName).joined(separator: ", ") + ")"
-        case .entity(let entity): return " (type the name of a \(entity.singular))"
-        default: return ""
-        }
-    }
 
     // MARK: Progress
 

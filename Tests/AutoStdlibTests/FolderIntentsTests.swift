@@ -103,7 +103,7 @@ import Testing
         #expect(unconfirmed.exitCode == 1)
         #expect(unconfirmed.standardError.contains("Delete '\(folder)/box/sub' for good?"), "\(unconfirmed.standardError)")
         // An intent's own confirmation is approved by --yes, as a destructive intent's is, and the hint says so.
-        #expect(unconfirmed.standardError.hasSuffix("hint: run with --yes to approve it\n"), "\(unconfirmed.standardError)")
+        #expect(unconfirmed.standardError.contains("hint: approve it with --yes, or this one alone with --answer \"Delete '\(folder)/box/sub' for good? It will not be in the trash.=yes\"\n"), "\(unconfirmed.standardError)")
         #expect(FileManager.default.fileExists(atPath: folder + "/box/sub/b.md"))
         let confirmed = try auto(["--yes"], script: #"delete file "DIR/box/sub" permanently: true"#)
         #expect(confirmed.exitCode == 0, "\(confirmed.standardError)")

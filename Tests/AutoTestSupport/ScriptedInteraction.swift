@@ -61,7 +61,7 @@ package final class ScriptedInteraction: Interaction, Sendable {
         }
         guard let answer else { throw NoAnswerError(question: request.prompt) }
         // Answers are read as the terminal reads them.
-        return TerminalInteraction.parse(answer, as: request.type) ?? .text(answer)
+        return TypedAnswer.parse(answer, as: request.type) ?? .text(answer)
     }
 
     package func choose(_ request: ChoiceRequest) async throws -> Int {
