@@ -39,6 +39,9 @@ public struct Dialog: Sendable, ExpressibleByStringInterpolation, CustomStringCo
     public var full: String
     /// A shorter text for narrow places; nil to use `full`.
     public var short: String?
+    /// The value `show` shows, which `full` writes on one line: a front end may lay it out itself (a terminal puts a
+    /// list one element per line).
+    package var value: Value?
     /// A dialog with its full text and, optionally, a short one.
     public init(_ full: String, short: String? = nil) {
         self.full = full

@@ -12,8 +12,11 @@ struct ShowIntent: ImmediateIntent {
     func performNow(_ context: IntentContext) throws -> IntentResult<NoValue> {
         let text = ValueFormatter.display(value.value)
         // Formatting a big list stops early when the run should stop; a text cut short is never shown.
-        if case .list = value.value { try Interruption.check() }
-        return .result(dialog: Dialog(text))
+        guard case .list = value.value else { return .result(dialog: Dialog(text)) }
+        try Interruption.check()
+        var dialog = Dialog(text)
+        dialog.value = value.value
+        return .result(dialog: dialog)
     }
 }
 

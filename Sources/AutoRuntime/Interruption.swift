@@ -4,7 +4,7 @@ import Synchronization
 /// Lets a long built-in — a sort, a filter, showing or joining a big list — stop when its run is cancelled or out
 /// of time, instead of running on past Ctrl-C or the time limit: the run sets one for its task, and the built-in
 /// looks at it every few thousand elements (a look is a task-local read and two loads).
-final class Interruption: Sendable {
+package final class Interruption: Sendable {
     @TaskLocal static var current: Interruption?
 
     let cancellation: CancellationFlag
@@ -26,7 +26,7 @@ final class Interruption: Sendable {
     }
 
     /// How many elements a long built-in handles between two looks.
-    static let stride = 4096
+    package static let stride = 4096
 
     /// Never inlined, nor is anything that reads the deadline: `ContinuousClock.Instant`'s size is only known at run
     /// time, and a function that holds one, even on a path it rarely takes, looks up its metadata on every call —
@@ -38,7 +38,7 @@ final class Interruption: Sendable {
 
     /// Whether the current run should stop: a built-in that can't throw stops early with what it has, and the
     /// caller throws `check()`, so that nothing it built after the stop is used or shown.
-    static var isRequested: Bool { current?.shouldStop ?? false }
+    package static var isRequested: Bool { current?.shouldStop ?? false }
 
     /// Throws when the current run should stop. The executor then reports why: a cancellation, or the time limit.
     static func check() throws(EvaluationError) {

@@ -77,8 +77,8 @@ package final class ReplSession {
         case .completed:
             if let value = outcome.printedResult(of: compiled.program) {
                 // On a terminal entities are a table; piped, the output is what a script's would be.
-                if let width = StandardStream.output.terminalColumns {
-                    console.writeOut(EntityTable.render(value, width: width))
+                if let width = console.outputColumns() {
+                    console.writeOut(TerminalLayout.render(value, width: width))
                 } else {
                     console.writeOut(ValueFormatter.display(value) + "\n")
                 }

@@ -79,7 +79,10 @@ package struct ScriptRunner: Sendable {
         case .completed:
             let text: String? = finish("writing the result", within: timeLimit) {
                 if options.json { return ValueFormatter.json(outcome.result(of: compiled.program) ?? .null) + "\n" }
-                return outcome.printedResult(of: compiled.program).map { ValueFormatter.display($0) + "\n" }
+                guard let result = outcome.printedResult(of: compiled.program) else { return nil }
+                // On a terminal, as the REPL shows it; piped, on the lines a script's output always has.
+                if let width = console.outputColumns() { return TerminalLayout.render(result, width: width) }
+                return ValueFormatter.display(result) + "\n"
             }
             if let text { console.writeOut(text) }
             Self.reportUnused(options.answers, to: console)

@@ -31,6 +31,7 @@ package final class TerminalInteraction: Interaction, Sendable {
                 noAnswerReason: String = "the run is not interactive",
                 drawsInPlace: Bool = isatty(2) == 1,
                 readAnswer: @escaping @Sendable () throws -> String? = { readLine() },
+
                 clock: @escaping @Sendable () -> ContinuousClock.Instant = { .now }) {
         self.console = console
         self.showsOnStandardError = showsOnStandardError
@@ -48,9 +49,14 @@ package final class TerminalInteraction: Interaction, Sendable {
         _ = showNow(dialog)
     }
 
-    /// Writing a line never waits for anyone.
+    /// Writing a line never waits for anyone. A list `show` shows goes one element per line (or a table) when it is
+    /// read on a terminal; in a pipe, and beside `--json`, it stays the one line a script's output has.
     package func showNow(_ dialog: Dialog) -> Bool {
-        writeAboveProgress(dialog.full + "\n", toError: showsOnStandardError)
+        if case .list(let items)? = dialog.value, !showsOnStandardError, let width = console.outputColumns() {
+            writeAboveProgress(TerminalLayout.list(items, width: width), toError: false)
+        } else {
+            writeAboveProgress(dialog.full + "\n", toError: showsOnStandardError)
+        }
         return true
     }
 

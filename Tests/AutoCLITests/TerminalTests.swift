@@ -302,3 +302,17 @@ import Testing
         #expect(session.waitForExit(timeout: .seconds(30)) == 130, "\(session.output.debugDescription)")
     }
 }
+
+/// `show` and a script's result in a real terminal and piped: a list one element per line on the terminal, the one
+/// line a script's output has in a pipe.
+@Suite struct ShownListTerminalTests {
+    @Test func aListIsOneElementPerLineOnATerminalAndOneLineInAPipe() throws {
+        let code = "show [\"Emma\", \"Persuasion\"]\n[1, 2]"
+        let session = try TerminalSession(["-e", code])
+        #expect(session.waitForExit(timeout: .seconds(30)) == 0)
+        #expect(session.screenLines.filter { !$0.isEmpty } == ["Emma", "Persuasion", "1", "2"], "\(session.screenLines)")
+        let piped = try TerminalSession(["-e", code], pipes: [.standardOutput])
+        #expect(piped.waitForExit(timeout: .seconds(30)) == 0)
+        #expect(piped.pipedOutput == "[\"Emma\", \"Persuasion\"]\n[1, 2]\n")
+    }
+}
