@@ -96,13 +96,13 @@ struct AutoCommand: AsyncParsableCommand {
     /// The examples of the root `--help`, which argument-parser's `generate-manual` makes the manual page's
     /// DESCRIPTION too (scripts/install). Each says what it does, with its commands under it. Every line starts with
     /// spaces, because man fills the lines that start at the margin into one paragraph; no line relies on spaces to
-    /// line up columns, none is wider than the 80 columns `--help` wraps at, and all are ASCII, since generate-manual
-    /// drops every other character. `say` is shown as the host can use it: a host without App Shortcuts (`auto`)
-    /// matches the phrases of a script's shortcuts.
+    /// line up columns; none is so wide that `--help` or man (80 columns, less man's indent of 5) wraps it; and all
+    /// are ASCII, since generate-manual drops every other character. `say` is shown as the host can use it: a host
+    /// without App Shortcuts (`auto`) matches the phrases of a script's shortcuts.
     static func examples(host name: String, hasAppShortcuts: Bool) -> String {
         let say = hasAppShortcuts
             ? """
-                Run the App Shortcut a sentence names, or list them with their phrases:
+                Run the App Shortcut a sentence names; list them and their phrases:
                     \(name) say SENTENCE
                     \(name) shortcuts [--json]
               """
@@ -113,7 +113,7 @@ struct AutoCommand: AsyncParsableCommand {
         return """
               Open the REPL, on a terminal (also: \(name) repl):
                   \(name)
-              Run code, or a script with its args (\(name) run - reads it from stdin):
+              Run code, or a script with its args (\(name) run - reads stdin):
                   \(name) -e 'show "hi \\(1 + 2)"'
                   \(name) script.auto a b c
               Report every error of a script without running it (exit 2 if any):
@@ -127,7 +127,7 @@ struct AutoCommand: AsyncParsableCommand {
               Run the automations of the scripts in a folder, and look at them:
                   \(name) daemon scripts/
                   \(name) automations list|next|history|trace|run|enable|disable
-              Serve the intents to AI assistants (MCP, on standard input and output):
+              Serve the intents to AI assistants (MCP, on stdin and stdout):
                   \(name) mcp --allow-read=~/Books
             """
     }
