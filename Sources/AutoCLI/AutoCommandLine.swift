@@ -86,24 +86,50 @@ struct AutoCommand: AsyncParsableCommand {
         CommandConfiguration(
             commandName: AutoCommandLine.host.name,
             abstract: "Run .auto scripts against the intents of \(AutoCommandLine.host.name).",
-            discussion: """
-                \(AutoCommandLine.host.name)                                 the REPL, on a terminal (also: repl)
-                \(AutoCommandLine.host.name) -e 'show "hi \\(1 + 2)"'     run code
-                \(AutoCommandLine.host.name) script.auto [args…]          run a script (also: run -, from stdin)
-                \(AutoCommandLine.host.name) check script.auto            report every error, exit 2 if any
-                \(AutoCommandLine.host.name) graph script.auto | dot -Tsvg > g.svg
-                \(AutoCommandLine.host.name) intents [script.auto]        list intents and shortcuts (the script's too)
-                \(AutoCommandLine.host.name) intents describe NAME [script.auto]
-                \(AutoCommandLine.host.name) say "open …"                 run the App Shortcut a sentence names
-                \(AutoCommandLine.host.name) shortcuts [--json]           list App Shortcuts and their phrases
-                \(AutoCommandLine.host.name) daemon scripts/                   run the automations of scripts/*.auto
-                \(AutoCommandLine.host.name) automations list|next|history|trace|run|enable|disable
-                \(AutoCommandLine.host.name) mcp --allow-read=~/Books        serve the intents to AI assistants (MCP, stdio)
-                """,
+            discussion: examples(host: AutoCommandLine.host.name, hasAppShortcuts: !AutoCommandLine.host.registry.appShortcuts.isEmpty),
             version: AutoCommandLine.host.version,
             subcommands: [RunCommand.self, CheckCommand.self, GraphCommand.self, IntentsCommand.self, ReplCommand.self,
                           DaemonCommand.self, AutomationsCommand.self, SayCommand.self, ShortcutsCommand.self, McpCommand.self],
             defaultSubcommand: RunCommand.self)
+    }
+
+    /// The examples of the root `--help`, which argument-parser's `generate-manual` makes the manual page's
+    /// DESCRIPTION too (scripts/install). Each says what it does, with its commands under it. Every line starts with
+    /// spaces, because man fills the lines that start at the margin into one paragraph; no line relies on spaces to
+    /// line up columns; none is so wide that `--help` or man (80 columns, less man's indent of 5) wraps it; and all
+    /// are ASCII, since generate-manual drops every other character. `say` is shown as the host can use it: a host
+    /// without App Shortcuts (`auto`) matches the phrases of a script's shortcuts.
+    static func examples(host name: String, hasAppShortcuts: Bool) -> String {
+        let say = hasAppShortcuts
+            ? """
+                Run the App Shortcut a sentence names; list them and their phrases:
+                    \(name) say SENTENCE
+                    \(name) shortcuts [--json]
+              """
+            : """
+                Run a script's shortcut by one of its phrases:
+                    \(name) say -f script.auto "what is 7"
+              """
+        return """
+              Open the REPL, on a terminal (also: \(name) repl):
+                  \(name)
+              Run code, or a script with its args (\(name) run - reads stdin):
+                  \(name) -e 'show "hi \\(1 + 2)"'
+                  \(name) script.auto a b c
+              Report every error of a script without running it (exit 2 if any):
+                  \(name) check script.auto
+              Draw a script's action graph with Graphviz:
+                  \(name) graph script.auto | dot -Tsvg > g.svg
+              List the intents and shortcuts (the script's too), or describe one:
+                  \(name) intents [script.auto]
+                  \(name) intents describe NAME [script.auto]
+            \(say)
+              Run the automations of the scripts in a folder, and look at them:
+                  \(name) daemon scripts/
+                  \(name) automations list|next|history|trace|run|enable|disable
+              Serve the intents to AI assistants (MCP, on stdin and stdout):
+                  \(name) mcp --allow-read=~/Books
+            """
     }
 
     static let subcommandNames: Set<String> = ["run", "check", "graph", "intents", "repl", "daemon", "automations", "say", "shortcuts",
