@@ -175,6 +175,13 @@ package final class Daemon: Sendable {
             let automations = LoadedAutomation.all(in: compiled, script: script)
             let previous = loaded.withLock { $0.updateValue(automations, forKey: script) }
             logger.info(previous == nil ? "script loaded" : "script reloaded", metadata: ["script": "\(script)", "automations": "\(automations.count)"])
+            // Once per load, not per fire: a script that calls an intent by a former name keeps running, and its
+            // author reads in the log what to write instead.
+            for warning in compiled.warnings {
+                var metadata: Logger.Metadata = ["script": "\(script)", "line": "\(warning.file.location(of: warning.span.start).line)"]
+                if let hint = warning.hint { metadata["hint"] = "\(hint)" }
+                logger.warning("\(warning.message)", metadata: metadata)
+            }
         case .failure(let failure):
             let errors = failure.diagnostics.filter { $0.severity == .error }
             let kept = loaded.withLock { $0[script] != nil }

@@ -34,7 +34,7 @@ struct ListIntents: ParsableCommand {
     var file: String?
 
     func run() throws {
-        let intents = try IntentsCommand.compiled(script: file).registry.intents.filter { all || $0.isDiscoverable }
+        let intents = try IntentsCommand.compiled(script: file).registry.intents.filter { all || $0.isListed }
         Console.standard.writeOut(IntentDescriptionText.lines(intents, detailed: true))
     }
 }
@@ -85,7 +85,7 @@ struct IntentReference: ParsableCommand {
 
     func run() throws {
         let compiled = try IntentsCommand.compiled(script: nil)
-        Console.standard.writeOut(Self.markdown(compiled.registry.intents.filter(\.isDiscoverable), program: compiled.program))
+        Console.standard.writeOut(Self.markdown(compiled.registry.intents.filter(\.isListed), program: compiled.program))
     }
 
     static func markdown(_ intents: [IntentDescriptor], program: Program) -> String {

@@ -113,6 +113,12 @@ public protocol AppIntent: Sendable {
     static var capabilities: Set<Capability> { get }
     /// Hidden intents can still be called by scripts but are not listed.
     static var isDiscoverable: Bool { get }
+    /// The titles it had in earlier versions of the host: a script or an automation that still calls it by one
+    /// compiles and runs, with a warning that gives the new title. `["Show shelf"]` after renaming it "Open shelf".
+    static var formerTitles: [String] { get }
+    /// Set when the intent is on its way out: it still runs, but calling it is a warning with `message` and its
+    /// replacement, and it is left out of completion, `intents` and MCP's tool list (`intents --all` shows it).
+    static var deprecation: IntentDeprecation? { get }
 
     /// Makes the intent with every parameter unset: the engine makes one when it registers the intent and fills
     /// in a copy of it for each call. A struct of `@Parameter` and `@Dependency` properties gets it from Swift.
@@ -140,6 +146,10 @@ extension AppIntent {
     public static var capabilities: Set<Capability> { [] }
     /// Listed unless the intent says otherwise.
     public static var isDiscoverable: Bool { true }
+    /// No former titles unless the intent declares them.
+    public static var formerTitles: [String] { [] }
+    /// Not deprecated unless the intent says so.
+    public static var deprecation: IntentDeprecation? { nil }
 
     /// How the engine runs the intent without awaiting: `performNow` on the intent at the given address for an
     /// `ImmediateIntent`, nil for every other intent. Not a requirement of the protocol, which would show it to every
@@ -324,5 +334,20 @@ package final class IntentExtras: Sendable {
     @inlinable
     static func make(dialog: Dialog?, next: NextIntent?) -> IntentExtras? {
         dialog == nil && next == nil ? nil : IntentExtras(dialog: dialog, next: next)
+    }
+}
+
+/// Why an intent is deprecated and what replaces it: `static let deprecation: IntentDeprecation? =
+/// IntentDeprecation("Shelves open by name now", replacedBy: OpenShelf.self)`.
+public struct IntentDeprecation: Sendable {
+    /// What people read in the warning: why, or what to do instead.
+    public let message: String
+    /// The intent to call instead, if there is one.
+    public let replacement: (any AppIntent.Type)?
+
+    /// A deprecation with its message and, optionally, the intent that replaces it.
+    public init(_ message: String, replacedBy replacement: (any AppIntent.Type)? = nil) {
+        self.message = message
+        self.replacement = replacement
     }
 }

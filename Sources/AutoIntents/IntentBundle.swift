@@ -8,6 +8,8 @@ package struct IntentBundle: Sendable {
     package struct Entry: Sendable {
         /// The intent's title, read without registering it.
         package let title: String
+        /// The titles it had before: a script calling it by one needs it registered too.
+        package let formerTitles: [String]
         /// The intent's Swift type, for messages about it.
         let type: any AppIntent.Type
         let register: @Sendable (inout Registry) throws(RegistrationError) -> Void
@@ -15,14 +17,16 @@ package struct IntentBundle: Sendable {
         /// Inlinable, so that `register` is specialised for `I` in the host's module, as `Registry.register` is.
         @inlinable
         package init<I: AppIntent>(_ type: I.Type) {
-            self.init(title: I.title, type: I.self) { (registry: inout Registry) throws(RegistrationError) in
+            self.init(title: I.title, formerTitles: I.formerTitles, type: I.self) { (registry: inout Registry) throws(RegistrationError) in
                 try registry.register(I.self)
             }
         }
 
         @usableFromInline
-        init(title: String, type: any AppIntent.Type, register: @escaping @Sendable (inout Registry) throws(RegistrationError) -> Void) {
+        init(title: String, formerTitles: [String], type: any AppIntent.Type,
+             register: @escaping @Sendable (inout Registry) throws(RegistrationError) -> Void) {
             self.title = title
+            self.formerTitles = formerTitles
             self.type = type
             self.register = register
         }
@@ -50,11 +54,12 @@ package struct IntentBundle: Sendable {
         self.entries = entries
     }
 
-    /// The first word of each intent's name, in lower case: a call of one names it.
+    /// The first word of each intent's name and former names, in lower case: a call of one names it.
     package var firstWords: [String] {
-        entries.map { entry in
-            let name = IntentDescriptor.name(of: entry.title)
-            return String(name.prefix { $0 != " " })
+        entries.flatMap { entry in
+            ([entry.title] + entry.formerTitles).map { title in
+                String(IntentDescriptor.name(of: title).prefix { $0 != " " })
+            }
         }
     }
 

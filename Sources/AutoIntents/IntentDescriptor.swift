@@ -50,6 +50,17 @@ package final class IntentDescriptor: Sendable {
     /// scans every conformance record of the binary for `Hashable`; a run asks only for the intents it calls.
     let capabilitiesOfIntent: @Sendable () -> Set<Capability>
     package let isDiscoverable: Bool
+    /// The names it was called by in earlier versions of its host (its former titles in lower case), and their words:
+    /// a call by one resolves to this intent, with a warning.
+    package let formerNames: [String]
+    package let formerWords: [[Substring]]
+    /// Why it is deprecated and what replaces it; nil while it is current.
+    package let deprecation: IntentDeprecation?
+    /// Whether lists offer it (completion, `intents`, `:help`, MCP's tools): discoverable and not deprecated. Scripts
+    /// may call it either way.
+    package var isListed: Bool { isDiscoverable && deprecation == nil }
+    /// The name scripts call its replacement by.
+    package var replacementName: String? { deprecation?.replacement.map { Self.name(of: $0.title) } }
     package let outputType: ValueType
     /// How the checker types the result when it depends on the arguments (the built-ins `ask` and `choose`).
     package let resultRule: ResultRule
@@ -119,17 +130,20 @@ package final class IntentDescriptor: Sendable {
     package convenience init(title: String, description: IntentDescription = "", parameters: [ParameterInfo],
                 summary: ParameterSummary? = nil, sideEffect: SideEffect = .none, capabilities: Set<Capability> = [],
                 isDiscoverable: Bool = true, outputType: ValueType, resultRule: ResultRule = .fixed, implementation: Implementation,
-                origin: String? = nil) {
+                origin: String? = nil, formerTitles: [String] = []) {
         self.init(title: title, description: description, parameters: parameters, summary: summary, sideEffect: sideEffect,
                   capabilities: { capabilities }, isDiscoverable: isDiscoverable, outputType: outputType, resultRule: resultRule,
-                  calls: .made(implementation, nil), origin: origin)
+                  calls: .made(implementation, nil), origin: origin, formerTitles: formerTitles)
     }
 
     @usableFromInline
     init(title: String, description: IntentDescription, parameters: [ParameterInfo], summary: ParameterSummary?, sideEffect: SideEffect,
          capabilities: @escaping @Sendable () -> Set<Capability>, isDiscoverable: Bool, outputType: ValueType, resultRule: ResultRule,
-         calls: Calls, origin: String?, type: (any AppIntent.Type)? = nil) {
+         calls: Calls, origin: String?, type: (any AppIntent.Type)? = nil, formerTitles: [String] = [], deprecation: IntentDeprecation? = nil) {
         self.type = type
+        formerNames = formerTitles.map(Self.name(of:))
+        formerWords = formerNames.map { $0.split(separator: " ") }
+        self.deprecation = deprecation
         self.resultRule = resultRule
         self.title = title
         self.name = Self.name(of: title)
@@ -152,12 +166,14 @@ package final class IntentDescriptor: Sendable {
     package func withOutputType(_ type: ValueType) -> IntentDescriptor {
         IntentDescriptor(title: title, description: description, parameters: parameters, summary: summary, sideEffect: sideEffect,
                          capabilities: capabilitiesOfIntent, isDiscoverable: isDiscoverable, outputType: type, resultRule: resultRule, calls: calls,
-                         origin: origin, type: self.type)
+                         origin: origin, type: self.type, formerTitles: formerNames, deprecation: deprecation)
     }
 
+    /// The parameter a label names: by its name, or by a name it had before (`ParameterInfo.formerNames`).
     package func parameterIndex(named label: String) -> Int? {
         let wanted = label.lowercased()
-        return parameters.firstIndex { $0.name.lowercased() == wanted }
+        if let index = parameters.firstIndex(where: { $0.name.lowercased() == wanted }) { return index }
+        return parameters.firstIndex { $0.formerNames.contains { $0.lowercased() == wanted } }
     }
 
     /// "Rate {book} with {rating}" when a host gave no summary: the title, the input, then the others.
@@ -190,7 +206,8 @@ package final class IntentDescriptor: Sendable {
             title: I.title, description: I.Description.intentDescription(I.description), parameters: infos, summary: summary,
             sideEffect: I.sideEffect, capabilities: { I.capabilities }, isDiscoverable: I.isDiscoverable, outputType: I.Output.valueType, resultRule: resultRule,
             calls: .native(NativeCalls { [prototype] in NativeCalls.Made(Self.native(prototype, parameters), Self.binder(prototype, parameters)) }),
-            origin: nil, type: I.self)
+            origin: nil, type: I.self, formerTitles: I.formerTitles,
+            deprecation: I.deprecation)
     }
 
     /// How a call sets one parameter: the `@Parameter`'s setter, at the property's offset in the intent, and how it
@@ -237,6 +254,16 @@ package final class IntentDescriptor: Sendable {
                 throw RegistrationError("intent '\(title)' declares parameter '\(parameter.name)' twice")
             }
             seen.append(name)
+        }
+        // A former name that is another parameter's name, or given twice, would leave a label meaning two things.
+        var former: [String] = []
+        for parameter in parameters {
+            for name in parameter.formerNames.map({ $0.lowercased() }) {
+                guard !seen.contains(name), !former.contains(name) else {
+                    throw RegistrationError("intent '\(title)': '\(name)', a former name of parameter '\(parameter.name)', is already the name or former name of a parameter")
+                }
+                former.append(name)
+            }
         }
         if let summary {
             for case .parameter(let name) in summary.parts where !seen.contains(name.lowercased()) {

@@ -7,6 +7,7 @@
 /// @Parameter var author: String?
 /// @Parameter(default: .wantToRead) var shelf: Shelf
 /// @Parameter(range: 1...5) var rating: Int
+/// @Parameter(formerNames: ["writer"]) var author: String?   // renamed: scripts that say `writer:` still run
 /// ```
 @propertyWrapper
 public struct Parameter<T: Sendable>: Sendable {
@@ -40,12 +41,15 @@ public struct Parameter<T: Sendable>: Sendable {
     // specialised in the host's module for the parameter's type, as fast as a setter written by hand.
 
     /// A parameter: `name` in scripts (the property's name when nil), `title` for people, the `question` asked when
-    /// it is missing, and a `default` that makes it optional.
+    /// it is missing, and a `default` that makes it optional. `formerNames` are the names it had in earlier versions
+    /// of the host (every initialiser takes them): a script that still labels it so runs, with a warning that gives
+    /// the new name.
     /// Disfavoured: an optional is an `IntentValue` too, and `@Parameter var note: String?` is the optional
     /// parameter's initialiser below, not a required parameter whose type is optional.
     @inlinable @_disfavoredOverload
-    public init(_ name: String? = nil, title: String? = nil, question: String? = nil, default defaultValue: T? = nil) where T: IntentValue {
-        declaration = ParameterDeclaration(name: name, title: title, question: question, type: T.valueType,
+    public init(_ name: String? = nil, title: String? = nil, question: String? = nil, default defaultValue: T? = nil,
+                formerNames: [String] = []) where T: IntentValue {
+        declaration = ParameterDeclaration(name: name, title: title, question: question, formerNames: formerNames, type: T.valueType,
                                            defaultValue: defaultValue, defaultAutoValue: defaultValue?.autoValue, range: nil,
                                            assign: Self.assigner(), restore: Self.restorer())
     }
@@ -53,8 +57,8 @@ public struct Parameter<T: Sendable>: Sendable {
     /// A number or another ordered value with the range it must be in, checked before `perform`.
     @inlinable
     public init(_ name: String? = nil, title: String? = nil, question: String? = nil, default defaultValue: T? = nil,
-                range: ClosedRange<T>) where T: IntentValue & Comparable {
-        declaration = ParameterDeclaration(name: name, title: title, question: question, type: T.valueType,
+                range: ClosedRange<T>, formerNames: [String] = []) where T: IntentValue & Comparable {
+        declaration = ParameterDeclaration(name: name, title: title, question: question, formerNames: formerNames, type: T.valueType,
                                            defaultValue: defaultValue, defaultAutoValue: defaultValue?.autoValue,
                                            range: ParameterRange(range.lowerBound.autoValue, range.upperBound.autoValue),
                                            assign: Self.assigner(), restore: Self.restorer())
@@ -64,8 +68,8 @@ public struct Parameter<T: Sendable>: Sendable {
     /// completion offers them and a question for it is a choice among them.
     @inlinable
     public init<P: DynamicOptionsProvider>(_ name: String? = nil, title: String? = nil, question: String? = nil, default defaultValue: T? = nil,
-                                           optionsProvider: P) where T: IntentValue, P.Option == T {
-        declaration = ParameterDeclaration(name: name, title: title, question: question, type: T.valueType,
+                                           optionsProvider: P, formerNames: [String] = []) where T: IntentValue, P.Option == T {
+        declaration = ParameterDeclaration(name: name, title: title, question: question, formerNames: formerNames, type: T.valueType,
                                            defaultValue: defaultValue, defaultAutoValue: defaultValue?.autoValue, range: nil,
                                            options: ParameterOptions.maker(optionsProvider), assign: Self.assigner(), restore: Self.restorer())
     }
@@ -73,16 +77,17 @@ public struct Parameter<T: Sendable>: Sendable {
     /// An optional parameter whose usual values the host supplies.
     @inlinable
     public init<W: IntentValue, P: DynamicOptionsProvider>(_ name: String? = nil, title: String? = nil, question: String? = nil,
-                                                            optionsProvider: P) where T == W?, P.Option == W {
-        declaration = ParameterDeclaration(name: name, title: title, question: question, type: W.valueType,
+                                                            optionsProvider: P, formerNames: [String] = []) where T == W?, P.Option == W {
+        declaration = ParameterDeclaration(name: name, title: title, question: question, formerNames: formerNames, type: W.valueType,
                                            defaultValue: .some(nil), defaultAutoValue: nil, range: nil,
                                            options: ParameterOptions.maker(optionsProvider), assign: Self.optionalAssigner(), restore: Self.restorer())
     }
 
     /// An optional parameter: without a default, it is nil when not given.
     @inlinable
-    public init<W: IntentValue>(_ name: String? = nil, title: String? = nil, question: String? = nil, default defaultValue: W? = nil) where T == W? {
-        declaration = ParameterDeclaration(name: name, title: title, question: question, type: W.valueType,
+    public init<W: IntentValue>(_ name: String? = nil, title: String? = nil, question: String? = nil, default defaultValue: W? = nil,
+                                formerNames: [String] = []) where T == W? {
+        declaration = ParameterDeclaration(name: name, title: title, question: question, formerNames: formerNames, type: W.valueType,
                                            defaultValue: .some(defaultValue), defaultAutoValue: defaultValue?.autoValue, range: nil,
                                            assign: Self.optionalAssigner(), restore: Self.restorer())
     }
@@ -90,8 +95,8 @@ public struct Parameter<T: Sendable>: Sendable {
     /// An optional number or other ordered value, checked against `range` when it is given.
     @inlinable
     public init<W: IntentValue & Comparable>(_ name: String? = nil, title: String? = nil, question: String? = nil,
-                                              range: ClosedRange<W>) where T == W? {
-        declaration = ParameterDeclaration(name: name, title: title, question: question, type: W.valueType,
+                                              range: ClosedRange<W>, formerNames: [String] = []) where T == W? {
+        declaration = ParameterDeclaration(name: name, title: title, question: question, formerNames: formerNames, type: W.valueType,
                                            defaultValue: .some(nil), defaultAutoValue: nil,
                                            range: ParameterRange(range.lowerBound.autoValue, range.upperBound.autoValue),
                                            assign: Self.optionalAssigner(), restore: Self.restorer())
@@ -142,6 +147,7 @@ package class AnyParameterDeclaration: @unchecked Sendable {
     /// Kept as given; a title is derived from the name when it is nil.
     let title: String?
     let question: String?
+    let formerNames: [String]
     let type: ValueType
     let isRequired: Bool
     /// The default as the engine holds it; nil for none (an optional parameter's default is "not given").
@@ -157,7 +163,7 @@ package class AnyParameterDeclaration: @unchecked Sendable {
     let holdsReferences: Bool
 
     @usableFromInline
-    init(name: String?, title: String?, question: String?, type: ValueType, isRequired: Bool, defaultAutoValue: Value?,
+    init(name: String?, title: String?, question: String?, formerNames: [String], type: ValueType, isRequired: Bool, defaultAutoValue: Value?,
          range: ParameterRange?, options: ParameterDeclarationOptions?, holdsReferences: Bool,
          assign: @escaping @Sendable (UnsafeMutableRawPointer, Value) -> Bool,
          restore: @escaping @Sendable (UnsafeMutableRawPointer, UnsafeRawPointer) -> Void) {
@@ -165,6 +171,7 @@ package class AnyParameterDeclaration: @unchecked Sendable {
         self.name = name
         self.title = title
         self.question = question
+        self.formerNames = formerNames
         self.type = type
         self.isRequired = isRequired
         self.defaultAutoValue = defaultAutoValue
@@ -184,7 +191,7 @@ package class AnyParameterDeclaration: @unchecked Sendable {
         let name = self.name ?? propertyName
         return ParameterInfo(name: name, title: title ?? ParameterInfo.titleCase(name), type: type,
                              isRequired: isRequired, defaultValue: defaultAutoValue, question: question, range: range,
-                             options: try options?(dependencies, "the options of '\(name)' of intent '\(intent)'"))
+                             options: try options?(dependencies, "the options of '\(name)' of intent '\(intent)'"), formerNames: formerNames)
     }
 }
 
@@ -194,12 +201,12 @@ package final class ParameterDeclaration<T: Sendable>: AnyParameterDeclaration, 
     @usableFromInline let defaultValue: T?
 
     @usableFromInline
-    init(name: String?, title: String?, question: String?, type: ValueType, defaultValue: T?, defaultAutoValue: Value?,
+    init(name: String?, title: String?, question: String?, formerNames: [String], type: ValueType, defaultValue: T?, defaultAutoValue: Value?,
          range: ParameterRange?, options: ParameterDeclarationOptions? = nil,
          assign: @escaping @Sendable (UnsafeMutableRawPointer, Value) -> Bool,
          restore: @escaping @Sendable (UnsafeMutableRawPointer, UnsafeRawPointer) -> Void) {
         self.defaultValue = defaultValue
-        super.init(name: name, title: title, question: question, type: type, isRequired: defaultValue == nil,
+        super.init(name: name, title: title, question: question, formerNames: formerNames, type: type, isRequired: defaultValue == nil,
                    defaultAutoValue: defaultAutoValue, range: range, options: options, holdsReferences: !_isPOD(T.self),
                    assign: assign, restore: restore)
     }
@@ -240,6 +247,8 @@ package final class ParameterInfo: Sendable {
     package let isRequired: Bool
     package let defaultValue: Value?
     package let question: String?
+    /// The names it had in earlier versions of its host: scripts that still use one work, with a warning.
+    package let formerNames: [String]
     package let range: ParameterRange?
     /// The values the host suggests for it, nil for none.
     package let options: ParameterOptions?
@@ -248,8 +257,9 @@ package final class ParameterInfo: Sendable {
     package let takesAsIs: ScalarKind?
 
     package init(name: String, title: String? = nil, type: ValueType, isRequired: Bool, defaultValue: Value? = nil,
-                question: String? = nil, range: ParameterRange? = nil, options: ParameterOptions? = nil) {
+                question: String? = nil, range: ParameterRange? = nil, options: ParameterOptions? = nil, formerNames: [String] = []) {
         self.options = options
+        self.formerNames = formerNames
         self.name = name
         self.title = title ?? name
         self.type = type

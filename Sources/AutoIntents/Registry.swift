@@ -57,6 +57,16 @@ public struct Registry: Sendable {
         if let existing = intents.first(where: { $0.name == intent.name }) {
             throw RegistrationError(Self.duplicate(intent, of: existing))
         }
+        // A former title still resolves to its intent: it can't be another intent's name, now or before.
+        if let existing = intents.first(where: { $0.formerNames.contains(intent.name) }) {
+            throw RegistrationError("an intent named '\(intent.name)' can't be registered: '\(existing.name)' was formerly called so")
+        }
+        for former in intent.formerNames {
+            if let existing = intents.first(where: { $0.name == former || $0.formerNames.contains(former) }) {
+                throw RegistrationError("'\(intent.name)' can't have the former title '\(former)': '\(existing.name)' is "
+                                        + (existing.name == former ? "called so" : "formerly called so too"))
+            }
+        }
         for parameter in intent.parameters { try registerTypes(in: parameter.type) }
         try registerTypes(in: intent.outputType)
         intents.append(intent)
@@ -108,9 +118,10 @@ public struct Registry: Sendable {
         queries.first { $0.entityType === type }
     }
 
+    /// The intent a name calls: its name, or one it had before.
     package func intent(named name: String) -> IntentDescriptor? {
         let wanted = name.lowercased()
-        return intents.first { $0.name == wanted }
+        return intents.first { $0.name == wanted } ?? intents.first { $0.formerNames.contains(wanted) }
     }
 
     /// An entity type by its singular or plural name, or its type name (`book`, `books`, `Book`).

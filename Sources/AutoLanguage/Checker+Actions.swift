@@ -8,6 +8,8 @@ extension Checker {
         let intent: IntentDescriptor
         /// The script wrote the intent's whole name, not just its first words (`open book`, not `open`).
         let exact: Bool
+        /// The former name the script called it by (`IntentDescriptor.formerNames`); nil for its name.
+        var formerName: String? = nil
     }
 
     mutating func bindAction(words: [Identifier], arguments: [ActionArgument], piped: BoundExpression?, span: Span,
@@ -87,6 +89,7 @@ extension Checker {
         guard let intent = choose(among: candidates, input: input, inputWord: inputWord, words: words, span: span) else {
             return .error(span)
         }
+        warnIfRenamedOrDeprecated(intent, among: candidates, words: words)
         if let inputWord {
             input = resolveName(inputWord, expected: intent.input?.type)
         }
@@ -119,6 +122,10 @@ extension Checker {
             if bound[index] != nil {
                 error("'\(intent.parameters[index].name)' is given twice", label.span)
                 continue
+            }
+            if intent.parameters[index].name.lowercased() != label.name.lowercased() {
+                warning("'\(label.name)' of '\(intent.name)' is now called '\(intent.parameters[index].name)'", label.span,
+                        hint: "write '\(intent.parameters[index].name):'")
             }
             if case .typeNamedBy(index) = intent.resultRule {
                 bound[index] = bindTypeName(argument.value)
@@ -207,8 +214,28 @@ extension Checker {
     func intents(namedBy words: ArraySlice<Identifier>) -> [Candidate] {
         let prefix = words.map { $0.name.lowercased() }
         return registry.intents.compactMap { intent in
-            guard intent.words.count >= prefix.count, zip(intent.words, prefix).allSatisfy({ $0 == $1 }) else { return nil }
-            return Candidate(intent: intent, exact: intent.words.count == prefix.count)
+            if intent.words.count >= prefix.count, zip(intent.words, prefix).allSatisfy({ $0 == $1 }) {
+                return Candidate(intent: intent, exact: intent.words.count == prefix.count)
+            }
+            // A title it had before still names it; only whole, so that a former name offers no prefixes.
+            for (index, former) in intent.formerWords.enumerated() where former.count == prefix.count && zip(former, prefix).allSatisfy({ $0 == $1 }) {
+                return Candidate(intent: intent, exact: true, formerName: intent.formerNames[index])
+            }
+            return nil
+        }
+    }
+
+    /// Warns of a call by a former name or of a deprecated intent, saying what to write instead.
+    mutating func warnIfRenamedOrDeprecated(_ intent: IntentDescriptor, among candidates: [Candidate], words: [Identifier]) {
+        guard let first = words.first else { return }
+        if let former = candidates.first(where: { $0.intent === intent })?.formerName {
+            let span = first.span.to(words[min(words.count, former.split(separator: " ").count) - 1].span)
+            warning("'\(former)' is now called '\(intent.name)'", span, hint: "write '\(intent.name)'")
+        }
+        if let deprecation = intent.deprecation {
+            let span = first.span.to(words[min(words.count, intent.words.count) - 1].span)
+            warning("'\(intent.name)' is deprecated: \(deprecation.message)", span,
+                    hint: intent.replacementName.map { "use '\($0)' instead" })
         }
     }
 

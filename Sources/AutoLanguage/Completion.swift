@@ -242,7 +242,7 @@ package struct Completer {
             // Only words so far: the name of an action (several words), a variable or a keyword.
             let typed = (words.compactMap(\.identifier) + [partial]).joined(separator: " ")
             let start = words.first?.span.start ?? range.lowerBound
-            let names = registry.intents.filter(\.isDiscoverable).map { Completion(text: $0.name, kind: .intent, detail: Self.summary($0)) }
+            let names = registry.intents.filter(\.isListed).map { Completion(text: $0.name, kind: .intent, detail: Self.summary($0)) }
             var candidates = result(start..<end, typed, names).candidates
             if words.isEmpty {
                 candidates += result(range, partial, variables() + Self.statementKeywords.map { Completion(text: $0, kind: .keyword, detail: "") }).candidates

@@ -49,7 +49,7 @@ package final class McpServer: Sendable {
         }
         // The first intent of a name keeps it where two differ only in characters a tool name can't hold.
         var intents: [String: IntentTool] = [:]
-        for intent in compiled.registry.intents where intent.isDiscoverable && host.tools.offers(intent) {
+        for intent in compiled.registry.intents where intent.isListed && host.tools.offers(intent) {
             let tool = IntentTool(intent, capabilities: compiled.program.capabilities(of: intent))
             if intents[tool.name] == nil { intents[tool.name] = tool }
         }

@@ -26,6 +26,9 @@ package enum IntentDescriptionText {
         var text = "\(intent.title)\n"
         text += "  \(intent.summary)\n"
         if !intent.description.text.isEmpty { text += "\n  \(intent.description.text)\n" }
+        if let deprecation = intent.deprecation {
+            text += "\n  Deprecated: \(deprecation.message)" + (intent.replacementName.map { "; use '\($0)' instead" } ?? "") + "\n"
+        }
         text += "\n"
         if intent.parameters.isEmpty {
             text += "Parameters: none\n"
@@ -42,6 +45,7 @@ package enum IntentDescriptionText {
                 if parameter.title.lowercased() != parameter.name.lowercased() { text += " — \(parameter.title)" }
                 text += "\n"
                 if let question = parameter.question { text += "      asks: \(question)\n" }
+                if !parameter.formerNames.isEmpty { text += "      formerly: \(parameter.formerNames.joined(separator: ", "))\n" }
             }
         }
         text += "Result: \(intent.outputType == .null ? "nothing" : intent.outputType.description)"
@@ -52,6 +56,7 @@ package enum IntentDescriptionText {
         if !needs.isEmpty {
             text += "Needs: " + needs.sorted().map { "\($0.summary) (\($0.flag))" }.joined(separator: ", ") + "\n"
         }
+        if !intent.formerNames.isEmpty { text += "Formerly: " + intent.formerNames.map { "'\($0)'" }.joined(separator: ", ") + "\n" }
         if let category = intent.description.category { text += "Category: \(category)\n" }
         if !intent.description.searchKeywords.isEmpty { text += "Keywords: \(intent.description.searchKeywords.joined(separator: ", "))\n" }
         for registered in appShortcuts where registered.intent === intent {
@@ -114,7 +119,8 @@ package enum IntentDescriptionText {
             let input = intent.input.map { "(\($0.type))" } ?? "()"
             let result = intent.outputType == .null ? "" : " → \(intent.outputType)"
             let about = !detailed || intent.description.text.isEmpty ? "" : "  \(intent.description.text)"
-            let kind = detailed ? intent.origin.map { "  [shortcut, \($0)]" } ?? "" : ""
+            var kind = detailed ? intent.origin.map { "  [shortcut, \($0)]" } ?? "" : ""
+            if intent.deprecation != nil { kind += "  [deprecated" + (intent.replacementName.map { ": use '\($0)'" } ?? "") + "]" }
             lines += intent.name.padding(toLength: width, withPad: " ", startingAt: 0) + "  \(input)\(result)\(about)\(kind)\n"
         }
         return lines

@@ -171,7 +171,7 @@ package struct Repl {
     }
 
     package func intents(matching text: String) -> String {
-        let intents = session.registry.intents.filter { $0.isDiscoverable && (text.isEmpty || $0.name.localizedCaseInsensitiveContains(text)) }
+        let intents = session.registry.intents.filter { $0.isListed && (text.isEmpty || $0.name.localizedCaseInsensitiveContains(text)) }
         if intents.isEmpty { return "no intent's name contains '\(text)'\n" }
         return IntentDescriptionText.lines(intents, detailed: false)
     }

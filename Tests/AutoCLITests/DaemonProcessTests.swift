@@ -243,4 +243,21 @@ import Testing
         process.signal(SIGTERM)
         #expect(process.waitForExit(timeout: .seconds(60)) == 0)
     }
+
+    /// A script's warnings (a former name, a deprecated intent, an argument that takes a whole expression) are in the
+    /// log once when it is loaded, with the line and the hint, and the script runs.
+    @Test func aScriptsWarningsAreLoggedOnceWhenItIsLoaded() async throws {
+        try write("w.auto", """
+            shortcut "sq" (n: Int) { return n * n }
+            automation "squares" every 1 hour { show sq 3 + 1 }
+            """)
+        let process = try daemon()
+        // Scripts are loaded, and their warnings logged, before the daemon says it started.
+        #expect(process.waitForError { $0.contains("daemon started") }, "\(process.standardError)")
+        let log = process.standardError
+        #expect(Self.count("'sq' takes all of this as its argument", in: log) == 1, "\(log)")
+        #expect(log.contains("hint=write 'sq (…)' to keep this meaning") && log.contains("line=2"), "\(log)")
+        process.signal(SIGTERM)
+        #expect(process.waitForExit(timeout: .seconds(60)) == 0)
+    }
 }
