@@ -3,7 +3,8 @@ import AutoLanguage
 import AutoRuntime
 import AutoTestSupport
 import Foundation
-import LibraryExample
+import GRDB
+@testable import LibraryExample
 import Testing
 
 /// Hundreds of generated where/sort/limit queries over the example data give the same books through SQL
@@ -11,6 +12,7 @@ import Testing
 @Suite struct DifferentialTests {
     @Test func pushdownEngineAndOracleAgree() async throws {
         let database = freshDatabase()
+        try await spreadDatesAdded(database)
         let pushdown = try Library.registry(database: database)
         var engineOnly = Registry.standard
         try engineOnly.register(query: EngineOnlyBookQuery(books: BookQuery(database: database)))
@@ -18,7 +20,7 @@ import Testing
         #expect(books.count >= 300)
 
         var generator = QueryGenerator(books: books, seed: 20_261_122)
-        var pushedSomething = 0, engineSomething = 0, ignoringCase = 0
+        var pushedSomething = 0, engineSomething = 0, ignoringCase = 0, byDateAdded = 0
         for _ in 0..<400 {
             let query = generator.query()
             let script = "find books " + query.script
@@ -29,6 +31,7 @@ import Testing
             #expect(viaEngine.ids == expected, "the engine differs for: \(script)")
             if viaSQL.summary.contains("host: ") && !viaSQL.summary.contains("host: all books") { pushedSomething += 1 }
             if viaSQL.summary.contains("engine: ") { engineSomething += 1 }
+            if script.contains("added") { byDateAdded += 1 }
             if script.contains("ignoring case") {
                 ignoringCase += 1
                 // SQL is never asked for a sort ignoring case: the engine sorts (and limits) those books.
@@ -40,6 +43,21 @@ import Testing
         #expect(pushedSomething > 100)
         #expect(engineSomething > 20)
         #expect(ignoringCase > 20)
+        #expect(byDateAdded > 40)
+    }
+
+    /// The seeded books all came at the library's making: a library in use has books added on many days, and
+    /// some from before the date was kept (nil). Midnights, so that the queries' `date("…")` literals are exact.
+    func spreadDatesAdded(_ database: LibraryDatabase) async throws {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = .current
+        let days = (0..<12).map { calendar.date(from: DateComponents(year: 2025, month: $0 + 1, day: 3 + $0))! }
+        try await database.write { db in
+            for (index, id) in try Int64.fetchAll(db, sql: "SELECT id FROM book ORDER BY id").enumerated() {
+                let added: Date? = index % 13 == 0 ? nil : days[index % days.count]
+                try db.execute(sql: "UPDATE book SET added = ? WHERE id = ?", arguments: [added, id])
+            }
+        }
     }
 
     func run(_ script: String, _ registry: Registry) async throws -> (ids: [Int64], summary: String) {
@@ -68,7 +86,7 @@ struct QueryGenerator {
     }
 
     enum Property: String, CaseIterable {
-        case title, author, genre, recommendedBy, published, readDate, pages, rating, shelf
+        case title, author, genre, recommendedBy, published, readDate, pages, rating, shelf, added
     }
 
     indirect enum Condition {
@@ -143,7 +161,7 @@ struct QueryGenerator {
         let condition = random.chance(0.9) ? self.condition(depth: 0) : nil
         var sort: [(Property, Bool, Bool)] = []
         if random.chance(0.7) {
-            let sortable: [Property] = [.title, .author, .published, .pages, .rating, .readDate, .genre]
+            let sortable: [Property] = [.title, .author, .published, .pages, .rating, .readDate, .genre, .added]
             for _ in 0..<(random.chance(0.3) ? 2 : 1) {
                 let property = random.pick(sortable)
                 // Only text keys may ignore case; such a key is never pushed down to SQL.
@@ -179,7 +197,7 @@ struct QueryGenerator {
             case 5: return .compare(property, "ends with", .text(String(text.suffix(random.int(1...3)))))
             default: return .compare(property, "in", .list([.text(text), .text(other.text ?? "b")]))
             }
-        case .published, .readDate, .pages, .rating:
+        case .published, .readDate, .pages, .rating, .added:
             if sample.isNull { return .compare(property, random.pick(["==", "!="]), .null) }
             if random.chance(0.15), !other.isNull {
                 let (low, high) = OracleValue.order(sample, other) <= 0 ? (sample, other) : (other, sample)
@@ -215,6 +233,7 @@ enum OracleValue {
         case .pages: return .int(book.pages)
         case .rating: return book.rating.map(OracleValue.int) ?? .null
         case .shelf: return .shelf(book.shelf)
+        case .added: return book.added.map(OracleValue.date) ?? .null
         }
     }
 

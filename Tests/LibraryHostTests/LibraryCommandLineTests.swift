@@ -134,6 +134,7 @@ extension LibraryCommandLineTests {
         #expect(book.exitCode == 0, "\(book.standardError)")
         #expect(book.standardOutput.hasPrefix("Book\n  an entity: 'book' and 'books' in scripts\n"), "\(book.standardOutput)")
         #expect(book.standardOutput.contains("  readDate: Date — Date read; the host filters with == != < <= > >= in between; the host sorts by it\n"))
+        #expect(book.standardOutput.contains("  added: Date — Date added; the host filters with == != < <= > >= in between; the host sorts by it\n"))
         #expect(book.standardOutput.contains("  shelf: Shelf — the host filters with == != in\n"), "the host doesn't sort by shelf")
         #expect(book.standardOutput.contains("Finding: by id; by text ('find books matching"))
         let shelf = try filesLeft(by: ["intents", "describe", "Shelf"]).result

@@ -5,9 +5,10 @@ import AutoTestSupport
 import Foundation
 import LibraryExample
 
-/// A fresh library database seeded from books.csv, in a temporary folder of its own (created on first use).
-func freshDatabase() -> LibraryDatabase {
-    LibraryDatabase(path: temporaryFolder().appendingPathComponent("library.sqlite").path)
+/// A fresh library database seeded from books.csv, in a temporary folder of its own (created on first use),
+/// adding books at the times `clock` tells.
+func freshDatabase(clock: @escaping @Sendable () -> Date = Date.init) -> LibraryDatabase {
+    LibraryDatabase(path: temporaryFolder().appendingPathComponent("library.sqlite").path, clock: clock)
 }
 
 /// A new, empty folder of this test's own.

@@ -90,7 +90,7 @@ import Testing
         let books = try #require(try JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8)) as? [[String: Any]])
         #expect(books.map { $0["title"] as? String } == ["Lady Susan", "Persuasion", "Northanger Abbey"])
         #expect(books.allSatisfy { $0["type"] as? String == "book" && $0["id"] != nil && $0["published"] is String })
-        #expect(Set(books[0].keys) == ["id", "type", "title", "author", "published", "pages", "genre", "rating", "readDate", "shelf", "recommendedBy"])
+        #expect(Set(books[0].keys) == ["id", "type", "title", "author", "published", "pages", "genre", "rating", "readDate", "shelf", "recommendedBy", "added"])
         let opened = try BinaryRunner.run(["--db", path, "-e", #"find books where author == "Jane Austen" sort by published desc limit 3 | open"#], executable: binary)
         #expect(opened.standardOutput == "Opening Lady Susan by Jane Austen\nOpening Persuasion by Jane Austen\nOpening Northanger Abbey by Jane Austen\n")
     }

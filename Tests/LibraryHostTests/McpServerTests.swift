@@ -49,7 +49,7 @@ import Testing
         #expect(find.inputSchema.objectValue?["properties"]?.objectValue?["where"] != nil)
         // Property names as declared, not as the query keeps them to match them.
         #expect(find.description?.contains("readDate != < <= == > >= between in;") == true, "\(find.description ?? "")")
-        #expect(find.description?.contains("sorts by author, genre, pages, published, rating, readDate, title") == true, "\(find.description ?? "")")
+        #expect(find.description?.contains("sorts by added, author, genre, pages, published, rating, readDate, title") == true, "\(find.description ?? "")")
         await library.stop()
     }
 

@@ -15,13 +15,13 @@ public struct BookQuery: EntityPropertyQuery, EnumerableEntityQuery, EntityStrin
         [
             Self.text("title"), Self.text("author"), Self.text("genre"), Self.text("recommendedBy"),
             Self.ordered("published", Date.self), Self.ordered("pages", Int.self), Self.ordered("rating", Int.self),
-            Self.ordered("readDate", Date.self),
+            Self.ordered("readDate", Date.self), Self.ordered("added", Date.self),
             .init("shelf", [.equal { (shelf: Shelf) in Column("shelf") == shelf.rawValue }, Self.notEqual("shelf", { (shelf: Shelf) in shelf.rawValue }),
                             .oneOf { (shelves: [Shelf]) in shelves.map(\.rawValue).contains(Column("shelf")) }]),
         ]
     }
 
-    public var sortableProperties: [String] { ["title", "author", "published", "pages", "rating", "readDate", "genre"] }
+    public var sortableProperties: [String] { ["title", "author", "published", "pages", "rating", "readDate", "genre", "added"] }
 
     /// `!=` keeps rows where the column is NULL, as the engine does (a missing value differs from every value).
     static func notEqual<T: IntentValue>(_ column: String, _ convert: @escaping @Sendable (T) -> some DatabaseValueConvertible & Sendable) -> QueryComparator<SQLExpression> {

@@ -1,20 +1,23 @@
 import AutoIntents
+import AutoStdlib
 import Foundation
 import GRDB
 
 /// `import books from "more.csv"`: adds the books of a CSV file, all of them or none.
 ///
 /// It goes in three steps, so that nothing is half done and no other process waits on a person:
-/// 1. the whole file is read and every value checked: a bad one asks for the file again, saying which
-///    line and column is wrong (`more.csv:7:23: 'abc' is not a page count`);
+/// 1. the whole file is read and every value checked: a bad one is an error that says which line and
+///    column is wrong (`more.csv:7:23: pages: 'abc' is not a page count`), and a file that can't be used at
+///    all (missing, unreadable, not text) is asked for again;
 /// 2. after a confirmation, the questions: who wrote a book without an author, what to do with a book the
 ///    library already has (`duplicates: skip` or `addAgain` answers that for every book, without asking);
-/// 3. one transaction writes every book, one progress step per row. Ctrl-C, an error or a killed process
-///    leaves the library as it was, and the message says that nothing was imported.
+/// 3. one transaction writes every book, one progress step per row, each added at the same time (the
+///    transaction's start) unless the file gives its own. Ctrl-C, an error or a killed process leaves the
+///    library as it was, and the message says that nothing was imported.
 struct ImportBooks: AppIntent {
     static let title = "Import books"
     static let description = IntentDescription(
-        "Adds the books of a CSV file, all of them or none (columns: title, author, published, pages, genre, rating, read_date, shelf, recommended_by; only title is needed).",
+        "Adds the books of a CSV file, all of them or none (columns: title, author, published, pages, genre, rating, read_date, shelf, recommended_by, added; only title is needed).",
         category: "Books", searchKeywords: ["csv", "load"], resultName: "imported")
     static let sideEffect = SideEffect.changes
     static let capabilities: Set<Capability> = [.read]
@@ -36,6 +39,10 @@ struct ImportBooks: AppIntent {
             // A file the run may not read is asked for again, as a file that can't be read is.
             let path = try context.authorize(.read, path: from.path)
             rows = try ImportFile(path: path).books(shelf: shelf)
+        } catch let bad as CSVError {
+            // The file is the right one and its content is wrong: another file is no answer (and where nobody
+            // can give one, asking would hide the line and column to fix).
+            throw IntentError("\(bad); no book was imported")
         } catch {
             throw context.needsValue("from", reason: "\(error)")
         }
@@ -58,9 +65,9 @@ struct ImportBooks: AppIntent {
         }
         let written: (added: [Book], skipped: Int)
         do {
-            written = try await database.write { [file = from.path, duplicates] db in
+            written = try await database.write { [file = from.path, duplicates, database] db in
                 defer { rowDone.finish() }
-                return try Self.write(steps, duplicates: duplicates, file: file, db: db, context: context) {
+                return try Self.write(steps, duplicates: duplicates, added: database.now(), file: file, db: db, context: context) {
                     rowDone.yield()
                     reported.wait()
                 }
@@ -135,8 +142,9 @@ struct ImportBooks: AppIntent {
         return steps
     }
 
-    /// The transaction: every planned book, or none. `rowDone` is called after each row.
-    static func write(_ steps: [Step], duplicates: Duplicates, file: String, db: Database, context: IntentContext,
+    /// The transaction: every planned book, or none, each `added` then unless its row says when. `rowDone` is
+    /// called after each row.
+    static func write(_ steps: [Step], duplicates: Duplicates, added now: Date, file: String, db: Database, context: IntentContext,
                       rowDone: () -> Void) throws -> (added: [Book], skipped: Int) {
         // Read again under the write lock: another process may have added some of these books since the plan.
         var known = try keys(db)
@@ -160,6 +168,7 @@ struct ImportBooks: AppIntent {
                         throw IntentError("\(file):\(line): '\(book.title)' by \(book.author) was added to the library by another program during this import; run it again")
                     }
                 }
+                book.added = book.added ?? now
                 var record = BookRecord(book)
                 do {
                     try record.insert(db)
@@ -219,7 +228,8 @@ enum DuplicateChoice: String, AppEnum, CaseIterable {
 }
 
 /// The CSV file an import reads, and what is wrong with it, said so that a person can fix it: missing,
-/// not readable, empty, not UTF-8, or the line and column of a bad value.
+/// not readable, empty or not UTF-8 (a `Problem`: the file can't be used, so another is asked for), or the
+/// line and column of a bad value (a `CSVError`: the content is to be fixed).
 struct ImportFile {
     struct Problem: Error, CustomStringConvertible {
         let description: String
@@ -227,7 +237,7 @@ struct ImportFile {
 
     let path: String
 
-    func books(shelf: Shelf) throws(Problem) -> [BooksCSV.Row] {
+    func books(shelf: Shelf) throws -> [BooksCSV.Row] {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else {
             let code = errno
@@ -246,10 +256,6 @@ struct ImportFile {
         }
         guard let text = String(data: data, encoding: .utf8) else { throw Problem(description: "\(path) is not UTF-8 text") }
         if text.allSatisfy(\.isWhitespace) { throw Problem(description: "\(path) is empty") }
-        do {
-            return try BooksCSV(file: path, shelf: shelf).read(text)
-        } catch {
-            throw Problem(description: error.description)
-        }
+        return try BooksCSV(file: path, shelf: shelf).read(text)
     }
 }

@@ -83,7 +83,7 @@ struct AddBook: AppIntent {
         guard !title.isEmpty else { throw IntentError("a book needs a title") }
         let author = self.author?.trimmingCharacters(in: .whitespaces).nilIfEmpty ?? "Unknown"
         let book = Book(id: 0, title: title, author: author, published: published ?? Date(), pages: pages, genre: genre,
-                        rating: nil, readDate: nil, shelf: .wantToRead, recommendedBy: recommendedBy)
+                        rating: nil, readDate: nil, shelf: .wantToRead, recommendedBy: recommendedBy, added: database.now())
         let added = try await database.write { db -> Book? in
             if try BookRecord.filter(Book.isSame(title: title, author: author)).fetchCount(db) > 0 { return nil }
             var record = BookRecord(book)

@@ -17,6 +17,8 @@ public final class LibraryDatabase: Sendable {
     /// Called with the reason when the database can't be opened or created, before the error is thrown:
     /// the `library` command reports it and exits, as nothing in a script can do without its database.
     let unavailable: (@Sendable (LibraryUnavailable) -> Void)?
+    /// What time it is, for the date a book is added: the system's clock, or a test's.
+    let clock: @Sendable () -> Date
     let opened = Mutex<DatabasePool?>(nil)
     /// Opening is blocking work (files, SQLite's busy waits, the seeding): it runs here, one at a time,
     /// rather than on the threads of Swift's concurrency pool.
@@ -35,12 +37,20 @@ public final class LibraryDatabase: Sendable {
         return data + "/auto-library/library.sqlite"
     }
 
-    /// The database at `path`; nothing is opened or created until it is first used.
+    /// The database at `path`; nothing is opened or created until it is first used. `clock` tells the time books
+    /// are added at (last, so that a trailing closure is still `unavailable`).
     public init(path: String = LibraryDatabase.defaultPath, seed: String? = LibraryDatabase.bundledSeed,
-                unavailable: (@Sendable (LibraryUnavailable) -> Void)? = nil) {
+                unavailable: (@Sendable (LibraryUnavailable) -> Void)? = nil, clock: @escaping @Sendable () -> Date = Date.init) {
         self.path = path
         self.seed = seed
+        self.clock = clock
         self.unavailable = unavailable
+    }
+
+    /// The time for a book added now, to the second: SQLite keeps dates to the millisecond, so a finer one would
+    /// differ from itself once stored (`add book "X" -> b` and then `find books where added == b.added` finds it).
+    func now() -> Date {
+        Date(timeIntervalSinceReferenceDate: clock().timeIntervalSinceReferenceDate.rounded(.down))
     }
 
     /// The text of books.csv, embedded in the host's code.
@@ -137,19 +147,24 @@ public final class LibraryDatabase: Sendable {
     /// Migrates only when a read says it is needed: a library in use is opened without taking the write
     /// lock, so starting a script never waits for (or blocks) another process's writes.
     func migrate(_ pool: DatabasePool) throws {
-        let migrator = Self.migrator(seed: seed)
-        if try pool.read({ db in try migrator.hasCompletedMigrations(db) }) { return }
-        do {
-            try migrator.migrate(pool)
-        } catch {
-            // Two processes that open a new library at once both see it unmigrated; the second one's
-            // migration fails ("table book already exists") once the first has committed. That is no error.
-            if try pool.read({ db in try migrator.hasCompletedMigrations(db) }) { return }
-            throw error
+        let migrator = Self.migrator(seed: seed, now: now())
+        while try !pool.read({ db in try migrator.hasCompletedMigrations(db) }) {
+            let applied = try pool.read { db in try migrator.appliedIdentifiers(db) }
+            do {
+                try migrator.migrate(pool)
+            } catch {
+                // Two processes that open a library at once both see it unmigrated; the second one's migration
+                // fails ("table book already exists") once the first has committed it. That is no error: the
+                // second goes on from there. (Each migration is a transaction of its own, so the first may
+                // still be running the next one.) Without such progress, the error is the library's.
+                if try pool.read({ db in try migrator.appliedIdentifiers(db) }) == applied { throw error }
+            }
         }
     }
 
-    static func migrator(seed: String?) -> DatabaseMigrator {
+    /// The migrations, in order. A new library is made with the latest `book` table at once; the later
+    /// migrations bring a library made before them to the same table.
+    static func migrator(seed: String?, now: Date) -> DatabaseMigrator {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("books") { db in
             try db.create(table: "book") { table in
@@ -163,16 +178,28 @@ public final class LibraryDatabase: Sendable {
                 table.column("readDate", .datetime)
                 table.column("shelf", .text).notNull()
                 table.column("recommendedBy", .text)
+                table.column("added", .datetime)
             }
             try db.create(index: "book_author", on: "book", columns: ["author"])
             try db.create(index: "book_title_author", on: "book", columns: ["title", "author"], unique: true)
             if let seed {
+                // The books a library starts with came into it when it was made.
                 for row in try BooksCSV(file: "books.csv").read(seed) {
                     var record = BookRecord(row.book)
                     if record.author.isEmpty { record.author = "Unknown" }
+                    record.added = record.added ?? now
                     try record.insert(db)
                 }
             }
+        }
+        // Libraries made before books had a date added: their books get none (NULL, read as nil), as when they
+        // came is not known; the time of this migration would say they all came today.
+        migrator.registerMigration("added") { db in
+            if try !db.columns(in: "book").contains(where: { $0.name == "added" }) {
+                try db.alter(table: "book") { table in table.add(column: "added", .datetime) }
+            }
+            // `find books where added >= today - 7 days` reads only the books it finds.
+            try db.create(index: "book_added", on: "book", columns: ["added"])
         }
         return migrator
     }
@@ -229,6 +256,7 @@ struct BookRecord: Codable, FetchableRecord, MutablePersistableRecord {
     var readDate: Date?
     var shelf: Shelf
     var recommendedBy: String?
+    var added: Date?
 
     init(_ book: Book) {
         id = book.id == 0 ? nil : book.id
@@ -241,11 +269,12 @@ struct BookRecord: Codable, FetchableRecord, MutablePersistableRecord {
         readDate = book.readDate
         shelf = book.shelf
         recommendedBy = book.recommendedBy
+        added = book.added
     }
 
     var book: Book {
         Book(id: id ?? 0, title: title, author: author, published: published, pages: pages, genre: genre, rating: rating,
-             readDate: readDate, shelf: shelf, recommendedBy: recommendedBy)
+             readDate: readDate, shelf: shelf, recommendedBy: recommendedBy, added: added)
     }
 
     mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }

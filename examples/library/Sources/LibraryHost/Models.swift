@@ -15,6 +15,7 @@ public struct Book: AppEntity, Codable, Hashable {
         .init("title", \.title), .init("author", \.author), .init("published", \.published), .init("pages", \.pages),
         .init("genre", \.genre), .init("rating", \.rating), .init("readDate", \.readDate, title: "Date read"),
         .init("shelf", \.shelf), .init("recommendedBy", \.recommendedBy, title: "Recommended by"),
+        .init("added", \.added, title: "Date added"),
     ])
 
     public var id: Int64
@@ -27,6 +28,10 @@ public struct Book: AppEntity, Codable, Hashable {
     public var readDate: Date?
     public var shelf: Shelf
     public var recommendedBy: String?
+    /// When the book came into this library: the moment of `add book`, of the import that brought it (or the
+    /// file's own `added` value), of the library's creation for the books it starts with. Nil for the books of a
+    /// library made before the date was kept: when they came is not known, and no date would be true.
+    public var added: Date?
 
     public var displayRepresentation: DisplayRepresentation { .init(title: title, subtitle: author) }
 
