@@ -81,7 +81,7 @@ let package = Package(
         .target(
             name: "AutoCLI",
             dependencies: [
-                "AutoIntents", "AutoLanguage", "AutoRuntime", "AutoAutomation", "AutoTerminal", "AutoMCP",
+                "AutoIntents", "AutoLanguage", "AutoRuntime", "AutoAutomation", "AutoTerminal", "AutoMCP", "AutoStdlib",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]

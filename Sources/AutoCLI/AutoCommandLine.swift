@@ -89,7 +89,7 @@ struct AutoCommand: AsyncParsableCommand {
             discussion: examples(host: AutoCommandLine.host.name, hasAppShortcuts: !AutoCommandLine.host.registry.appShortcuts.isEmpty),
             version: AutoCommandLine.host.version,
             subcommands: [RunCommand.self, CheckCommand.self, GraphCommand.self, IntentsCommand.self, ReplCommand.self,
-                          DaemonCommand.self, AutomationsCommand.self, SayCommand.self, ShortcutsCommand.self, McpCommand.self],
+                          DaemonCommand.self, AutomationsCommand.self, SayCommand.self, ShortcutsCommand.self, McpCommand.self, MigrateCommand.self],
             defaultSubcommand: RunCommand.self)
     }
 
@@ -133,5 +133,5 @@ struct AutoCommand: AsyncParsableCommand {
     }
 
     static let subcommandNames: Set<String> = ["run", "check", "graph", "intents", "repl", "daemon", "automations", "say", "shortcuts",
-                                               "mcp", "help"]
+                                               "mcp", "migrate", "help"]
 }

@@ -125,7 +125,8 @@ extension Checker {
             }
             if intent.parameters[index].name.lowercased() != label.name.lowercased() {
                 warning("'\(label.name)' of '\(intent.name)' is now called '\(intent.parameters[index].name)'", label.span,
-                        hint: "write '\(intent.parameters[index].name):'")
+                        hint: "write '\(intent.parameters[index].name):'",
+                        fix: Diagnostic.Fix(span: label.span, replacement: intent.parameters[index].name))
             }
             if case .typeNamedBy(index) = intent.resultRule {
                 bound[index] = bindTypeName(argument.value)
@@ -230,7 +231,8 @@ extension Checker {
         guard let first = words.first else { return }
         if let former = candidates.first(where: { $0.intent === intent })?.formerName {
             let span = first.span.to(words[min(words.count, former.split(separator: " ").count) - 1].span)
-            warning("'\(former)' is now called '\(intent.name)'", span, hint: "write '\(intent.name)'")
+            warning("'\(former)' is now called '\(intent.name)'", span, hint: "write '\(intent.name)'",
+                    fix: Diagnostic.Fix(span: span, replacement: intent.name))
         }
         if let deprecation = intent.deprecation {
             let span = first.span.to(words[min(words.count, intent.words.count) - 1].span)

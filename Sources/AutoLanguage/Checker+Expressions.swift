@@ -185,7 +185,7 @@ extension Checker {
             }
             return bindAction(words: [name], arguments: [], piped: nil, span: name.span)
         }
-        var candidates = scope.names + ["it", "now", "today"]
+        var candidates = scope.names + ["it", "now", "today", "yesterday", "tomorrow"]
         if case .enumeration(let enumeration)? = expected { candidates += enumeration.cases.map(\.identifier) }
         var hint = NearestNames.hint(for: name.name, in: candidates, listing: "variables here")
         if case .enumeration(let enumeration)? = expected, NearestNames.suggest(name.name, from: candidates).isEmpty {
@@ -204,6 +204,9 @@ extension Checker {
         case "it": return BoundExpression(kind: .it, type: scope.itType, span: name.span)
         case "now": return BoundExpression(kind: .function(.now, []), type: .date, span: name.span)
         case "today": return BoundExpression(kind: .function(.today, []), type: .date, span: name.span)
+        // Not reserved, unlike `today`: a script's own variable of either name, older than these, still wins.
+        case "yesterday": return BoundExpression(kind: .function(.yesterday, []), type: .date, span: name.span)
+        case "tomorrow": return BoundExpression(kind: .function(.tomorrow, []), type: .date, span: name.span)
         default: break
         }
         if case .enumeration(let enumeration)? = expected, let index = enumeration.caseIndex(named: name.name) {
@@ -441,7 +444,7 @@ extension Checker {
                 error("'format' needs a pattern text such as \"EEEE, d MMMM\" or \"#,##0.00\", and this is \(bound[1].type)", bound[1].span)
             }
         case .abs: type = first
-        case .now, .today: type = .date
+        case .now, .today, .yesterday, .tomorrow: type = .date
         }
         if [.sum, .average, .min, .max, .join, .first, .last].contains(function), bound.count == 1 || function == .first || function == .last,
            ![.any, .null, .text].contains(first), first.elementType == nil {

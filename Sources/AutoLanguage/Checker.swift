@@ -47,8 +47,8 @@ struct Checker {
     }
 
     /// Valid, but likely not what was meant: the script still runs, and the front end prints the warning first.
-    mutating func warning(_ message: String, _ span: Span, hint: String? = nil) {
-        diagnostics.append(Diagnostic(.warning, message, at: span, in: file, hint: hint))
+    mutating func warning(_ message: String, _ span: Span, hint: String? = nil, fix: Diagnostic.Fix? = nil) {
+        diagnostics.append(Diagnostic(.warning, message, at: span, in: file, hint: hint, fix: fix))
     }
 
     // MARK: Shortcuts

@@ -13,13 +13,28 @@ package struct Diagnostic: Sendable, Error, CustomStringConvertible {
     package let file: SourceFile
     /// A sentence that helps: the nearest names, the list of what is available.
     package let hint: String?
+    /// The edit that resolves it, where there is exactly one: a former name replaced by the current one. What
+    /// `auto migrate --write` applies.
+    package let fix: Fix?
 
-    package init(_ severity: Severity = .error, _ message: String, at span: Span, in file: SourceFile, hint: String? = nil) {
+    /// `replacement` in place of the text of `span`.
+    package struct Fix: Sendable, Equatable {
+        package let span: Span
+        package let replacement: String
+        package init(span: Span, replacement: String) {
+            self.span = span
+            self.replacement = replacement
+        }
+    }
+
+    package init(_ severity: Severity = .error, _ message: String, at span: Span, in file: SourceFile, hint: String? = nil,
+                 fix: Fix? = nil) {
         self.severity = severity
         self.message = message
         self.span = span
         self.file = file
         self.hint = hint
+        self.fix = fix
     }
 
     package var location: SourceLocation { file.location(of: span.start) }

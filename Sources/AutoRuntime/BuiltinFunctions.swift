@@ -29,6 +29,10 @@ package enum BuiltinFunctions {
             return try DateFunctions.call(function, arguments)
         case .now: return .date(Date())
         case .today: return .date(Calendars.local.startOfDay(for: Date()))
+        // A calendar day away, not 24 hours: the day a clock change makes 23 or 25 hours long still starts at midnight.
+        case .yesterday, .tomorrow:
+            let today = Calendars.local.startOfDay(for: Date())
+            return .date(Calendars.local.date(byAdding: .day, value: function == .yesterday ? -1 : 1, to: today) ?? today)
         case .count:
             switch arguments[0] {
             case .list(let items): return .int(items.count)
@@ -240,7 +244,7 @@ package enum BuiltinFunctions {
     /// How many arguments each function takes: (minimum, maximum).
     package static func arity(_ function: BuiltinFunction) -> ClosedRange<Int> {
         switch function {
-        case .now, .today: return 0...0
+        case .now, .today, .yesterday, .tomorrow: return 0...0
         case .join, .round, .first, .last: return 1...2
         case .split, .matches, .match, .allMatches, .captures, .valueAt: return 2...2
         case .format, .parseDate: return 2...3

@@ -209,7 +209,7 @@ package enum BuiltinFunction: String, Sendable, CaseIterable {
     case matches, match, allMatches, captures, replaceMatches
     /// Dates (`DateFunctions`): `parseDate(t, "d MMM yyyy")`, `difference(a, b, "days")`.
     case parseDate, difference
-    case now, today
+    case now, today, yesterday, tomorrow
 
     /// The functions whose first argument must be a text (`first` and `last` take a list too).
     package static let onTexts: Set<BuiltinFunction> = [.split, .words, .lines, .characters, .trim, .upper, .lower, .capitalize,
@@ -219,6 +219,6 @@ package enum BuiltinFunction: String, Sendable, CaseIterable {
     /// The functions whose second argument is a regular expression.
     package static let withPattern: Set<BuiltinFunction> = [.matches, .match, .allMatches, .captures, .replaceMatches]
 
-    /// Whether scripts call it with parentheses, `count(x)`; `now` and `today` are read as names.
-    package var isCalled: Bool { self != .now && self != .today }
+    /// Whether scripts call it with parentheses, `count(x)`; `now`, `today`, `yesterday` and `tomorrow` are read as names.
+    package var isCalled: Bool { self != .now && self != .today && self != .yesterday && self != .tomorrow }
 }

@@ -130,7 +130,7 @@ enum DocBlockRunner {
         guard let mark = block.mark else { return [] }
         let folder = try Fixture.newFolder("doc-block")
         defer { try? FileManager.default.removeItem(at: folder) }
-        try FileManager.default.copyItem(atPath: Fixture.repositoryRoot + "/examples", toPath: folder.appendingPathComponent("examples").path)
+        try copyExamples(to: folder.appendingPathComponent("examples"))
         let home = folder.path
         let environment = ["HOME": home, "XDG_DATA_HOME": home + "/.local/share", "XDG_STATE_HOME": home + "/.local/state",
                            "XDG_CONFIG_HOME": home + "/.config", "XDG_CACHE_HOME": home + "/.cache", "NO_COLOR": "1"]
@@ -141,6 +141,28 @@ enum DocBlockRunner {
             return try await runCommands(block, mark: mark, folder: folder, environment: environment)
         }
         return ["\(block): a ```\(block.language) block can't run: mark only ```auto and ```sh blocks"]
+    }
+
+    /// The repository's examples, without what building them left (examples/library/.build is a gigabyte once the
+    /// Library is built as its own package) or any other hidden folder: what the docs' blocks read.
+    static func copyExamples(to target: URL) throws {
+        let source = URL(fileURLWithPath: Fixture.repositoryRoot + "/examples")
+        let manager = FileManager.default
+        guard let walk = manager.enumerator(at: source, includingPropertiesForKeys: [.isDirectoryKey]) else { return }
+        try manager.createDirectory(at: target, withIntermediateDirectories: true)
+        for case let url as URL in walk {
+            if url.lastPathComponent.hasPrefix(".") {
+                walk.skipDescendants()
+                continue
+            }
+            let relative = String(url.standardizedFileURL.path.dropFirst(source.standardizedFileURL.path.count + 1))
+            let destination = target.appendingPathComponent(relative)
+            if (try url.resourceValues(forKeys: [.isDirectoryKey])).isDirectory == true {
+                try manager.createDirectory(at: destination, withIntermediateDirectories: true)
+            } else {
+                try manager.copyItem(at: url, to: destination)
+            }
+        }
     }
 
     /// An `.auto` block, as a script file of the folder.
@@ -225,7 +247,9 @@ enum DocBlockRunner {
     }
 }
 
-@Suite struct DocBlockTests {
+/// Serialized: forty blocks started at once are forty processes on a machine of two cores, which starved the tests
+/// that wait on the shared thread pool (a debouncer's) past their deadlines.
+@Suite(.serialized) struct DocBlockTests {
     @Test(arguments: DocBlock.marked)
     func markedBlockRunsAsItsMarkSays(_ block: DocBlock) async throws {
         for failure in try await DocBlockRunner.failures(of: block) {

@@ -109,4 +109,35 @@ struct FileBook: AppIntent {
             #expect(error.message.contains("'to', a former name of parameter 'until', is already the name or former name of a parameter"), "\(error.message)")
         }
     }
+
+    /// `auto migrate --write`'s rewrite: each former name replaced where the checker found it, everything else as it
+    /// was, and nothing left to do the second time.
+    @Test func migratingReplacesFormerNamesAndKeepsEverythingElse() throws {
+        let text = """
+            # shelve the new ones
+            put away "Emma"   # a comment stays
+            for b in ["a", "b"] {
+              store book b place: "Fiction"
+            }
+            """
+        let source = SourceFile(name: "t.auto", text: text)
+        guard case .success(let compiled) = ScriptCompiler.compile(source, registry: try Self.registry()) else {
+            Issue.record("the script compiles")
+            return
+        }
+        let migrated = ScriptMigration.applying(ScriptMigration.fixes(in: compiled.warnings, of: source), to: text)
+        #expect(migrated == """
+            # shelve the new ones
+            shelve book "Emma"   # a comment stays
+            for b in ["a", "b"] {
+              shelve book b shelf: "Fiction"
+            }
+            """)
+        guard case .success(let again) = ScriptCompiler.compile(SourceFile(name: "t.auto", text: migrated), registry: try Self.registry()) else {
+            Issue.record("the migrated script compiles")
+            return
+        }
+        #expect(again.warnings.isEmpty, "\(again.warnings.map(\.message))")
+        #expect(ScriptMigration.applying([], to: migrated) == migrated)
+    }
 }

@@ -2,7 +2,7 @@ import AutoIntents
 import Foundation
 
 /// Writes that leave a file whole: the file as it was, or as it is meant to be, never half written.
-enum AtomicFile {
+package enum AtomicFile {
     /// Writes `bytes` to a temporary file beside `path`, syncs it and renames it over `path`. `mode` is the mode of
     /// the file it replaces (a new file gets 0666 less the umask, as any new file). With `rules` of a confined run,
     /// a file there with other names (hard links) is not replaced (`CreationRules.checkLinkCount`).
@@ -26,6 +26,14 @@ enum AtomicFile {
         }
         guard FileCalls.rename(temporary, path) == 0 else { throw FileSystemError(errno, "write", path) }
         renamed = true
+    }
+
+    /// Replaces the contents of the file at `path` (a script `auto migrate --write` rewrites) with `text`, atomically,
+    /// keeping its mode; the error says what failed, with the path.
+    package static func replaceContents(of path: String, with text: String) throws {
+        var status = stat()
+        let mode: mode_t? = FileCalls.stat(path, &status) == 0 ? status.st_mode & 0o7777 : nil
+        try write(Array(text.utf8), to: path, keepingModeOf: mode)
     }
 
     /// Adds `bytes` at the end of `path` (made when missing); a write that fails is cut back to the old length.

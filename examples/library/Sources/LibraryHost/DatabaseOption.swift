@@ -9,9 +9,10 @@ public enum DatabaseOption {
 
     /// The engine's subcommands: after `check`, `graph` or `intents` every word is a file or a name, so
     /// `--db` may come anywhere (they never open the database, but `--db` is no error for them).
-    static let subcommands: Set<String> = ["run", "check", "graph", "intents", "repl", "daemon", "automations", "help"]
+    static let subcommands: Set<String> = ["run", "check", "graph", "intents", "repl", "daemon", "automations", "say", "shortcuts",
+                                           "mcp", "migrate", "help"]
     /// The options of `run` that take a value: the word after them is not the script.
-    static let optionsWithValues: Set<String> = ["-e", "--max-steps", "--timeout", "--max-depth"]
+    static let optionsWithValues: Set<String> = ["-e", "--max-steps", "--timeout", "--max-depth", "--max-memory", "--answer", "--answers"]
 
     /// The path given with `--db PATH` or `--db=PATH`, removed from `arguments`; nil without one.
     public static func take(from arguments: inout [String]) throws(UsageError) -> String? {

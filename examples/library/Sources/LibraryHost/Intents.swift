@@ -22,11 +22,27 @@ struct OpenShelf: AppIntent {
     @Dependency var database: LibraryDatabase
 
     func perform(_ context: IntentContext) async throws -> IntentResult<[Book]> {
-        let shelf = self.shelf
-        let books = try await database.read { db in
+        .result(value: try await Self.books(on: shelf, in: database))
+    }
+
+    /// The books on `shelf`, by title.
+    static func books(on shelf: Shelf, in database: LibraryDatabase) async throws -> [Book] {
+        try await database.read { db in
             try BookRecord.filter(Column("shelf") == shelf.rawValue).order(Column("title"), Column("id")).fetchAll(db).map(\.book)
         }
-        return .result(value: books)
+    }
+}
+
+/// The first version's way to list a shelf, kept so that its scripts still run; `open shelf` replaces it.
+struct ListShelf: AppIntent {
+    static let title = "List shelf"
+    static let description = IntentDescription("Lists the books on a shelf.", category: "Books", resultName: "books")
+    static let deprecation: IntentDeprecation? = IntentDeprecation("a shelf's books are listed by 'open shelf'", replacedBy: OpenShelf.self)
+    @Parameter(question: "Which shelf?") var shelf: Shelf
+    @Dependency var database: LibraryDatabase
+
+    func perform(_ context: IntentContext) async throws -> IntentResult<[Book]> {
+        .result(value: try await OpenShelf.books(on: shelf, in: database))
     }
 }
 
@@ -72,7 +88,7 @@ struct AddBook: AppIntent {
     static let parameterSummary: ParameterSummary? = "Add {title} by {author}"
     @Parameter(question: "What is the book's title?") var title: String
     @Parameter var author: String?
-    @Parameter(title: "Recommended by") var recommendedBy: String?
+    @Parameter(title: "Recommended by", formerNames: ["recommender"]) var recommendedBy: String?
     @Parameter var published: Date?
     @Parameter(default: 0, range: Book.pageRange) var pages: Int
     @Parameter(default: "Unknown", optionsProvider: GenreOptions()) var genre: String
@@ -97,6 +113,9 @@ struct AddBook: AppIntent {
 
 struct MarkAsRead: AppIntent {
     static let title = "Mark as read"
+    /// Its title in the Library's first version: scripts that say `finish book` still run, with a warning
+    /// (docs/MIGRATION.md).
+    static let formerTitles = ["Finish book"]
     static let description = IntentDescription("Moves a book to the read shelf, with the day it was finished.", category: "Books")
     static let sideEffect = SideEffect.changes
     static let parameterSummary: ParameterSummary? = "Mark {book} as read on {on}"

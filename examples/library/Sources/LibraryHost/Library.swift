@@ -24,6 +24,7 @@ public enum Library {
         try registry.register(dependency: database)
         try registry.register(OpenBook.self)
         try registry.register(OpenShelf.self)
+        try registry.register(ListShelf.self)
         try registry.register(OpenGenre.self)
         try registry.register(AddBook.self)
         try registry.register(MarkAsRead.self)

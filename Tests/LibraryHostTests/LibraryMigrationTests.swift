@@ -1,0 +1,88 @@
+import AutoTestSupport
+import Foundation
+import Testing
+
+/// The Library's next version renamed `finish book` to `mark as read` and `recommender` to `recommendedBy`, and
+/// retired `list shelf` for `open shelf`: a script of the first version still runs with warnings, and `library migrate`
+/// rewrites it, keeping its comments and layout, and the second time changes nothing.
+@Suite struct LibraryMigrationTests {
+    let folder = temporaryFolder("library-migration")
+    var database: String { folder.appendingPathComponent("library.sqlite").path }
+
+    func library(_ arguments: String...) throws -> BinaryRunner.Result {
+        try LibraryBinary.run(["--db", database] + arguments, directory: folder.path)
+    }
+
+    static let firstVersion = """
+        # the weekly review, written for the first version
+        finish book "Emma"   # keeps its comment
+        add book "The Migrated Book" author: "Ann Other" recommender: "Ann"
+        list shelf read
+
+        """
+
+    @Test func aScriptOfTheFirstVersionRunsWithWarningsThatSayWhatToWrite() throws {
+        try Self.firstVersion.write(to: folder.appendingPathComponent("review.auto"), atomically: true, encoding: .utf8)
+        let checked = try library("check", "review.auto")
+        #expect(checked.exitCode == 0, "\(checked.standardError)")
+        #expect(checked.standardError.contains("review.auto:2:1: warning: 'finish book' is now called 'mark as read'"), "\(checked.standardError)")
+        #expect(checked.standardError.contains("review.auto:3:50: warning: 'recommender' of 'add book' is now called 'recommendedBy'"),
+                "\(checked.standardError)")
+        #expect(checked.standardError.contains("warning: 'list shelf' is deprecated: a shelf's books are listed by 'open shelf'\n  list shelf read\n  ^"
+                                              + String(repeating: "~", count: 9) + "\n  hint: use 'open shelf' instead"),
+                "\(checked.standardError)")
+        let run = try library("run", "review.auto")
+        #expect(run.exitCode == 0, "\(run.standardError)")
+        #expect(run.standardOutput.contains("Marked Emma as read"), "\(run.standardOutput)")
+        #expect(try library("-e", #"show first(find books where title == "The Migrated Book").recommendedBy"#).standardOutput == "Ann\n")
+        // Left out of what lists offer, and said to be deprecated where asked.
+        #expect(!(try library("intents", "list").standardOutput.contains("list shelf")))
+        #expect(try library("intents", "list", "--all").standardOutput.contains("[deprecated: use 'open shelf']"))
+        #expect(try library("intents", "describe", "finish", "book").standardOutput.contains("Formerly: 'finish book'"))
+    }
+
+    @Test func migrateRewritesFormerNamesInPlaceAndOnlyOnce() throws {
+        let scripts = folder.appendingPathComponent("scripts")
+        try FileManager.default.createDirectory(at: scripts.appendingPathComponent("more"), withIntermediateDirectories: true)
+        let review = scripts.appendingPathComponent("more/review.auto")
+        try Self.firstVersion.write(to: review, atomically: true, encoding: .utf8)
+        try "show 1\n".write(to: scripts.appendingPathComponent("current.auto"), atomically: true, encoding: .utf8)
+        #expect(chmod(review.path, 0o750) == 0)
+
+        let dry = try library("migrate", "--dry-run", "scripts")
+        #expect(dry.exitCode == 0, "\(dry.standardError)")
+        #expect(dry.standardOutput == """
+            --- a/scripts/more/review.auto
+            +++ b/scripts/more/review.auto
+            @@ -1,4 +1,4 @@
+             # the weekly review, written for the first version
+            -finish book "Emma"   # keeps its comment
+            -add book "The Migrated Book" author: "Ann Other" recommender: "Ann"
+            +mark as read "Emma"   # keeps its comment
+            +add book "The Migrated Book" author: "Ann Other" recommendedBy: "Ann"
+             list shelf read
+
+            """)
+        #expect(try String(contentsOf: review, encoding: .utf8) == Self.firstVersion, "--dry-run changes nothing")
+
+        let written = try library("migrate", "--write", "scripts")
+        #expect(written.exitCode == 0, "\(written.standardError)")
+        #expect(written.standardOutput == "scripts/more/review.auto: migrated\n")
+        #expect(try String(contentsOf: review, encoding: .utf8) == Self.firstVersion
+            .replacingOccurrences(of: "finish book", with: "mark as read").replacingOccurrences(of: "recommender:", with: "recommendedBy:"))
+        let mode = try FileManager.default.attributesOfItem(atPath: review.path)[.posixPermissions] as? Int
+        #expect(mode == 0o750, "the file keeps its mode")
+        let again = try library("migrate", "--write", "scripts")
+        #expect(again.exitCode == 0 && again.standardOutput == "", "\(again.standardOutput)")
+    }
+
+    @Test func aScriptWithErrorsIsLeftAlone() throws {
+        let broken = "finish book \"Emma\"\nshow nosuchname\n"
+        try broken.write(to: folder.appendingPathComponent("broken.auto"), atomically: true, encoding: .utf8)
+        let result = try library("migrate", "--write", "broken.auto")
+        #expect(result.exitCode == 2)
+        #expect(result.standardError.contains("broken.auto: not migrated: it has errors"), "\(result.standardError)")
+        #expect(try String(contentsOf: folder.appendingPathComponent("broken.auto"), encoding: .utf8) == broken)
+        #expect(try library("migrate", "scripts").exitCode == 2, "neither --write nor --dry-run")
+    }
+}
