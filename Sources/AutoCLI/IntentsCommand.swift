@@ -3,11 +3,13 @@ import ArgumentParser
 import AutoIntents
 import AutoLanguage
 import AutoRuntime
+import Foundation
 
 struct IntentsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "intents", abstract: "List the intents and shortcuts scripts can use, or describe one.",
-        subcommands: [ListIntents.self, DescribeIntent.self, IntentReference.self], defaultSubcommand: ListIntents.self)
+        subcommands: [ListIntents.self, DescribeIntent.self, IntentReference.self, IntentSchema.self, IntentSchemaDiff.self],
+        defaultSubcommand: ListIntents.self)
 
     /// The host's registry with the prelude's shortcuts added, and those of the script at `path` when one is
     /// given, with their graphs: compiled as a run compiles it, so a script that would not run is reported as `check`
@@ -107,5 +109,57 @@ struct IntentReference: ParsableCommand {
             }
         }
         return text
+    }
+}
+
+/// `intents schema`: the host's schema as JSON, for a host to keep with each release.
+struct IntentSchema: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "schema", abstract: "The host's intents, parameters, entities, enums and App Shortcuts, with identifiers, as JSON.",
+        discussion: "Keys and lists come in a stable order, so that the file of each release diffs cleanly; 'intents diff' compares two.")
+
+    @Flag(name: .long, help: "Print JSON (the only form; accepted for scripts that say so).")
+    var json = false
+
+    func run() throws {
+        Console.standard.writeOut(HostSchema(try IntentsCommand.compiled(script: nil).registry).json())
+    }
+}
+
+/// `intents diff OLD.json [NEW.json]`: what a host's new version changes, each change compatible or breaking.
+struct IntentSchemaDiff: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "diff", abstract: "What changed since an older schema, compatible or breaking; exit 1 if anything breaks.",
+        discussion: """
+            Compares a schema written by 'intents schema' with another, or with the host's own when NEW is left out. \
+            Breaking: an intent, parameter, entity type, property, enum case or App Shortcut phrase removed; a \
+            rename that doesn't keep the old name as a former one; a parameter made required or given another type; \
+            a new required parameter. Anything else is compatible.
+            """)
+
+    @Argument(help: "The older schema (JSON from 'intents schema').")
+    var old: String
+
+    @Argument(help: "The newer schema; the host's own when left out.")
+    var new: String?
+
+    func run() throws {
+        let before = try Self.schema(at: old)
+        let after = try new.map(Self.schema(at:)) ?? HostSchema(try IntentsCommand.compiled(script: nil).registry)
+        let diff = SchemaDiff(from: before, to: after)
+        let console = Console.standard
+        if diff.changes.isEmpty { console.writeOut("no changes\n") }
+        for change in diff.changes { console.writeOut("\(change)\n") }
+        if diff.isBreaking { throw CommandExit(code: ExitCode.runtimeError) }
+    }
+
+    static func schema(at path: String) throws -> HostSchema {
+        do {
+            return try HostSchema.read(Data(try ScriptFile.read(path)), file: path)
+        } catch let error as ScriptFile.Unreadable {
+            throw ValidationError("\(error)")
+        } catch let error as SchemaError {
+            throw ValidationError(error.description)
+        }
     }
 }

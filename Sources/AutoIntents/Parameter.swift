@@ -191,7 +191,8 @@ package class AnyParameterDeclaration: @unchecked Sendable {
         let name = self.name ?? propertyName
         return ParameterInfo(name: name, title: title ?? ParameterInfo.titleCase(name), type: type,
                              isRequired: isRequired, defaultValue: defaultAutoValue, question: question, range: range,
-                             options: try options?(dependencies, "the options of '\(name)' of intent '\(intent)'"), formerNames: formerNames)
+                             options: try options?(dependencies, "the options of '\(name)' of intent '\(intent)'"), formerNames: formerNames,
+                             identifier: propertyName)
     }
 }
 
@@ -249,6 +250,8 @@ package final class ParameterInfo: Sendable {
     package let question: String?
     /// The names it had in earlier versions of its host: scripts that still use one work, with a warning.
     package let formerNames: [String]
+    /// What stays when it is renamed: the Swift property's name (the schema's key for it, `HostSchema`).
+    package let identifier: String
     package let range: ParameterRange?
     /// The values the host suggests for it, nil for none.
     package let options: ParameterOptions?
@@ -257,9 +260,11 @@ package final class ParameterInfo: Sendable {
     package let takesAsIs: ScalarKind?
 
     package init(name: String, title: String? = nil, type: ValueType, isRequired: Bool, defaultValue: Value? = nil,
-                question: String? = nil, range: ParameterRange? = nil, options: ParameterOptions? = nil, formerNames: [String] = []) {
+                question: String? = nil, range: ParameterRange? = nil, options: ParameterOptions? = nil, formerNames: [String] = [],
+                identifier: String? = nil) {
         self.options = options
         self.formerNames = formerNames
+        self.identifier = identifier ?? name
         self.name = name
         self.title = title ?? name
         self.type = type

@@ -86,3 +86,43 @@ import Testing
         #expect(try library("migrate", "scripts").exitCode == 2, "neither --write nor --dry-run")
     }
 }
+
+/// The Library's schema: written in a stable order, and compared with the first version's (examples/library/schema/
+/// v1.json) every change is compatible; a change that breaks is found and fails the command, as a host's CI runs it.
+@Suite struct LibrarySchemaTests {
+    let folder = temporaryFolder("library-schema")
+
+    func library(_ arguments: String...) throws -> BinaryRunner.Result {
+        try LibraryBinary.run(["--db", folder.appendingPathComponent("library.sqlite").path] + arguments, directory: Fixture.repositoryRoot)
+    }
+
+    @Test func theNextVersionBreaksNothingOfTheFirst() throws {
+        let diff = try library("intents", "diff", "examples/library/schema/v1.json")
+        #expect(diff.exitCode == 0, "\(diff.standardOutput)\(diff.standardError)")
+        #expect(diff.standardOutput.split(separator: "\n").sorted() == [
+            "compatible: Book has a new property 'added'",
+            "compatible: intent 'finish book' is now 'mark as read', with the old title kept as a former one",
+            "compatible: intent 'list shelf' is deprecated: a shelf's books are listed by 'open shelf'",
+            "compatible: parameter 'recommender' of 'add book' is now 'recommendedBy', with the old name kept as a former one",
+        ], "\(diff.standardOutput)")
+    }
+
+    @Test func theSchemaIsStableAndABreakingChangeFailsTheDiff() throws {
+        let first = try library("intents", "schema", "--json")
+        #expect(first.exitCode == 0, "\(first.standardError)")
+        #expect(try library("intents", "schema").standardOutput == first.standardOutput, "the same schema, byte for byte")
+        // The next version as a file: 'rate book' gone, and 'move book' taking a text for its shelf.
+        var edited = first.standardOutput
+        let rate = try #require(edited.range(of: "\"id\" : \"RateBook\""))
+        edited.replaceSubrange(rate, with: "\"id\" : \"RateTheBook\"")
+        let path = folder.appendingPathComponent("next.json").path
+        try edited.write(toFile: path, atomically: true, encoding: .utf8)
+        let old = folder.appendingPathComponent("old.json").path
+        try first.standardOutput.write(toFile: old, atomically: true, encoding: .utf8)
+        let diff = try library("intents", "diff", old, path)
+        #expect(diff.exitCode == 1, "\(diff.standardOutput)")
+        #expect(diff.standardOutput.contains("breaking: intent 'rate book' was removed"), "\(diff.standardOutput)")
+        let unreadable = try library("intents", "diff", "no-such.json")
+        #expect(unreadable.exitCode == 2 && unreadable.standardError.contains("no-such.json: no such file"), "\(unreadable.standardError)")
+    }
+}
