@@ -1,5 +1,6 @@
 import AutoTerminal
 import ArgumentParser
+import AutoIntents
 import AutoLanguage
 import AutoStdlib
 import Foundation
@@ -15,12 +16,13 @@ struct MigrateCommand: ParsableCommand {
 /// former name) replaced by the current one, in place.
 struct MigrateScripts: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "scripts", abstract: "Rewrite the former names scripts use with the current ones (the default command).",
+        commandName: "scripts", abstract: "Check scripts against the host, or rewrite the former names they use (the default command).",
         discussion: """
             Each script is compiled against the host; where a warning says a name is now called otherwise, the name is \
             replaced. Comments and layout are kept, each file is replaced whole (never half written), and a script \
             already up to date is left untouched, so running it twice changes nothing. A script with errors is \
-            reported and left alone (exit 2).
+            reported and left alone (exit 2). With --check, nothing is written: every place the host breaks a script \
+            (an error) or warns about it is listed, and the exit code is 1 if one breaks.
             """)
 
     @Flag(name: .long, help: "Rewrite the scripts in place.")
@@ -29,17 +31,27 @@ struct MigrateScripts: ParsableCommand {
     @Flag(name: .long, help: "Print what would change, as a unified diff, and change nothing.")
     var dryRun = false
 
+    @Flag(name: .long, help: "List every place the host breaks or warns about the scripts; exit 1 if one breaks.")
+    var check = false
+
+    @Option(name: .long, help: ArgumentHelp("With --check: the schema of the version the scripts were written for ('intents schema'), to say what was removed since.", valueName: "OLD.json"))
+    var against: String?
+
     @Argument(help: "Scripts, and folders whose .auto files (in subfolders too) are migrated.")
     var paths: [String] = []
 
     func validate() throws {
-        guard write != dryRun else {
-            throw ValidationError(write ? "--write and --dry-run: choose one" : "say --write to rewrite the scripts, or --dry-run to see what would change")
+        let modes = [write, dryRun, check].filter { $0 }.count
+        guard modes == 1 else {
+            throw ValidationError(modes > 1 ? "--write, --dry-run and --check: choose one"
+                                  : "say --write to rewrite the scripts, --dry-run to see what would change, or --check to list what breaks")
         }
+        if against != nil, !check { throw ValidationError("--against goes with --check") }
         guard !paths.isEmpty else { throw ValidationError("give the scripts or folders to migrate") }
     }
 
     func run() throws {
+        if check { return try runCheck() }
         let console = Console.standard
         let runner = ScriptRunner(host: AutoCommandLine.host, console: console)
         var failed = false
@@ -85,6 +97,49 @@ struct MigrateScripts: ParsableCommand {
             }
         }
         if failed { throw CommandExit(code: ExitCode.usageError) }
+    }
+
+    /// `--check`: each error of each script a break, each warning a warning, at its place; then a count.
+    func runCheck() throws {
+        let console = Console.standard
+        let old = try against.map(IntentSchemaDiff.schema(at:))
+        var breaks = 0, warnings = 0, scripts = 0
+        for path in try Self.scripts(in: paths) {
+            scripts += 1
+            let diagnostics: [Diagnostic]
+            do {
+                let script = try ScriptFile.load(path)
+                switch AutoCommandLine.host.compile(script) {
+                case .success(let compiled): diagnostics = compiled.warnings
+                case .failure(let failure): diagnostics = failure.diagnostics
+                }
+            } catch {
+                console.writeOut("\(path): breaks: \(error)\n")
+                breaks += 1
+                continue
+            }
+            for diagnostic in diagnostics where diagnostic.file.name == path {
+                let breaking = diagnostic.severity == .error
+                if breaking { breaks += 1 } else { warnings += 1 }
+                var line = "\(diagnostic.location): \(breaking ? "breaks" : "warns"): \(diagnostic.message)"
+                if let removed = old.flatMap({ Self.removedIntent(named: diagnostic.message, in: $0) }) {
+                    line += " (removed since \(against ?? ""), where it was \(removed))"
+                } else if let hint = diagnostic.hint {
+                    line += " (\(hint))"
+                }
+                console.writeOut(line + "\n")
+            }
+        }
+        console.writeOut("\(scripts) \(scripts == 1 ? "script" : "scripts"): \(breaks) \(breaks == 1 ? "break" : "breaks"), "
+                         + "\(warnings) \(warnings == 1 ? "warning" : "warnings")\n")
+        if breaks > 0 { throw CommandExit(code: ExitCode.runtimeError) }
+    }
+
+    /// The old version's intent an "unknown action 'NAME'" names, as "TITLE (SwiftType)"; nil when it had none.
+    static func removedIntent(named message: String, in old: HostSchema) -> String? {
+        guard message.hasPrefix("unknown action '"), let end = message.dropFirst(16).firstIndex(of: "'") else { return nil }
+        let name = message[message.index(message.startIndex, offsetBy: 16)..<end].lowercased()
+        return old.intents.first { $0.title.lowercased() == name }.map { "'\($0.title.lowercased())' (\($0.id))" }
     }
 
     /// The scripts `paths` name: each file as given, and the `.auto` files under each folder, in order.

@@ -76,6 +76,31 @@ import Testing
         #expect(again.exitCode == 0 && again.standardOutput == "", "\(again.standardOutput)")
     }
 
+    /// `--check` lists, at their places, what the host breaks (an intent the old schema had and this one hasn't, named
+    /// from the schema) and what it warns about, and fails when something breaks; it writes nothing.
+    @Test func checkListsWhatBreaksAndWhatWarnsAgainstAnOldSchema() throws {
+        var old = try String(contentsOfFile: Fixture.repositoryRoot + "/examples/library/schema/v1.json", encoding: .utf8)
+        let intents = try #require(old.range(of: #""intents"\s*:\s*\["#, options: .regularExpression))
+        old.replaceSubrange(intents, with: """
+            "intents" : [{"id": "LendBook", "title": "Lend book", "formerTitles": [], "parameters": [], "result": "nothing", "sideEffect": "changes"},
+            """)
+        try old.write(to: folder.appendingPathComponent("old.json"), atomically: true, encoding: .utf8)
+        let script = "finish book \"Emma\"\nlend book \"Emma\"\n"
+        try script.write(to: folder.appendingPathComponent("c.auto"), atomically: true, encoding: .utf8)
+        let checked = try library("migrate", "--check", "--against", "old.json", "c.auto")
+        #expect(checked.exitCode == 1, "\(checked.standardError)")
+        #expect(checked.standardOutput == """
+            c.auto:1:1: warns: 'finish book' is now called 'mark as read' (write 'mark as read')
+            c.auto:2:1: breaks: unknown action 'lend book' (removed since old.json, where it was 'lend book' (LendBook))
+            1 script: 1 break, 1 warning
+
+            """)
+        #expect(try String(contentsOf: folder.appendingPathComponent("c.auto"), encoding: .utf8) == script)
+        try "mark as read \"Emma\"\n".write(to: folder.appendingPathComponent("c.auto"), atomically: true, encoding: .utf8)
+        let clean = try library("migrate", "--check", "c.auto")
+        #expect(clean.exitCode == 0 && clean.standardOutput == "1 script: 0 breaks, 0 warnings\n", "\(clean.standardOutput)")
+    }
+
     @Test func aScriptWithErrorsIsLeftAlone() throws {
         let broken = "finish book \"Emma\"\nshow nosuchname\n"
         try broken.write(to: folder.appendingPathComponent("broken.auto"), atomically: true, encoding: .utf8)
