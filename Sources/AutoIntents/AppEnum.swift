@@ -47,6 +47,8 @@ public class AnyEnumType: @unchecked Sendable, Hashable, CustomStringConvertible
     package struct Case: Sendable {
         package let identifier: String
         package let displayName: String
+        /// What the case was called in earlier versions of its host: still read, with a warning in scripts.
+        package var formerNames: [String] = []
     }
     package let name: String
     package let cases: [Case]
@@ -60,10 +62,20 @@ public class AnyEnumType: @unchecked Sendable, Hashable, CustomStringConvertible
     /// The type's name as scripts write it in a type annotation: `Shelf`.
     public var description: String { typeName }
 
-    /// A case by identifier or display name, ignoring case and spaces: `currentlyReading`, `"Currently Reading"`.
+    /// A case by identifier or display name, ignoring case and spaces: `currentlyReading`, `"Currently Reading"`; else
+    /// by a name it had before (`formerNames`), so that a script, an automation's stored value or an answer given in an
+    /// older version's words still names it.
     package func caseIndex(named text: String) -> Int? {
         let wanted = Self.normalized(text)
         return cases.firstIndex { Self.normalized($0.identifier) == wanted || Self.normalized($0.displayName) == wanted }
+            ?? cases.firstIndex { $0.formerNames.contains { Self.normalized($0) == wanted } }
+    }
+
+    /// Whether `text` names a case only by a former name: what a script should now write differently.
+    package func namesFormerCase(_ text: String) -> Bool {
+        let wanted = Self.normalized(text)
+        return !cases.contains { Self.normalized($0.identifier) == wanted || Self.normalized($0.displayName) == wanted }
+            && caseIndex(named: text) != nil
     }
 
     static func normalized(_ text: String) -> String {
@@ -80,14 +92,18 @@ public class AnyEnumType: @unchecked Sendable, Hashable, CustomStringConvertible
 /// name.
 ///
 /// ```swift
-/// static let enumType = EnumType<Shelf>("shelf", displayNames: [.wantToRead: "Want to Read"])
+/// static let enumType = EnumType<Shelf>("shelf", displayNames: [.wantToRead: "Want to Read"],
+///                                        formerNames: [.wantToRead: ["toRead"]])   // renamed from `toRead`
 /// ```
 public final class EnumType<E: AppEnum>: AnyEnumType, @unchecked Sendable {
     /// The type named `name` in scripts (`shelf`, `as Shelf`). `displayNames` word the cases for people; a case left out is named from its raw value as a parameter's title
     /// is (`currentlyReading` → "Currently reading", `in_progress` → "In progress"), never shown as the raw value.
-    public init(_ name: String, displayNames: [E: String] = [:]) {
+    /// `formerNames` are what cases were called in earlier versions of the host: scripts that still say them run,
+    /// with a warning that gives the current name.
+    public init(_ name: String, displayNames: [E: String] = [:], formerNames: [E: [String]] = [:]) {
         super.init(name: name, cases: E.allCases.map { value in
-            Case(identifier: value.rawValue, displayName: displayNames[value] ?? Self.derivedName(value.rawValue))
+            Case(identifier: value.rawValue, displayName: displayNames[value] ?? Self.derivedName(value.rawValue),
+                 formerNames: formerNames[value] ?? [])
         })
     }
 

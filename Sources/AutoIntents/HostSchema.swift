@@ -55,6 +55,8 @@ package struct HostSchema: Codable, Equatable, Sendable {
     package struct Case: Codable, Equatable, Sendable {
         package var id: String
         package var title: String
+        /// Nil for none (left out of the file).
+        package var formerNames: [String]?
     }
 
     package struct Shortcut: Codable, Equatable, Sendable {
@@ -89,7 +91,8 @@ package struct HostSchema: Codable, Equatable, Sendable {
                    properties: type.properties.map { Property(name: $0.name, type: $0.type.description) })
         }.sorted { $0.id < $1.id }
         enums = registry.enumTypes.map { type in
-            Enum(id: type.typeName, cases: type.cases.map { Case(id: $0.identifier, title: $0.displayName) })
+            Enum(id: type.typeName, cases: type.cases.map { Case(id: $0.identifier, title: $0.displayName,
+                                                                  formerNames: $0.formerNames.isEmpty ? nil : $0.formerNames) })
         }.sorted { $0.id < $1.id }
         shortcuts = registry.appShortcuts.filter { $0.intent.origin == nil }.map { registered in
             Shortcut(intent: registered.intent.identifier,

@@ -107,9 +107,13 @@ package struct SchemaDiff: Sendable {
                 continue
             }
             for item in before.cases where !after.cases.contains(where: { $0.id == item.id }) {
-                breaking("case '\(item.id)' of \(before.id) was removed")
+                if let renamed = after.cases.first(where: { $0.formerNames?.contains(item.id) == true }) {
+                    compatible("case '\(item.id)' of \(before.id) is now '\(renamed.id)', with the old name kept as a former one")
+                } else {
+                    breaking("case '\(item.id)' of \(before.id) was removed")
+                }
             }
-            for item in after.cases where !before.cases.contains(where: { $0.id == item.id }) {
+            for item in after.cases where !before.cases.contains(where: { $0.id == item.id || item.formerNames?.contains($0.id) == true }) {
                 compatible("\(before.id) has a new case '\(item.id)'")
             }
         }

@@ -16,6 +16,7 @@ extension Checker {
                              expected: ValueType? = nil) -> BoundExpression {
         // A lone word may be a variable or a built-in name: `x`, `it`, `today`.
         if words.count == 1, arguments.isEmpty, piped == nil, let value = lookupName(words[0], expected: expected) {
+            warnIfFormerCase(value, named: words[0])
             return value
         }
         if let quantity = quantityWords(words, arguments: arguments) {

@@ -175,7 +175,10 @@ extension Checker {
     /// without arguments.
     mutating func resolveName(_ name: Identifier, expected: ValueType? = nil) -> BoundExpression {
         if name.name == "it", scope.lookup("it") == nil { warnIfItIsNoLongerTheTrigger(name.span) }
-        if let value = lookupName(name, expected: expected) { return value }
+        if let value = lookupName(name, expected: expected) {
+            warnIfFormerCase(value, named: name)
+            return value
+        }
         if let intent = registry.intent(named: name.name) {
             // An action that needs its input can't stand as a value: `show - (2 + 3)` subtracts from `show`.
             if let input = intent.input, input.isRequired {
@@ -213,7 +216,10 @@ extension Checker {
             return BoundExpression(kind: .constant(.enumCase(EnumCaseValue(type: enumeration, index: index))), type: expected!, span: name.span)
         }
         // Without a type to go by, a case's identifier names it when one enum alone has it: `set s = currentlyReading`.
-        let owners = enumCases(withIdentifier: name.name)
+        var owners = enumCases(withIdentifier: name.name)
+        if owners.isEmpty {
+            owners = registry.enumTypes.compactMap { type in type.namesFormerCase(name.name) ? type.caseIndex(named: name.name).map { (type, $0) } : nil }
+        }
         if owners.count == 1, let (enumeration, index) = owners.first {
             return BoundExpression(kind: .constant(.enumCase(EnumCaseValue(type: enumeration, index: index))), type: .enumeration(enumeration), span: name.span)
         }
@@ -243,7 +249,22 @@ extension Checker {
                   hint: "a \(enumeration.typeName) is one of: " + enumeration.cases.map(\.identifier).joined(separator: ", "))
             return .error(span)
         }
+        warnIfFormerCase(member, of: enumeration, index: index)
         return BoundExpression(kind: .constant(.enumCase(EnumCaseValue(type: enumeration, index: index))), type: .enumeration(enumeration), span: span)
+    }
+
+    /// The same, for a name `lookupName` resolved (which can't warn: it is also asked while choosing a reading).
+    mutating func warnIfFormerCase(_ value: BoundExpression, named name: Identifier) {
+        guard case .constant(.enumCase(let found)) = value.kind else { return }
+        warnIfFormerCase(name, of: found.type, index: found.index)
+    }
+
+    /// A case named by what it was called before: it still works, and the warning says (and `migrate` writes) its name.
+    mutating func warnIfFormerCase(_ name: Identifier, of enumeration: AnyEnumType, index: Int) {
+        guard enumeration.namesFormerCase(name.name) else { return }
+        let current = enumeration.cases[index].identifier
+        warning("'\(name.name)' of \(enumeration.typeName) is now called '\(current)'", name.span, hint: "write '\(current)'",
+                fix: Diagnostic.Fix(span: name.span, replacement: current))
     }
 
     /// The hint for a name that is a case of several enums.

@@ -45,6 +45,8 @@ import Testing
         ("enum case removed", { $0.enums[0].cases.removeLast() }, "breaking: case 'wantToRead' of Shelf was removed"),
         ("enum case added", { $0.enums[0].cases.append(HostSchema.Case(id: "reading", title: "Reading")) }, "compatible: Shelf has a new case 'reading'"),
         ("enum removed", { $0.enums = [] }, "breaking: enum Shelf was removed"),
+        ("enum case renamed, former name kept", { $0.enums[0].cases[1] = HostSchema.Case(id: "toRead", title: "To Read", formerNames: ["wantToRead"]) },
+         "compatible: case 'wantToRead' of Shelf is now 'toRead', with the old name kept as a former one"),
         ("phrase gone", { $0.shortcuts[0].phrases = ["Open {book} now in {app}"] },
          "breaking: the phrase \"Open {book} in {app}\" of OpenBook's App Shortcut is gone"),
     ]

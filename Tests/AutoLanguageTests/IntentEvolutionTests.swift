@@ -25,6 +25,19 @@ struct FileBook: AppIntent {
     func perform(_ context: IntentContext) async throws -> IntentResult<String> { .result(value: title) }
 }
 
+/// Where a book waits: `stacks` was called `shelves` before.
+enum Spot: String, AppEnum {
+    case cart, stacks
+    static let enumType = EnumType<Spot>("spot", formerNames: [.stacks: ["shelves"]])
+}
+
+struct ParkBook: AppIntent {
+    static let title = "Park book"
+    @Parameter var spot: Spot
+
+    func perform(_ context: IntentContext) async throws -> IntentResult<String> { .result(value: spot.rawValue) }
+}
+
 /// A script written against the former version keeps compiling and running, each former name a warning that gives the
 /// new spelling; a deprecated intent runs with a warning naming its replacement and is left out of what lists offer.
 @Suite struct IntentEvolutionTests {
@@ -32,6 +45,7 @@ struct FileBook: AppIntent {
         var registry = Registry.standard
         try registry.register(ShelveBook.self)
         try registry.register(FileBook.self)
+        try registry.register(ParkBook.self)
         return registry
     }
 
@@ -65,6 +79,18 @@ struct FileBook: AppIntent {
         let run = await EngineHarness.run(#"put away "Emma" place: "Fiction""#, registry: try Self.registry())
         #expect(run.exitCode == 0 && run.output == ["Emma on Fiction"], "\(run.standardError)")
         #expect(try warnings(#"shelve book "Emma" shelf: "Fiction""#).isEmpty)
+    }
+
+    @Test func anEnumCasesFormerNameStillNamesItWithAWarning() async throws {
+        for (code, column) in [("park book shelves", 11), ("park book Spot.shelves", 16), ("set s = shelves\npark book s", 9)] {
+            let found = try warnings(code)
+            #expect(found.map(\.message) == ["'shelves' of Spot is now called 'stacks'"], "\(code)")
+            #expect(found.first?.location.column == column, "\(code)")
+            #expect(found.first?.fix?.replacement == "stacks")
+        }
+        let run = await EngineHarness.run("park book shelves", registry: try Self.registry())
+        #expect(run.exitCode == 0 && run.output == ["stacks"], "\(run.standardError)")
+        #expect(try warnings("park book stacks").isEmpty)
     }
 
     @Test func aDeprecatedIntentRunsWithAWarningThatNamesItsReplacement() async throws {
