@@ -68,6 +68,8 @@ public struct EntityProperty<E: AppEntity>: Sendable {
     @usableFromInline package let name: String
     @usableFromInline package let title: String
     @usableFromInline package let type: ValueType
+    /// What it was called in earlier versions of the host (`formerly(_:)`).
+    @usableFromInline package var formerNames: [String] = []
     @usableFromInline let get: @Sendable (E) -> Value
     /// A typed test for `property <op> value`, or nil when it can't be made (the value's type differs).
     @usableFromInline let makeTest: @Sendable (ComparisonOperator, Value) -> (@Sendable (E) -> Bool)?
@@ -156,6 +158,14 @@ public struct EntityProperty<E: AppEntity>: Sendable {
 }
 
 extension EntityProperty {
+    /// The same property, also read by the names it had in earlier versions of the host:
+    /// `.init("recommendedBy", \.recommendedBy).formerly("recommender")`. A script that still says `b.recommender` or
+    /// `where recommender == …` runs, with a warning that gives the current name (and `migrate --write` writes it).
+    public func formerly(_ names: String...) -> EntityProperty {
+        var renamed = self
+        renamed.formerNames += names
+        return renamed
+    }
     // The same properties declared by key path (`.init("author", \.author)`, which Swift prefers to the
     // closure forms): a stored property then also gets in-place scans.
 
@@ -205,6 +215,8 @@ public class AnyEntityType: @unchecked Sendable, Hashable, CustomStringConvertib
         package let title: String
         package let type: ValueType
         package let get: @Sendable (any Sendable) -> Value
+        /// Names it had in earlier versions of the host: still read, with a warning in scripts.
+        package var formerNames: [String] = []
     }
 
     /// Lower-case names as scripts write them: `book`, `books`.
@@ -233,6 +245,10 @@ public class AnyEntityType: @unchecked Sendable, Hashable, CustomStringConvertib
         var index: [String: Int] = [:]
         for (i, property) in properties.enumerated() where index[property.name.lowercased()] == nil {
             index[property.name.lowercased()] = i
+        }
+        // Former names after every current one: a current name always wins.
+        for (i, property) in properties.enumerated() {
+            for former in property.formerNames where index[former.lowercased()] == nil { index[former.lowercased()] = i }
         }
         self.propertyIndex = index
     }
@@ -293,12 +309,14 @@ public final class EntityType<E: AppEntity>: AnyEntityType, @unchecked Sendable 
             identifierForm: E.ID.self == UUID.self ? .uuid : E.ID.self is any BinaryInteger.Type ? .integer : .text,
             properties: properties.map { property in
                 let get = property.get
-                return Property(name: property.name, title: property.title, type: property.type) { payload in
+                var made = Property(name: property.name, title: property.title, type: property.type) { payload in
                     // The payload of an EntityValue of this type is always an E: EntityValue is built only by
                     // `autoValue`, which pairs E with E.entityType.
                     guard let entity = payload as? E else { return .null }
                     return get(entity)
                 }
+                made.formerNames = property.formerNames
+                return made
             }, registrationProblem: problem)
     }
 

@@ -45,6 +45,8 @@ package struct HostSchema: Codable, Equatable, Sendable {
     package struct Property: Codable, Equatable, Sendable {
         package var name: String
         package var type: String
+        /// Nil for none (left out of the file).
+        package var formerNames: [String]? = nil
     }
 
     package struct Enum: Codable, Equatable, Sendable {
@@ -88,7 +90,8 @@ package struct HostSchema: Codable, Equatable, Sendable {
         }.sorted { $0.id < $1.id }
         entities = registry.entityTypes.map { type in
             Entity(id: type.typeName, singular: type.singular, plural: type.plural,
-                   properties: type.properties.map { Property(name: $0.name, type: $0.type.description) })
+                   properties: type.properties.map { Property(name: $0.name, type: $0.type.description,
+                                                             formerNames: $0.formerNames.isEmpty ? nil : $0.formerNames) })
         }.sorted { $0.id < $1.id }
         enums = registry.enumTypes.map { type in
             Enum(id: type.typeName, cases: type.cases.map { Case(id: $0.identifier, title: $0.displayName,

@@ -88,12 +88,16 @@ package struct SchemaDiff: Sendable {
             }
             for property in before.properties {
                 guard let now = after.properties.first(where: { $0.name == property.name }) else {
-                    breaking("property '\(property.name)' of \(before.id) was removed")
+                    if let renamed = after.properties.first(where: { $0.formerNames?.contains(property.name) == true }) {
+                        compatible("property '\(property.name)' of \(before.id) is now '\(renamed.name)', with the old name kept as a former one")
+                    } else {
+                        breaking("property '\(property.name)' of \(before.id) was removed")
+                    }
                     continue
                 }
                 if now.type != property.type { breaking("property '\(property.name)' of \(before.id) is \(now.type), not \(property.type)") }
             }
-            for property in after.properties where !before.properties.contains(where: { $0.name == property.name }) {
+            for property in after.properties where !before.properties.contains(where: { $0.name == property.name || property.formerNames?.contains($0.name) == true }) {
                 compatible("\(before.id) has a new property '\(property.name)'")
             }
         }

@@ -287,6 +287,11 @@ extension Checker {
         switch type {
         case .entity(let entity):
             if let index = entity.propertyIndex[name.lowercased()] {
+                let current = entity.properties[index].name
+                if current.lowercased() != name.lowercased() {
+                    warning("'\(name)' of \(entity.typeName) is now called '\(current)'", member.span, hint: "write '\(current)'",
+                            fix: Diagnostic.Fix(span: member.span, replacement: current))
+                }
                 return (.entity(entity, index), entity.properties[index].type)
             }
             if name == "id" { return (.dynamic("id"), .text) }

@@ -109,7 +109,7 @@ extension Checker {
             path.append(access)
             type = next
         }
-        return (path, members.map(\.name), type)
+        return (path, Self.currentNames(members.map(\.name), path), type)
     }
 
     /// `it` at the start of a path in a list stage is the element itself: `[3, 1, 2] | sort by it`, `filter where it
@@ -147,8 +147,18 @@ extension Checker {
                       hint: "remove 'ignoring case': \(type) values order the same without it")
                 return nil
             }
-            return BoundSortKey(path: path, names: key.path.map(\.name), descending: key.descending, ignoringCase: key.ignoringCase != nil)
+            return BoundSortKey(path: path, names: Self.currentNames(key.path.map(\.name), path), descending: key.descending, ignoringCase: key.ignoringCase != nil)
         }
+    }
+
+    /// The names of a path as the host knows them: a property written by a former name (`where recommender == …`) is
+    /// asked of the host's query by its current one. The path's accesses are the names' last ones.
+    static func currentNames(_ names: [String], _ path: [PropertyAccess]) -> [String] {
+        var current = names
+        for (offset, access) in path.enumerated() where names.count >= path.count {
+            if case .entity(let type, let index) = access { current[names.count - path.count + offset] = type.properties[index].name }
+        }
+        return current
     }
 
     /// A sort or group key: a property path of the element, or the element itself (`it`).

@@ -40,6 +40,8 @@ import Testing
         ("entity removed", { $0.entities = [] }, "breaking: entity type Book was removed"),
         ("property removed", { $0.entities[0].properties = [] }, "breaking: property 'title' of Book was removed"),
         ("property type changed", { $0.entities[0].properties[0].type = "Int" }, "breaking: property 'title' of Book is Int, not Text"),
+        ("property renamed, former name kept", { $0.entities[0].properties[0] = HostSchema.Property(name: "name", type: "Text", formerNames: ["title"]) },
+         "compatible: property 'title' of Book is now 'name', with the old name kept as a former one"),
         ("property added", { $0.entities[0].properties.append(HostSchema.Property(name: "added", type: "Date")) },
          "compatible: Book has a new property 'added'"),
         ("enum case removed", { $0.enums[0].cases.removeLast() }, "breaking: case 'wantToRead' of Shelf was removed"),

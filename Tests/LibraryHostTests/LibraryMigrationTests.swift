@@ -18,6 +18,7 @@ import Testing
         finish book "Emma"   # keeps its comment
         add book "The Migrated Book" author: "Ann Other" recommender: "Ann"
         list shelf read
+        show count(find books where recommender == "Ann")
 
         """
 
@@ -31,8 +32,11 @@ import Testing
         #expect(checked.standardError.contains("warning: 'list shelf' is deprecated: a shelf's books are listed by 'open shelf'\n  list shelf read\n  ^"
                                               + String(repeating: "~", count: 9) + "\n  hint: use 'open shelf' instead"),
                 "\(checked.standardError)")
+        #expect(checked.standardError.contains("review.auto:5:29: warning: 'recommender' of Book is now called 'recommendedBy'"),
+                "\(checked.standardError)")
         let run = try library("run", "review.auto")
         #expect(run.exitCode == 0, "\(run.standardError)")
+        #expect(run.standardOutput.hasSuffix("\n1\n"), "the former property name is asked of the query by its current one: \(run.standardOutput)")
         #expect(run.standardOutput.contains("Marked Emma as read"), "\(run.standardOutput)")
         #expect(try library("-e", #"show first(find books where title == "The Migrated Book").recommendedBy"#).standardOutput == "Ann\n")
         // Left out of what lists offer, and said to be deprecated where asked.
@@ -54,13 +58,15 @@ import Testing
         #expect(dry.standardOutput == """
             --- a/scripts/more/review.auto
             +++ b/scripts/more/review.auto
-            @@ -1,4 +1,4 @@
+            @@ -1,5 +1,5 @@
              # the weekly review, written for the first version
             -finish book "Emma"   # keeps its comment
             -add book "The Migrated Book" author: "Ann Other" recommender: "Ann"
             +mark as read "Emma"   # keeps its comment
             +add book "The Migrated Book" author: "Ann Other" recommendedBy: "Ann"
              list shelf read
+            -show count(find books where recommender == "Ann")
+            +show count(find books where recommendedBy == "Ann")
 
             """)
         #expect(try String(contentsOf: review, encoding: .utf8) == Self.firstVersion, "--dry-run changes nothing")
@@ -69,7 +75,7 @@ import Testing
         #expect(written.exitCode == 0, "\(written.standardError)")
         #expect(written.standardOutput == "scripts/more/review.auto: migrated\n")
         #expect(try String(contentsOf: review, encoding: .utf8) == Self.firstVersion
-            .replacingOccurrences(of: "finish book", with: "mark as read").replacingOccurrences(of: "recommender:", with: "recommendedBy:"))
+            .replacingOccurrences(of: "finish book", with: "mark as read").replacingOccurrences(of: "recommender", with: "recommendedBy"))
         let mode = try FileManager.default.attributesOfItem(atPath: review.path)[.posixPermissions] as? Int
         #expect(mode == 0o750, "the file keeps its mode")
         let again = try library("migrate", "--write", "scripts")
@@ -129,6 +135,7 @@ import Testing
             "compatible: intent 'finish book' is now 'mark as read', with the old title kept as a former one",
             "compatible: intent 'list shelf' is deprecated: a shelf's books are listed by 'open shelf'",
             "compatible: parameter 'recommender' of 'add book' is now 'recommendedBy', with the old name kept as a former one",
+            "compatible: property 'recommender' of Book is now 'recommendedBy', with the old name kept as a former one",
         ], "\(diff.standardOutput)")
     }
 

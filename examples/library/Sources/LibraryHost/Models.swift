@@ -14,7 +14,7 @@ public struct Book: AppEntity, Codable, Hashable {
     public static let entityType = EntityType<Book>(singular: "book", plural: "books", properties: [
         .init("title", \.title), .init("author", \.author), .init("published", \.published), .init("pages", \.pages),
         .init("genre", \.genre), .init("rating", \.rating), .init("readDate", \.readDate, title: "Date read"),
-        .init("shelf", \.shelf), .init("recommendedBy", \.recommendedBy, title: "Recommended by"),
+        .init("shelf", \.shelf), .init("recommendedBy", \.recommendedBy, title: "Recommended by").formerly("recommender"),
         .init("added", \.added, title: "Date added"),
     ])
 
