@@ -113,6 +113,9 @@ package final class SQLiteRunStore: RunStore {
         migrator.registerMigration("v3: caught-up runs") { db in
             try db.execute(sql: "ALTER TABLE run ADD COLUMN caught_up INTEGER NOT NULL DEFAULT 0")
         }
+        migrator.registerMigration("v4: intent identifiers of steps") { db in
+            try db.execute(sql: "ALTER TABLE step ADD COLUMN intent_id TEXT")
+        }
         return migrator
     }
 
@@ -187,12 +190,14 @@ package final class SQLiteRunStore: RunStore {
             try db.execute(sql: "UPDATE run SET ended_ms = ?, outcome = ?, message = ?, location = ?, dropped_steps = ? WHERE id = ?",
                            arguments: [Self.milliseconds(end), ending.outcome.rawValue, ending.message, ending.location, droppedSteps, run])
             let insert = try db.makeStatement(sql: """
-                INSERT OR REPLACE INTO step (run, position, intent, arguments, result, error, started_after_us, duration_us, location)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                INSERT OR REPLACE INTO step (run, position, intent, arguments, result, error, started_after_us, duration_us, location,
+                                             intent_id)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """)
             for (position, step) in steps.enumerated() {
                 try insert.execute(arguments: [run, position, step.intent, Self.encode(step.arguments), step.result, step.error,
-                                               Self.microseconds(step.startedAfter), Self.microseconds(step.duration), step.location.description])
+                                               Self.microseconds(step.startedAfter), Self.microseconds(step.duration), step.location.description,
+                                               step.intentID])
             }
         }
     }
@@ -298,7 +303,7 @@ package final class SQLiteRunStore: RunStore {
             try Row.fetchAll(db, sql: "SELECT * FROM step WHERE run = ? ORDER BY position", arguments: [run]).map { row in
                 RunTrace.Step(intent: row["intent"], arguments: Self.decode(row["arguments"]), result: row["result"], error: row["error"],
                               startedAfter: .microseconds(row["started_after_us"] as Int64), duration: .microseconds(row["duration_us"] as Int64),
-                              location: Self.location(row["location"]))
+                              location: Self.location(row["location"]), intentID: row["intent_id"])
             }
         }
     }

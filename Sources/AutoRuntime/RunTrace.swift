@@ -20,10 +20,14 @@ package final class RunTrace: Sendable {
         package let startedAfter: Duration
         package let duration: Duration
         package let location: SourceLocation
+        /// The intent's identifier (`IntentDescriptor.identifier`), which stays when its title changes: a trace read
+        /// after the host renamed the intent says what it is called now. Nil in runs recorded before it was kept.
+        package let intentID: String?
 
         package init(intent: String, arguments: [Argument], result: String?, error: String?, startedAfter: Duration,
-                    duration: Duration, location: SourceLocation) {
+                    duration: Duration, location: SourceLocation, intentID: String? = nil) {
             self.intent = intent
+            self.intentID = intentID
             self.arguments = arguments
             self.result = result
             self.error = error
@@ -70,10 +74,10 @@ package final class RunTrace: Sendable {
         switch result {
         case .success(let value):
             step = Step(intent: intent.name, arguments: written, result: Self.short(value), error: nil,
-                        startedAfter: startedAt - started, duration: now - startedAt, location: location)
+                        startedAfter: startedAt - started, duration: now - startedAt, location: location, intentID: intent.identifier)
         case .failure(let error):
             step = Step(intent: intent.name, arguments: written, result: nil, error: Self.cut("\(error)"),
-                        startedAfter: startedAt - started, duration: now - startedAt, location: location)
+                        startedAfter: startedAt - started, duration: now - startedAt, location: location, intentID: intent.identifier)
         }
         state.withLock { state in
             if state.steps.count < limit { state.steps.append(step) } else { state.dropped += 1 }

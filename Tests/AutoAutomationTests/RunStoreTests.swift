@@ -89,7 +89,8 @@ import Testing
         let id = try #require(try store.claim(Self.fire(2_000), at: Date(timeIntervalSince1970: 2_000.004)))
         let steps = [
             RunTrace.Step(intent: "open book", arguments: [.init(name: "book", value: "\"Emma\"")], result: "Emma", error: nil,
-                          startedAfter: .microseconds(15), duration: .milliseconds(3), location: SourceLocation(file: "C:/odd:name.auto", line: 2, column: 5)),
+                          startedAfter: .microseconds(15), duration: .milliseconds(3), location: SourceLocation(file: "C:/odd:name.auto", line: 2, column: 5),
+                          intentID: "OpenBook"),
             RunTrace.Step(intent: "fail politely", arguments: [], result: nil, error: "it failed", startedAfter: .milliseconds(4),
                           duration: .microseconds(20), location: SourceLocation(file: "daily.auto", line: 3, column: 1)),
         ]

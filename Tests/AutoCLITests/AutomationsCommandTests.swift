@@ -57,6 +57,9 @@ import Testing
         let trace = try BinaryRunner.run(["automations", "trace", "1", "--store", store])
         #expect(trace.standardOutput.contains("run 1 of 'greet' (every day at 07:30)"))
         #expect(trace.standardOutput.contains("1:41  show(value: \"hello\")"), "\(trace.standardOutput)")
+        // Each step keeps its intent's identifier, which outlives a rename of its title.
+        let traceJSON = try BinaryRunner.run(["automations", "trace", "1", "--store", store, "--json"])
+        #expect(traceJSON.standardOutput.contains(#""intentId":"ShowIntent""#), "\(traceJSON.standardOutput)")
         let missing = try BinaryRunner.run(["automations", "trace", "99", "--store", store])
         #expect(missing.exitCode == 1 && missing.standardError.contains("no run 99"))
 
