@@ -363,7 +363,7 @@ struct Trace: AsyncParsableCommand {
             throw CommandExit(code: 1)
         }
         let steps = try store.steps(of: run)
-        let registry = try IntentsCommand.compiled(script: nil).registry
+        let currentNames = Self.currentNames(in: try IntentsCommand.compiled(script: nil).registry)
         if json {
             var object = History.object(record)
             object["steps"] = steps.map { step -> [String: Any] in
@@ -374,7 +374,7 @@ struct Trace: AsyncParsableCommand {
                                            "durationMs": Double(step.duration.components.attoseconds / 1_000_000_000_000) / 1000
                                                + Double(step.duration.components.seconds) * 1000]
                 if let id = step.intentID { item["intentId"] = id }
-                if let now = Self.currentName(of: step, in: registry) { item["intentNow"] = now }
+                if let now = Self.currentName(of: step, among: currentNames) { item["intentNow"] = now }
                 if let result = step.result { item["result"] = result }
                 if let error = step.error { item["error"] = error }
                 return item
@@ -391,20 +391,24 @@ struct Trace: AsyncParsableCommand {
         for step in steps {
             let arguments = step.arguments.map { "\($0.name): \($0.value)" }.joined(separator: ", ")
             let outcome = step.error.map { "failed: \($0)" } ?? "→ \(step.result ?? "")"
-            let renamed = Self.currentName(of: step, in: registry).map { " (now '\($0)')" } ?? ""
+            let renamed = Self.currentName(of: step, among: currentNames).map { " (now '\($0)')" } ?? ""
             text += "  \(step.location.line):\(step.location.column)  \(step.intent)\(renamed)(\(arguments)) \(outcome)  \(step.duration.formatted(.units(allowed: [.seconds, .milliseconds, .microseconds], width: .narrow)))\n"
         }
         if record.droppedSteps > 0 { text += "  … and \(record.droppedSteps) more steps, not kept\n" }
         Console.standard.writeOut(text)
     }
 
+    /// The host's intents' names by identifier, made once for all the steps: an identifier is made from the Swift
+    /// type's name, which is not free.
+    static func currentNames(in registry: Registry) -> [String: String] {
+        Dictionary(registry.intents.map { ($0.identifier, $0.name) }, uniquingKeysWith: { first, _ in first })
+    }
+
     /// What the step's intent is called now, when the host renamed it since the run (found by its identifier); nil
     /// when it has the name the step recorded, or is no longer there.
-    static func currentName(of step: RunTrace.Step, in registry: Registry) -> String? {
-        guard let id = step.intentID, let intent = registry.intents.first(where: { $0.identifier == id }), intent.name != step.intent else {
-            return nil
-        }
-        return intent.name
+    static func currentName(of step: RunTrace.Step, among names: [String: String]) -> String? {
+        guard let id = step.intentID, let name = names[id], name != step.intent else { return nil }
+        return name
     }
 }
 

@@ -81,7 +81,7 @@ package struct HostSchema: Codable, Equatable, Sendable {
         let native = registry.intents.filter { $0.origin == nil }
         intents = native.map { intent in
             Intent(id: intent.identifier, title: intent.title, formerTitles: intent.formerNames,
-                   deprecated: intent.deprecation?.message, replacedBy: intent.deprecation?.replacement.map { String(describing: $0) },
+                   deprecated: intent.deprecation?.message, replacedBy: intent.deprecation?.replacement.map(IntentDescriptor.identifier(of:)),
                    parameters: intent.parameters.map { parameter in
                        Parameter(id: parameter.identifier, name: parameter.name, formerNames: parameter.formerNames,
                                  type: parameter.type.description, required: parameter.isRequired)
@@ -131,5 +131,8 @@ package struct SchemaError: Error, Sendable, CustomStringConvertible {
 extension IntentDescriptor {
     /// What stays when the intent's title changes: its Swift type's name, or its name for an intent made without one
     /// (a built-in, a shortcut).
-    package var identifier: String { type.map { String(describing: $0) } ?? name }
+    package var identifier: String { type.map(Self.identifier(of:)) ?? name }
+
+    /// A native intent's identifier: its Swift type's name, without the module (a host may move it).
+    package static func identifier(of type: any AppIntent.Type) -> String { String(describing: type) }
 }

@@ -22,22 +22,23 @@ package struct SchemaDiff: Sendable {
     mutating func breaking(_ message: String) { changes.append(Change(isBreaking: true, message: message)) }
     mutating func compatible(_ message: String) { changes.append(Change(isBreaking: false, message: message)) }
 
-    static func lower(_ text: String) -> String { text.lowercased() }
+    /// A title as scripts call it (`IntentDescriptor.name(of:)`): the one rule for comparing titles.
+    static func name(_ title: String) -> String { IntentDescriptor.name(of: title) }
 
     mutating func compareIntents(_ old: [HostSchema.Intent], _ new: [HostSchema.Intent]) {
         for before in old {
             // The same Swift type; else one that took the title over as a former one (the type itself was renamed).
             guard let after = new.first(where: { $0.id == before.id })
-                ?? new.first(where: { $0.formerTitles.map(Self.lower).contains(Self.lower(before.title)) }) else {
-                breaking("intent '\(Self.lower(before.title))' was removed")
+                ?? new.first(where: { $0.formerTitles.map(Self.name).contains(Self.name(before.title)) }) else {
+                breaking("intent '\(Self.name(before.title))' was removed")
                 continue
             }
-            let name = Self.lower(after.title)
-            if Self.lower(before.title) != name {
-                if after.formerTitles.map(Self.lower).contains(Self.lower(before.title)) {
-                    compatible("intent '\(Self.lower(before.title))' is now '\(name)', with the old title kept as a former one")
+            let name = Self.name(after.title)
+            if Self.name(before.title) != name {
+                if after.formerTitles.map(Self.name).contains(Self.name(before.title)) {
+                    compatible("intent '\(Self.name(before.title))' is now '\(name)', with the old title kept as a former one")
                 } else {
-                    breaking("intent '\(Self.lower(before.title))' is now '\(name)' and the old title is not among its former titles")
+                    breaking("intent '\(Self.name(before.title))' is now '\(name)' and the old title is not among its former titles")
                 }
             }
             if before.deprecated == nil, let message = after.deprecated {
@@ -47,8 +48,8 @@ package struct SchemaDiff: Sendable {
             compareParameters(before.parameters, after.parameters, of: name)
         }
         for after in new where !old.contains(where: { $0.id == after.id })
-            && !after.formerTitles.contains(where: { title in old.contains { Self.lower($0.title) == Self.lower(title) } }) {
-            compatible("intent '\(Self.lower(after.title))' was added")
+            && !after.formerTitles.contains(where: { title in old.contains { Self.name($0.title) == Self.name(title) } }) {
+            compatible("intent '\(Self.name(after.title))' was added")
         }
     }
 

@@ -125,9 +125,8 @@ extension Checker {
                 continue
             }
             if intent.parameters[index].name.lowercased() != label.name.lowercased() {
-                warning("'\(label.name)' of '\(intent.name)' is now called '\(intent.parameters[index].name)'", label.span,
-                        hint: "write '\(intent.parameters[index].name):'",
-                        fix: Diagnostic.Fix(span: label.span, replacement: intent.parameters[index].name))
+                let current = intent.parameters[index].name
+                warnFormerName(label, of: "'\(intent.name)'", now: current, write: current + ":")
             }
             if case .typeNamedBy(index) = intent.resultRule {
                 bound[index] = bindTypeName(argument.value)

@@ -188,7 +188,7 @@ extension Checker {
             }
             return bindAction(words: [name], arguments: [], piped: nil, span: name.span)
         }
-        var candidates = scope.names + ["it", "now", "today", "yesterday", "tomorrow"]
+        var candidates = scope.names + ["it"] + BuiltinFunction.readAsNames.map(\.rawValue)
         if case .enumeration(let enumeration)? = expected { candidates += enumeration.cases.map(\.identifier) }
         var hint = NearestNames.hint(for: name.name, in: candidates, listing: "variables here")
         if case .enumeration(let enumeration)? = expected, NearestNames.suggest(name.name, from: candidates).isEmpty {
@@ -203,14 +203,11 @@ extension Checker {
         if let variable = scope.lookup(name.name) {
             return BoundExpression(kind: .local(slot: variable.slot, name: name.name), type: variable.type, span: name.span)
         }
-        switch name.name {
-        case "it": return BoundExpression(kind: .it, type: scope.itType, span: name.span)
-        case "now": return BoundExpression(kind: .function(.now, []), type: .date, span: name.span)
-        case "today": return BoundExpression(kind: .function(.today, []), type: .date, span: name.span)
-        // Not reserved, unlike `today`: a script's own variable of either name, older than these, still wins.
-        case "yesterday": return BoundExpression(kind: .function(.yesterday, []), type: .date, span: name.span)
-        case "tomorrow": return BoundExpression(kind: .function(.tomorrow, []), type: .date, span: name.span)
-        default: break
+        if name.name == "it" { return BoundExpression(kind: .it, type: scope.itType, span: name.span) }
+        // A Date read as a name. `yesterday` and `tomorrow` are not reserved, unlike `now` and `today`: a script's own
+        // variable of either name, older than these, is found first above and still wins.
+        if let function = BuiltinFunction.readAsNames.first(where: { $0.rawValue == name.name }) {
+            return BoundExpression(kind: .function(function, []), type: .date, span: name.span)
         }
         if case .enumeration(let enumeration)? = expected, let index = enumeration.caseIndex(named: name.name) {
             return BoundExpression(kind: .constant(.enumCase(EnumCaseValue(type: enumeration, index: index))), type: expected!, span: name.span)
@@ -262,9 +259,7 @@ extension Checker {
     /// A case named by what it was called before: it still works, and the warning says (and `migrate` writes) its name.
     mutating func warnIfFormerCase(_ name: Identifier, of enumeration: AnyEnumType, index: Int) {
         guard enumeration.namesFormerCase(name.name) else { return }
-        let current = enumeration.cases[index].identifier
-        warning("'\(name.name)' of \(enumeration.typeName) is now called '\(current)'", name.span, hint: "write '\(current)'",
-                fix: Diagnostic.Fix(span: name.span, replacement: current))
+        warnFormerName(name, of: enumeration.typeName, now: enumeration.cases[index].identifier)
     }
 
     /// The hint for a name that is a case of several enums.
@@ -288,10 +283,7 @@ extension Checker {
         case .entity(let entity):
             if let index = entity.propertyIndex[name.lowercased()] {
                 let current = entity.properties[index].name
-                if current.lowercased() != name.lowercased() {
-                    warning("'\(name)' of \(entity.typeName) is now called '\(current)'", member.span, hint: "write '\(current)'",
-                            fix: Diagnostic.Fix(span: member.span, replacement: current))
-                }
+                if current.lowercased() != name.lowercased() { warnFormerName(member, of: entity.typeName, now: current) }
                 return (.entity(entity, index), entity.properties[index].type)
             }
             if name == "id" { return (.dynamic("id"), .text) }

@@ -51,6 +51,14 @@ struct Checker {
         diagnostics.append(Diagnostic(.warning, message, at: span, in: file, hint: hint, fix: fix))
     }
 
+    /// A name written as it was in an earlier version of the host (a parameter's, a property's, a case's): it still
+    /// works, and the warning gives the current name, with the fix `migrate --write` applies. `write` is what the hint
+    /// shows, when it is more than the name (a label's colon).
+    mutating func warnFormerName(_ name: Identifier, of owner: String, now current: String, write: String? = nil) {
+        warning("'\(name.name)' of \(owner) is now called '\(current)'", name.span, hint: "write '\(write ?? current)'",
+                fix: Diagnostic.Fix(span: name.span, replacement: current))
+    }
+
     // MARK: Shortcuts
 
     /// A shortcut declaration whose descriptor is registered, waiting for its body to be checked.

@@ -573,7 +573,7 @@ package struct Completer {
         var type: ValueType
         if root == "it" {
             type = scope.itType
-        } else if ["now", "today", "yesterday", "tomorrow"].contains(root) {
+        } else if BuiltinFunction.readAsNames.map(\.rawValue).contains(root) {
             type = .date
         } else if let variable = scope.variables.last(where: { $0.name == root }) {
             type = variable.type
@@ -621,7 +621,7 @@ package struct Completer {
     /// What may start an operand: variables, `it`, `now`, `today`, functions, and every enum's cases.
     func expressionNames() -> [Completion] {
         variables()
-            + ["it", "now", "today", "yesterday", "tomorrow"].map { Completion(text: $0, kind: .variable, detail: "") }
+            + (["it"] + BuiltinFunction.readAsNames.map(\.rawValue)).map { Completion(text: $0, kind: .variable, detail: "") }
             + BuiltinFunction.allCases.filter(\.isCalled).map { Completion(text: $0.rawValue + "(", kind: .function, detail: "") }
             + registry.enumTypes.flatMap { cases(of: $0) }
     }

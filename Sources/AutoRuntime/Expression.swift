@@ -219,6 +219,10 @@ package enum BuiltinFunction: String, Sendable, CaseIterable {
     /// The functions whose second argument is a regular expression.
     package static let withPattern: Set<BuiltinFunction> = [.matches, .match, .allMatches, .captures, .replaceMatches]
 
-    /// Whether scripts call it with parentheses, `count(x)`; `now`, `today`, `yesterday` and `tomorrow` are read as names.
-    package var isCalled: Bool { self != .now && self != .today && self != .yesterday && self != .tomorrow }
+    /// The Dates scripts read as names, without parentheses: `now`, `today`, `yesterday`, `tomorrow`. The one list the
+    /// checker resolves, completion offers and the parser keeps out of its function names.
+    package static let readAsNames: [BuiltinFunction] = [.now, .today, .yesterday, .tomorrow]
+
+    /// Whether scripts call it with parentheses, `count(x)`, rather than read it as a name (`readAsNames`).
+    package var isCalled: Bool { !Self.readAsNames.contains(self) }
 }

@@ -20,9 +20,10 @@ import Testing
         var registry = Registry.standard
         try registry.register(Renamed.self)
         let id = try #require(registry.intent(named: "shelve book")?.identifier)
-        #expect(Trace.currentName(of: step("put away", id: id), in: registry) == "shelve book")
-        #expect(Trace.currentName(of: step("shelve book", id: id), in: registry) == nil, "not renamed")
-        #expect(Trace.currentName(of: step("put away", id: nil), in: registry) == nil, "recorded before identifiers were kept")
-        #expect(Trace.currentName(of: step("lend book", id: "LendBook"), in: registry) == nil, "no longer there")
+        let names = Trace.currentNames(in: registry)
+        #expect(Trace.currentName(of: step("put away", id: id), among: names) == "shelve book")
+        #expect(Trace.currentName(of: step("shelve book", id: id), among: names) == nil, "not renamed")
+        #expect(Trace.currentName(of: step("put away", id: nil), among: names) == nil, "recorded before identifiers were kept")
+        #expect(Trace.currentName(of: step("lend book", id: "LendBook"), among: names) == nil, "no longer there")
     }
 }
