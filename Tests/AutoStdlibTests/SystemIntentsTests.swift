@@ -42,6 +42,29 @@ import Testing
         #expect(missing.standardError.contains("can't run 'pwd' in '/no/such/folder': there is no such folder"), "\(missing.standardError)")
     }
 
+    @Test func anEnvironmentSetsAndRemovesVariablesOverWhatIsInherited() async {
+        setenv("AUTO_TEST_INHERITED", "kept", 1)
+        setenv("AUTO_TEST_REMOVED", "there", 1)
+        let outcome = await run(#"""
+            set r = run command "sh" arguments: ["-c", "printf '%s|%s|%s|%s|%s' \"$GREETING\" \"$COUNT\" \"$AUTO_TEST_INHERITED\" \"${AUTO_TEST_REMOVED-unset}\" \"$FLAG\""] environment: {GREETING: "hello world", COUNT: 3, AUTO_TEST_REMOVED: nil, FLAG: true}
+            show r.stdout
+            """#)
+        #expect(outcome.output == ["hello world|3|kept|unset|true"], "\(outcome.standardError)")
+        let list = await run(#"run command "true" environment: {PATH: ["/bin"]}"#)
+        #expect(list.standardError.contains("the environment variable 'PATH' is a list; give a text, or nil to remove it"), "\(list.standardError)")
+        let badName = await run(#"run command "true" environment: {"A=B": "x"}"#)
+        #expect(badName.standardError.contains("'A=B' can't name an environment variable"), "\(badName.standardError)")
+    }
+
+    @Test func aRunGrantedSomeProgramsCantSetTheirEnvironment() async {
+        let confined = await run(#"run command "true" environment: {LD_PRELOAD: "/tmp/x.so"}"#,
+                                 grants: Grants(run: .only(["true"])))
+        #expect(confined.exitCode == 1)
+        #expect(confined.standardError.contains("this run may not set the environment of 'true'"), "\(confined.standardError)")
+        let plain = await run(#"show (run command "true" environment: {}).status"#, grants: Grants(run: .only(["true"])))
+        #expect(plain.output == ["0"], "\(plain.standardError)")
+    }
+
     @Test func aProgramThatIsNotThereOrRunsTooLongIsAnError() async {
         let missing = await run(#"run command "no-such-program-here""#)
         #expect(missing.exitCode == 1)

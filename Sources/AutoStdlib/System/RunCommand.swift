@@ -29,13 +29,14 @@ struct CommandResult: IntentValue {
 }
 
 /// `run command "git" arguments: ["status", "--short"] folder: "~/src/auto"`: starts a program, never through a
-/// shell, and waits for it. A program that fails is no error: its status says so. Ctrl-C and `timeout:` stop it
+/// shell, and waits for it. `environment: {LANG: "C", TZ: nil}` sets (or, with nil, removes) variables in what the
+/// program inherits. A program that fails is no error: its status says so. Ctrl-C and `timeout:` stop it
 /// (SIGTERM, then SIGKILL two seconds later). What starts is the file the run's grant resolves the name to
 /// (`IntentContext.authorize(program:)`), by its absolute path, with the name as given for its `argv[0]`.
 struct RunCommandIntent: AppIntent {
     static let title = "Run command"
     static let description = IntentDescription(
-        "Runs a program (by name, found in PATH, or by path) with its arguments, never through a shell, and gives its status, stdout and stderr; a status other than 0 is no error. Stopped by Ctrl-C or its timeout.",
+        "Runs a program (by name, found in PATH, or by path) with its arguments and environment, never through a shell, and gives its status, stdout and stderr; a status other than 0 is no error. Stopped by Ctrl-C or its timeout.",
         category: "System", searchKeywords: ["shell", "exec", "program", "process", "subprocess"], resultName: "result")
     static let parameterSummary: ParameterSummary? = "Run {command} with {arguments}"
     static let sideEffect = SideEffect.changes
@@ -45,6 +46,7 @@ struct RunCommandIntent: AppIntent {
     @Parameter(title: "Folder to run in") var folder: FileRef?
     @Parameter(title: "Longest it may take") var timeout: Duration?
     @Parameter(title: "Standard input") var input: String?
+    @Parameter(title: "Environment variables to set, a record of texts (nil removes one)") var environment: Record?
 
     /// What one stream may hold; a program that writes more is stopped and the run says so.
     static let outputLimit = 64 << 20
@@ -74,6 +76,7 @@ struct RunCommandIntent: AppIntent {
             }
             workingDirectory = Self.filePath(path)
         }
+        let environment = try Self.environment(self.environment, grants: context.grants, json: context.json, command: command)
         let executable = Executable.path(Self.filePath(program))
         var options = PlatformOptions()
         options.teardownSequence = [.gracefulShutDown(allowedDurationToNextStep: .seconds(2))]
@@ -87,7 +90,7 @@ struct RunCommandIntent: AppIntent {
         do {
             ending = try await withThrowingTaskGroup(of: Ending.self) { group in
                 group.addTask {
-                    .exited(try await Subprocess.run(executable, arguments: arguments, workingDirectory: folder, platformOptions: platformOptions,
+                    .exited(try await Subprocess.run(executable, arguments: arguments, environment: environment, workingDirectory: folder, platformOptions: platformOptions,
                                                      input: .array(stdin), output: .bytes(limit: Self.outputLimit),
                                                      error: .bytes(limit: Self.outputLimit)))
                 }
@@ -119,6 +122,34 @@ struct RunCommandIntent: AppIntent {
             return .result(value: CommandResult(status: status, stdout: FileNameBytes.text(result.standardOutput),
                                                 stderr: FileNameBytes.text(result.standardError)))
         }
+    }
+
+    /// What the program inherits, with the script's record applied: a text, number or true/false sets a variable,
+    /// nil removes it. Only a run that may start any program may set them: one granted some programs would
+    /// otherwise widen its grant through them (`LD_PRELOAD` loads a file it wrote; `GIT_SSH_COMMAND` starts
+    /// another program).
+    static func environment(_ record: Record?, grants: Grants, json: ValueCodec, command: String) throws -> Environment {
+        guard let record, !record.keys.isEmpty else { return .inherit }
+        guard grants.run == .all else {
+            throw IntentError("this run may not set the environment of '\(command)': it may start only the programs --allow-run "
+                              + "names, and a variable such as LD_PRELOAD would let one do what the grant does not")
+        }
+        var updates: [Environment.Key: String?] = [:]
+        for (name, value) in zip(record.keys, record.values) {
+            guard !name.isEmpty, !name.contains("="), !name.utf8.contains(0) else {
+                throw IntentError("'\(name)' can't name an environment variable: it is empty or holds '=' or a NUL")
+            }
+            let text: String?
+            switch value {
+            case .null: text = nil
+            case .text(let string): text = string
+            case .int, .decimal, .bool: text = try json.write(value)
+            default: throw IntentError("the environment variable '\(name)' is \(RequestBody.kind(of: value)); give a text, or nil to remove it")
+            }
+            if let text, text.utf8.contains(0) { throw IntentError("the environment variable '\(name)' holds a NUL, which no variable can") }
+            updates[Environment.Key(stringLiteral: name)] = .some(text)
+        }
+        return Environment.inherit.updating(updates)
     }
 
     static func describe(_ error: SubprocessError, command: String) -> String {
