@@ -209,58 +209,6 @@ extension ImmediateIntent {
     }
 }
 
-/// "Open {book} on {shelf}": a sentence that names an intent's parameters in braces.
-/// Declared as `static let parameterSummary: ParameterSummary? = "Open {book} on {shelf}"`; registration checks that
-/// each name in braces is one of the intent's parameters.
-public struct ParameterSummary: Sendable, ExpressibleByStringLiteral, CustomStringConvertible {
-    /// A piece of the sentence: words as written, or a parameter's name.
-    package enum Part: Sendable, Equatable {
-        case text(String)
-        case parameter(String)
-    }
-    package let parts: [Part]
-
-    /// The summary a sentence spells, `{name}` for each parameter.
-    public init(stringLiteral template: String) {
-        var parts: [Part] = []
-        var rest = Substring(template)
-        while let open = rest.firstIndex(of: "{"), let close = rest[open...].firstIndex(of: "}") {
-            if open > rest.startIndex { parts.append(.text(String(rest[..<open]))) }
-            parts.append(.parameter(String(rest[rest.index(after: open)..<close])))
-            rest = rest[rest.index(after: close)...]
-        }
-        if !rest.isEmpty { parts.append(.text(String(rest))) }
-        self.parts = parts
-    }
-
-    package init(parts: [Part]) { self.parts = parts }
-
-    /// The sentence with each parameter replaced by `fill(name)`, or "…" where that gives nil: the compiler fills
-    /// in the script's text for graphs, the runtime the values an intent runs with.
-    /// Appended part by part: `joined()` runs the standard library's generic code, whose first use scans every
-    /// conformance record of the binary, and the compiler fills a summary on every start.
-    package func filled(_ fill: (String) -> String?) -> String {
-        var sentence = ""
-        for part in parts {
-            switch part {
-            case .text(let text): sentence += text
-            case .parameter(let name): sentence += fill(name) ?? "…"
-            }
-        }
-        return sentence
-    }
-
-    /// The sentence as declared: `Open {book} on {shelf}`.
-    public var description: String {
-        parts.map { part in
-            switch part {
-            case .text(let text): return text
-            case .parameter(let name): return "{\(name)}"
-            }
-        }.joined()
-    }
-}
-
 /// What `perform` returns: a value of the declared type (none for `NoValue`), a dialog for people, and optionally
 /// an intent to run next. The value is of the declared type, so that a result can't break it: an intent that returns
 /// nothing declares `IntentResult<NoValue>` and returns `.result()` or `.result(dialog:)`, and one that returns a value

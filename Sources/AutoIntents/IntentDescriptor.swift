@@ -178,7 +178,7 @@ package final class IntentDescriptor: Sendable {
 
     /// "Rate {book} with {rating}" when a host gave no summary: the title, the input, then the others.
     static func defaultSummary(title: String, parameters: [ParameterInfo]) -> ParameterSummary {
-        var parts: [ParameterSummary.Part] = [.text(title)]
+        var parts: [SummarySentence.Part] = [.text(title)]
         for (index, parameter) in parameters.enumerated() {
             parts.append(.text(index == 0 ? " " : " \(parameter.name): "))
             parts.append(.parameter(parameter.name))
@@ -265,10 +265,59 @@ package final class IntentDescriptor: Sendable {
                 former.append(name)
             }
         }
-        if let summary {
-            for case .parameter(let name) in summary.parts where !seen.contains(name.lowercased()) {
-                throw RegistrationError("the summary of '\(title)' names '{\(name)}', which is not one of its parameters")
+        if let summary { try checkSummary(summary, title: title, parameters: parameters) }
+    }
+
+    /// Every branch of a summary names parameters the intent has, each once per sentence, compares each with a value
+    /// of its type, and hides none that a call must give.
+    @usableFromInline
+    static func checkSummary(_ summary: ParameterSummary, title: String, parameters: [ParameterInfo]) throws(RegistrationError) {
+        func parameter(_ name: String, _ role: String) throws(RegistrationError) -> ParameterInfo {
+            let wanted = name.lowercased()
+            guard let found = parameters.first(where: { $0.name.lowercased() == wanted }) else {
+                throw RegistrationError("the summary of '\(title)' \(role), which is not one of its parameters")
             }
+            return found
+        }
+        func fits(_ type: ValueType?, _ parameter: ParameterInfo, _ what: String) throws(RegistrationError) {
+            guard let type, !type.isAssignable(to: parameter.type) else { return }
+            throw RegistrationError("the summary of '\(title)' compares '\(parameter.name)' (\(parameter.type)) with \(what) of type \(type)")
+        }
+        switch summary.shape {
+        case .sentence(let sentence):
+            var shown: [String] = []
+            for name in sentence.named { _ = try parameter(name, "names '{\(name)}'") }
+            for name in sentence.named where !shown.contains(name.lowercased()) { shown.append(name.lowercased()) }
+            for (names, role) in [(sentence.secondary, "shows"), (sentence.hidden, "hides")] {
+                for name in names {
+                    let found = try parameter(name, "\(role) '\(name)' below its sentence")
+                    guard !shown.contains(name.lowercased()) else {
+                        throw RegistrationError("the summary of '\(title)' names '\(name)' twice in one sentence (in braces, as secondary or as hidden)")
+                    }
+                    shown.append(name.lowercased())
+                    if role == "hides", found.isRequired, found.defaultValue == nil {
+                        throw RegistrationError("the summary of '\(title)' hides '\(name)', which a call must give: give it a default or make it optional")
+                    }
+                }
+            }
+        case .when(let name, let condition, let then, let otherwise):
+            try fits(condition.valueType, try parameter(name, "tests '\(name)'"), "a value")
+            try checkSummary(then, title: title, parameters: parameters)
+            try checkSummary(otherwise, title: title, parameters: parameters)
+        case .choice(let name, let cases, let otherwise):
+            let tested = try parameter(name, "switches on '\(name)'")
+            guard !cases.isEmpty else { throw RegistrationError("the summary of '\(title)' switches on '\(name)' with no case") }
+            var values: [String] = []
+            for option in cases {
+                try fits(option.valueType, tested, "a case")
+                let written = ParameterCondition.written(option.value)
+                guard !values.contains(written) else {
+                    throw RegistrationError("the summary of '\(title)' has the case \(written) of '\(name)' twice")
+                }
+                values.append(written)
+                try checkSummary(option.summary, title: title, parameters: parameters)
+            }
+            try checkSummary(otherwise, title: title, parameters: parameters)
         }
     }
 

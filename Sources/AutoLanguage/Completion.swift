@@ -250,12 +250,23 @@ package struct Completer {
             // With no words yet, `start` is where the word being typed starts: one range serves both kinds.
             if !candidates.isEmpty || words.isEmpty { return CompletionResult(range: start..<end, candidates: candidates) }
         }
+        if let intent = intent(startingStage: stage), Self.endsValue(previous), stage.count > Self.wordCount(of: intent) {
+            // After a literal argument (`add book "Emma" `, `… tags: ["a"] `): what may follow is a label.
+            let given = Set(stage.indices.compactMap { index -> String? in
+                guard index + 1 < stage.count, stage[index + 1].isSymbol(.colon) else { return nil }
+                return stage[index].identifier
+            })
+            let labels = applicableLabels(of: intent, given: given, in: text, from: stage[0].span.start).map {
+                Completion(text: $0.name + ": ", kind: .label, detail: Self.describe($0))
+            }
+            return result(range, partial, labels)
+        }
         if let intent = intent(startingStage: stage), Self.startsOperand(previous) || previous?.identifier != nil {
             let given = Set(stage.indices.compactMap { index -> String? in
                 guard index + 1 < stage.count, stage[index + 1].isSymbol(.colon) else { return nil }
                 return stage[index].identifier
             })
-            var candidates = intent.parameters.dropFirst().filter { !given.contains($0.name) }.map {
+            var candidates = applicableLabels(of: intent, given: given, in: text, from: stage[0].span.start).map {
                 Completion(text: $0.name + ": ", kind: .label, detail: Self.describe($0))
             }
             // The input of an enum right after the intent's name: one of its cases.
@@ -371,6 +382,14 @@ package struct Completer {
         return Array(tokens[start...])
     }
 
+    /// Whether the token before the cursor ends a literal value: a text, a number, or a closing `]` or `)`.
+    static func endsValue(_ previous: Token?) -> Bool {
+        switch previous?.kind {
+        case .text?, .integer?, .decimal?, .symbol(.rightBracket)?, .symbol(.rightParen)?: return true
+        default: return false
+        }
+    }
+
     /// Whether the word at the cursor starts an operand: after an operator, a keyword of a clause, `(` or `,`.
     static func startsOperand(_ previous: Token?) -> Bool {
         guard let previous else { return true }
@@ -429,7 +448,7 @@ package struct Completer {
     }
 
     /// The intent named by the stage's first words (the longest name that fits), for its labels.
-    func intent(startingStage stage: [Token]) -> IntentDescriptor? {
+    package func intent(startingStage stage: [Token]) -> IntentDescriptor? {
         let words = stage.prefix { $0.identifier != nil }.compactMap(\.identifier)
         for count in stride(from: words.count, through: 1, by: -1) {
             if let intent = registry.intent(named: words.prefix(count).joined(separator: " ")) { return intent }
@@ -437,10 +456,22 @@ package struct Completer {
         return nil
     }
 
+    /// The labels still to give: those not given yet that apply to the values given so far, when the intent's summary
+    /// follows them (`rating:` only once `shelf: read` is given) or hides some.
+    func applicableLabels(of intent: IntentDescriptor, given: Set<String>, in entry: String, from start: Int) -> [ParameterInfo] {
+        let rest = intent.parameters.dropFirst().filter { !given.contains($0.name) }
+        guard intent.summaryHidesParameters else { return Array(rest) }
+        let literal = literalArguments(of: intent, in: entry, from: start, excluding: nil)
+        // A label given a value that is not a literal: its value is known only when the script runs.
+        let unknown = Set(given.compactMap { intent.parameterIndex(named: $0).map { intent.parameters[$0].name } }.filter { literal[$0] == nil })
+        let applicable = intent.applicableParameters(intent.summaryValue(given: literal, unknown: unknown))
+        return rest.filter { parameter in applicable.contains { $0 === parameter } }
+    }
+
     /// The arguments of `intent` written as literals in the stage of `entry` that starts at byte `start`, before and
     /// after the cursor (`genre: "Fantasy"`, `shelf: read`, `3`), by parameter name, but for the one being completed:
     /// what an options provider may depend on. Anything computed is left out, since completion runs nothing.
-    func literalArguments(of intent: IntentDescriptor, in entry: String, from start: Int, excluding completed: ParameterInfo) -> [String: Value] {
+    package func literalArguments(of intent: IntentDescriptor, in entry: String, from start: Int, excluding completed: ParameterInfo?) -> [String: Value] {
         var lexer = Lexer(file: SourceFile(name: "<completion>", text: entry))
         var stage: [Token] = []
         var depth = 0
@@ -463,6 +494,9 @@ package struct Completer {
                 return pieces.isEmpty ? .text("") : nil
             case .integer(let number): return .int(number)
             case .decimal(let number): return .decimal(number)
+            case .identifier("true"): return .bool(true)
+            case .identifier("false"): return .bool(false)
+            case .identifier("nil"): return .null
             case .identifier(let name):
                 guard case .enumeration(let enumeration) = parameter.type, let index = enumeration.caseIndex(named: name) else { return nil }
                 return .enumCase(EnumCaseValue(type: enumeration, index: index))
@@ -484,11 +518,11 @@ package struct Completer {
                   let value = literal(stage[index + 2], for: parameter) else { continue }
             arguments[parameter.name] = value
         }
-        arguments[completed.name] = nil
+        if let completed { arguments[completed.name] = nil }
         return arguments
     }
 
-    static func wordCount(of intent: IntentDescriptor) -> Int {
+    package static func wordCount(of intent: IntentDescriptor) -> Int {
         intent.name.split(separator: " ").count
     }
 

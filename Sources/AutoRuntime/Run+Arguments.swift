@@ -167,7 +167,12 @@ extension Run {
 
     /// The intent's summary with the values it is about to run with: `Delete 'Emma'`.
     func describe(_ intent: IntentDescriptor, _ arguments: [Value?]) -> String {
-        intent.summary.filled { name in
+        // The sentence the values choose, when the summary follows them: "Add Emma by Jane Austen to Want to Read".
+        let sentence = intent.summary.sentence { name in
+            guard let index = intent.parameterIndex(named: name) else { return .null }
+            return arguments[index] ?? intent.parameters[index].defaultValue ?? .null
+        }
+        return sentence.filled { name in
             guard let index = intent.parameterIndex(named: name), let value = arguments[index] else { return nil }
             if case .entity(let entity) = value { return "'\(entity.display.title)'" }
             return ValueFormatter.inline(value)

@@ -7,11 +7,25 @@ package enum IntentDescriptionText {
     /// The description of the intent, entity type or enum called `name`; nil when nothing is.
     /// `program`: the shortcuts' graphs, for what a shortcut needs (what the intents its body calls need); without it,
     /// what the intent declares.
+    /// `name` may go on with labelled values, as a call gives them (`add book shelf: read`): then only what applies
+    /// to those values is described, when the intent's summary follows them.
     package static func describe(_ name: String, in registry: Registry, program: Program?) -> String? {
         if let intent = registry.intent(named: name) { return render(intent, appShortcuts: registry.appShortcuts, program: program) }
         if let entity = registry.entityType(named: name) { return render(entity, query: registry.query(for: entity)) }
         if let enumeration = registry.enumType(named: name) { return render(enumeration) }
+        if let (intent, given) = call(name, in: registry) {
+            return render(intent, appShortcuts: registry.appShortcuts, program: program, given: given)
+        }
         return nil
+    }
+
+    /// The intent a call's text starts with (its longest name) and the values the text gives it as literals.
+    static func call(_ text: String, in registry: Registry) -> (IntentDescriptor, [String: Value])? {
+        let completer = Completer(registry: registry)
+        var lexer = Lexer(file: SourceFile(name: "<describe>", text: text))
+        let tokens = lexer.tokenize()
+        guard let intent = completer.intent(startingStage: tokens), tokens.count > Completer.wordCount(of: intent) else { return nil }
+        return (intent, completer.literalArguments(of: intent, in: text, from: 0, excluding: nil))
     }
 
     /// The names nearest to one that names nothing.
@@ -22,9 +36,20 @@ package enum IntentDescriptionText {
 
     /// `appShortcuts`: the host's and those of shortcuts written with `phrases`, for the sentences that run this intent
     /// through `say`.
-    package static func render(_ intent: IntentDescriptor, appShortcuts: [RegisteredShortcut] = [], program: Program?) -> String {
+    /// `given`: values a call gives by parameter name; then the sentence and parameters that apply to them, alone.
+    package static func render(_ intent: IntentDescriptor, appShortcuts: [RegisteredShortcut] = [], program: Program?,
+                               given: [String: Value]? = nil) -> String {
         var text = "\(intent.title)\n"
-        text += "  \(intent.summary)\n"
+        let summary = intent.summary
+        if let given {
+            let value = intent.summaryValue(given: given)
+            for sentence in summary.sentences(value) { text += "  \(sentence)\n" }
+            text += "  (for " + given.keys.sorted().map { "\($0): \(ParameterCondition.written(given[$0] ?? .null))" }.joined(separator: ", ") + ")\n"
+        } else if summary.varies {
+            for leaf in summary.leaves { text += "  When \(leaf.conditions.joined(separator: " and ")): \(leaf.sentence)\n" }
+        } else {
+            text += "  \(summary)\n"
+        }
         if !intent.description.text.isEmpty { text += "\n  \(intent.description.text)\n" }
         if let deprecation = intent.deprecation {
             text += "\n  Deprecated: \(deprecation.message)" + (intent.replacementName.map { "; use '\($0)' instead" } ?? "") + "\n"
@@ -34,7 +59,8 @@ package enum IntentDescriptionText {
             text += "Parameters: none\n"
         } else {
             text += "Parameters:\n"
-            for (index, parameter) in intent.parameters.enumerated() {
+            let shown = given.map { intent.applicableParameters(intent.summaryValue(given: $0)) } ?? intent.parameters
+            for (index, parameter) in intent.parameters.enumerated() where shown.contains(where: { $0 === parameter }) {
                 var facts = [parameter.type.description]
                 facts.append(parameter.isRequired ? "required" : "optional")
                 if let value = parameter.defaultValue { facts.append("default \(ValueFormatter.inline(value))") }
@@ -46,6 +72,7 @@ package enum IntentDescriptionText {
                 text += "\n"
                 if let question = parameter.question { text += "      asks: \(question)\n" }
                 if !parameter.formerNames.isEmpty { text += "      formerly: \(parameter.formerNames.joined(separator: ", "))\n" }
+                if given == nil, let applies = appliance(of: parameter, in: summary) { text += "      \(applies)\n" }
             }
         }
         text += "Result: \(intent.outputType == .null ? "nothing" : intent.outputType.description)"
@@ -67,6 +94,17 @@ package enum IntentDescriptionText {
         }
         if let origin = intent.origin { text += "Declared at: \(origin)\n" }
         return text
+    }
+
+    /// When a parameter is shown, if not always: "only when shelf is read", or "hidden" when no sentence shows it.
+    static func appliance(of parameter: ParameterInfo, in summary: ParameterSummary) -> String? {
+        let name = parameter.name.lowercased()
+        let leaves = summary.leaves
+        guard summary.mentioned.contains(name) || leaves.contains(where: { $0.tested.contains(name) }) else { return nil }
+        let showing = leaves.filter { $0.tested.contains(name) || $0.sentence.shown.contains { $0.lowercased() == name } }
+        if showing.isEmpty { return "hidden: a script may give it; completion and help don't offer it" }
+        guard showing.count < leaves.count else { return nil }
+        return "only when " + showing.map { $0.conditions.joined(separator: " and ") }.joined(separator: ", or when ")
     }
 
     /// An entity type: its properties, and how scripts find its entities (what the host's query does, and what the

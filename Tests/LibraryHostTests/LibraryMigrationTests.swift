@@ -132,8 +132,11 @@ import Testing
         #expect(diff.exitCode == 0, "\(diff.standardOutput)\(diff.standardError)")
         #expect(diff.standardOutput.split(separator: "\n").sorted() == [
             "compatible: Book has a new property 'added'",
+            "compatible: intent 'add book' has a new optional parameter 'rating'",
+            "compatible: intent 'add book' has a new optional parameter 'shelf'",
             "compatible: intent 'finish book' is now 'mark as read', with the old title kept as a former one",
             "compatible: intent 'list shelf' is deprecated: a shelf's books are listed by 'open shelf'",
+            "compatible: intent 'run command' has a new optional parameter 'environment'",
             "compatible: parameter 'recommender' of 'add book' is now 'recommendedBy', with the old name kept as a former one",
             "compatible: property 'recommender' of Book is now 'recommendedBy', with the old name kept as a former one",
         ], "\(diff.standardOutput)")

@@ -83,23 +83,37 @@ struct GenreOptions: DynamicOptionsProvider {
 
 struct AddBook: AppIntent {
     static let title = "Add book"
-    static let description = IntentDescription("Adds a book to the library, on the want-to-read shelf.", category: "Books", resultName: "newBook")
+    static let description = IntentDescription("Adds a book to the library, on the want-to-read shelf unless told another; a book added as read may be rated.",
+                                               category: "Books", resultName: "newBook")
     static let sideEffect = SideEffect.changes
-    static let parameterSummary: ParameterSummary? = "Add {title} by {author}"
+    /// A rating is offered only for a book added as read: the summary follows the shelf, and so do completion,
+    /// `intents describe add book shelf: read` and `--what-if` ("Add Emma by Jane Austen to Read, rated 5").
+    static let parameterSummary: ParameterSummary? = .when(
+        "shelf", .equalTo(Shelf.read),
+        ParameterSummary("Add {title} by {author} to {shelf}, rated {rating}", secondary: details),
+        otherwise: ParameterSummary("Add {title} by {author} to {shelf}", secondary: details))
+    static let details = ["recommendedBy", "published", "pages", "genre"]
     @Parameter(question: "What is the book's title?") var title: String
     @Parameter var author: String?
     @Parameter(title: "Recommended by", formerNames: ["recommender"]) var recommendedBy: String?
     @Parameter var published: Date?
     @Parameter(default: 0, range: Book.pageRange) var pages: Int
     @Parameter(default: "Unknown", optionsProvider: GenreOptions()) var genre: String
+    @Parameter(default: .wantToRead) var shelf: Shelf
+    @Parameter(range: Book.ratingRange) var rating: Int?
     @Dependency var database: LibraryDatabase
 
     func perform(_ context: IntentContext) async throws -> IntentResult<Book> {
         let title = self.title.trimmingCharacters(in: .whitespaces)
         guard !title.isEmpty else { throw IntentError("a book needs a title") }
+        guard rating == nil || shelf == .read else {
+            throw IntentError("only a book added as read is rated: add it with shelf: read, or rate it once it is read")
+        }
         let author = self.author?.trimmingCharacters(in: .whitespaces).nilIfEmpty ?? "Unknown"
+        let now = database.now()
         let book = Book(id: 0, title: title, author: author, published: published ?? Date(), pages: pages, genre: genre,
-                        rating: nil, readDate: nil, shelf: .wantToRead, recommendedBy: recommendedBy, added: database.now())
+                        rating: rating, readDate: shelf == .read ? Calendar.current.startOfDay(for: now) : nil, shelf: shelf,
+                        recommendedBy: recommendedBy, added: now)
         let added = try await database.write { db -> Book? in
             if try BookRecord.filter(Book.isSame(title: title, author: author)).fetchCount(db) > 0 { return nil }
             var record = BookRecord(book)
