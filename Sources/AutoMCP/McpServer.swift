@@ -32,6 +32,9 @@ package struct McpHost: Sendable {
 package final class McpServer: Sendable {
     let host: McpHost
     let intents: [String: IntentTool]
+    /// Tools called by a name no longer listed: a deprecated intent's, and each former title's (`finish_book` for
+    /// `mark as read`). An assistant's configuration or a saved conversation that names one keeps working.
+    let formerTools: [String: IntentTool]
     let finds: [String: FindTool]
     let resources: EntityResources
     let addresses: ResourceAddresses
@@ -48,12 +51,21 @@ package final class McpServer: Sendable {
         case .failure(let failure): throw RegistrationError(failure.diagnostics.map(\.description).joined(separator: "\n"))
         }
         // The first intent of a name keeps it where two differ only in characters a tool name can't hold.
-        var intents: [String: IntentTool] = [:]
-        for intent in compiled.registry.intents where intent.isListed && host.tools.offers(intent) {
+        var intents: [String: IntentTool] = [:], formerTools: [String: IntentTool] = [:]
+        for intent in compiled.registry.intents where intent.isDiscoverable && host.tools.offers(intent) {
             let tool = IntentTool(intent, capabilities: compiled.program.capabilities(of: intent))
-            if intents[tool.name] == nil { intents[tool.name] = tool }
+            if intent.isListed {
+                if intents[tool.name] == nil { intents[tool.name] = tool }
+            } else if formerTools[tool.name] == nil {
+                formerTools[tool.name] = tool
+            }
+            for former in intent.formerNames where formerTools[IntentTool.toolName(former)] == nil {
+                formerTools[IntentTool.toolName(former)] = tool
+            }
         }
         self.intents = intents
+        // A current name wins over a former one.
+        self.formerTools = formerTools.filter { intents[$0.key] == nil }
         let addresses = ResourceAddresses(host: host.name)
         self.addresses = addresses
         self.resources = EntityResources(registry: host.registry, addresses: addresses)
@@ -116,7 +128,7 @@ package final class McpServer: Sendable {
             if let find = finds[call.name] {
                 script = try find.script(arguments)
                 resultName = find.type.plural
-            } else if let tool = intents[call.name] {
+            } else if let tool = intents[call.name] ?? formerTools[call.name] {
                 if let refusal = refusal(tool) { return .failure(refusal) }
                 script = try await tool.script(arguments, registry: host.registry)
                 resultName = tool.intent.description.resultName ?? "result"

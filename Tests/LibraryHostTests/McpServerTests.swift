@@ -110,6 +110,23 @@ import Testing
         await library.stop()
     }
 
+    /// A tool an assistant was configured with keeps working when its intent is renamed or deprecated: called by a
+    /// former title or a deprecated name, it runs; only current names are listed.
+    @Test func formerAndDeprecatedToolNamesStillCallTheirIntents() async throws {
+        let library = try await McpLibrary()
+        let names = Set(try await library.client.listTools().tools.map(\.name))
+        #expect(names.contains("mark_as_read") && names.contains("open_shelf"), "\(names.sorted())")
+        #expect(!names.contains("finish_book") && !names.contains("list_shelf"), "\(names.sorted())")
+        let emma = try await library.bookID(titled: "Emma")
+        let finished = try await library.call("finish_book", ["book": .string(emma)])
+        #expect(finished.isError != true, "\(McpLibrary.text(finished))")
+        #expect(McpLibrary.text(finished).hasPrefix("Marked Emma as read"), "\(McpLibrary.text(finished))")
+        let listed = try await library.call("list_shelf", ["shelf": "read"])
+        #expect(listed.isError != true, "\(McpLibrary.text(listed))")
+        #expect(McpLibrary.text(listed).contains("Emma"), "\(McpLibrary.text(listed))")
+        await library.stop()
+    }
+
     /// 680 books and their authors, a page of at most 100 at a time: each entity once, every page but the last full.
     @Test func resourcesAreListedAPageAtATime() async throws {
         let library = try await McpLibrary()
