@@ -28,6 +28,13 @@ import Testing
         #expect(read.standardOutput.contains("rated {rating}") && read.standardOutput.contains("  rating: Int"), "\(read.standardOutput)")
     }
 
+    @Test func theReplsHelpDescribesWhatAppliesToTheValuesWritten() throws {
+        let help = try BinaryRunner.run(["--db", database, "repl"], executable: LibraryBinary.path, input: ":help add book shelf: read\n:quit\n",
+                                        directory: folder.path)
+        #expect(help.standardOutput.contains("  Add {title} by {author} to {shelf}, rated {rating}\n  (for shelf: read)\n"), "\(help.standardOutput)")
+        #expect(help.standardOutput.contains("  rating: Int, optional, between 1 and 5\n"), "\(help.standardOutput)")
+    }
+
     @Test func whatIfFillsTheSentenceTheValuesChoose() throws {
         let plain = try library("--what-if", "-e", #"add book "Emma" author: "Jane Austen""#)
         #expect(plain.standardOutput == "What if: Add \"Emma\" by \"Jane Austen\" to Want to Read\n", "\(plain.standardOutput)\(plain.standardError)")
