@@ -1,14 +1,19 @@
 import AutoLanguage
 import Foundation
 
-/// A cron expression in a time zone, fired by docs/LANGUAGE.md §9's rules: a wall time the clock skips fires once,
-/// when the gap ends; one it shows twice fires at its first occurrence, or at both when the hour field is `*`.
+/// A cron expression in a time zone, fired by docs/LANGUAGE.md §9's rules, which are cronie's (cron.c's time-jump
+/// cases, also Debian's cron): a fixed-time expression fires once, when the gap ends, for the wall times the clock
+/// skips, and at the first occurrence of those it shows twice; a wildcard one (`CronExpression.wildcard`: the
+/// minute or hour field starts with `*`) keeps the clock's beat: no fire for a skipped wall time, one at each
+/// occurrence of a repeated one.
 package struct CronSchedule: FireSchedule {
     package let expression: CronExpression
     package let timeZone: TimeZone
 
-    /// Days searched for a match before saying it never fires again: eight years hold every leap-day pattern.
-    static let horizon = 8 * 366
+    /// Days searched for a match before saying it never fires again: fifteen years hold every leap day and every
+    /// weekday of a month's first day (`*/7` in the day of month with a day of week: both must match), 2100's
+    /// missing leap day included.
+    static let horizon = 15 * 366
 
     package init(_ expression: CronExpression, timeZone: TimeZone = .current) {
         self.expression = expression
@@ -55,9 +60,9 @@ package struct CronSchedule: FireSchedule {
                 let before = local - old, later = local - new
                 var fires: [Double] = []
                 if before < change { fires.append(before) }
-                if later >= change, fires.isEmpty || expression.everyHour { fires.append(later) }
-                // In the gap: neither offset reads this wall time; it fires when the gap ends.
-                if fires.isEmpty { fires.append(change) }
+                if later >= change, fires.isEmpty || expression.wildcard { fires.append(later) }
+                // In the gap: neither offset reads this wall time; a fixed time fires when the gap ends.
+                if fires.isEmpty, !expression.wildcard { fires.append(change) }
                 for fire in fires where fire > after && fire < (first ?? .infinity) { first = fire }
             }
         }

@@ -8,8 +8,8 @@ import Foundation
 /// `auto migrate`: brings what people wrote up to date with the host.
 struct MigrateCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "migrate", abstract: "Bring scripts up to date with the host's intents.",
-        subcommands: [MigrateScripts.self], defaultSubcommand: MigrateScripts.self)
+        commandName: "migrate", abstract: "Bring scripts up to date with the host's intents, or turn a crontab into automations.",
+        subcommands: [MigrateScripts.self, MigrateCrontab.self], defaultSubcommand: MigrateScripts.self)
 }
 
 /// `auto migrate --write FILES|FOLDERS`: every former name a script uses (an intent's former title, a parameter's

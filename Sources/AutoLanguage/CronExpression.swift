@@ -3,8 +3,8 @@ import Foundation
 /// A cron expression as a script writes it in `cron "…"`: part of the language, so its mistakes are compile-time
 /// errors at their column (`CronSchedule`, in the scheduler, says when it fires). Five fields — minute, hour, day of month, month, day of week — with `*`, lists, ranges,
 /// steps, month and weekday names (0 and 7 are both Sunday), and the names `@hourly @daily @midnight @weekly
-/// @monthly @yearly @annually`. As in classic cron, when both day fields are restricted (anything but a bare `*`)
-/// a day matches if either matches; otherwise both must.
+/// @monthly @yearly @annually`. As in classic cron (Vixie cron, cronie), a day field whose text starts with `*`
+/// (`*`, `*/2`) is unrestricted: when neither day field is, a day matches if either matches; otherwise both must.
 package struct CronExpression: Sendable, Equatable {
     package let minutes: CronField
     package let hours: CronField
@@ -12,10 +12,15 @@ package struct CronExpression: Sendable, Equatable {
     package let months: CronField
     /// 0 Sunday … 6 Saturday.
     package let daysOfWeek: CronField
-    let daysOfMonthRestricted: Bool
-    let daysOfWeekRestricted: Bool
-    /// The hour field is a bare `*`: a wall time shown twice (the clock falls back) fires at both occurrences.
-    package let everyHour: Bool
+    /// Cron's "star" flags: the field's text does not start with `*`. `*/2` in the day of month is odd days, and
+    /// yet unrestricted: with a day of week given, both must match (cron's `DOM_STAR`, which looks at the first
+    /// character only).
+    package let daysOfMonthRestricted: Bool
+    package let daysOfWeekRestricted: Bool
+    /// The minute or the hour field starts with `*` — what cron calls a wildcard job, as opposed to a fixed-time
+    /// one — and so it runs by the clock's beat across a change: a wall time the clock skips does not fire, and one
+    /// it shows twice fires at both occurrences (cronie's cron.c; `CronSchedule`).
+    package let wildcard: Bool
 
     /// Where an expression is wrong: a message, and the UTF-8 offset and length of the part in the expression.
     package struct ParseError: Error, Sendable, Equatable, CustomStringConvertible {
@@ -30,7 +35,7 @@ package struct CronExpression: Sendable, Equatable {
         package var description: String { message }
     }
 
-    static let shorthands = ["@hourly": "0 * * * *", "@daily": "0 0 * * *", "@midnight": "0 0 * * *", "@weekly": "0 0 * * 0",
+    package static let shorthands = ["@hourly": "0 * * * *", "@daily": "0 0 * * *", "@midnight": "0 0 * * *", "@weekly": "0 0 * * 0",
                              "@monthly": "0 0 1 * *", "@yearly": "0 0 1 1 *", "@annually": "0 0 1 1 *"]
     static let monthNames = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"]
     static let dayNames = ["sun", "mon", "tue", "wed", "thu", "fri", "sat"]
@@ -64,9 +69,14 @@ package struct CronExpression: Sendable, Equatable {
         months = try Self.field(fields[3], "month", 1...12, names: Self.monthNames, firstName: 1)
         // 7 is Sunday too.
         daysOfWeek = CronField(try Self.field(fields[4], "day of week", 0...7, names: Self.dayNames, firstName: 0).map { $0 % 7 })
-        daysOfMonthRestricted = fields[2].text != "*"
-        daysOfWeekRestricted = fields[4].text != "*"
-        everyHour = fields[1].text == "*"
+        daysOfMonthRestricted = !fields[2].text.hasPrefix("*")
+        daysOfWeekRestricted = !fields[4].text.hasPrefix("*")
+        wildcard = fields[0].text.hasPrefix("*") || fields[1].text.hasPrefix("*")
+    }
+
+    /// Digits only, as cron reads a number: `Int` would take `+5` too.
+    static func isNumber(_ text: Substring) -> Bool {
+        !text.isEmpty && text.utf8.allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }
     }
 
     static func offset(of part: String, in text: String) -> Int {
@@ -85,11 +95,11 @@ package struct CronExpression: Sendable, Equatable {
             let parts = item.split(separator: "/", maxSplits: 1, omittingEmptySubsequences: false)
             var step = 1
             if parts.count == 2 {
-                guard let parsed = Int(parts[1]), parsed > 0 else { throw fail("the step in '\(item)' is a whole number above zero") }
+                guard Self.isNumber(parts[1]), let parsed = Int(parts[1]), parsed > 0 else { throw fail("the step in '\(item)' is a whole number above zero") }
                 step = parsed
             }
             func value(_ text: Substring) throws(ParseError) -> Int {
-                if let number = Int(text) {
+                if Self.isNumber(text), let number = Int(text) {
                     guard range.contains(number) else { throw fail("\(name) \(number) is out of range \(range.lowerBound)–\(range.upperBound)") }
                     return number
                 }
@@ -102,6 +112,9 @@ package struct CronExpression: Sendable, Equatable {
                 low = try value(bounds[0])
                 // `A/STEP` runs to the field's end; `A` alone is one value.
                 high = bounds.count == 2 ? try value(bounds[1]) : (parts.count == 2 ? range.upperBound : low)
+                // `fri-sun` is Friday to Sunday, as cron reads it: a range of days of week that ends on Sunday's 0
+                // ends on its 7.
+                if range.upperBound == 7, bounds.count == 2, parts.count == 1, high == 0, low > 0 { high = 7 }
                 guard low <= high else { throw fail("the range '\(parts[0])' runs backwards") }
             }
             for value in stride(from: low, through: high, by: step) { values.insert(value) }
@@ -109,12 +122,12 @@ package struct CronExpression: Sendable, Equatable {
         return values
     }
 
-    /// Whether any day can match: `0 0 31 2 *` and `0 0 30 2 *` never fire.
+    /// Whether any day can match: `0 0 31 2 *` and `0 0 30 2 *` never fire. Over the Gregorian calendar's 400
+    /// years every date falls on every weekday, so a date that exists is enough.
     package var canFire: Bool {
         if daysOfMonthRestricted && daysOfWeekRestricted { return true }  // either may match: a weekday always comes
-        if !daysOfMonthRestricted { return !daysOfWeek.isEmpty }
         let longest = [31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
-        return months.contains { month in daysOfMonth.contains { $0 <= longest[month - 1] } }
+        return !daysOfWeek.isEmpty && months.contains { month in daysOfMonth.contains { $0 <= longest[month - 1] } }
     }
 
     /// Whether the civil date matches the day fields and the month.

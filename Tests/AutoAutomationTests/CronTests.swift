@@ -14,8 +14,11 @@ import Testing
         #expect(try CronExpression(parsing: "0 0 * * 7").daysOfWeek == [0], "7 is Sunday too")
         #expect(try CronExpression(parsing: "5/20 * * * *").minutes == [5, 25, 45])
         #expect(try CronExpression(parsing: "@weekly") == CronExpression(parsing: "0 0 * * 0"))
-        #expect(try CronExpression(parsing: "@hourly").everyHour)
-        #expect(try !CronExpression(parsing: "0 */1 * * *").everyHour, "only a bare * is every hour")
+        #expect(try CronExpression(parsing: "@hourly").wildcard)
+        #expect(try CronExpression(parsing: "0 */2 * * *").wildcard && CronExpression(parsing: "*/5 3 * * *").wildcard,
+                "a minute or hour field that starts with * makes a wildcard job, as cron's MIN_STAR and HR_STAR")
+        #expect(try !CronExpression(parsing: "0 0-23 * * *").wildcard && !CronExpression(parsing: "@daily").wildcard)
+        #expect(try CronExpression(parsing: "0 9 * * fri-sun").daysOfWeek == [0, 5, 6], "a range to Sunday's 0 ends on its 7")
     }
 
     @Test func mistakesPointAtTheirPart() {
@@ -31,6 +34,8 @@ import Testing
         #expect(error("0 17-9 * * *")?.message.contains("runs backwards") == true)
         #expect(error("@sometimes")?.message.contains("not a cron name") == true)
         #expect(error("0 0 1,,2 * *")?.offset == 6, "the empty item between the commas")
+        #expect(error("+5 * * * *")?.message.contains("'+5' is not a minute") == true, "digits only, as cron reads a number")
+        #expect(error("*/+5 * * * *")?.message.contains("step") == true)
     }
 
     @Test func expressionsThatNeverFireAreKnown() throws {
@@ -64,8 +69,9 @@ import Testing
         }
     }
 
-    /// What the rules say fires in (start, end]: for each minute of real time, the wall minutes the clock shows or
-    /// skipped on the way to it; a wall minute shown a second time fires again only when the hour field is `*`.
+    /// What the rules say fires in (start, end]: for each minute of real time, the wall minutes the clock shows or,
+    /// for a fixed-time expression, skipped on the way to it; a wall minute shown a second time fires again only for
+    /// a wildcard one (the minute or hour field starts with `*`).
     func oracle(_ expression: CronExpression, _ offsets: Offsets, from start: Double, to end: Double) -> [Double] {
         var dayMatches: [Int: Bool] = [:]
         func matches(_ wall: Int) -> Bool {
@@ -83,7 +89,7 @@ import Testing
         while t <= end {
             let wall = Int(t) + offsets.offset(at: t)
             var fire = false
-            if wall > previousWall + 60 {
+            if wall > previousWall + 60, !expression.wildcard {
                 // The clock skipped wall minutes on the way here: each that matches fires now, once.
                 var skipped = previousWall + 60
                 while skipped < wall, !fire {
@@ -96,7 +102,7 @@ import Testing
                 // (Only after the clock went back in the last hours can it be; the scan is for those minutes.)
                 let wentBack = offsets.changes.contains { $0.at > t - 3 * 3_600 && $0.at <= t && $0.offset < offsets.offset(at: $0.at - 1) }
                 let shownBefore = wentBack && stride(from: t - 60, through: t - 3 * 3_600, by: -60).contains { Int($0) + offsets.offset(at: $0) == wall }
-                if !shownBefore || expression.everyHour { fire = true }
+                if !shownBefore || expression.wildcard { fire = true }
             }
             if fire { fires.append(t) }
             previousWall = wall
