@@ -8,8 +8,8 @@ import Foundation
 /// `auto migrate`: brings what people wrote up to date with the host.
 struct MigrateCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "migrate", abstract: "Bring scripts up to date with the host's intents, or turn a crontab into automations.",
-        subcommands: [MigrateScripts.self, MigrateCrontab.self], defaultSubcommand: MigrateScripts.self)
+        commandName: "migrate", abstract: "Bring scripts up to date with the host's intents, or turn a crontab or systemd timers into automations.",
+        subcommands: [MigrateScripts.self, MigrateCrontab.self, MigrateTimer.self], defaultSubcommand: MigrateScripts.self)
 }
 
 /// `auto migrate --write FILES|FOLDERS`: every former name a script uses (an intent's former title, a parameter's
@@ -159,5 +159,58 @@ struct MigrateScripts: ParsableCommand {
                 .sorted().map { (path as NSString).appendingPathComponent($0) }
         }
         return scripts
+    }
+}
+
+/// `auto migrate timer UNIT.timer…`: systemd timers as automations, printed (or written with --output).
+struct MigrateTimer: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "timer", abstract: "Write the automations that do what systemd timers do.",
+        discussion: """
+            Each timer's OnCalendar= expressions become triggers (`every day at 09:00`, or `cron "…" [in "zone"]`), \
+            Persistent=true becomes `catch up`, and the service it starts (Unit=, or the timer's name with .service, \
+            beside it) becomes the body: its ExecStartPre=, ExecStart= and ExecStartPost= commands run in order with \
+            `run command`, never through a shell, with Environment=, EnvironmentFile= and WorkingDirectory=, the first \
+            that fails ending the run (unless its line starts with '-'). Drop-ins (NAME.timer.d/*.conf) are read too. \
+            What fires or runs differently (AccuracySec=, RandomizedDelaySec=, User=, a daylight-saving gap the time \
+            falls in, where systemd skips the run and the automation runs when the clock resumes) is a warning on \
+            standard error and a comment in the script. A timer that fires relative to boot or to a unit \
+            (OnBootSec=, OnUnitActiveSec=…), a calendar expression no trigger fires the same way (seconds, years, \
+            '~', a weekday and a date both), or a missing service is an error at its line, and nothing is written \
+            (exit 2). The script goes to standard output, or to --output, replaced whole.
+            """)
+
+    @Option(name: .long, help: ArgumentHelp("Write the script to this file (replaced whole) instead of standard output.", valueName: "FILE"))
+    var output: String?
+
+    @Argument(help: "The .timer unit files.")
+    var timers: [String] = []
+
+    func validate() throws {
+        guard !timers.isEmpty else { throw ValidationError("give the .timer files to migrate") }
+    }
+
+    func run() throws {
+        let console = Console.standard
+        var automations: [MigratedAutomation] = []
+        var failed = false
+        for path in timers {
+            let migration = TimerMigration(timerPath: path)
+            for warning in migration.warnings { console.writeError("\(warning)\n") }
+            for error in migration.errors { console.writeError("\(error)\n") }
+            failed = failed || !migration.errors.isEmpty
+            automations += migration.automations
+        }
+        if failed { throw CommandExit(code: ExitCode.usageError) }
+        let header = ["Migrated by `auto migrate timer` from " + timers.joined(separator: ", ") + ".",
+                      "Each automation runs what the timer's service ran; `auto automations next` shows when it fires."]
+        let script = MigratedScript.source(header: header, automations: automations)
+        guard let output else { return console.writeOut(script) }
+        do {
+            try AtomicFile.replaceContents(of: output, with: script)
+        } catch {
+            console.writeError("error: can't write \(output): \(error)\n")
+            throw CommandExit(code: ExitCode.usageError)
+        }
     }
 }

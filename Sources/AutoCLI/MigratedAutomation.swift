@@ -22,11 +22,24 @@ struct MigratedAutomation: Equatable {
     var input: String?
     /// The folder it runs in (a service's `WorkingDirectory=`).
     var folder: String?
+    /// The program's failure doesn't fail the run (a service's `-` prefix): the run goes on to `then`.
+    var ignoresFailure = false
+    /// Programs run after it, in order, with the same environment and folder (a oneshot service's further
+    /// `ExecStart=` lines); the first that fails ends the run, as systemd stops at it.
+    var then: [Step] = []
+
+    /// A program run after the first.
+    struct Step: Equatable {
+        var program: String
+        var arguments: [String] = []
+        var ignoresFailure = false
+    }
 
     static func == (lhs: Self, rhs: Self) -> Bool {
         lhs.name == rhs.name && lhs.trigger == rhs.trigger && lhs.options == rhs.options && lhs.comments == rhs.comments
             && lhs.program == rhs.program && lhs.arguments == rhs.arguments && lhs.input == rhs.input && lhs.folder == rhs.folder
             && lhs.environment.map(\.name) == rhs.environment.map(\.name) && lhs.environment.map(\.value) == rhs.environment.map(\.value)
+            && lhs.ignoresFailure == rhs.ignoresFailure && lhs.then == rhs.then
     }
 
     /// The automation as a script declares it, two spaces indenting its body.
@@ -34,16 +47,22 @@ struct MigratedAutomation: Equatable {
         var lines = comments.map { Self.comment($0) }
         let header = (["automation", Self.quoted(name), trigger] + options).joined(separator: " ")
         lines.append(header + " {")
-        var call = "run command \(Self.quoted(program))"
-        if !arguments.isEmpty { call += " arguments: [" + arguments.map(Self.quoted).joined(separator: ", ") + "]" }
-        if !environment.isEmpty {
-            call += " environment: {" + environment.map { "\(Self.quoted($0.name)): \($0.value.map(Self.quoted) ?? "nil")" }
-                .joined(separator: ", ") + "}"
+        let steps = [Step(program: program, arguments: arguments, ignoresFailure: ignoresFailure)] + then
+        for (index, step) in steps.enumerated() {
+            var call = "run command \(Self.quoted(step.program))"
+            if !step.arguments.isEmpty { call += " arguments: [" + step.arguments.map(Self.quoted).joined(separator: ", ") + "]" }
+            if !environment.isEmpty {
+                call += " environment: {" + environment.map { "\(Self.quoted($0.name)): \($0.value.map(Self.quoted) ?? "nil")" }
+                    .joined(separator: ", ") + "}"
+            }
+            if let folder { call += " folder: \(Self.quoted(folder))" }
+            if index == 0, let input { call += " input: \(Self.quoted(input))" }
+            lines.append("  set result = \(call)")
+            guard !step.ignoresFailure else { continue }
+            // With several programs, the message says which one failed.
+            let who = steps.count == 1 ? "" : MigratedAutomation.quoted(step.program).dropFirst().dropLast() + " "
+            lines.append("  if result.status != 0 { fail \"\(who)exited with \\(result.status): \\(result.stderr)\" }")
         }
-        if let folder { call += " folder: \(Self.quoted(folder))" }
-        if let input { call += " input: \(Self.quoted(input))" }
-        lines.append("  set result = \(call)")
-        lines.append(#"  if result.status != 0 { fail "exited with \(result.status): \(result.stderr)" }"#)
         lines.append("}")
         return lines.joined(separator: "\n") + "\n"
     }
