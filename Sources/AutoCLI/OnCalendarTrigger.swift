@@ -57,11 +57,14 @@ struct OnCalendarTrigger {
             trigger = .weekly(days: spec.weekdays?.sorted(), hour: hours[0], minute: minutes[0])
         } else {
             let cronDays = spec.weekdays.map { Self.weekdayField($0) } ?? "*"
-            // A bare `*` would fire a time the clock shows twice (it falls back) at both occurrences; systemd fires
-            // it once, at the first, as a listed hour does.
-            let hourField = hours.count == 24 ? "0-23" : Self.field(hours, in: 0...23)
-            if hours.count == 24 { notes.append("the hours are written 0-23, not *, so that a time the clock shows twice when it falls back runs once, as under systemd") }
-            let expression = [Self.field(minutes, in: 0...59), hourField, days.map { Self.field($0, in: 1...31) } ?? "*",
+            // A minute or hour field starting with `*` makes a wildcard job, which fires a time the clock shows twice
+            // (it falls back) at both occurrences; systemd fires it once, at the first, as a fixed-time job does.
+            let minuteField = Self.fixedTime(Self.field(minutes, in: 0...59), in: 0...59)
+            let hourField = Self.fixedTime(Self.field(hours, in: 0...23), in: 0...23)
+            if minuteField != Self.field(minutes, in: 0...59) || hourField != Self.field(hours, in: 0...23) {
+                notes.append("the minutes and hours are written without *, so that a time the clock shows twice when it falls back runs once, as under systemd")
+            }
+            let expression = [minuteField, hourField, days.map { Self.field($0, in: 1...31) } ?? "*",
                               months.map { Self.field($0, in: 1...12) } ?? "*", cronDays].joined(separator: " ")
             guard let parsed = try? CronExpression(parsing: expression), parsed.canFire else {
                 throw Refusal(message: "it never fires: no month has the days it names")
@@ -103,6 +106,13 @@ struct OnCalendarTrigger {
         return runs(values).map { run in
             run.count >= 3 ? "\(run[0])-\(run[run.count - 1])" : run.map(String.init).joined(separator: ",")
         }.joined(separator: ",")
+    }
+
+    /// A cron field that doesn't start with `*`, so that cron reads it as a fixed-time job's: `*` is `0-59`, `*/15`
+    /// is `0-59/15`.
+    static func fixedTime(_ field: String, in range: ClosedRange<Int>) -> String {
+        guard field.hasPrefix("*") else { return field }
+        return "\(range.lowerBound)-\(range.upperBound)" + field.dropFirst()
     }
 
     /// Sorted values cut where they stop being consecutive.
