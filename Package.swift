@@ -39,6 +39,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
         .package(url: "https://github.com/modelcontextprotocol/swift-sdk", from: "0.12.1"),
+        // The daemon's metrics (swift-metrics), served for Prometheus by `auto daemon --metrics`.
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
         // `swift package generate-documentation`: the DocC catalogs of the modules a host imports (CI treats warnings as errors).
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
@@ -67,7 +70,7 @@ let package = Package(
         .target(
             name: "AutoAutomation",
             dependencies: ["AutoIntents", "AutoRuntime", "AutoLanguage", "CLinux", .product(name: "GRDB", package: "GRDB.swift"),
-                           .product(name: "Logging", package: "swift-log")]
+                           .product(name: "Logging", package: "swift-log"), .product(name: "CoreMetrics", package: "swift-metrics")]
         ),
         // libedit (Debian's libedit-dev, installed by .ci/setup) through a C shim: the REPL's line editing.
         .systemLibrary(name: "CEditLine", path: "Sources/CEditLine"),
@@ -84,6 +87,9 @@ let package = Package(
                 "AutoIntents", "AutoLanguage", "AutoRuntime", "AutoAutomation", "AutoTerminal", "AutoMCP", "AutoStdlib",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
             ]
         ),
         // What a host imports to start: `AutoHost.main`, its registration and the whole command line, whose modules a

@@ -23,6 +23,8 @@ package final class Daemon: Sendable {
         package var grants: Grants
         /// How long the store's check at start may read it (`StoreCheck`): about a gigabyte in 10 s.
         package var storeCheckLimit: Duration = .seconds(10)
+        /// Where fires and runs are counted (`auto daemon --metrics`); nowhere by default.
+        package var metrics = DaemonMetrics()
         package init(paths: [String], store: String = SQLiteRunStore.defaultPath, grace: Duration = .seconds(10),
                     retention: Retention = Retention(), grants: Grants = .all) {
             self.paths = paths
@@ -98,7 +100,7 @@ package final class Daemon: Sendable {
         let (scripts, folders) = try Self.scripts(in: options.paths)
         let selfWrites = SelfWrites(clock: clock)
         let scheduler = Scheduler(store: store, clock: clock, logger: logger, retention: options.retention, grants: options.grants,
-                                  writes: selfWrites)
+                                  writes: selfWrites, metrics: options.metrics)
         let fileTriggers = FileTriggers(store: store, clock: clock, logger: logger, selfWrites: selfWrites)
         do {
             try await scheduler.start()

@@ -59,6 +59,7 @@ package actor Scheduler {
     let runner: FireRunner
     let clock: any SchedulerClock
     let logger: Logger
+    let metrics: DaemonMetrics
     /// At most this many missed fires are recorded one by one for an automation when the daemon starts; the
     /// rest are counted in the log. (A per-second automation down for a week would otherwise add 600,000 rows.)
     let missedRecordLimit: Int
@@ -84,8 +85,9 @@ package actor Scheduler {
 
     /// `writes`: told what runs write, for file automations that must not trigger themselves.
     package init(store: any RunStore, clock: any SchedulerClock, logger: Logger, retention: Retention? = nil, missedRecordLimit: Int = 10_000,
-                grants: Grants = .all, writes: (any RunWrites)? = nil) {
+                grants: Grants = .all, writes: (any RunWrites)? = nil, metrics: DaemonMetrics = DaemonMetrics()) {
         self.retention = retention
+        self.metrics = metrics
         self.store = store
         self.clock = clock
         self.logger = logger
@@ -191,7 +193,7 @@ package actor Scheduler {
             let due = Schedules.fires(of: schedule, after: entry.handled, through: now, limit: missedRecordLimit).due
             guard let latest = due.last else { continue }
             for missed in due.dropLast() {
-                try store.skip(fire(entry, at: missed), as: .skipped, reason: "the clock jumped forward, or the machine slept, past this fire", at: now)
+                try skip(fire(entry, at: missed), as: .skipped, reason: "the clock jumped forward, or the machine slept, past this fire", at: now)
             }
             entry.handled = latest
             try dispatch(fire(entry, at: latest), to: entry)
@@ -209,7 +211,7 @@ package actor Scheduler {
             logger.warning("missed fires not recorded one by one", metadata: ["automation": "\(entry.loaded.key.name)", "count": "\(dropped)"])
         }
         for instant in catchUp ? missed.dropLast() : missed[...] {
-            try store.skip(fire(entry, at: instant), as: .skipped, reason: reason, at: now)
+            try skip(fire(entry, at: instant), as: .skipped, reason: reason, at: now)
         }
         entry.handled = latest
         if catchUp {
@@ -223,24 +225,32 @@ package actor Scheduler {
              caughtUp: caughtUp)
     }
 
+    /// A fire recorded without a run, and counted for the metrics.
+    func skip(_ fire: Fire, as outcome: RunOutcomeKind, reason: String, at time: Date) throws(RunStoreError) {
+        if try store.skip(fire, as: outcome, reason: reason, at: time) { metrics.notRun(fire, as: outcome) }
+    }
+
     /// A due fire, by the automation's mode.
     func dispatch(_ fire: Fire, to entry: Entry) throws(RunStoreError) {
         guard try store.isEnabled(entry.loaded.key.name) else {
-            try store.skip(fire, as: .skipped, reason: "the automation is disabled", at: clock.now())
+            try skip(fire, as: .skipped, reason: "the automation is disabled", at: clock.now())
             return
         }
         switch entry.loaded.automation.mode {
         case .single:
             if entry.running.isEmpty { begin(fire, entry) } else {
-                try store.skip(fire, as: .rejected, reason: "the previous run is still going (mode single)", at: clock.now())
+                try skip(fire, as: .rejected, reason: "the previous run is still going (mode single)", at: clock.now())
             }
         case .queued(let bound):
-            if entry.running.isEmpty { begin(fire, entry) } else if entry.queued.count < bound { entry.queued.append(fire) } else {
-                try store.skip(fire, as: .rejected, reason: "\(bound) runs are already waiting (mode queued \(bound))", at: clock.now())
+            if entry.running.isEmpty { begin(fire, entry) } else if entry.queued.count < bound {
+                entry.queued.append(fire)
+                countQueues()
+            } else {
+                try skip(fire, as: .rejected, reason: "\(bound) runs are already waiting (mode queued \(bound))", at: clock.now())
             }
         case .parallel(let bound):
             if entry.running.count < bound { begin(fire, entry) } else {
-                try store.skip(fire, as: .rejected, reason: "\(bound) runs are already going (mode parallel \(bound))", at: clock.now())
+                try skip(fire, as: .rejected, reason: "\(bound) runs are already going (mode parallel \(bound))", at: clock.now())
             }
         case .restart:
             for running in entry.running { running.cancel() }
@@ -254,6 +264,12 @@ package actor Scheduler {
         let cancellation = CancellationFlag()
         entry.running.append(RunningFire(id: nextRunID, cancellation: cancellation, task: nil))
         unclaimed.append((fire, entry, nextRunID, cancellation))
+        countQueues()
+    }
+
+    /// The runs going and the fires queued, for the metrics: after each change.
+    func countQueues() {
+        metrics.queues(running: entries.values.reduce(0) { $0 + $1.running.count }, queued: entries.values.reduce(0) { $0 + $1.queued.count })
     }
 
     /// Claims every fire begun, in one transaction (a fsync for all the fires due at one instant, not one each),
@@ -263,18 +279,24 @@ package actor Scheduler {
         let batch = unclaimed
         unclaimed = []
         let ids: [RunID?]
+        let claimStart = ContinuousClock.now
         do {
             ids = try store.claim(batch.map(\.fire), at: clock.now())
         } catch {
             for item in batch { item.entry.running.removeAll { $0.id == item.id } }
+            countQueues()
             throw error
         }
+        metrics.claimed(batch.count, in: ContinuousClock.now - claimStart)
+        let claimedAt = clock.now()
         let runner = self.runner
         for (item, claimed) in zip(batch, ids) {
             guard let claimed else {
                 item.entry.running.removeAll { $0.id == item.id }
+                countQueues()
                 continue
             }
+            metrics.fired(item.fire, lag: claimedAt.timeIntervalSince(item.fire.scheduled))
             let loaded = item.entry.loaded, fire = item.fire, cancellation = item.cancellation, id = item.id
             let task = Task {
                 let run = await runner.execute(loaded, fire, run: claimed, cancellation: cancellation)
@@ -299,9 +321,14 @@ package actor Scheduler {
         } catch {
             logger.error("the run store failed while a run was recorded", metadata: ["automation": "\(key.name)", "error": "\(error)"])
         }
+        metrics.ended(key, run.ending.outcome, after: ContinuousClock.now - run.started)
         pruneIfDue()
-        guard let entry = entries[key] else { return resumeSettledIfIdle() }
+        guard let entry = entries[key] else {
+            countQueues()
+            return resumeSettledIfIdle()
+        }
         entry.running.removeAll { $0.id == id }
+        countQueues()
         if !stopping, !entry.queued.isEmpty, entry.running.isEmpty {
             begin(entry.queued.removeFirst(), entry)
             do {

@@ -31,9 +31,16 @@ struct DaemonCommand: AsyncParsableCommand {
     @Option(name: .customLong("keep-days"), help: "Days successful runs are kept; failures are kept three times as long.")
     var keepDays: Int = 30
 
+    @Option(help: ArgumentHelp("Serve Prometheus metrics (fires, runs by outcome, fire lag, claim time, runs going) at http://ADDRESS/metrics; a port alone is on 127.0.0.1, and port 0 takes a free one, which the log says.",
+                               valueName: "HOST:PORT"))
+    var metrics: String?
+
     @OptionGroup(title: "Capabilities") var capabilities: CapabilityOptions
 
     func validate() throws {
+        if let metrics, MetricsServer.parse(metrics) == nil {
+            throw ValidationError("--metrics takes HOST:PORT (127.0.0.1:9464) or a port, not '\(metrics)'")
+        }
         guard DurationOption.parse(grace) != nil else { throw ValidationError("--grace takes a duration such as 10s, 500ms or 2m") }
         guard keep > 0, keepDays > 0 else { throw ValidationError("--keep and --keep-days are above zero") }
     }
@@ -45,14 +52,28 @@ struct DaemonCommand: AsyncParsableCommand {
         let host = AutoCommandLine.host
         let days = Duration.seconds(keepDays * 86_400)
         let grants = try capabilities.grants()
-        let options = Daemon.Options(paths: paths, store: store.path, grace: DurationOption.parse(grace) ?? .seconds(10),
+        var options = Daemon.Options(paths: paths, store: store.path, grace: DurationOption.parse(grace) ?? .seconds(10),
                                      retention: Retention(runsPerAutomation: keep, age: days, failureAge: days * 3), grants: grants)
+        var server: MetricsServer?
+        if let metrics, let (address, port) = MetricsServer.parse(metrics) {
+            do {
+                let started = try await MetricsServer(host: address, port: port)
+                options.metrics = started.metrics
+                logger.info("serving metrics", metadata: ["address": "http://\(started.boundAddress)/metrics"])
+                server = started
+            } catch {
+                Console.standard.writeError("error: \(error)\n")
+                throw CommandExit(code: 1)
+            }
+        }
         do {
             try await Daemon(options: options, compile: { host.compile($0, grants: grants) }, logger: logger).run()
         } catch {
+            await server?.close()
             Console.standard.writeError("error: \(error)\n")
             throw CommandExit(code: 1)
         }
+        await server?.close()
         throw CommandExit(code: ExitCode.success)
     }
 }
