@@ -19,9 +19,9 @@ import Testing
         return path
     }
 
-    @Test func standardInputGivesTheScriptOnStandardOutput() throws {
+    @Test func standardInputGivesTheScriptOnStandardOutput() async throws {
         for arguments in [["migrate", "crontab", "-"], ["migrate", "crontab"]] {
-            let result = try BinaryRunner.run(arguments, input: "0 9 * * 1-5 /usr/bin/report --daily\n")
+            let result = try await BinaryRunner.runAwaiting(arguments, input: "0 9 * * 1-5 /usr/bin/report --daily\n")
             #expect(result.exitCode == 0, "\(result.standardError)")
             #expect(result.standardOutput.contains("automation \"report\" every weekday at 09:00 mode parallel {\n"), "\(result.standardOutput)")
             #expect(result.standardOutput.contains(#"run command "/bin/sh" arguments: ["-c", "/usr/bin/report --daily"]"#))
@@ -29,9 +29,9 @@ import Testing
         }
     }
 
-    @Test func aBadLineIsAnErrorAtItsPlaceAndTheOthersStillConvert() throws {
+    @Test func aBadLineIsAnErrorAtItsPlaceAndTheOthersStillConvert() async throws {
         let path = try write("bad", "MAILTO=me@example.org\n0 25 * * * /usr/bin/late\n0 9 * * * /usr/bin/ok\n@reboot /usr/bin/boot\n")
-        let result = try BinaryRunner.run(["migrate", "crontab", path])
+        let result = try await BinaryRunner.runAwaiting(["migrate", "crontab", path])
         #expect(result.exitCode == 2)
         #expect(result.standardError.contains("\(path):1:1: warning: MAILTO is not carried over"), "\(result.standardError)")
         #expect(result.standardError.contains("\(path):2:3: error: hour 25 is out of range 0–23\n  0 25 * * * /usr/bin/late\n    ^~"),
@@ -44,33 +44,33 @@ import Testing
         #expect(result.standardOutput.contains("# MAILTO=me@example.org (crontab line 1) is not carried over"))
     }
 
-    @Test func theSystemFormatHasAUserBeforeTheCommand() throws {
+    @Test func theSystemFormatHasAUserBeforeTheCommand() async throws {
         let path = try write("system", "0 7 * * * someone-else /usr/bin/job\n")
-        let system = try BinaryRunner.run(["migrate", "crontab", "--system", path])
+        let system = try await BinaryRunner.runAwaiting(["migrate", "crontab", "--system", path])
         #expect(system.exitCode == 0, "\(system.standardError)")
         #expect(system.standardOutput.contains("automation \"job\" every day at 07:00"), "\(system.standardOutput)")
         #expect(system.standardError.contains("\(path):1:10: warning: cron ran this job as someone-else"), "\(system.standardError)")
-        let user = try BinaryRunner.run(["migrate", "crontab", path])
+        let user = try await BinaryRunner.runAwaiting(["migrate", "crontab", path])
         #expect(user.standardOutput.contains(#"arguments: ["-c", "someone-else /usr/bin/job"]"#), "the user format: all of it is the command")
         #expect(MigrateCrontab.isSystemCrontab("/etc/crontab") && MigrateCrontab.isSystemCrontab("/etc/cron.d/php"))
         #expect(MigrateCrontab.isSystemCrontab("/etc/../etc/cron.d/php") && !MigrateCrontab.isSystemCrontab("/etc/crontab.bak"))
         #expect(!MigrateCrontab.isSystemCrontab("crontab"))
     }
 
-    @Test func outputGoesToAFileThatCompiles() throws {
+    @Test func outputGoesToAFileThatCompiles() async throws {
         let path = try write("tab", "*/10 * * * * /usr/bin/poll\n")
         let output = folder.appendingPathComponent("jobs.auto").path
-        let result = try BinaryRunner.run(["migrate", "crontab", path, "--output", output])
+        let result = try await BinaryRunner.runAwaiting(["migrate", "crontab", path, "--output", output])
         #expect(result.exitCode == 0 && result.standardOutput.isEmpty, "\(result.standardError)")
         let script = try String(contentsOfFile: output, encoding: .utf8)
         #expect(script.contains(#"automation "poll" cron "*/10 * * * *" mode parallel {"#), "\(script)")
-        let check = try BinaryRunner.run(["check", output])
+        let check = try await BinaryRunner.runAwaiting(["check", output])
         #expect(check.exitCode == 0, "\(check.standardError)")
-        let missing = try BinaryRunner.run(["migrate", "crontab", folder.appendingPathComponent("none").path])
+        let missing = try await BinaryRunner.runAwaiting(["migrate", "crontab", folder.appendingPathComponent("none").path])
         #expect(missing.exitCode == 2 && missing.standardError.contains("no such file"))
     }
 
-    @Test func aMigratedJobRunsWithCronsEnvironmentFolderAndInput() throws {
+    @Test func aMigratedJobRunsWithCronsEnvironmentFolderAndInput() async throws {
         let crontab = try write("run", """
             GREETING = "hello from cron"
             MAILTO=me@example.org
@@ -79,10 +79,10 @@ import Testing
             """)
         let jobs = folder.appendingPathComponent("jobs.auto").path
         let home = ["HOME": folder.path]
-        let migrated = try BinaryRunner.run(["migrate", "crontab", crontab, "--output", jobs], environment: home)
+        let migrated = try await BinaryRunner.runAwaiting(["migrate", "crontab", crontab, "--output", jobs], environment: home)
         #expect(migrated.exitCode == 0, "\(migrated.standardError)")
         let store = folder.appendingPathComponent("runs.sqlite").path
-        let run = try BinaryRunner.run(["automations", "run", jobs, "cat", "--store", store], environment: home)
+        let run = try await BinaryRunner.runAwaiting(["automations", "run", jobs, "cat", "--store", store], environment: home)
         #expect(run.exitCode == 0, "\(run.standardError)")
         let written = try String(contentsOfFile: folder.appendingPathComponent("out.txt").path, encoding: .utf8)
         let physical = folder.resolvingSymlinksInPath().path

@@ -9,8 +9,8 @@ import Testing
     let folder = temporaryFolder("library-migration")
     var database: String { folder.appendingPathComponent("library.sqlite").path }
 
-    func library(_ arguments: String...) throws -> BinaryRunner.Result {
-        try LibraryBinary.run(["--db", database] + arguments, directory: folder.path)
+    func library(_ arguments: String...) async throws -> BinaryRunner.Result {
+        try await LibraryBinary.runAwaiting(["--db", database] + arguments, directory: folder.path)
     }
 
     static let firstVersion = """
@@ -22,9 +22,9 @@ import Testing
 
         """
 
-    @Test func aScriptOfTheFirstVersionRunsWithWarningsThatSayWhatToWrite() throws {
+    @Test func aScriptOfTheFirstVersionRunsWithWarningsThatSayWhatToWrite() async throws {
         try Self.firstVersion.write(to: folder.appendingPathComponent("review.auto"), atomically: true, encoding: .utf8)
-        let checked = try library("check", "review.auto")
+        let checked = try await library("check", "review.auto")
         #expect(checked.exitCode == 0, "\(checked.standardError)")
         #expect(checked.standardError.contains("review.auto:2:1: warning: 'finish book' is now called 'mark as read'"), "\(checked.standardError)")
         #expect(checked.standardError.contains("review.auto:3:50: warning: 'recommender' of 'add book' is now called 'recommendedBy'"),
@@ -34,18 +34,18 @@ import Testing
                 "\(checked.standardError)")
         #expect(checked.standardError.contains("review.auto:5:29: warning: 'recommender' of Book is now called 'recommendedBy'"),
                 "\(checked.standardError)")
-        let run = try library("run", "review.auto")
+        let run = try await library("run", "review.auto")
         #expect(run.exitCode == 0, "\(run.standardError)")
         #expect(run.standardOutput.hasSuffix("\n1\n"), "the former property name is asked of the query by its current one: \(run.standardOutput)")
         #expect(run.standardOutput.contains("Marked Emma as read"), "\(run.standardOutput)")
-        #expect(try library("-e", #"show first(find books where title == "The Migrated Book").recommendedBy"#).standardOutput == "Ann\n")
+        #expect(try await library("-e", #"show first(find books where title == "The Migrated Book").recommendedBy"#).standardOutput == "Ann\n")
         // Left out of what lists offer, and said to be deprecated where asked.
-        #expect(!(try library("intents", "list").standardOutput.contains("list shelf")))
-        #expect(try library("intents", "list", "--all").standardOutput.contains("[deprecated: use 'open shelf']"))
-        #expect(try library("intents", "describe", "finish", "book").standardOutput.contains("Formerly: 'finish book'"))
+        #expect(!(try await library("intents", "list").standardOutput.contains("list shelf")))
+        #expect(try await library("intents", "list", "--all").standardOutput.contains("[deprecated: use 'open shelf']"))
+        #expect(try await library("intents", "describe", "finish", "book").standardOutput.contains("Formerly: 'finish book'"))
     }
 
-    @Test func migrateRewritesFormerNamesInPlaceAndOnlyOnce() throws {
+    @Test func migrateRewritesFormerNamesInPlaceAndOnlyOnce() async throws {
         let scripts = folder.appendingPathComponent("scripts")
         try FileManager.default.createDirectory(at: scripts.appendingPathComponent("more"), withIntermediateDirectories: true)
         let review = scripts.appendingPathComponent("more/review.auto")
@@ -53,7 +53,7 @@ import Testing
         try "show 1\n".write(to: scripts.appendingPathComponent("current.auto"), atomically: true, encoding: .utf8)
         #expect(chmod(review.path, 0o750) == 0)
 
-        let dry = try library("migrate", "--dry-run", "scripts")
+        let dry = try await library("migrate", "--dry-run", "scripts")
         #expect(dry.exitCode == 0, "\(dry.standardError)")
         #expect(dry.standardOutput == """
             --- a/scripts/more/review.auto
@@ -71,20 +71,20 @@ import Testing
             """)
         #expect(try String(contentsOf: review, encoding: .utf8) == Self.firstVersion, "--dry-run changes nothing")
 
-        let written = try library("migrate", "--write", "scripts")
+        let written = try await library("migrate", "--write", "scripts")
         #expect(written.exitCode == 0, "\(written.standardError)")
         #expect(written.standardOutput == "scripts/more/review.auto: migrated\n")
         #expect(try String(contentsOf: review, encoding: .utf8) == Self.firstVersion
             .replacingOccurrences(of: "finish book", with: "mark as read").replacingOccurrences(of: "recommender", with: "recommendedBy"))
         let mode = try FileManager.default.attributesOfItem(atPath: review.path)[.posixPermissions] as? Int
         #expect(mode == 0o750, "the file keeps its mode")
-        let again = try library("migrate", "--write", "scripts")
+        let again = try await library("migrate", "--write", "scripts")
         #expect(again.exitCode == 0 && again.standardOutput == "", "\(again.standardOutput)")
     }
 
     /// `--check` lists, at their places, what the host breaks (an intent the old schema had and this one hasn't, named
     /// from the schema) and what it warns about, and fails when something breaks; it writes nothing.
-    @Test func checkListsWhatBreaksAndWhatWarnsAgainstAnOldSchema() throws {
+    @Test func checkListsWhatBreaksAndWhatWarnsAgainstAnOldSchema() async throws {
         var old = try String(contentsOfFile: Fixture.repositoryRoot + "/examples/library/schema/v1.json", encoding: .utf8)
         let intents = try #require(old.range(of: #""intents"\s*:\s*\["#, options: .regularExpression))
         old.replaceSubrange(intents, with: """
@@ -93,7 +93,7 @@ import Testing
         try old.write(to: folder.appendingPathComponent("old.json"), atomically: true, encoding: .utf8)
         let script = "finish book \"Emma\"\nlend book \"Emma\"\n"
         try script.write(to: folder.appendingPathComponent("c.auto"), atomically: true, encoding: .utf8)
-        let checked = try library("migrate", "--check", "--against", "old.json", "c.auto")
+        let checked = try await library("migrate", "--check", "--against", "old.json", "c.auto")
         #expect(checked.exitCode == 1, "\(checked.standardError)")
         #expect(checked.standardOutput == """
             c.auto:1:1: warns: 'finish book' is now called 'mark as read' (write 'mark as read')
@@ -103,18 +103,18 @@ import Testing
             """)
         #expect(try String(contentsOf: folder.appendingPathComponent("c.auto"), encoding: .utf8) == script)
         try "mark as read \"Emma\"\n".write(to: folder.appendingPathComponent("c.auto"), atomically: true, encoding: .utf8)
-        let clean = try library("migrate", "--check", "c.auto")
+        let clean = try await library("migrate", "--check", "c.auto")
         #expect(clean.exitCode == 0 && clean.standardOutput == "1 script: 0 breaks, 0 warnings\n", "\(clean.standardOutput)")
     }
 
-    @Test func aScriptWithErrorsIsLeftAlone() throws {
+    @Test func aScriptWithErrorsIsLeftAlone() async throws {
         let broken = "finish book \"Emma\"\nshow nosuchname\n"
         try broken.write(to: folder.appendingPathComponent("broken.auto"), atomically: true, encoding: .utf8)
-        let result = try library("migrate", "--write", "broken.auto")
+        let result = try await library("migrate", "--write", "broken.auto")
         #expect(result.exitCode == 2)
         #expect(result.standardError.contains("broken.auto: not migrated: it has errors"), "\(result.standardError)")
         #expect(try String(contentsOf: folder.appendingPathComponent("broken.auto"), encoding: .utf8) == broken)
-        #expect(try library("migrate", "scripts").exitCode == 2, "neither --write nor --dry-run")
+        #expect(try await library("migrate", "scripts").exitCode == 2, "neither --write nor --dry-run")
     }
 }
 
@@ -123,12 +123,12 @@ import Testing
 @Suite struct LibrarySchemaTests {
     let folder = temporaryFolder("library-schema")
 
-    func library(_ arguments: String...) throws -> BinaryRunner.Result {
-        try LibraryBinary.run(["--db", folder.appendingPathComponent("library.sqlite").path] + arguments, directory: Fixture.repositoryRoot)
+    func library(_ arguments: String...) async throws -> BinaryRunner.Result {
+        try await LibraryBinary.runAwaiting(["--db", folder.appendingPathComponent("library.sqlite").path] + arguments, directory: Fixture.repositoryRoot)
     }
 
-    @Test func theNextVersionBreaksNothingOfTheFirst() throws {
-        let diff = try library("intents", "diff", "examples/library/schema/v1.json")
+    @Test func theNextVersionBreaksNothingOfTheFirst() async throws {
+        let diff = try await library("intents", "diff", "examples/library/schema/v1.json")
         #expect(diff.exitCode == 0, "\(diff.standardOutput)\(diff.standardError)")
         #expect(diff.standardOutput.split(separator: "\n").sorted() == [
             "compatible: Book has a new property 'added'",
@@ -142,10 +142,10 @@ import Testing
         ], "\(diff.standardOutput)")
     }
 
-    @Test func theSchemaIsStableAndABreakingChangeFailsTheDiff() throws {
-        let first = try library("intents", "schema", "--json")
+    @Test func theSchemaIsStableAndABreakingChangeFailsTheDiff() async throws {
+        let first = try await library("intents", "schema", "--json")
         #expect(first.exitCode == 0, "\(first.standardError)")
-        #expect(try library("intents", "schema").standardOutput == first.standardOutput, "the same schema, byte for byte")
+        #expect(try await library("intents", "schema").standardOutput == first.standardOutput, "the same schema, byte for byte")
         // The next version as a file: 'rate book' gone, and 'move book' taking a text for its shelf.
         var edited = first.standardOutput
         let rate = try #require(edited.range(of: "\"id\" : \"RateBook\""))
@@ -154,10 +154,10 @@ import Testing
         try edited.write(toFile: path, atomically: true, encoding: .utf8)
         let old = folder.appendingPathComponent("old.json").path
         try first.standardOutput.write(toFile: old, atomically: true, encoding: .utf8)
-        let diff = try library("intents", "diff", old, path)
+        let diff = try await library("intents", "diff", old, path)
         #expect(diff.exitCode == 1, "\(diff.standardOutput)")
         #expect(diff.standardOutput.contains("breaking: intent 'rate book' was removed"), "\(diff.standardOutput)")
-        let unreadable = try library("intents", "diff", "no-such.json")
+        let unreadable = try await library("intents", "diff", "no-such.json")
         #expect(unreadable.exitCode == 2 && unreadable.standardError.contains("no-such.json: no such file"), "\(unreadable.standardError)")
     }
 }

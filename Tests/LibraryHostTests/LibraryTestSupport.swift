@@ -27,6 +27,12 @@ enum LibraryBinary {
         try BinaryRunner.run(arguments, executable: path, environment: environment, directory: directory)
     }
 
+    /// `run`, without holding a thread of the shared pool while the binary runs: tests that start many binaries would
+    /// otherwise starve the pool (two threads on two cores) and stall the tests that await.
+    static func runAwaiting(_ arguments: [String], directory: String = Fixture.repositoryRoot, environment: [String: String] = [:]) async throws -> BinaryRunner.Result {
+        try await BinaryRunner.runAwaiting(arguments, executable: path, environment: environment, directory: directory)
+    }
+
     /// Starts it and leaves it running.
     static func start(_ arguments: [String], directory: String = Fixture.repositoryRoot) throws -> ChildProcess {
         try ChildProcess(path, arguments, directory: directory)

@@ -95,9 +95,9 @@ import Testing
         }
     }
 
-    @Test func sayRunsTheShortcutAsTheCallWouldRun() throws {
-        let said = try LibraryBinary.run(["--db", database, "say", "open currently reading"])
-        let called = try LibraryBinary.run(["--db", database, "-e", "open shelf currentlyReading"])
+    @Test func sayRunsTheShortcutAsTheCallWouldRun() async throws {
+        let said = try await LibraryBinary.runAwaiting(["--db", database, "say", "open currently reading"])
+        let called = try await LibraryBinary.runAwaiting(["--db", database, "-e", "open shelf currentlyReading"])
         #expect(said.exitCode == 0, "\(said.standardError)")
         #expect(said.standardOutput == called.standardOutput)
         #expect(said.standardOutput.split(separator: "\n").count > 3)
@@ -119,30 +119,30 @@ import Testing
         #expect(!capture.standardOutput.isEmpty)
     }
 
-    @Test func sayAsksForWhatTheSentenceLeftOutAndFailsWithoutATerminal() throws {
-        let result = try LibraryBinary.run(["--db", database, "say", "mark", "as", "read"])
+    @Test func sayAsksForWhatTheSentenceLeftOutAndFailsWithoutATerminal() async throws {
+        let result = try await LibraryBinary.runAwaiting(["--db", database, "say", "mark", "as", "read"])
         #expect(result.exitCode == 1)
         #expect(result.standardError.contains("'mark as read' needs 'book'"), "\(result.standardError)")
     }
 
     /// An error in the call quotes the call as a person would write it, the value in it, not a variable of the engine's.
-    @Test func sayQuotesTheCallItMade() throws {
-        let result = try LibraryBinary.run(["--db", database, "say", "mark e as read in library"])
+    @Test func sayQuotesTheCallItMade() async throws {
+        let result = try await LibraryBinary.runAwaiting(["--db", database, "say", "mark e as read in library"])
         #expect(result.exitCode == 1)
         #expect(result.standardError.contains("say:1:20: error: several books match 'e'"), "\(result.standardError)")
         #expect(result.standardError.contains("\n  mark as read book: \"e\"\n"), "\(result.standardError)")
     }
 
-    @Test func sayWithNoMatchSuggestsTheClosestPhrases() throws {
-        let result = try LibraryBinary.run(["--db", database, "say", "frobnicate the shelves"])
+    @Test func sayWithNoMatchSuggestsTheClosestPhrases() async throws {
+        let result = try await LibraryBinary.runAwaiting(["--db", database, "say", "frobnicate the shelves"])
         #expect(result.exitCode == 2)
         #expect(result.standardOutput == "")
         #expect(result.standardError.contains("no shortcut matches 'frobnicate the shelves'"), "\(result.standardError)")
         #expect(result.standardError.contains("closest: \"Open {shelf} in library\", \"Open {book} in library\", \"Open my {shelf} shelf in library\""), "\(result.standardError)")
     }
 
-    @Test func sayWithSeveralMatchesAndNobodyToChooseListsThem() throws {
-        let result = try LibraryBinary.run(["--db", database, "say", "open"])
+    @Test func sayWithSeveralMatchesAndNobodyToChooseListsThem() async throws {
+        let result = try await LibraryBinary.runAwaiting(["--db", database, "say", "open"])
         #expect(result.exitCode == 2)
         #expect(result.standardError.contains("'open' matches several shortcuts: \"Open {shelf} in library\", \"Open {book} in library\""),
                 "\(result.standardError)")
@@ -166,8 +166,8 @@ import Testing
         #expect(other.exitCode == 0 && !other.standardOutput.contains("App Shortcut"), "\(other.standardOutput)")
     }
 
-    @Test func sayWithJSON() throws {
-        let result = try LibraryBinary.run(["--db", database, "say", "--json", "open the book dune"])
+    @Test func sayWithJSON() async throws {
+        let result = try await LibraryBinary.runAwaiting(["--db", database, "say", "--json", "open the book dune"])
         #expect(result.exitCode == 0, "\(result.standardError)")
         let book = try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any]
         #expect(book?["title"] as? String == "Dune", "\(result.standardOutput)")
