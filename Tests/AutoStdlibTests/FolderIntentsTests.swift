@@ -21,8 +21,8 @@ import Testing
         registry = try stdlibRegistry()
     }
 
-    func auto(_ arguments: [String], script: String) throws -> BinaryRunner.Result {
-        try BinaryRunner.run(arguments + ["-e", script.replacingOccurrences(of: "DIR", with: folder)],
+    func auto(_ arguments: [String], script: String) async throws -> BinaryRunner.Result {
+        try await BinaryRunner.runAwaiting(arguments + ["-e", script.replacingOccurrences(of: "DIR", with: folder)],
                              environment: ["XDG_DATA_HOME": folder + "/data"], directory: folder)
     }
 
@@ -89,23 +89,23 @@ import Testing
         #expect(try tree().contains("box/sub/b.md"))
     }
 
-    @Test func deleteGoesToTheTrashWithItsInfoAndForGoodOnlyAfterAConfirmation() throws {
-        let trashed = try auto([], script: #"delete file "DIR/box/a.txt""#)
+    @Test func deleteGoesToTheTrashWithItsInfoAndForGoodOnlyAfterAConfirmation() async throws {
+        let trashed = try await auto([], script: #"delete file "DIR/box/a.txt""#)
         #expect(trashed.exitCode == 0, "\(trashed.standardError)")
         try "again".write(toFile: folder + "/box/a.txt", atomically: true, encoding: .utf8)
-        let second = try auto([], script: #"delete file "DIR/box/a.txt""#)
+        let second = try await auto([], script: #"delete file "DIR/box/a.txt""#)
         #expect(second.standardOutput == "\(folder)/data/Trash/files/a.txt.2\n", "\(second.standardError)")
         let info = try String(contentsOfFile: folder + "/data/Trash/info/a.txt.trashinfo", encoding: .utf8)
         #expect(info.hasPrefix("[Trash Info]\nPath=\(folder)/box/a.txt\nDeletionDate=20"), "\(info)")
         #expect(FileManager.default.contents(atPath: folder + "/data/Trash/files/a.txt.2") == Data("again".utf8))
 
-        let unconfirmed = try auto([], script: #"delete file "DIR/box/sub" permanently: true"#)
+        let unconfirmed = try await auto([], script: #"delete file "DIR/box/sub" permanently: true"#)
         #expect(unconfirmed.exitCode == 1)
         #expect(unconfirmed.standardError.contains("Delete '\(folder)/box/sub' for good?"), "\(unconfirmed.standardError)")
         // An intent's own confirmation is approved by --yes, as a destructive intent's is, and the hint says so.
         #expect(unconfirmed.standardError.contains("hint: approve it with --yes, or this one alone with --answer \"Delete '\(folder)/box/sub' for good? It will not be in the trash.=yes\"\n"), "\(unconfirmed.standardError)")
         #expect(FileManager.default.fileExists(atPath: folder + "/box/sub/b.md"))
-        let confirmed = try auto(["--yes"], script: #"delete file "DIR/box/sub" permanently: true"#)
+        let confirmed = try await auto(["--yes"], script: #"delete file "DIR/box/sub" permanently: true"#)
         #expect(confirmed.exitCode == 0, "\(confirmed.standardError)")
         #expect(!FileManager.default.fileExists(atPath: folder + "/box/sub"))
     }
@@ -115,13 +115,13 @@ import Testing
         try "keep".write(toFile: outside, atomically: true, encoding: .utf8)
         try FileManager.default.createSymbolicLink(atPath: folder + "/box/link", withDestinationPath: outside)
         let grants = ["--allow-read", "--allow-write=\(folder)/box,\(folder)/data"]
-        let renamed = try auto(grants, script: #"rename file "DIR/box/link" to "renamed-link""#)
+        let renamed = try await auto(grants, script: #"rename file "DIR/box/link" to "renamed-link""#)
         #expect(renamed.exitCode == 0, "\(renamed.standardError)")
-        let deleted = try auto(grants, script: #"delete file "DIR/box/renamed-link""#)
+        let deleted = try await auto(grants, script: #"delete file "DIR/box/renamed-link""#)
         #expect(deleted.exitCode == 0, "\(deleted.standardError)")
         #expect(FileManager.default.contents(atPath: outside) == Data("keep".utf8))
         #expect(FileManager.default.fileExists(atPath: folder + "/data/Trash/info/renamed-link.trashinfo"))
-        let refused = try auto(grants, script: #"delete file "DIR/outside.txt""#)
+        let refused = try await auto(grants, script: #"delete file "DIR/outside.txt""#)
         #expect(refused.standardError.contains("is outside what --allow-write granted"), "\(refused.standardError)")
         #expect(FileManager.default.fileExists(atPath: outside))
     }

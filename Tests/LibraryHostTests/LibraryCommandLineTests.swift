@@ -15,11 +15,11 @@ import Testing
 
     /// The files `arguments` left in an empty folder, run with HOME and XDG_DATA_HOME inside it, so that the
     /// default database would be created there too.
-    func filesLeft(by arguments: [String]) throws -> (result: BinaryRunner.Result, files: [String]) {
+    func filesLeft(by arguments: [String]) async throws -> (result: BinaryRunner.Result, files: [String]) {
         let home = folder.appendingPathComponent("home-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
         try "find books where author == \"Jane Austen\" | open\n".write(to: home.appendingPathComponent("a.auto"), atomically: true, encoding: .utf8)
-        let result = try LibraryBinary.run(arguments, directory: home.path, environment: ["HOME": home.path, "XDG_DATA_HOME": ""])
+        let result = try await LibraryBinary.runAwaiting(arguments, directory: home.path, environment: ["HOME": home.path, "XDG_DATA_HOME": ""])
         let files = FileManager.default.subpaths(atPath: home.path)?.filter { $0 != "a.auto" }.sorted() ?? []
         return (result, files)
     }
@@ -34,8 +34,8 @@ import Testing
     ]
 
     @Test(arguments: openNothing)
-    func commandsThatNeedNoDatabaseCreateNone(_ arguments: [String]) throws {
-        let (result, files) = try filesLeft(by: arguments)
+    func commandsThatNeedNoDatabaseCreateNone(_ arguments: [String]) async throws {
+        let (result, files) = try await filesLeft(by: arguments)
         #expect(result.exitCode == 0, "\(arguments): \(result.standardError)")
         #expect(files == [], "\(arguments) created \(files)")
     }
@@ -46,47 +46,47 @@ import Testing
     ]
 
     @Test(arguments: usageErrors)
-    func usageErrorsCreateNoDatabase(_ arguments: [String]) throws {
-        let (result, files) = try filesLeft(by: arguments)
+    func usageErrorsCreateNoDatabase(_ arguments: [String]) async throws {
+        let (result, files) = try await filesLeft(by: arguments)
         #expect(result.exitCode == 2, "\(arguments): \(result.standardError)")
         #expect(files == [], "\(arguments) created \(files)")
         #expect(result.standardOutput == "")
     }
 
-    @Test func aDatabaseIsCreatedOnTheFirstQuery() throws {
-        let (result, files) = try filesLeft(by: ["--db", "books.sqlite", "a.auto"])
+    @Test func aDatabaseIsCreatedOnTheFirstQuery() async throws {
+        let (result, files) = try await filesLeft(by: ["--db", "books.sqlite", "a.auto"])
         #expect(result.exitCode == 0, "\(result.standardError)")
         #expect(result.standardOutput.hasPrefix("Opening "))
         #expect(files.contains("books.sqlite"), "\(files)")
-        let (byDefault, defaultFiles) = try filesLeft(by: ["-e", "show count(find books)"])
+        let (byDefault, defaultFiles) = try await filesLeft(by: ["-e", "show count(find books)"])
         #expect(byDefault.standardOutput == "680\n", "\(byDefault.standardError)")
         #expect(defaultFiles.contains(".local/share/auto-library/library.sqlite"), "\(defaultFiles)")
     }
 
-    @Test func dbWithoutAPathIsAUsageError() throws {
-        let (result, _) = try filesLeft(by: ["--db"])
+    @Test func dbWithoutAPathIsAUsageError() async throws {
+        let (result, _) = try await filesLeft(by: ["--db"])
         #expect(result.standardError == "library: --db needs the path of a library database: --db books.sqlite\n")
     }
 
     /// What follows a script is its `args`: a `--db` there is refused, not handed to the script, not taken.
-    @Test func dbAfterTheScriptIsRefused() throws {
-        let (result, files) = try filesLeft(by: ["a.auto", "--db", "x.sqlite"])
+    @Test func dbAfterTheScriptIsRefused() async throws {
+        let (result, files) = try await filesLeft(by: ["a.auto", "--db", "x.sqlite"])
         #expect(result.exitCode == 2)
         #expect(result.standardError == "library: --db after 'a.auto' would be one of the script's args; put it before the script: --db x.sqlite a.auto\n")
         #expect(files == [])
-        let afterCode = try filesLeft(by: ["-e", "show args", "one", "--db=x.sqlite"])
+        let afterCode = try await filesLeft(by: ["-e", "show args", "one", "--db=x.sqlite"])
         #expect(afterCode.result.exitCode == 2)
         #expect(afterCode.result.standardError.contains("put it before the script"), "\(afterCode.result.standardError)")
     }
 
-    @Test func dbBeforeTheScriptIsTakenAndArgsAfterItAreTheScripts() throws {
+    @Test func dbBeforeTheScriptIsTakenAndArgsAfterItAreTheScripts() async throws {
         try "show args\n".write(to: folder.appendingPathComponent("args.auto"), atomically: true, encoding: .utf8)
-        let result = try LibraryBinary.run(["--db", "lib.sqlite", "args.auto", "a", "--", "--db", "b"], directory: folder.path)
+        let result = try await LibraryBinary.runAwaiting(["--db", "lib.sqlite", "args.auto", "a", "--", "--db", "b"], directory: folder.path)
         #expect(result.exitCode == 0, "\(result.standardError)")
         #expect(result.standardOutput == "[\"a\", \"--\", \"--db\", \"b\"]\n")
         // The script touched no book: no database either.
         #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("lib.sqlite").path))
-        let equals = try LibraryBinary.run(["--db=lib.sqlite", "-e", "show count(find books)"], directory: folder.path)
+        let equals = try await LibraryBinary.runAwaiting(["--db=lib.sqlite", "-e", "show count(find books)"], directory: folder.path)
         #expect(equals.standardOutput == "680\n", "\(equals.standardError)")
         #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("lib.sqlite").path))
     }
@@ -96,53 +96,53 @@ import Testing
     static let canBeRefused: Bool = geteuid() != 0 || InstalledBinary.canHideBuildFolder
 
     /// Runs the binary as a user that can't write to folders made by this test.
-    func runUnprivileged(_ arguments: [String]) throws -> BinaryRunner.Result {
-        if geteuid() != 0 { return try LibraryBinary.run(arguments, directory: folder.path) }
-        return try BinaryRunner.run(["--user", LibraryBinary.path] + arguments, executable: "/usr/bin/unshare", directory: folder.path)
+    func runUnprivileged(_ arguments: [String]) async throws -> BinaryRunner.Result {
+        if geteuid() != 0 { return try await LibraryBinary.runAwaiting(arguments, directory: folder.path) }
+        return try await BinaryRunner.runAwaiting(["--user", LibraryBinary.path] + arguments, executable: "/usr/bin/unshare", directory: folder.path)
     }
 
-    @Test(.enabled(if: canBeRefused)) func aLibraryInAnUnwritableFolderIsAPlainError() throws {
+    @Test(.enabled(if: canBeRefused)) func aLibraryInAnUnwritableFolderIsAPlainError() async throws {
         let locked = folder.appendingPathComponent("locked")
         try FileManager.default.createDirectory(at: locked, withIntermediateDirectories: true)
         try FileManager.default.setAttributes([.posixPermissions: 0o555], ofItemAtPath: locked.path)
         defer { try? FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: locked.path) }
         for path in [locked.path + "/x.sqlite", locked.path + "/sub/x.sqlite"] {
-            let result = try runUnprivileged(["--db", path, "-e", "show count(find books)"])
+            let result = try await runUnprivileged(["--db", path, "-e", "show count(find books)"])
             #expect(result.exitCode == 1)
             #expect(result.standardError == "library: can't create the library at \(path): permission denied\n")
         }
     }
 
-    @Test func aFileThatIsNoLibraryIsAPlainError() throws {
+    @Test func aFileThatIsNoLibraryIsAPlainError() async throws {
         let text = folder.appendingPathComponent("notes.sqlite")
         try String(repeating: "not a database\n", count: 100).write(to: text, atomically: true, encoding: .utf8)
-        let result = try LibraryBinary.run(["--db", text.path, "-e", "find books limit 1"])
+        let result = try await LibraryBinary.runAwaiting(["--db", text.path, "-e", "find books limit 1"])
         #expect(result.exitCode == 1)
         #expect(result.standardError == "library: can't open the library at \(text.path): it is not a SQLite database\n")
-        let aFolder = try LibraryBinary.run(["--db", folder.path, "-e", "add book \"X\""])
+        let aFolder = try await LibraryBinary.runAwaiting(["--db", folder.path, "-e", "add book \"X\""])
         #expect(aFolder.exitCode == 1)
         #expect(aFolder.standardError == "library: can't open the library at \(folder.path): it is a folder\n")
-        let underAFile = try LibraryBinary.run(["--db", text.path + "/x.sqlite", "-e", "add book \"X\""])
+        let underAFile = try await LibraryBinary.runAwaiting(["--db", text.path + "/x.sqlite", "-e", "add book \"X\""])
         #expect(underAFile.standardError == "library: can't create the library at \(text.path)/x.sqlite: not a directory\n")
     }
 }
 
 extension LibraryCommandLineTests {
     /// `intents describe` knows entity types and enums, not only intents; hints name the host's own command.
-    @Test func describeTellsOfEntitiesAndEnumsAndHintsNameTheHost() throws {
-        let book = try filesLeft(by: ["intents", "describe", "books"]).result
+    @Test func describeTellsOfEntitiesAndEnumsAndHintsNameTheHost() async throws {
+        let book = try await filesLeft(by: ["intents", "describe", "books"]).result
         #expect(book.exitCode == 0, "\(book.standardError)")
         #expect(book.standardOutput.hasPrefix("Book\n  an entity: 'book' and 'books' in scripts\n"), "\(book.standardOutput)")
         #expect(book.standardOutput.contains("  readDate: Date — Date read; the host filters with == != < <= > >= in between; the host sorts by it\n"))
         #expect(book.standardOutput.contains("  added: Date — Date added; the host filters with == != < <= > >= in between; the host sorts by it\n"))
         #expect(book.standardOutput.contains("  shelf: Shelf — the host filters with == != in\n"), "the host doesn't sort by shelf")
         #expect(book.standardOutput.contains("Finding: by id; by text ('find books matching"))
-        let shelf = try filesLeft(by: ["intents", "describe", "Shelf"]).result
+        let shelf = try await filesLeft(by: ["intents", "describe", "Shelf"]).result
         #expect(shelf.standardOutput.contains("Cases:\n  wantToRead        \"Want to Read\"\n"), "\(shelf.standardOutput)")
-        let unknown = try filesLeft(by: ["intents", "describe", "bok"]).result
+        let unknown = try await filesLeft(by: ["intents", "describe", "bok"]).result
         #expect(unknown.exitCode == 2)
         #expect(unknown.standardError.contains("did you mean 'book'?"), "\(unknown.standardError)")
-        let hint = try filesLeft(by: ["check", "-e", "frobnicate"]).result
+        let hint = try await filesLeft(by: ["check", "-e", "frobnicate"]).result
         #expect(hint.standardError.contains("'library intents' lists the actions"), "\(hint.standardError)")
     }
 }
@@ -150,7 +150,7 @@ extension LibraryCommandLineTests {
 extension LibraryCommandLineTests {
     /// `library intents` reads a script's shortcuts over the host's own types, as `auto intents` does, and opens
     /// no database to do it.
-    @Test func intentsListAndDescribeAScriptsShortcutsOverBooks() throws {
+    @Test func intentsListAndDescribeAScriptsShortcutsOverBooks() async throws {
         let home = folder.appendingPathComponent("shortcuts-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
         try """
@@ -159,11 +159,11 @@ extension LibraryCommandLineTests {
             }
             """.write(to: home.appendingPathComponent("shelve.auto"), atomically: true, encoding: .utf8)
         let environment = ["HOME": home.path, "XDG_DATA_HOME": ""]
-        let list = try LibraryBinary.run(["intents", "shelve.auto"], directory: home.path, environment: environment)
+        let list = try await LibraryBinary.runAwaiting(["intents", "shelve.auto"], directory: home.path, environment: environment)
         #expect(list.exitCode == 0, "\(list.standardError)")
         let line = list.standardOutput.split(separator: "\n").first { $0.hasPrefix("shelve ") }
         #expect(line?.hasSuffix("(Book) → Book  A shortcut from shelve.auto.  [shortcut, shelve.auto:1]") == true, "\(list.standardOutput)")
-        let describe = try LibraryBinary.run(["intents", "describe", "shelve", "shelve.auto"], directory: home.path, environment: environment)
+        let describe = try await LibraryBinary.runAwaiting(["intents", "describe", "shelve", "shelve.auto"], directory: home.path, environment: environment)
         #expect(describe.exitCode == 0, "\(describe.standardError)")
         #expect(describe.standardOutput.contains("  book: Book, required, input\n  on: Shelf, optional, default Want to Read\nResult: Book\n"),
                 "\(describe.standardOutput)")
