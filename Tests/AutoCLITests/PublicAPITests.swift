@@ -5,8 +5,8 @@ import Testing
 /// The README says how much public API a host reads (issue 30): the figures it gives are what `scripts/public-api`
 /// counts now, so that the promise and the count can't drift apart.
 @Suite struct PublicAPITests {
-    @Test func theReadmesCountIsTheScriptsCount() throws {
-        let counted = try BinaryRunner.run([Fixture.repositoryRoot + "/scripts/public-api"], executable: "/bin/bash")
+    @Test func theReadmesCountIsTheScriptsCount() async throws {
+        let counted = try await BinaryRunner.runAwaiting([Fixture.repositoryRoot + "/scripts/public-api"], executable: "/bin/bash")
         #expect(counted.exitCode == 0, "\(counted.standardError)")
         let total = try #require(counted.standardOutput.split(separator: "\n").last { $0.hasPrefix("all ") })
         let numbers = total.split(separator: " ").compactMap { Int($0.replacingOccurrences(of: ",", with: "")) }
@@ -21,8 +21,8 @@ import Testing
 
     /// A host reads the API it may use in its doc comments: every public declaration of every module has one.
     @Test(arguments: ["AutoIntents", "AutoHost", "AutoStdlib", "AutoCLI", "AutoMCP", "AutoTerminal", "AutoLanguage", "AutoRuntime"])
-    func everyPublicDeclarationIsDocumented(module: String) throws {
-        let listed = try BinaryRunner.run([Fixture.repositoryRoot + "/scripts/public-api", "--undocumented"], executable: "/bin/bash")
+    func everyPublicDeclarationIsDocumented(module: String) async throws {
+        let listed = try await BinaryRunner.runAwaiting([Fixture.repositoryRoot + "/scripts/public-api", "--undocumented"], executable: "/bin/bash")
         #expect(listed.exitCode == 0, "\(listed.standardError)")
         let undocumented = listed.standardOutput.split(separator: "\n").filter { $0.hasPrefix("Sources/\(module)/") }
         #expect(undocumented.isEmpty, "public declarations without a /// comment:\n\(undocumented.joined(separator: "\n"))")

@@ -16,7 +16,7 @@ import Testing
         return String(readme[open.upperBound..<close.lowerBound]) + "\n"
     }
 
-    @Test func theReadmeShowsTheExampleAsItIs() throws {
+    @Test func theReadmeShowsTheExampleAsItIs() async throws {
         let example = try Self.readmeExample()
         let file = try String(contentsOfFile: Self.source, encoding: .utf8)
         #expect(!example.isEmpty)
@@ -24,14 +24,14 @@ import Testing
         #expect(same, "README.md's embedding example and examples/readme-host/main.swift differ: copy one to the other")
     }
 
-    @Test func itDoesWhatTheReadmeSays() throws {
+    @Test func itDoesWhatTheReadmeSays() async throws {
         let binary = BinaryRunner.productsFolder.appendingPathComponent("readme-host").path
-        let added = try BinaryRunner.run(["-e", #"add book "The Overstory" author: "Richard Powers" -> b; show b.shelf"#], executable: binary)
+        let added = try await BinaryRunner.runAwaiting(["-e", #"add book "The Overstory" author: "Richard Powers" -> b; show b.shelf"#], executable: binary)
         #expect(added.exitCode == 0, "\(added.standardError)")
         #expect(added.standardOutput == "Added The Overstory\nWant to Read\n")
-        let described = try BinaryRunner.run(["intents", "describe", "add", "book"], executable: binary)
+        let described = try await BinaryRunner.runAwaiting(["intents", "describe", "add", "book"], executable: binary)
         #expect(described.exitCode == 0 && described.standardOutput.contains("Add {title} by {author} to {shelf}"), "\(described.standardOutput)")
-        let book = try BinaryRunner.run(["intents", "describe", "book"], executable: binary)
+        let book = try await BinaryRunner.runAwaiting(["intents", "describe", "book"], executable: binary)
         #expect(book.exitCode == 0 && book.standardOutput.contains("price"), "\(book.standardOutput)")
     }
 }

@@ -85,7 +85,7 @@ import Testing
     /// SIGINT to the real `auto` (Ctrl-C, as `kill -INT` sends it) while a program runs: the run ends as cancelled
     /// and the program is stopped, not left behind. The test's own process may be busy with other suites, so it
     /// waits for conditions with generous deadlines, never for a fixed time.
-    @Test func interruptingTheRunStopsTheProgram() throws {
+    @Test func interruptingTheRunStopsTheProgram() async throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: BinaryRunner.binary)
         process.arguments = ["-e", #"run command "sleep" arguments: ["600"]"#]
@@ -151,18 +151,18 @@ import Testing
                 "\(writable.standardError)")
     }
 
-    @Test func logWritesOnStandardErrorApartFromTheOutput() throws {
-        let result = try BinaryRunner.run(["-e", #"show 1"#, "-e", #"log "two\nlines""#, "-e", "show 3"])
+    @Test func logWritesOnStandardErrorApartFromTheOutput() async throws {
+        let result = try await BinaryRunner.runAwaiting(["-e", #"show 1"#, "-e", #"log "two\nlines""#, "-e", "show 3"])
         #expect(result.standardOutput == "1\n3\n")
         #expect(result.standardError == "log: two\n     lines\n", "\(result.standardError)")
     }
 
     /// `fail` says the script's words alone, where an intent's error has the intent's name in front.
-    @Test func failSaysItsTextAlone() throws {
-        let failed = try BinaryRunner.run(["-e", "show 1", "-e", #"fail "no files to back up""#])
+    @Test func failSaysItsTextAlone() async throws {
+        let failed = try await BinaryRunner.runAwaiting(["-e", "show 1", "-e", #"fail "no files to back up""#])
         #expect(failed.exitCode == 1)
         #expect(failed.standardError.hasPrefix("-e:2:1: error: no files to back up\n"), "\(failed.standardError)")
-        let caught = try BinaryRunner.run(["-e", #"try { fail "boom" } otherwise { show error }"#])
+        let caught = try await BinaryRunner.runAwaiting(["-e", #"try { fail "boom" } otherwise { show error }"#])
         #expect(caught.standardOutput == "boom\n", "\(caught.standardError)")
     }
 

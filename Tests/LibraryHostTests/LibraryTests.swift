@@ -82,23 +82,23 @@ import Testing
         #expect(dot.contains(#"find books · host: author == \"Jane Austen\" · engine: where readDate.year > 2016, sort by published desc, limit 3"#), "\(dot)")
     }
 
-    @Test func theBinaryPrintsTheThreeNewestAustensAsJSON() throws {
+    @Test func theBinaryPrintsTheThreeNewestAustensAsJSON() async throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("library-cli-\(UUID().uuidString)/books.sqlite").path
         let binary = BinaryRunner.productsFolder.appendingPathComponent("library").path
-        let json = try BinaryRunner.run(["--db", path, "--json", "-e", #"find books where author == "Jane Austen" sort by published desc limit 3"#], executable: binary)
+        let json = try await BinaryRunner.runAwaiting(["--db", path, "--json", "-e", #"find books where author == "Jane Austen" sort by published desc limit 3"#], executable: binary)
         #expect(json.exitCode == 0, "\(json.standardError)")
         let books = try #require(try JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8)) as? [[String: Any]])
         #expect(books.map { $0["title"] as? String } == ["Lady Susan", "Persuasion", "Northanger Abbey"])
         #expect(books.allSatisfy { $0["type"] as? String == "book" && $0["id"] != nil && $0["published"] is String })
         #expect(Set(books[0].keys) == ["id", "type", "title", "author", "published", "pages", "genre", "rating", "readDate", "shelf", "recommendedBy", "added"])
-        let opened = try BinaryRunner.run(["--db", path, "-e", #"find books where author == "Jane Austen" sort by published desc limit 3 | open"#], executable: binary)
+        let opened = try await BinaryRunner.runAwaiting(["--db", path, "-e", #"find books where author == "Jane Austen" sort by published desc limit 3 | open"#], executable: binary)
         #expect(opened.standardOutput == "Opening Lady Susan by Jane Austen\nOpening Persuasion by Jane Austen\nOpening Northanger Abbey by Jane Austen\n")
     }
 }
 
 /// `library` as `scripts/install` leaves it: alone in a folder, seeding a new database from the books it carries.
 @Suite struct InstalledLibraryTests {
-    @Test func anInstalledLibrarySeedsItsDatabase() throws {
+    @Test func anInstalledLibrarySeedsItsDatabase() async throws {
         let library = try InstalledBinary(copying: "library")
         let result = try library.run(["-e", "show count(find books)"])
         #expect(result.exitCode == 0, "\(result.standardError)")
