@@ -9,6 +9,19 @@ package protocol FireSchedule: Sendable {
     func nextFire(after instant: Date) -> Date?
 }
 
+extension FireSchedule {
+    /// The next `count` fires strictly after `instant`, fewer when it stops firing: what `automations next -n` lists.
+    package func fires(after instant: Date, count: Int) -> [Date] {
+        var fires: [Date] = []
+        var after = instant
+        while fires.count < count, let next = nextFire(after: after) {
+            fires.append(next)
+            after = next
+        }
+        return fires
+    }
+}
+
 /// Fires automations on time, each fire once. It keeps, per automation, the last scheduled instant handled (the
 /// store's cursor), waits on the clock for the earliest next fire, and hands each due fire to the automation's
 /// mode: run it, queue it, or turn it away (recorded as rejected).

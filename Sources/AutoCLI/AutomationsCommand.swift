@@ -267,12 +267,8 @@ struct NextFires: AsyncParsableCommand {
                 return
             }
         }
-        var fires: [String] = []
-        var next = first
-        while let instant = next, fires.count < n {
-            fires.append(AutomationScripts.iso(instant, in: timeZone))
-            next = schedule.nextFire(after: instant)
-        }
+        let instants = first.map { [$0] + schedule.fires(after: $0, count: n - 1) } ?? []
+        let fires = instants.map { AutomationScripts.iso($0, in: timeZone) }
         if json {
             Console.standard.writeOut(AutomationScripts.json(fires) + "\n")
         } else {

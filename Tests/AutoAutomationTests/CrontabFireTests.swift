@@ -73,22 +73,12 @@ import Testing
         try #require(ISO8601DateFormatter().date(from: text), "\(text) is no ISO 8601 instant")
     }
 
-    static func fires(of schedule: any FireSchedule, after start: Date, count: Int) -> [Date] {
-        var fires: [Date] = []
-        var after = start
-        while fires.count < count, let next = schedule.nextFire(after: after) {
-            fires.append(next)
-            after = next
-        }
-        return fires
-    }
-
     @Test(arguments: table)
     func theProjectsCronAndTheReferenceGiveTheTablesTimes(_ row: Row) throws {
         let zone = try #require(TimeZone(identifier: row.zone))
         let after = try Self.instant(row.after), expected = try row.fires.map(Self.instant)
         let schedule = CronSchedule(try CronExpression(parsing: row.schedule), timeZone: zone)
-        #expect(Self.fires(of: schedule, after: after, count: expected.count) == expected, "CronSchedule, \(row)")
+        #expect(schedule.fires(after: after, count: expected.count) == expected, "CronSchedule, \(row)")
         let reference = try #require(CrontabReference(row.schedule), "the reference reads \(row.schedule)")
         #expect(reference.fires(after: after, count: expected.count, in: zone) == expected, "the reference, \(row)")
     }
@@ -100,7 +90,7 @@ import Testing
         let start = try Self.instant("2026-03-01T00:00:00Z")
         for schedule in Set(Self.table.map(\.schedule)) {
             let reference = try #require(CrontabReference(schedule)).fires(after: start, count: 1_000, in: zone)
-            let project = Self.fires(of: CronSchedule(try CronExpression(parsing: schedule), timeZone: zone), after: start, count: 1_000)
+            let project = CronSchedule(try CronExpression(parsing: schedule), timeZone: zone).fires(after: start, count: 1_000)
             #expect(reference.count == 1_000)
             guard project != reference else { continue }
             let index = (0..<min(project.count, reference.count)).first { project[$0] != reference[$0] } ?? min(project.count, reference.count)

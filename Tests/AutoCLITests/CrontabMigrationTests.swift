@@ -222,21 +222,11 @@ import Testing
             let reference = try #require(CrontabReference(written)).fires(after: start, count: 1_000, in: zone)
             #expect(reference.count == 1_000, "line \(number)")
             let schedule = try #require(try Schedules.schedule(for: automation.trigger, zone: machineZone))
-            let migratedFires = Self.fires(of: schedule, after: start, count: 1_000)
-            let original = Self.fires(of: CronSchedule(try CronExpression(parsing: written), timeZone: zone), after: start, count: 1_000)
+            let migratedFires = schedule.fires(after: start, count: 1_000)
+            let original = CronSchedule(try CronExpression(parsing: written), timeZone: zone).fires(after: start, count: 1_000)
             Self.expectSame(migratedFires, reference, "line \(number) '\(written)', the automation (\(automation.trigger)) and the reference")
             Self.expectSame(reference, original, "line \(number) '\(written)', the reference and CronSchedule")
         }
-    }
-
-    static func fires(of schedule: any FireSchedule, after start: Date, count: Int) -> [Date] {
-        var fires: [Date] = []
-        var after = start
-        while fires.count < count, let next = schedule.nextFire(after: after) {
-            fires.append(next)
-            after = next
-        }
-        return fires
     }
 
     static func expectSame(_ left: [Date], _ right: [Date], _ what: String) {

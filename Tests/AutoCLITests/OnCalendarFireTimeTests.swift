@@ -75,13 +75,7 @@ import Testing
         let text = MigratedScript.source(header: [], automations: [MigratedAutomation(name: "t", trigger: trigger.trigger.description, program: "/bin/true")])
         let compiled = try host.compile(SourceFile(name: "t.auto", text: text)).get()
         let schedule = try #require(try Schedules.schedule(for: compiled.automations[0].trigger, zone: zone))
-        var fires: [Date] = []
-        var after = base
-        while fires.count < row.count, let next = schedule.nextFire(after: after) {
-            fires.append(next)
-            after = next
-        }
-        return (fires, trigger.notes)
+        return (schedule.fires(after: base, count: row.count), trigger.notes)
     }
 
     /// `systemd-analyze calendar --iterations=N`, in the row's zone, read back as instants.
