@@ -8,8 +8,12 @@ import Foundation
 package struct DaemonMetrics: Sendable {
     let factory: any MetricsFactory
 
+    /// Whether anything reads the metrics: counting the runs of every automation is left out when nothing does.
+    let isRecording: Bool
+
     package init(factory: any MetricsFactory = NOOPMetricsHandler.instance) {
         self.factory = factory
+        isRecording = !(factory is NOOPMetricsHandler)
     }
 
     /// A fire claimed, and how long after its scheduled instant it starts.

@@ -280,8 +280,10 @@ package actor Scheduler {
         countQueues()
     }
 
-    /// The runs going and the fires queued, for the metrics: after each change.
+    /// The runs going and the fires queued, for the metrics: after each change. A walk over every automation, so
+    /// only when something reads them.
     func countQueues() {
+        guard metrics.isRecording else { return }
         metrics.queues(running: entries.values.reduce(0) { $0 + $1.running.count }, queued: entries.values.reduce(0) { $0 + $1.queued.count })
     }
 
