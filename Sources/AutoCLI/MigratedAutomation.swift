@@ -45,22 +45,22 @@ struct MigratedAutomation: Equatable {
     /// The automation as a script declares it, two spaces indenting its body.
     var source: String {
         var lines = comments.map { Self.comment($0) }
-        let header = (["automation", Self.quoted(name), trigger] + options).joined(separator: " ")
+        let header = (["automation", ValueFormatter.quoted(name), trigger] + options).joined(separator: " ")
         lines.append(header + " {")
         let steps = [Step(program: program, arguments: arguments, ignoresFailure: ignoresFailure)] + then
         for (index, step) in steps.enumerated() {
-            var call = "run command \(Self.quoted(step.program))"
-            if !step.arguments.isEmpty { call += " arguments: [" + step.arguments.map(Self.quoted).joined(separator: ", ") + "]" }
+            var call = "run command \(ValueFormatter.quoted(step.program))"
+            if !step.arguments.isEmpty { call += " arguments: [" + step.arguments.map { ValueFormatter.quoted($0) }.joined(separator: ", ") + "]" }
             if !environment.isEmpty {
-                call += " environment: {" + environment.map { "\(Self.quoted($0.name)): \($0.value.map(Self.quoted) ?? "nil")" }
+                call += " environment: {" + environment.map { "\(ValueFormatter.quoted($0.name)): \($0.value.map { ValueFormatter.quoted($0) } ?? "nil")" }
                     .joined(separator: ", ") + "}"
             }
-            if let folder { call += " folder: \(Self.quoted(folder))" }
-            if index == 0, let input { call += " input: \(Self.quoted(input))" }
+            if let folder { call += " folder: \(ValueFormatter.quoted(folder))" }
+            if index == 0, let input { call += " input: \(ValueFormatter.quoted(input))" }
             lines.append("  set result = \(call)")
             guard !step.ignoresFailure else { continue }
             // With several programs, the message says which one failed.
-            let who = steps.count == 1 ? "" : MigratedAutomation.quoted(step.program).dropFirst().dropLast() + " "
+            let who = steps.count == 1 ? "" : ValueFormatter.quoted(step.program).dropFirst().dropLast() + " "
             lines.append("  if result.status != 0 { fail \"\(who)exited with \\(result.status): \\(result.stderr)\" }")
         }
         lines.append("}")
@@ -72,19 +72,6 @@ struct MigratedAutomation: Equatable {
         text.split(separator: "\n", omittingEmptySubsequences: false).map { $0.isEmpty ? "#" : "# \($0)" }.joined(separator: "\n")
     }
 
-    /// A text literal that reads back as `text`, every control character escaped (a raw one would end the line or
-    /// hide in the file).
-    static func quoted(_ text: String) -> String {
-        var out = ""
-        for scalar in ValueFormatter.quoted(text).unicodeScalars {
-            if scalar.value < 0x20 || scalar.value == 0x7F {
-                out += String(format: "\\x%02X", scalar.value)
-            } else {
-                out.unicodeScalars.append(scalar)
-            }
-        }
-        return out
-    }
 }
 
 /// The `.auto` file `auto migrate crontab|timer` prints: a header of comments, then each automation, named

@@ -99,18 +99,21 @@ package enum ValueFormatter {
     }
 
     /// A text as a literal writes it, so that it reads back as the same text: a byte of a file name that isn't
-    /// UTF-8 as `\xHH`.
+    /// UTF-8 as `\xHH`, and so is any other C0 control or DEL (a raw one would end the literal's line or hide in it).
+    /// Scalar by scalar: `"\r\n"` is one Character, and its two controls are escaped each.
     package static func quoted(_ text: String) -> String {
         var out = "\""
         let bytes = FileNameBytes.holdsBytes(text)
-        for character in text {
-            switch character {
+        for scalar in text.unicodeScalars {
+            switch scalar {
             case "\"": out += "\\\""
             case "\\": out += "\\\\"
             case "\n": out += "\\n"
             case "\t": out += "\\t"
-            case _ where bytes: out += FileNameBytes.escaped(String(character))
-            default: out.append(character)
+            case _ where scalar.value < 0x20 || scalar.value == 0x7F:
+                out += (scalar.value < 0x10 ? "\\x0" : "\\x") + String(scalar.value, radix: 16, uppercase: true)
+            case _ where bytes: out += FileNameBytes.escaped(String(scalar))
+            default: out.unicodeScalars.append(scalar)
             }
         }
         return out + "\""

@@ -1,6 +1,7 @@
 @testable import AutoCLI
 import AutoIntents
 import AutoLanguage
+import AutoRuntime
 import AutoStdlib
 import AutoTerminal
 import AutoTestSupport
@@ -28,9 +29,9 @@ import Testing
         let compiled = try Self.host.compile(SourceFile(name: "m.auto", text: text)).get()
         #expect(compiled.warnings.isEmpty, "\(compiled.warnings)")
         // The literal reads back as the text it was made from, written here by hand.
-        #expect(text.contains(MigratedAutomation.quoted(awkward)))
+        #expect(text.contains(ValueFormatter.quoted(awkward)))
         let check = await ScriptHarness.run("""
-            set t = \(MigratedAutomation.quoted(awkward))
+            set t = \(ValueFormatter.quoted(awkward))
             show count(t)
             show t == "printf '%s\\\\n' \\"$HOME\\" \\\\(x) \\x1B[1m\\ttab\\x0Dcr é"
             """, host: Self.host)
