@@ -286,18 +286,24 @@ package final class IntentDescriptor: Sendable {
         switch summary.shape {
         case .sentence(let sentence):
             var shown: [String] = []
-            for name in sentence.named { _ = try parameter(name, "names '{\(name)}'") }
-            for name in sentence.named where !shown.contains(name.lowercased()) { shown.append(name.lowercased()) }
-            for (names, role) in [(sentence.secondary, "shows"), (sentence.hidden, "hides")] {
-                for name in names {
-                    let found = try parameter(name, "\(role) '\(name)' below its sentence")
-                    guard !shown.contains(name.lowercased()) else {
-                        throw RegistrationError("the summary of '\(title)' names '\(name)' twice in one sentence (in braces, as secondary or as hidden)")
-                    }
-                    shown.append(name.lowercased())
-                    if role == "hides", found.isRequired, found.defaultValue == nil {
-                        throw RegistrationError("the summary of '\(title)' hides '\(name)', which a call must give: give it a default or make it optional")
-                    }
+            for name in sentence.named {
+                _ = try parameter(name, "names '{\(name)}'")
+                if !shown.contains(name.lowercased()) { shown.append(name.lowercased()) }
+            }
+            // Each name once in a sentence, whether in braces, below it or hidden.
+            func mention(_ name: String, _ role: String) throws(RegistrationError) -> ParameterInfo {
+                let found = try parameter(name, "\(role) '\(name)' below its sentence")
+                guard !shown.contains(name.lowercased()) else {
+                    throw RegistrationError("the summary of '\(title)' names '\(name)' twice in one sentence (in braces, as secondary or as hidden)")
+                }
+                shown.append(name.lowercased())
+                return found
+            }
+            for name in sentence.secondary { _ = try mention(name, "shows") }
+            for name in sentence.hidden {
+                let found = try mention(name, "hides")
+                if found.isRequired, found.defaultValue == nil {
+                    throw RegistrationError("the summary of '\(title)' hides '\(name)', which a call must give: give it a default or make it optional")
                 }
             }
         case .when(let name, let condition, let then, let otherwise):

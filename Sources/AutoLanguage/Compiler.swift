@@ -295,13 +295,13 @@ struct Compiler {
     /// The intent's summary sentence with the script's arguments in place of its parameters.
     func summary(_ action: BoundAction) -> String {
         // A summary that follows the values reads the constants the script gives; another argument is not known yet,
-        // and the first sentence it may have stands for them all.
-        let sentence = action.intent.summary.varies ? action.intent.summary.sentence { name in
+        // and the first sentence it may have stands for them all. A single sentence asks for no value.
+        let sentence = action.intent.summary.sentence { name in
             guard let index = action.intent.parameterIndex(named: name) else { return .null }
             guard let argument = action.arguments[index] else { return action.intent.parameters[index].defaultValue ?? .null }
             if case .constant(let value) = argument.kind { return value }
             return nil
-        } : action.intent.summary.sentence { _ in nil }
+        }
         return sentence.filled { name in
             guard let index = action.intent.parameterIndex(named: name) else { return name }
             if let argument = action.arguments[index] {

@@ -252,23 +252,10 @@ package struct Completer {
         }
         if let intent = intent(startingStage: stage), Self.endsValue(previous), stage.count > Self.wordCount(of: intent) {
             // After a literal argument (`add book "Emma" `, `… tags: ["a"] `): what may follow is a label.
-            let given = Set(stage.indices.compactMap { index -> String? in
-                guard index + 1 < stage.count, stage[index + 1].isSymbol(.colon) else { return nil }
-                return stage[index].identifier
-            })
-            let labels = applicableLabels(of: intent, given: given, in: text, from: stage[0].span.start).map {
-                Completion(text: $0.name + ": ", kind: .label, detail: Self.describe($0))
-            }
-            return result(range, partial, labels)
+            return result(range, partial, labels(of: intent, in: stage, entry: text))
         }
         if let intent = intent(startingStage: stage), Self.startsOperand(previous) || previous?.identifier != nil {
-            let given = Set(stage.indices.compactMap { index -> String? in
-                guard index + 1 < stage.count, stage[index + 1].isSymbol(.colon) else { return nil }
-                return stage[index].identifier
-            })
-            var candidates = applicableLabels(of: intent, given: given, in: text, from: stage[0].span.start).map {
-                Completion(text: $0.name + ": ", kind: .label, detail: Self.describe($0))
-            }
+            var candidates = labels(of: intent, in: stage, entry: text)
             // The input of an enum right after the intent's name: one of its cases.
             if case .enumeration(let enumeration)? = intent.input?.type, Self.wordCount(of: intent) == stage.count {
                 return result(range, partial, cases(of: enumeration))
@@ -456,8 +443,19 @@ package struct Completer {
         return nil
     }
 
-    /// The labels still to give: those not given yet that apply to the values given so far, when the intent's summary
-    /// follows them (`rating:` only once `shelf: read` is given) or hides some.
+    /// The labels still to give in `stage` (which starts with the intent's name), with their types: those not given
+    /// yet that apply to the values given so far, when the intent's summary follows them (`rating:` only once
+    /// `shelf: read` is given) or hides some.
+    func labels(of intent: IntentDescriptor, in stage: [Token], entry: String) -> [Completion] {
+        let given = Set(stage.indices.compactMap { index -> String? in
+            guard index + 1 < stage.count, stage[index + 1].isSymbol(.colon) else { return nil }
+            return stage[index].identifier
+        })
+        return applicableLabels(of: intent, given: given, in: entry, from: stage[0].span.start).map {
+            Completion(text: $0.name + ": ", kind: .label, detail: Self.describe($0))
+        }
+    }
+
     func applicableLabels(of intent: IntentDescriptor, given: Set<String>, in entry: String, from start: Int) -> [ParameterInfo] {
         let rest = intent.parameters.dropFirst().filter { !given.contains($0.name) }
         guard intent.summaryHidesParameters else { return Array(rest) }

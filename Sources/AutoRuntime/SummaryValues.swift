@@ -32,8 +32,10 @@ extension ParameterSummary {
 
     /// The sentence for a call whose values are all known (`--what-if`), or the first that may apply.
     package func sentence(_ value: (String) -> Value?) -> SummarySentence {
+        // Most summaries are one sentence, and the compiler asks for it on every start: no list is made for it.
+        if case .sentence(let sentence) = shape { return sentence }
         // Every shape ends in sentences, so there is always a first.
-        sentences(value).first ?? SummarySentence(parts: [], secondary: [], hidden: [])
+        return sentences(value).first ?? SummarySentence(parts: [], secondary: [], hidden: [])
     }
 }
 

@@ -40,13 +40,13 @@ package enum IntentDescriptionText {
     package static func render(_ intent: IntentDescriptor, appShortcuts: [RegisteredShortcut] = [], program: Program?,
                                given: [String: Value]? = nil) -> String {
         var text = "\(intent.title)\n"
-        let summary = intent.summary
+        let summary = intent.summary, leaves = summary.leaves
         if let given {
             let value = intent.summaryValue(given: given)
             for sentence in summary.sentences(value) { text += "  \(sentence)\n" }
             text += "  (for " + given.keys.sorted().map { "\($0): \(ParameterCondition.written(given[$0] ?? .null))" }.joined(separator: ", ") + ")\n"
         } else if summary.varies {
-            for leaf in summary.leaves { text += "  When \(leaf.conditions.joined(separator: " and ")): \(leaf.sentence)\n" }
+            for leaf in leaves { text += "  When \(leaf.conditions.joined(separator: " and ")): \(leaf.sentence)\n" }
         } else {
             text += "  \(summary)\n"
         }
@@ -72,7 +72,7 @@ package enum IntentDescriptionText {
                 text += "\n"
                 if let question = parameter.question { text += "      asks: \(question)\n" }
                 if !parameter.formerNames.isEmpty { text += "      formerly: \(parameter.formerNames.joined(separator: ", "))\n" }
-                if given == nil, let applies = appliance(of: parameter, in: summary) { text += "      \(applies)\n" }
+                if given == nil, let applies = appliance(of: parameter, in: leaves) { text += "      \(applies)\n" }
             }
         }
         text += "Result: \(intent.outputType == .null ? "nothing" : intent.outputType.description)"
@@ -97,10 +97,13 @@ package enum IntentDescriptionText {
     }
 
     /// When a parameter is shown, if not always: "only when shelf is read", or "hidden" when no sentence shows it.
-    static func appliance(of parameter: ParameterInfo, in summary: ParameterSummary) -> String? {
+    /// `leaves`: the summary's (`ParameterSummary.leaves`).
+    static func appliance(of parameter: ParameterInfo, in leaves: [ParameterSummary.Leaf]) -> String? {
         let name = parameter.name.lowercased()
-        let leaves = summary.leaves
-        guard summary.mentioned.contains(name) || leaves.contains(where: { $0.tested.contains(name) }) else { return nil }
+        let mentioned = leaves.contains { leaf in
+            leaf.tested.contains(name) || (leaf.sentence.shown + leaf.sentence.hidden).contains { $0.lowercased() == name }
+        }
+        guard mentioned else { return nil }
         let showing = leaves.filter { $0.tested.contains(name) || $0.sentence.shown.contains { $0.lowercased() == name } }
         if showing.isEmpty { return "hidden: a script may give it; completion and help don't offer it" }
         guard showing.count < leaves.count else { return nil }
