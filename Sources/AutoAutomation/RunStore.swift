@@ -2,48 +2,51 @@ import AutoRuntime
 import Foundation
 
 /// What the daemon keeps: per automation the last scheduled time it handled (its cursor) and whether it is
-/// enabled, and every fire with how it ended and its step trace. A protocol, with SQLite's specifics in
-/// `SQLiteRunStore`: the store is what makes each fire run once, so a shared store (PostgreSQL) can later let
-/// several daemons share the work, each fire claimed by exactly one of them.
+/// enabled, and every fire with how it ended and its step trace. A protocol, with each database's specifics in
+/// `SQLiteRunStore` and `PostgresRunStore`: the store is what makes each fire run once, so a shared store
+/// (PostgreSQL) lets several daemons share the work, each fire claimed by exactly one of them.
+///
+/// Its methods are `async` for a store across the network, and `nonisolated(nonsending)`: they run on the caller's
+/// executor, so SQLite's, which never suspend, cost the scheduler no hop off its actor.
 package protocol RunStore: Sendable {
     /// Claims a scheduled fire: records its run as started and moves the automation's cursor to the fire's time,
     /// in one transaction. Nil when the fire was already claimed (it ran, is running, or was skipped): a fire
     /// never runs twice, even across a crash. A manual fire is always new.
-    func claim(_ fire: Fire, at start: Date) throws(RunStoreError) -> RunID?
+    nonisolated(nonsending) func claim(_ fire: Fire, at start: Date) async throws(RunStoreError) -> RunID?
     /// Several fires claimed in one transaction (one sync to disk): the fires due at the same instant.
-    func claim(_ fires: [Fire], at start: Date) throws(RunStoreError) -> [RunID?]
+    nonisolated(nonsending) func claim(_ fires: [Fire], at start: Date) async throws(RunStoreError) -> [RunID?]
     /// Records a fire that does not run — missed while the daemon was down, rejected by the automation's mode —
     /// and moves the cursor past it. False when the fire was already recorded.
     @discardableResult
-    func skip(_ fire: Fire, as outcome: RunOutcomeKind, reason: String, at time: Date) throws(RunStoreError) -> Bool
+    nonisolated(nonsending) func skip(_ fire: Fire, as outcome: RunOutcomeKind, reason: String, at time: Date) async throws(RunStoreError) -> Bool
     /// Records how a claimed run ended, with its steps.
-    func finish(_ run: RunID, _ ending: RunEnding, steps: [RunTrace.Step], droppedSteps: Int, at end: Date) throws(RunStoreError)
+    nonisolated(nonsending) func finish(_ run: RunID, _ ending: RunEnding, steps: [RunTrace.Step], droppedSteps: Int, at end: Date) async throws(RunStoreError)
     /// Runs that were started and never finished: the daemon stopped (a crash, SIGKILL) while they ran. Each is
     /// recorded as failed with `reason`; they are not run again. Returns how many there were.
-    func closeUnfinished(reason: String, at time: Date) throws(RunStoreError) -> Int
+    nonisolated(nonsending) func closeUnfinished(reason: String, at time: Date) async throws(RunStoreError) -> Int
     /// The last scheduled time handled for an automation, or the instant a daemon first loaded it; nil before then.
-    func cursor(of automation: AutomationKey) throws(RunStoreError) -> Date?
+    nonisolated(nonsending) func cursor(of automation: AutomationKey) async throws(RunStoreError) -> Date?
     /// The cursors of automations, each set to `instant` first when it has none: where a daemon loading an automation
     /// for the first time counts its fires from. One transaction for all of them (one sync to disk).
-    func cursors(of automations: [AutomationKey], startingAt instant: Date) throws(RunStoreError) -> [AutomationKey: Date]
+    nonisolated(nonsending) func cursors(of automations: [AutomationKey], startingAt instant: Date) async throws(RunStoreError) -> [AutomationKey: Date]
     /// Whether an automation is enabled (the default) or disabled by `auto automations disable`.
-    func isEnabled(_ name: String) throws(RunStoreError) -> Bool
-    func setEnabled(_ enabled: Bool, for name: String) throws(RunStoreError)
+    nonisolated(nonsending) func isEnabled(_ name: String) async throws(RunStoreError) -> Bool
+    nonisolated(nonsending) func setEnabled(_ enabled: Bool, for name: String) async throws(RunStoreError)
     /// The latest runs, newest first, of one automation (by name) or of all.
-    func runs(of name: String?, limit: Int) throws(RunStoreError) -> [RunRecord]
-    func run(_ id: RunID) throws(RunStoreError) -> RunRecord?
+    nonisolated(nonsending) func runs(of name: String?, limit: Int) async throws(RunStoreError) -> [RunRecord]
+    nonisolated(nonsending) func run(_ id: RunID) async throws(RunStoreError) -> RunRecord?
     /// The latest run of one automation (of its script, not only its name), whatever its outcome.
-    func lastRun(of automation: AutomationKey) throws(RunStoreError) -> RunRecord?
-    func steps(of run: RunID) throws(RunStoreError) -> [RunTrace.Step]
+    nonisolated(nonsending) func lastRun(of automation: AutomationKey) async throws(RunStoreError) -> RunRecord?
+    nonisolated(nonsending) func steps(of run: RunID) async throws(RunStoreError) -> [RunTrace.Step]
     /// Removes old runs as `retention` says; returns how many went.
     @discardableResult
-    func prune(_ retention: Retention, now: Date) throws(RunStoreError) -> Int
+    nonisolated(nonsending) func prune(_ retention: Retention, now: Date) async throws(RunStoreError) -> Int
     /// What a file automation's folder looked like when its last event was handled (each file's size and modification
     /// time), kept up to date by the claims and skips of its fires; nil before the daemon first watched it.
-    func tree(of automation: AutomationKey) throws(RunStoreError) -> [String: FileState]?
+    nonisolated(nonsending) func tree(of automation: AutomationKey) async throws(RunStoreError) -> [String: FileState]?
     /// Sets what the folder looks like now: when a daemon starts watching it (after delivering what changed while it
     /// was down, or not).
-    func replaceTree(of automation: AutomationKey, with tree: [String: FileState]) throws(RunStoreError)
+    nonisolated(nonsending) func replaceTree(of automation: AutomationKey, with tree: [String: FileState]) async throws(RunStoreError)
 }
 
 package typealias RunID = Int64
