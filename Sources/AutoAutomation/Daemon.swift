@@ -219,7 +219,7 @@ package final class Daemon: Sendable {
         } catch {
             logger.error("the run store failed while automations were loaded", metadata: ["error": "\(error)"])
         }
-        fileTriggers.update(automations, scheduler: scheduler)
+        await fileTriggers.update(automations, scheduler: scheduler)
     }
 
     /// Before idling, possibly for hours, what loading left goes back to the system: the heap's freed memory

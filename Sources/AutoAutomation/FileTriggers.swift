@@ -50,7 +50,7 @@ final class FileTriggers: Sendable {
 
     /// Watches the file automations among `automations`: new ones start, gone ones stop, and one whose trigger
     /// changed starts again; the others keep their watch.
-    func update(_ automations: [LoadedAutomation], scheduler: Scheduler) {
+    func update(_ automations: [LoadedAutomation], scheduler: Scheduler) async {
         let files = automations.filter { if case .file = $0.automation.trigger { return true }; return false }
         let wanted = Dictionary(files.map { ($0.key, $0) }, uniquingKeysWith: { first, _ in first })
         let stopped = watches.withLock { watches -> [Watch] in
@@ -66,7 +66,7 @@ final class FileTriggers: Sendable {
         }
         for watch in stopped { watch.stop() }
         for loaded in files where watches.withLock({ $0[loaded.key] == nil }) {
-            if let watch = start(loaded, scheduler: scheduler) { watches.withLock { $0[loaded.key] = watch } }
+            if let watch = await start(loaded, scheduler: scheduler) { watches.withLock { $0[loaded.key] = watch } }
         }
     }
 
@@ -96,7 +96,7 @@ final class FileTriggers: Sendable {
         return WatchSpec(folder: folder, recursive: trigger.recursive, glob: try trigger.glob.map { try FileGlob($0) }, kinds: kinds)
     }
 
-    func start(_ loaded: LoadedAutomation, scheduler: Scheduler) -> Watch? {
+    func start(_ loaded: LoadedAutomation, scheduler: Scheduler) async -> Watch? {
         let key = loaded.key, automation = loaded.automation
         let spec: WatchSpec
         do {
@@ -110,7 +110,7 @@ final class FileTriggers: Sendable {
         // by reporting what differs.
         let stored: TreeSnapshot?
         do {
-            stored = try store.tree(of: key).map { tree in
+            stored = try await store.tree(of: key).map { tree in
                 TreeSnapshot(entries: tree.mapValues { TreeSnapshot.Entry(size: $0.size, modified: $0.modified, isFolder: false) })
             }
         } catch {
@@ -131,7 +131,8 @@ final class FileTriggers: Sendable {
         let status: @Sendable (FileWatchStatus) -> Void = { status in
             logger.warning("file watch: \(status)", metadata: ["automation": "\(key.name)"])
             let fire = Fire(automation: key, trigger: trigger, scheduled: clock.now(), files: FileFire(files: [], states: []))
-            _ = try? store.skip(fire, as: .skipped, reason: "\(status)", at: clock.now())
+            // Recorded on a task of its own: the watcher that reports it is a thread that must not wait for the store.
+            Task { _ = try? await store.skip(fire, as: .skipped, reason: "\(status)", at: clock.now()) }
         }
         let since = automation.catchUp ? stored : nil
         let stop: @Sendable () -> Void
@@ -154,7 +155,7 @@ final class FileTriggers: Sendable {
         if since == nil {
             // The folder as it is now is where events count from (changes while the daemon was down are not run for).
             do {
-                try store.replaceTree(of: key, with: snapshot.entries.filter { !$0.value.isFolder }
+                try await store.replaceTree(of: key, with: snapshot.entries.filter { !$0.value.isFolder }
                     .mapValues { FileState(size: $0.size, modified: $0.modified) })
             } catch {
                 logger.error("the run store failed while a folder was recorded", metadata: ["automation": "\(key.name)", "error": "\(error)"])

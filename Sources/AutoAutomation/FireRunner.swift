@@ -75,16 +75,16 @@ package struct FireRunner: Sendable {
     /// approve confirmations, as a script run from the command line may.
     package func run(_ loaded: LoadedAutomation, _ fire: Fire, cancellation: CancellationFlag = CancellationFlag(),
                      answers: PresetAnswers? = nil, approveConfirmations: Bool = false) async throws(RunStoreError) -> RunRecord? {
-        guard let id = try store.claim(fire, at: now()) else { return nil }
-        try record(await execute(loaded, fire, run: id, cancellation: cancellation, answers: answers, approveConfirmations: approveConfirmations))
-        return try store.run(id)
+        guard let id = try await store.claim(fire, at: now()) else { return nil }
+        try await record(await execute(loaded, fire, run: id, cancellation: cancellation, answers: answers, approveConfirmations: approveConfirmations))
+        return try await store.run(id)
     }
 
     /// Runs a fire already claimed as `id`, and records how it ended.
     package func perform(_ loaded: LoadedAutomation, _ fire: Fire, run id: RunID, cancellation: CancellationFlag = CancellationFlag())
         async throws(RunStoreError) -> RunRecord? {
-        try record(await execute(loaded, fire, run: id, cancellation: cancellation))
-        return try store.run(id)
+        try await record(await execute(loaded, fire, run: id, cancellation: cancellation))
+        return try await store.run(id)
     }
 
     /// How a run ended, not yet recorded.
@@ -145,8 +145,8 @@ package struct FireRunner: Sendable {
     }
 
     /// Records how a run ended, and says so in the log.
-    func record(_ run: EndedRun) throws(RunStoreError) {
-        try store.finish(run.id, run.ending, steps: run.steps, droppedSteps: run.droppedSteps, at: now())
+    func record(_ run: EndedRun) async throws(RunStoreError) {
+        try await store.finish(run.id, run.ending, steps: run.steps, droppedSteps: run.droppedSteps, at: now())
         var metadata = run.metadata
         metadata["took"] = "\(Self.milliseconds(ContinuousClock.now - run.started)) ms"
         if let message = run.ending.message { metadata["error"] = "\(run.ending.location.map { "\($0): " } ?? "")\(message)" }

@@ -65,6 +65,14 @@ package actor Scheduler {
         }
     }
 
+    /// Whether an operation on the automations' state and the store is under way, and who waits for it to end: the
+    /// store's calls may suspend (PostgreSQL's go across the network), and an actor lets another call in at each
+    /// suspension — a run's end recorded in the middle of handing out what is due. Each operation (`load`, a
+    /// round of due fires, a delivery, a run's end) runs alone, as it did when the store's calls could not suspend.
+    /// SQLite's calls never suspend, so with it nothing ever waits here.
+    var operating = false
+    var operationWaiters: [CheckedContinuation<Void, Never>] = []
+
     /// Fires begun and waiting for their claim, made for all of them in one transaction.
     var unclaimed: [(fire: Fire, entry: Entry, id: Int, cancellation: CancellationFlag)] = []
 
@@ -121,7 +129,10 @@ package actor Scheduler {
         // count `every <duration>` from the same instant as this daemon. On a whole second (the next): the instants
         // they print, and the log, are to the second, and so are the fires.
         let start = Date(timeIntervalSince1970: now.timeIntervalSince1970.rounded(.up))
-        let cursors = try store.cursors(of: automations.filter { $0.1 != nil && !isKept($0.0) }.map(\.0.key), startingAt: start)
+        await beginOperation()
+        var operationEnded = false
+        defer { if !operationEnded { endOperation() } }
+        let cursors = try await store.cursors(of: automations.filter { $0.1 != nil && !isKept($0.0) }.map(\.0.key), startingAt: start)
         var kept: [AutomationKey: Entry] = [:]
         for (loaded, schedule) in automations {
             if isKept(loaded), let existing = entries[loaded.key] {
@@ -133,14 +144,16 @@ package actor Scheduler {
             }
             let entry = Entry(loaded: loaded, schedule: schedule, handled: cursors[loaded.key] ?? start)
             kept[loaded.key] = entry
-            try recordMissed(entry, upTo: now, reason: "the daemon was not running", catchUp: loaded.automation.catchUp)
+            try await recordMissed(entry, upTo: now, reason: "the daemon was not running", catchUp: loaded.automation.catchUp)
         }
         for (key, entry) in entries where kept[key] == nil {
             logger.info("automation removed", metadata: ["automation": "\(key.name)", "script": "\(key.script)"])
             _ = entry
         }
         entries = kept
-        try startClaimed()
+        try await startClaimed()
+        operationEnded = true
+        endOperation()
         // The earliest next fire may have changed: the loop looks again, and this returns once it waits again.
         if let waitTask {
             let mark = cycle
@@ -159,8 +172,13 @@ package actor Scheduler {
     /// Closes the runs a crash left running, then fires on time until `stop`. Call it before the first `load`, so
     /// that a catch-up run `load` starts is not taken for one a crash left.
     package func start() async throws(RunStoreError) {
-        pruneIfDue()
-        let closed = try store.closeUnfinished(reason: "the daemon stopped during this run", at: clock.now())
+        await beginOperation()
+        let closed: Int
+        do {
+            defer { endOperation() }
+            await pruneIfDue()
+            closed = try await store.closeUnfinished(reason: "the daemon stopped during this run", at: clock.now())
+        }
         if closed > 0 { logger.warning("runs left unfinished by the last daemon recorded as failed", metadata: ["runs": "\(closed)"]) }
         guard loop == nil else { return }
         let mark = cycle
@@ -171,7 +189,9 @@ package actor Scheduler {
     private func runLoop() async {
         while !stopping {
             do {
-                try fireDue()
+                await beginOperation()
+                defer { endOperation() }
+                try await fireDue()
             } catch {
                 logger.error("the run store failed; fires wait for the next try", metadata: ["error": "\(error)"])
             }
@@ -199,24 +219,24 @@ package actor Scheduler {
     }
 
     /// Every fire due by now, by automation: the latest runs (or goes to the mode), the earlier ones are skipped.
-    func fireDue() throws(RunStoreError) {
+    func fireDue() async throws(RunStoreError) {
         let now = clock.now()
         for entry in entries.values.sorted(by: { $0.loaded.key.description < $1.loaded.key.description }) {
             guard let schedule = entry.schedule else { continue }
             let due = Schedules.fires(of: schedule, after: entry.handled, through: now, limit: missedRecordLimit).due
             guard let latest = due.last else { continue }
             for missed in due.dropLast() {
-                try skip(fire(entry, at: missed), as: .skipped, reason: "the clock jumped forward, or the machine slept, past this fire", at: now)
+                try await skip(fire(entry, at: missed), as: .skipped, reason: "the clock jumped forward, or the machine slept, past this fire", at: now)
             }
             entry.handled = latest
-            try dispatch(fire(entry, at: latest), to: entry)
+            try await dispatch(fire(entry, at: latest), to: entry)
         }
-        try startClaimed()
+        try await startClaimed()
     }
 
     /// What `catch up` and downtime mean at start: the fires between the cursor and now, skipped, but the latest
     /// runs when the automation catches up.
-    func recordMissed(_ entry: Entry, upTo now: Date, reason: String, catchUp: Bool) throws(RunStoreError) {
+    func recordMissed(_ entry: Entry, upTo now: Date, reason: String, catchUp: Bool) async throws(RunStoreError) {
         guard let schedule = entry.schedule else { return }
         let (missed, dropped, _) = Schedules.fires(of: schedule, after: entry.handled, through: now, limit: missedRecordLimit)
         guard let latest = missed.last else { return }
@@ -224,12 +244,12 @@ package actor Scheduler {
             logger.warning("missed fires not recorded one by one", metadata: ["automation": "\(entry.loaded.key.name)", "count": "\(dropped)"])
         }
         for instant in catchUp ? missed.dropLast() : missed[...] {
-            try skip(fire(entry, at: instant), as: .skipped, reason: reason, at: now)
+            try await skip(fire(entry, at: instant), as: .skipped, reason: reason, at: now)
         }
         entry.handled = latest
         if catchUp {
             logger.info("catching up the latest missed fire", metadata: ["automation": "\(entry.loaded.key.name)"])
-            try dispatch(fire(entry, at: latest, caughtUp: true), to: entry)
+            try await dispatch(fire(entry, at: latest, caughtUp: true), to: entry)
         }
     }
 
@@ -239,31 +259,31 @@ package actor Scheduler {
     }
 
     /// A fire recorded without a run, and counted for the metrics.
-    func skip(_ fire: Fire, as outcome: RunOutcomeKind, reason: String, at time: Date) throws(RunStoreError) {
-        if try store.skip(fire, as: outcome, reason: reason, at: time) { metrics.notRun(fire, as: outcome) }
+    func skip(_ fire: Fire, as outcome: RunOutcomeKind, reason: String, at time: Date) async throws(RunStoreError) {
+        if try await store.skip(fire, as: outcome, reason: reason, at: time) { metrics.notRun(fire, as: outcome) }
     }
 
     /// A due fire, by the automation's mode.
-    func dispatch(_ fire: Fire, to entry: Entry) throws(RunStoreError) {
-        guard try store.isEnabled(entry.loaded.key.name) else {
-            try skip(fire, as: .skipped, reason: "the automation is disabled", at: clock.now())
+    func dispatch(_ fire: Fire, to entry: Entry) async throws(RunStoreError) {
+        guard try await store.isEnabled(entry.loaded.key.name) else {
+            try await skip(fire, as: .skipped, reason: "the automation is disabled", at: clock.now())
             return
         }
         switch entry.loaded.automation.mode {
         case .single:
             if entry.running.isEmpty { begin(fire, entry) } else {
-                try skip(fire, as: .rejected, reason: "the previous run is still going (mode single)", at: clock.now())
+                try await skip(fire, as: .rejected, reason: "the previous run is still going (mode single)", at: clock.now())
             }
         case .queued(let bound):
             if entry.running.isEmpty { begin(fire, entry) } else if entry.queued.count < bound {
                 entry.queued.append(fire)
                 countQueues()
             } else {
-                try skip(fire, as: .rejected, reason: "\(bound) runs are already waiting (mode queued \(bound))", at: clock.now())
+                try await skip(fire, as: .rejected, reason: "\(bound) runs are already waiting (mode queued \(bound))", at: clock.now())
             }
         case .parallel(let bound):
             if entry.running.count < bound { begin(fire, entry) } else {
-                try skip(fire, as: .rejected, reason: "\(bound) runs are already going (mode parallel \(bound))", at: clock.now())
+                try await skip(fire, as: .rejected, reason: "\(bound) runs are already going (mode parallel \(bound))", at: clock.now())
             }
         case .restart:
             for running in entry.running { running.cancel() }
@@ -289,14 +309,14 @@ package actor Scheduler {
 
     /// Claims every fire begun, in one transaction (a fsync for all the fires due at one instant, not one each),
     /// and starts their runs. A fire another claim already has is dropped.
-    func startClaimed() throws(RunStoreError) {
+    func startClaimed() async throws(RunStoreError) {
         guard !unclaimed.isEmpty else { return }
         let batch = unclaimed
         unclaimed = []
         let ids: [RunID?]
         let claimStart = ContinuousClock.now
         do {
-            ids = try store.claim(batch.map(\.fire), at: clock.now())
+            ids = try await store.claim(batch.map(\.fire), at: clock.now())
         } catch {
             for item in batch { item.entry.running.removeAll { $0.id == item.id } }
             countQueues()
@@ -316,7 +336,7 @@ package actor Scheduler {
             let task = Task {
                 let run = await runner.execute(loaded, fire, run: claimed, cancellation: cancellation)
                 // The task is the scheduler's (made in one of its methods): back on it, without a hop.
-                self.ended(id, of: loaded.key, run)
+                await self.ended(id, of: loaded.key, run)
                 await self.runRecorded?(claimed)
             }
             if let index = item.entry.running.firstIndex(where: { $0.id == id }) {
@@ -330,14 +350,16 @@ package actor Scheduler {
     /// A run's end, recorded in the store and for the mode in one step on the scheduler: were the store to have it
     /// first (the runner recording it on its own task), a fire coming in between would be turned away by `mode
     /// single` as if the run were still going, though its end is in the history.
-    func ended(_ id: Int, of key: AutomationKey, _ run: FireRunner.EndedRun) {
+    func ended(_ id: Int, of key: AutomationKey, _ run: FireRunner.EndedRun) async {
+        await beginOperation()
+        defer { endOperation() }
         do {
-            try runner.record(run)
+            try await runner.record(run)
         } catch {
             logger.error("the run store failed while a run was recorded", metadata: ["automation": "\(key.name)", "error": "\(error)"])
         }
         metrics.ended(key, run.ending.outcome, after: ContinuousClock.now - run.started)
-        pruneIfDue()
+        await pruneIfDue()
         guard let entry = entries[key] else {
             countQueues()
             return resumeSettledIfIdle()
@@ -347,7 +369,7 @@ package actor Scheduler {
         if !stopping, !entry.queued.isEmpty, entry.running.isEmpty {
             begin(entry.queued.removeFirst(), entry)
             do {
-                try startClaimed()
+                try await startClaimed()
             } catch {
                 logger.error("the run store failed; a queued fire was not run", metadata: ["automation": "\(key.name)", "error": "\(error)"])
             }
@@ -355,13 +377,13 @@ package actor Scheduler {
         resumeSettledIfIdle()
     }
 
-    func pruneIfDue() {
+    func pruneIfDue() async {
         guard let retention else { return }
         let now = clock.now()
         if let lastPrune, now.timeIntervalSince(lastPrune) < 3_600, now >= lastPrune { return }
         lastPrune = now
         do {
-            let removed = try store.prune(retention, now: now)
+            let removed = try await store.prune(retention, now: now)
             if removed > 0 { logger.info("old runs removed", metadata: ["runs": "\(removed)"]) }
         } catch {
             logger.error("old runs could not be removed", metadata: ["error": "\(error)"])
@@ -371,11 +393,13 @@ package actor Scheduler {
     /// A file automation's events: a fire, handed to its mode as a fire on time is. False when the automation is not
     /// (or no longer) loaded, or the scheduler is stopping: the caller keeps the events for the next delivery.
     @discardableResult
-    package func deliver(_ files: FileFire, to key: AutomationKey) throws(RunStoreError) -> Bool {
+    package func deliver(_ files: FileFire, to key: AutomationKey) async throws(RunStoreError) -> Bool {
+        await beginOperation()
+        defer { endOperation() }
         guard !stopping, let entry = entries[key], entry.schedule == nil, !files.files.isEmpty else { return false }
         let fire = Fire(automation: key, trigger: entry.loaded.automation.trigger.description, scheduled: clock.now(), files: files)
-        try dispatch(fire, to: entry)
-        try startClaimed()
+        try await dispatch(fire, to: entry)
+        try await startClaimed()
         return true
     }
 
@@ -383,6 +407,20 @@ package actor Scheduler {
     package func runNow(_ key: AutomationKey) async throws(RunStoreError) -> RunRecord? {
         guard let entry = entries[key] else { return nil }
         return try await runner.run(entry.loaded, fire(entry, at: clock.now(), manual: true))
+    }
+
+    /// Waits until no other operation is under way (see `operating`), then begins one; `endOperation` ends it.
+    func beginOperation() async {
+        guard operating else {
+            operating = true
+            return
+        }
+        // Resumed by `endOperation`, which hands the operation over: `operating` stays true.
+        await withCheckedContinuation { operationWaiters.append($0) }
+    }
+
+    func endOperation() {
+        if operationWaiters.isEmpty { operating = false } else { operationWaiters.removeFirst().resume() }
     }
 
     // MARK: Stopping
