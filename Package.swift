@@ -44,6 +44,8 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
         // `swift package generate-documentation`: the DocC catalogs of the modules a host imports (CI treats warnings as errors).
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
+        // The shared run store (PostgresRunStore): several daemons on one database, each fire claimed by one of them.
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
     ],
     targets: [
         // The embedding API: what a host writes to register intents, entities and enums.
@@ -66,11 +68,16 @@ let package = Package(
         .target(name: "AutoPrelude", path: "stdlib", plugins: ["EmbedFiles"]),
         // timerfd and inotify, which the Glibc module leaves out: the scheduler's wall-clock timer, file events.
         .systemLibrary(name: "CLinux", path: "Sources/CLinux"),
-        // Automations: time triggers and their schedules, the run store (SQLite through GRDB) and the daemon.
+        // Automations: time triggers and their schedules, the run store (SQLite through GRDB, or PostgreSQL through
+        // PostgresNIO for daemons sharing one) and the daemon.
         .target(
             name: "AutoAutomation",
             dependencies: ["AutoIntents", "AutoRuntime", "AutoLanguage", "CLinux", .product(name: "GRDB", package: "GRDB.swift"),
-                           .product(name: "Logging", package: "swift-log"), .product(name: "CoreMetrics", package: "swift-metrics")]
+                           .product(name: "Logging", package: "swift-log"), .product(name: "CoreMetrics", package: "swift-metrics"),
+                           .product(name: "PostgresNIO", package: "postgres-nio"), .product(name: "NIOCore", package: "swift-nio"),
+                           .product(name: "NIOPosix", package: "swift-nio"), .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                           // The errors of PostgresNIO's pool, which its client throws as they are.
+                           .product(name: "_ConnectionPoolModule", package: "postgres-nio")]
         ),
         // libedit (Debian's libedit-dev, installed by .ci/setup) through a C shim: the REPL's line editing.
         .systemLibrary(name: "CEditLine", path: "Sources/CEditLine"),
@@ -140,7 +147,9 @@ let package = Package(
                                                            .product(name: "NIOHTTP1", package: "swift-nio"),
                                                            .product(name: "NIOSSL", package: "swift-nio-ssl")]),
         .testTarget(name: "AutoLanguageTests", dependencies: ["AutoLanguage", "AutoRuntime", "AutoIntents", "AutoTestSupport"]),
-        .testTarget(name: "AutoAutomationTests", dependencies: ["AutoAutomation", "AutoLanguage", "AutoRuntime", "AutoIntents", "AutoTestSupport"]),
+        // The run store against SQLite and against a PostgreSQL server of the tests' own (PostgresServer.swift).
+        .testTarget(name: "AutoAutomationTests", dependencies: ["AutoAutomation", "AutoLanguage", "AutoRuntime", "AutoIntents", "AutoTestSupport",
+                                                               .product(name: "PostgresNIO", package: "postgres-nio")]),
         .testTarget(name: "AutoRuntimeTests", dependencies: ["AutoRuntime", "AutoIntents", "AutoLanguage", "AutoTestSupport"]),
         // Depends on the `auto` executable so that `swift test` builds the binary its tests run.
         // The README's embedding example, as it is written there (a test keeps the two the same and runs it).
