@@ -16,7 +16,7 @@ package final class Daemon: Sendable {
     package struct Options: Sendable {
         /// Scripts, and folders whose `.auto` files are scripts.
         package var paths: [String]
-        package var store: String
+        package var store: RunStoreLocation
         package var grace: Duration
         package var retention: Retention
         /// What the automations' runs may touch outside the engine (the compile closure should check the same).
@@ -25,7 +25,13 @@ package final class Daemon: Sendable {
         package var storeCheckLimit: Duration = .seconds(10)
         /// Where fires and runs are counted (`auto daemon --metrics`); nowhere by default.
         package var metrics = DaemonMetrics()
-        package init(paths: [String], store: String = SQLiteRunStore.defaultPath, grace: Duration = .seconds(10),
+        /// On a shared store: the node's name in logs and `auto automations status` (the host's name by default), and
+        /// its lease.
+        package var nodeName: String?
+        /// The host program's version, which a node says it runs (`status` shows it during a rolling upgrade).
+        package var version = "unknown"
+        package var cluster = NodeMembership.Timing()
+        package init(paths: [String], store: RunStoreLocation = .sqlite(path: SQLiteRunStore.defaultPath), grace: Duration = .seconds(10),
                     retention: Retention = Retention(), grants: Grants = .all) {
             self.paths = paths
             self.store = store
@@ -51,9 +57,19 @@ package final class Daemon: Sendable {
     package init(options: Options, compile: @escaping Compile, logger: Logger, clock: any SchedulerClock = SystemClock()) {
         self.options = options
         self.compile = compile
+        var logger = logger
+        // On a shared store, every line of a node's log says which node it is, as the lines of its runs say which run.
+        if options.store.isShared { logger[metadataKey: "node"] = "\(options.nodeName ?? Self.hostName)" }
         self.logger = logger
         self.clock = clock
     }
+
+    /// What this daemon says of itself when it joins a cluster.
+    var nodeInfo: NodeInfo {
+        NodeInfo(name: options.nodeName ?? Self.hostName, host: Self.hostName, pid: getpid(), version: options.version)
+    }
+
+    static var hostName: String { ProcessInfo.processInfo.hostName }
 
     /// The scripts the paths name: each file, and each folder's `.auto` files (not its subfolders).
     package static func scripts(in paths: [String]) throws(StartError) -> (scripts: [String], folders: [String]) {
@@ -85,22 +101,36 @@ package final class Daemon: Sendable {
         // Reading a script takes a lease on it (`ScriptRead`): a writer opening it meanwhile makes the kernel send
         // SIGIO, whose default action would end the daemon.
         signal(SIGIO, SIG_IGN)
-        // The store is locked, then checked, before anything is written to it.
-        let store: SQLiteRunStore, checkedInFull: Bool
-        do {
-            let lock = try StoreLock(store: options.store)
-            checkedInFull = try StoreCheck.run(options.store, within: options.storeCheckLimit)
-            store = try SQLiteRunStore(path: options.store, holding: lock)
-        } catch {
-            throw StartError(description: error.description)
-        }
-        if !checkedInFull {
-            logger.warning("the run store was not checked in full", metadata: ["reason": "reading it takes longer than \(options.storeCheckLimit)"])
+        let store: any RunStore, shared: (any ClusterStore)?
+        switch options.store {
+        case .sqlite(let path):
+            // The store is locked, then checked, before anything is written to it.
+            let checkedInFull: Bool
+            do {
+                let lock = try StoreLock(store: path)
+                checkedInFull = try StoreCheck.run(path, within: options.storeCheckLimit)
+                store = try SQLiteRunStore(path: path, holding: lock)
+            } catch {
+                throw StartError(description: error.description)
+            }
+            shared = nil
+            if !checkedInFull {
+                logger.warning("the run store was not checked in full", metadata: ["reason": "reading it takes longer than \(options.storeCheckLimit)"])
+            }
+        case .postgres(let url):
+            do {
+                let opened = try await PostgresRunStore.open(url: url, logger: logger)
+                (store, shared) = (opened, opened)
+            } catch {
+                throw StartError(description: error.description)
+            }
         }
         let (scripts, folders) = try Self.scripts(in: options.paths)
         let selfWrites = SelfWrites(clock: clock)
         let scheduler = Scheduler(store: store, clock: clock, logger: logger, retention: options.retention, grants: options.grants,
-                                  writes: selfWrites, metrics: options.metrics)
+                                  writes: selfWrites, metrics: options.metrics, clustered: shared != nil)
+        let membership = shared.map { NodeMembership(store: $0, scheduler: scheduler, info: nodeInfo, timing: options.cluster, logger: logger,
+                                                     metrics: options.metrics) }
         let fileTriggers = FileTriggers(store: store, clock: clock, logger: logger, selfWrites: selfWrites)
         do {
             try await scheduler.start()
@@ -128,6 +158,7 @@ package final class Daemon: Sendable {
         logger.info("daemon started", metadata: ["scripts": "\(scripts.count)", "automations": "\(total)", "store": "\(options.store)"])
         giveBackMemory()
         await withTaskGroup(of: Void.self) { group in
+            if let membership { group.addTask { await membership.run() } }
             group.addTask {
                 for await paths in changes.stream {
                     let scripts = Set(paths.filter { path in
@@ -143,11 +174,14 @@ package final class Daemon: Sendable {
             logger.info("stopping", metadata: ["grace": "\(options.grace)"])
             changes.continuation.finish()
             fileTriggers.stopAll()
+            // A node hands its automations over first: the others fire them while its runs get their grace.
+            await membership?.leave()
             await scheduler.stop(grace: options.grace)
             group.cancelAll()
         }
         _ = watcher
         logger.info("daemon stopped")
+        await (store as? PostgresRunStore)?.close()
     }
 
     /// Compiles one script and keeps its automations; a script that is gone loses them, and one that can't be read

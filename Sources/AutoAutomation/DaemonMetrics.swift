@@ -47,6 +47,18 @@ package struct DaemonMetrics: Sendable {
         return seconds * 1_000_000_000 + attoseconds / 1_000_000_000
     }
 
+    /// In a cluster, automations this node took (`acquired`), handed back (`released`), or lost with its lease (`lost`).
+    func ownershipChanged(_ change: String, count: Int) {
+        guard count > 0 else { return }
+        Counter(label: "auto_lease_changes_total", dimensions: [("change", change)], factory: factory).increment(by: count)
+    }
+
+    /// In a cluster, the automations this node owns and the live nodes it counts.
+    func owned(_ count: Int, liveNodes: Int) {
+        Meter(label: "auto_automations_owned", dimensions: [], factory: factory).set(count)
+        Meter(label: "auto_nodes_live", dimensions: [], factory: factory).set(liveNodes)
+    }
+
     /// The runs going and the fires waiting for one to end (`mode queued`), over every automation.
     func queues(running: Int, queued: Int) {
         Meter(label: "auto_runs_running", dimensions: [], factory: factory).set(running)

@@ -51,7 +51,7 @@ final class FileTriggers: Sendable {
     /// Watches the file automations among `automations`: new ones start, gone ones stop, and one whose trigger
     /// changed starts again; the others keep their watch.
     func update(_ automations: [LoadedAutomation], scheduler: Scheduler) async {
-        let files = automations.filter { if case .file = $0.automation.trigger { return true }; return false }
+        let files = automations.filter(\.automation.trigger.isFileTrigger)
         let wanted = Dictionary(files.map { ($0.key, $0) }, uniquingKeysWith: { first, _ in first })
         let stopped = watches.withLock { watches -> [Watch] in
             var stopped: [Watch] = []

@@ -19,7 +19,9 @@ package final class PostgresRunStore: RunStore {
     /// Runs the pool (`PostgresClient.run`), which leases no connection before it runs and closes them all when it is
     /// cancelled.
     private let running: Task<Void, Never>
-    private let logger: Logger
+    let logger: Logger
+    /// Other nodes' announcements, heard once a daemon's membership waits for them (`ClusterStore.waitForChange`).
+    let announcements: ClusterAnnouncements
 
     /// How many connections a store opens at most: the daemon's statements are short, and the server's
     /// `max_connections` (100 by default) is shared by every daemon on it.
@@ -31,8 +33,13 @@ package final class PostgresRunStore: RunStore {
         self.logger = logger
         var configuration = address.clientConfiguration
         configuration.options.maximumConnections = Self.maximumConnections
-        let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
+        // The pool's own warnings (a lease asked for before its `run` task has begun) are not the user's business:
+        // what fails reaches them as the store's errors.
+        var poolLogger = logger
+        poolLogger.logLevel = max(logger.logLevel, .error)
+        let client = PostgresClient(configuration: configuration, backgroundLogger: poolLogger)
         self.client = client
+        announcements = ClusterAnnouncements(address: address, logger: logger)
         running = Task { await client.run() }
     }
 
@@ -73,6 +80,7 @@ package final class PostgresRunStore: RunStore {
 
     /// Closes the store's connections; it can't be used after.
     package func close() async {
+        await announcements.stop()
         running.cancel()
         await running.value
     }
@@ -107,15 +115,31 @@ package final class PostgresRunStore: RunStore {
         let rows = fires.enumerated().map { position, fire in
             FireRow(position: position, script: fire.automation.script, name: fire.automation.name, trigger: fire.trigger,
                     scheduled: Self.milliseconds(fire.scheduled), manual: fire.manual, files: fire.files.map { Self.encode(paths: $0.files) },
-                    rescan: fire.files?.fromRescan ?? false, caughtUp: caughtUp && fire.caughtUp)
+                    rescan: fire.files?.fromRescan ?? false, caughtUp: caughtUp && fire.caughtUp, fenceNode: fire.fence?.node,
+                    fenceEpoch: fire.fence?.epoch)
         }
         let input = try json(rows)
+        // A fire with a fence (a cluster's) is recorded only while its node owns the automation with that epoch and
+        // its lease holds at the database's clock: `fenced` reads the ownership and locks it (FOR SHARE) until the
+        // transaction ends, so no other node can take the automation over between the check and the insert. A row
+        // changed meanwhile is read again as committed, and its new epoch fails the check.
         let query: PostgresQuery = """
-            WITH input AS MATERIALIZED (
-              SELECT nextval(pg_get_serial_sequence('run', 'id')) AS id, f.*
-              FROM jsonb_to_recordset(\(input)::jsonb) AS f(position bigint, script text, name text, trigger text, scheduled_ms bigint,
-                                                            manual boolean, files text, rescan boolean, caught_up boolean)
-              ORDER BY f.position),
+            WITH given AS (
+              SELECT f.* FROM jsonb_to_recordset(\(input)::jsonb) AS f(position bigint, script text, name text, trigger text,
+                scheduled_ms bigint, manual boolean, files text, rescan boolean, caught_up boolean, fence_node bigint, fence_epoch bigint)),
+            fenced AS (
+              SELECT a.script, a.name, a.owner, a.epoch FROM automation a
+              WHERE (a.script, a.name, a.owner, a.epoch) IN (SELECT script, name, fence_node, fence_epoch FROM given WHERE fence_node IS NOT NULL)
+                AND EXISTS (SELECT 1 FROM node n WHERE n.id = a.owner AND n.left_at IS NULL AND n.lease_until > now())
+              ORDER BY a.script, a.name
+              FOR SHARE OF a),
+            input AS MATERIALIZED (
+              SELECT nextval(pg_get_serial_sequence('run', 'id')) AS id, g.*
+              FROM given g
+              WHERE g.fence_node IS NULL
+                 OR EXISTS (SELECT 1 FROM fenced WHERE fenced.script = g.script AND fenced.name = g.name AND fenced.owner = g.fence_node
+                            AND fenced.epoch = g.fence_epoch)
+              ORDER BY g.position),
             inserted AS (
               INSERT INTO run (id, script, name, trigger, scheduled_ms, manual, started_ms, ended_ms, outcome, message, files, rescan, caught_up)
               SELECT id, script, name, trigger, scheduled_ms, manual, \(started.map(Self.milliseconds))::bigint,
@@ -128,7 +152,8 @@ package final class PostgresRunStore: RunStore {
               SELECT script, name, max(scheduled_ms) FROM inserted WHERE NOT manual AND files IS NULL
               GROUP BY script, name ORDER BY script, name
               ON CONFLICT (script, name) DO UPDATE SET cursor_ms = greatest(a.cursor_ms, excluded.cursor_ms))
-            SELECT input.position, inserted.id FROM input LEFT JOIN inserted ON inserted.id = input.id
+            SELECT given.position, inserted.id FROM given LEFT JOIN input ON input.position = given.position
+            LEFT JOIN inserted ON inserted.id = input.id
             """
         return try await transaction { connection in
             var ids = [RunID?](repeating: nil, count: fires.count)
@@ -377,7 +402,7 @@ package final class PostgresRunStore: RunStore {
     }
 
     /// The first column of the first row, nil when there is none.
-    nonisolated(nonsending) private func value<T: PostgresDecodable & Sendable>(_ query: PostgresQuery, as type: T.Type) async throws(RunStoreError) -> T? {
+    nonisolated(nonsending) func value<T: PostgresDecodable & Sendable>(_ query: PostgresQuery, as type: T.Type) async throws(RunStoreError) -> T? {
         try await connection { connection in
             try await connection.query(query, logger: logger).collect().first?.decode(T.self)
         }
@@ -390,7 +415,7 @@ package final class PostgresRunStore: RunStore {
     }
 
     /// Rows for `jsonb_to_recordset`.
-    private func json(_ rows: some Encodable) throws(RunStoreError) -> String {
+    func json(_ rows: some Encodable) throws(RunStoreError) -> String {
         do {
             return String(decoding: try JSONEncoder().encode(rows), as: UTF8.self)
         } catch {
@@ -400,9 +425,10 @@ package final class PostgresRunStore: RunStore {
 
     private struct FireRow: Encodable {
         let position: Int, script: String, name: String, trigger: String, scheduled: Int64, manual: Bool, files: String?,
-            rescan: Bool, caughtUp: Bool
+            rescan: Bool, caughtUp: Bool, fenceNode: Int64?, fenceEpoch: Int64?
         enum CodingKeys: String, CodingKey {
-            case position, script, name, trigger, scheduled = "scheduled_ms", manual, files, rescan, caughtUp = "caught_up"
+            case position, script, name, trigger, scheduled = "scheduled_ms", manual, files, rescan, caughtUp = "caught_up",
+                 fenceNode = "fence_node", fenceEpoch = "fence_epoch"
         }
     }
 
@@ -422,7 +448,7 @@ package final class PostgresRunStore: RunStore {
         }
     }
 
-    private struct AutomationRow: Encodable {
+    struct AutomationRow: Encodable {
         let script: String, name: String
     }
 
@@ -438,7 +464,7 @@ package final class PostgresRunStore: RunStore {
     /// transaction was rolled back whole and running it again is what the server asks for.
     static let attempts = 3
 
-    nonisolated(nonsending) private func transaction<T: Sendable>(_ work: (PostgresConnection) async throws -> T) async throws(RunStoreError) -> T {
+    nonisolated(nonsending) func transaction<T: Sendable>(_ work: (PostgresConnection) async throws -> T) async throws(RunStoreError) -> T {
         var attempt = 1
         while true {
             do {
@@ -451,7 +477,7 @@ package final class PostgresRunStore: RunStore {
         }
     }
 
-    nonisolated(nonsending) private func connection<T: Sendable>(_ work: (PostgresConnection) async throws -> T) async throws(RunStoreError) -> T {
+    nonisolated(nonsending) func connection<T: Sendable>(_ work: (PostgresConnection) async throws -> T) async throws(RunStoreError) -> T {
         do {
             return try await client.withConnection { connection in try await work(connection) }
         } catch {

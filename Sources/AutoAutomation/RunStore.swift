@@ -100,9 +100,13 @@ package struct Fire: Sendable, Hashable {
     package let files: FileFire?
     /// A fire missed while the daemon was down, run late at its start by `catch up`.
     package let caughtUp: Bool
+    /// In a cluster, the owner's right to the automation: a shared store claims (or skips) the fire only while the node
+    /// still owns it with this epoch and its lease holds. Nil for a store one daemon holds, and for manual and file fires.
+    package let fence: Fence?
 
     package init(automation: AutomationKey, trigger: String, scheduled: Date, manual: Bool = false, files: FileFire? = nil,
-                 caughtUp: Bool = false) {
+                 caughtUp: Bool = false, fence: Fence? = nil) {
+        self.fence = fence
         self.automation = automation
         self.trigger = trigger
         self.scheduled = scheduled

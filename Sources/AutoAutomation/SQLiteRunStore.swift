@@ -8,7 +8,7 @@ import GRDB
 /// Commits are synchronous (`PRAGMA synchronous = FULL`): a run recorded as started stays recorded.
 package final class SQLiteRunStore: RunStore {
     package let path: String
-    private let pool: DatabasePool
+    let pool: DatabasePool
     /// The daemon's lock on the store, when this process is the daemon: let go of after the pool is closed.
     private let lock: StoreLock?
 
@@ -381,5 +381,36 @@ package final class SQLiteRunStore: RunStore {
 
     static func systemReason(_ error: any Error) -> String {
         (error as NSError).localizedFailureReason ?? (error as NSError).localizedDescription
+    }
+}
+
+extension SQLiteRunStore {
+    /// The time automations a daemon has loaded (each has a cursor): what `auto automations status` lists.
+    package func scheduledAutomations() throws(RunStoreError) -> [AutomationKey] {
+        do {
+            return try pool.read { db in
+                try Row.fetchAll(db, sql: "SELECT script, name FROM automation WHERE cursor_ms IS NOT NULL ORDER BY name, script")
+                    .map { AutomationKey(script: $0["script"], name: $0["name"]) }
+            }
+        } catch {
+            throw RunStoreError(path: path, reason: Self.reason(for: error, path: path))
+        }
+    }
+}
+
+extension SQLiteRunStore {
+    /// Opens (so migrates) the store at `path`: the versions it had and has, counted in migrations applied.
+    package static func migrate(path: String) throws(RunStoreError) -> (from: Int, to: Int) {
+        var before = 0
+        if FileManager.default.fileExists(atPath: path) {
+            do {
+                let queue = try DatabaseQueue(path: path, configuration: { var c = Configuration(); c.readonly = true; return c }())
+                before = try queue.read { db in try migrator.appliedIdentifiers(db).count }
+            } catch {
+                throw RunStoreError(path: path, reason: reason(for: error, path: path))
+            }
+        }
+        _ = try SQLiteRunStore(path: path)
+        return (before, migrator.migrations.count)
     }
 }

@@ -40,6 +40,8 @@ package actor Scheduler {
         let schedule: (any FireSchedule)?
         /// The last scheduled instant handled (run, skipped or rejected).
         var handled: Date
+        /// In a cluster, this node's right to fire it: nil while another node owns it (then it is not fired here).
+        var fence: Fence?
         var running: [RunningFire] = []
         var queued: [Fire] = []
         init(loaded: LoadedAutomation, schedule: (any FireSchedule)?, handled: Date) {
@@ -86,6 +88,9 @@ package actor Scheduler {
     let missedRecordLimit: Int
 
     var entries: [AutomationKey: Entry] = [:]
+    /// Whether the store is shared by several daemons: then a time automation is fired only once this node owns it
+    /// (`own`), and what it missed is recorded by the node that takes it, not at load.
+    let clustered: Bool
     var loop: Task<Void, Never>?
     /// The loop's wait on the clock, cancelled when what is next changes (`load`) or on `stop`.
     var waitTask: Task<ClockWake, any Error>?
@@ -106,7 +111,8 @@ package actor Scheduler {
 
     /// `writes`: told what runs write, for file automations that must not trigger themselves.
     package init(store: any RunStore, clock: any SchedulerClock, logger: Logger, retention: Retention? = nil, missedRecordLimit: Int = 10_000,
-                grants: Grants = .all, writes: (any RunWrites)? = nil, metrics: DaemonMetrics = DaemonMetrics()) {
+                grants: Grants = .all, writes: (any RunWrites)? = nil, metrics: DaemonMetrics = DaemonMetrics(), clustered: Bool = false) {
+        self.clustered = clustered
         self.retention = retention
         self.metrics = metrics
         self.store = store
@@ -137,6 +143,7 @@ package actor Scheduler {
         for (loaded, schedule) in automations {
             if isKept(loaded), let existing = entries[loaded.key] {
                 let entry = Entry(loaded: loaded, schedule: schedule, handled: existing.handled)
+                entry.fence = existing.fence
                 entry.running = existing.running
                 entry.queued = existing.queued
                 kept[loaded.key] = entry
@@ -144,7 +151,8 @@ package actor Scheduler {
             }
             let entry = Entry(loaded: loaded, schedule: schedule, handled: cursors[loaded.key] ?? start)
             kept[loaded.key] = entry
-            try await recordMissed(entry, upTo: now, reason: "the daemon was not running", catchUp: loaded.automation.catchUp)
+            // In a cluster, the node that takes it records what it missed (`own`).
+            if !clustered { try await recordMissed(entry, upTo: now, reason: "the daemon was not running", catchUp: loaded.automation.catchUp) }
         }
         for (key, entry) in entries where kept[key] == nil {
             logger.info("automation removed", metadata: ["automation": "\(key.name)", "script": "\(key.script)"])
@@ -166,6 +174,62 @@ package actor Scheduler {
     package func nextFires() -> [(key: AutomationKey, next: Date?)] {
         entries.values.map { ($0.loaded.key, $0.next) }.sorted { $0.key.description < $1.key.description }
     }
+
+    // MARK: Ownership (a cluster)
+
+    /// The time automations loaded, and those this node owns with their fences and whether a run of theirs is going:
+    /// what the node's membership balances.
+    package func timeAutomations() -> (all: [AutomationKey], owned: [(key: AutomationKey, fence: Fence, running: Bool)]) {
+        let timed = entries.values.filter { $0.schedule != nil }
+        return (timed.map(\.loaded.key).sorted { $0.description < $1.description },
+                timed.compactMap { entry in entry.fence.map { (entry.loaded.key, $0, !entry.running.isEmpty) } }
+                    .sorted { $0.0.description < $1.0.description })
+    }
+
+    /// This node now owns these automations: each starts from its cursor as the store has it now (its last owner moved
+    /// it), and the fires it missed since follow its own rule — the latest runs with `catch up`, the others are
+    /// recorded as skipped.
+    package func own(_ granted: [AutomationKey: Fence]) async throws(RunStoreError) {
+        await beginOperation()
+        defer { endOperation() }
+        guard !stopping else { return }
+        let now = clock.now()
+        for (key, fence) in granted.sorted(by: { $0.key.description < $1.key.description }) {
+            guard let entry = entries[key], entry.schedule != nil else { continue }
+            entry.fence = fence
+            if let cursor = try await store.cursor(of: key) { entry.handled = cursor }
+            try await recordMissed(entry, upTo: now, reason: "no daemon owned it: none was running, or its node stopped or lost its lease",
+                                   catchUp: entry.loaded.automation.catchUp)
+        }
+        try await startClaimed()
+        // What is next changed: the loop looks again.
+        waitTask?.cancel()
+    }
+
+    /// This node no longer owns these automations: their fires are no longer claimed here and their queued fires are
+    /// dropped. `cancellingRuns` when the node lost its lease: its runs are cancelled before another node may take
+    /// over; a node handing automations back to share them lets their runs end.
+    package func disown(_ keys: [AutomationKey], cancellingRuns: Bool) {
+        for key in keys {
+            guard let entry = entries[key] else { continue }
+            entry.fence = nil
+            entry.queued.removeAll()
+            if cancellingRuns { for running in entry.running { running.cancel() } }
+        }
+        // A fire begun and not claimed yet carries the fence it had: the store refuses it once the node no longer owns
+        // the automation, and lets it through when it is claimed before the store hears of the release.
+        countQueues()
+        waitTask?.cancel()
+    }
+
+    /// The scheduled instant of the oldest fire due here and not yet handed out: the lag an operator reads in `status`.
+    package func oldestDue() -> Date? {
+        let now = clock.now()
+        return entries.values.compactMap { entry in isFiredHere(entry) ? entry.next : nil }.filter { $0 <= now }.min()
+    }
+
+    /// Whether this daemon fires the automation's fires on time: always with a store of its own, once owned in a cluster.
+    func isFiredHere(_ entry: Entry) -> Bool { !clustered || entry.fence != nil }
 
     // MARK: Running
 
@@ -195,7 +259,7 @@ package actor Scheduler {
             } catch {
                 logger.error("the run store failed; fires wait for the next try", metadata: ["error": "\(error)"])
             }
-            let next = entries.values.compactMap(\.next).min()
+            let next = entries.values.compactMap { self.isFiredHere($0) ? $0.next : nil }.min()
             let clock = self.clock
             let waiting = Task { next == nil ? try await clock.waitForever() : try await clock.wait(until: next ?? .distantFuture) }
             waitTask = waiting
@@ -222,7 +286,7 @@ package actor Scheduler {
     func fireDue() async throws(RunStoreError) {
         let now = clock.now()
         for entry in entries.values.sorted(by: { $0.loaded.key.description < $1.loaded.key.description }) {
-            guard let schedule = entry.schedule else { continue }
+            guard let schedule = entry.schedule, isFiredHere(entry) else { continue }
             let due = Schedules.fires(of: schedule, after: entry.handled, through: now, limit: missedRecordLimit).due
             guard let latest = due.last else { continue }
             for missed in due.dropLast() {
@@ -255,7 +319,7 @@ package actor Scheduler {
 
     func fire(_ entry: Entry, at instant: Date, manual: Bool = false, caughtUp: Bool = false) -> Fire {
         Fire(automation: entry.loaded.key, trigger: entry.loaded.automation.trigger.description, scheduled: instant, manual: manual,
-             caughtUp: caughtUp)
+             caughtUp: caughtUp, fence: manual ? nil : entry.fence)
     }
 
     /// A fire recorded without a run, and counted for the metrics.
@@ -425,12 +489,18 @@ package actor Scheduler {
 
     // MARK: Stopping
 
-    /// Takes no more fires, gives the runs going `grace` to end, then cancels them (they are recorded as
-    /// cancelled) and waits for them.
-    package func stop(grace: Duration) async {
+    /// Fires no more, and drops the fires queued: the first step of `stop`, on its own for a node that hands its
+    /// automations over before its runs end.
+    package func stopTakingFires() {
         stopping = true
         waitTask?.cancel()
         for entry in entries.values { entry.queued.removeAll() }
+    }
+
+    /// Takes no more fires, gives the runs going `grace` to end, then cancels them (they are recorded as
+    /// cancelled) and waits for them.
+    package func stop(grace: Duration) async {
+        stopTakingFires()
         let running = entries.values.flatMap(\.running)
         guard !running.isEmpty else { return }
         logger.info("stopping: waiting for runs to end", metadata: ["runs": "\(running.count)", "grace": "\(grace)"])

@@ -89,7 +89,8 @@ struct AutoCommand: AsyncParsableCommand {
             discussion: examples(host: AutoCommandLine.host.name, hasAppShortcuts: !AutoCommandLine.host.registry.appShortcuts.isEmpty),
             version: AutoCommandLine.host.version,
             subcommands: [RunCommand.self, CheckCommand.self, GraphCommand.self, IntentsCommand.self, ReplCommand.self,
-                          DaemonCommand.self, AutomationsCommand.self, SayCommand.self, ShortcutsCommand.self, McpCommand.self, MigrateCommand.self],
+                          DaemonCommand.self, AutomationsCommand.self, SayCommand.self, ShortcutsCommand.self, McpCommand.self, MigrateCommand.self,
+                          StoreCommand.self],
             defaultSubcommand: RunCommand.self)
     }
 

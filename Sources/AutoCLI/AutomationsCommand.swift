@@ -12,7 +12,8 @@ import Logging
 struct AutomationsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "automations", abstract: "List automations, their next fires and their run history.",
-        subcommands: [ListAutomations.self, NextFires.self, History.self, Trace.self, RunAutomation.self, Enable.self, Disable.self],
+        subcommands: [ListAutomations.self, NextFires.self, History.self, Trace.self, RunAutomation.self, Enable.self, Disable.self,
+                      AutomationsStatus.self],
         defaultSubcommand: ListAutomations.self)
 }
 
@@ -62,9 +63,9 @@ enum AutomationScripts {
         return automation
     }
 
-    static func store(_ option: StoreOption) throws -> SQLiteRunStore {
+    static func store(_ option: StoreOption) async throws -> any RunStore {
         do {
-            return try SQLiteRunStore(path: option.path)
+            return try await option.location.open(logger: Logger(label: "auto.store"))
         } catch {
             Console.standard.writeError("error: \(error)\n")
             throw CommandExit(code: 1)
@@ -72,13 +73,14 @@ enum AutomationScripts {
     }
 
     /// The store to read a cursor from, when there is one: asking when something fires makes no store.
-    static func existingStore(_ option: StoreOption) throws -> SQLiteRunStore? {
-        FileManager.default.fileExists(atPath: option.path) ? try store(option) : nil
+    static func existingStore(_ option: StoreOption) async throws -> (any RunStore)? {
+        option.location.exists ? try await store(option) : nil
     }
 
     /// An automation's schedule and when it fires next, by the daemon's rule (`Schedules.next`), from its cursor in
     /// `store`.
-    static func next(_ automation: LoadedAutomation, store: SQLiteRunStore?, now: Date) throws -> (schedule: (any FireSchedule)?, next: NextFire) {
+    static func next(_ automation: LoadedAutomation, store: (any RunStore)?, now: Date) async throws
+        -> (schedule: (any FireSchedule)?, next: NextFire) {
         let trigger = automation.automation.trigger
         let schedule: (any FireSchedule)?
         do {
@@ -88,7 +90,7 @@ enum AutomationScripts {
             Console.standard.writeError("error: \(automation.key.script): '\(automation.key.name)': \(error.message)\n")
             throw CommandExit(code: ExitCode.usageError)
         }
-        return (schedule, Schedules.next(of: trigger, schedule: schedule, cursor: try store?.cursor(of: automation.key), now: now))
+        return (schedule, Schedules.next(of: trigger, schedule: schedule, cursor: try await store?.cursor(of: automation.key), now: now))
     }
 
     /// The zone a trigger's instants are shown in: a cron's own (`in "Europe/Paris"`), or the machine's.
@@ -144,8 +146,19 @@ struct ListAutomations: AsyncParsableCommand {
 
     func run() async throws {
         // Before the store is opened: see `StoreLock.daemon(holding:)`.
-        let daemon = StoreLock.daemon(holding: self.store.path)
-        let store = try AutomationScripts.store(self.store)
+        let location = self.store.location
+        let daemon = location.isShared ? nil : StoreLock.daemon(holding: location.description)
+        let store = try await AutomationScripts.store(self.store)
+        // On a shared store, which node fires each automation: its owner's name.
+        var owners: [AutomationKey: String] = [:]
+        if let shared = store as? any ClusterStore {
+            let status = try await shared.status()
+            let nodes = Dictionary(status.nodes.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+            for ownership in status.automations {
+                let node = ownership.owner.flatMap { nodes[$0] }
+                owners[ownership.automation] = node.map { $0.isLive ? $0.info.name : "\($0.info.name) (expired)" } ?? "(no node)"
+            }
+        }
         let now = Date()
         var rows: [[String: Any]] = []
         var leftOut = 0
@@ -154,10 +167,10 @@ struct ListAutomations: AsyncParsableCommand {
             if let run { row["lastAt"] = AutomationScripts.iso(run.started ?? run.scheduled) }
         }
         if paths.isEmpty {
-            for name in Set(try store.runs(of: nil, limit: 10_000).map(\.automation.name)).sorted() {
-                let run = try store.runs(of: name, limit: 1).first
+            for name in Set(try await store.runs(of: nil, limit: 10_000).map(\.automation.name)).sorted() {
+                let run = try await store.runs(of: name, limit: 1).first
                 var row: [String: Any] = ["name": name, "trigger": run?.trigger ?? "", "script": run?.automation.script ?? "",
-                                          "enabled": try store.isEnabled(name)]
+                                          "enabled": try await store.isEnabled(name)]
                 last(run, into: &row)
                 rows.append(row)
             }
@@ -167,15 +180,16 @@ struct ListAutomations: AsyncParsableCommand {
             for automation in loaded.automations {
                 let trigger = automation.automation.trigger
                 let next: String
-                switch try AutomationScripts.next(automation, store: store, now: now).next {
+                switch try await AutomationScripts.next(automation, store: store, now: now).next {
                 case .at(let instant): next = AutomationScripts.iso(instant, in: AutomationScripts.zone(of: trigger))
                 case .never: next = "never"
                 case .onFileEvents: next = "on file events"
                 case .afterLoad(let interval): next = AutomationScripts.afterLoad(interval)
                 }
                 var row: [String: Any] = ["name": automation.key.name, "trigger": trigger.description, "script": automation.key.script,
-                                          "enabled": try store.isEnabled(automation.key.name), "next": next]
-                last(try store.lastRun(of: automation.key), into: &row)
+                                          "enabled": try await store.isEnabled(automation.key.name), "next": next]
+                if location.isShared, !automation.automation.trigger.isFileTrigger { row["node"] = owners[automation.key] ?? "(no node)" }
+                last(try await store.lastRun(of: automation.key), into: &row)
                 rows.append(row)
             }
         }
@@ -188,12 +202,13 @@ struct ListAutomations: AsyncParsableCommand {
                 let name = row["name"] as? String ?? "", trigger = row["trigger"] as? String ?? ""
                 var line = "\(name)  \(trigger)"
                 if let next = row["next"] as? String { line += "  next \(next)" }
+                if let node = row["node"] as? String { line += " on \(node)" }
                 line += "  last \(row["last"] as? String ?? "")"
                 if let at = row["lastAt"] as? String { line += " \(at)" }
                 if row["enabled"] as? Bool == false { line += "  (disabled)" }
                 text += line + "\n"
             }
-            if daemon == nil { text += "no daemon holds \(self.store.path): nothing fires until one runs (auto daemon SCRIPT|DIR…)\n" }
+            if daemon == nil, !location.isShared { text += "no daemon holds \(location): nothing fires until one runs (auto daemon SCRIPT|DIR…)\n" }
             Console.standard.writeOut(text)
         }
         if leftOut > 0 {
@@ -253,7 +268,7 @@ struct NextFires: AsyncParsableCommand {
             let automation = try AutomationScripts.automation(target[1], in: target[0])
             let trigger = automation.automation.trigger
             timeZone = AutomationScripts.zone(of: trigger)
-            let (timed, next) = try AutomationScripts.next(automation, store: try AutomationScripts.existingStore(store), now: now)
+            let (timed, next) = try await AutomationScripts.next(automation, store: try await AutomationScripts.existingStore(store), now: now)
             guard let timed else {
                 Console.standard.writeError("'\(target[1])' runs on file events (\(trigger)), not on a schedule\n")
                 throw CommandExit(code: ExitCode.usageError)
@@ -286,7 +301,7 @@ struct History: AsyncParsableCommand {
     @Flag(help: "Print JSON.") var json = false
 
     func run() async throws {
-        let runs = try AutomationScripts.store(store).runs(of: name, limit: limit)
+        let runs = try await AutomationScripts.store(store).runs(of: name, limit: limit)
         if json {
             Console.standard.writeOut(AutomationScripts.json(runs.map(Self.object)) + "\n")
             return
@@ -353,12 +368,12 @@ struct Trace: AsyncParsableCommand {
     @Flag(help: "Print JSON.") var json = false
 
     func run() async throws {
-        let store = try AutomationScripts.store(self.store)
-        guard let record = try store.run(run) else {
-            Console.standard.writeError("error: no run \(run) in \(self.store.path)\n")
+        let store = try await AutomationScripts.store(self.store)
+        guard let record = try await store.run(run) else {
+            Console.standard.writeError("error: no run \(run) in \(self.store.location)\n")
             throw CommandExit(code: 1)
         }
-        let steps = try store.steps(of: run)
+        let steps = try await store.steps(of: run)
         let currentNames = Self.currentNames(in: try IntentsCommand.compiled(script: nil).registry)
         if json {
             var object = History.object(record)
@@ -427,7 +442,7 @@ struct RunAutomation: AsyncParsableCommand {
         let presetAnswers = try answers.presetAnswers()
         let automation = try AutomationScripts.automation(name, in: script, grants: grants)
         LoggingSystem.bootstrap(StreamLogHandler.standardError)
-        let runner = FireRunner(store: try AutomationScripts.store(store), logger: Logger(label: "auto.automations"), grants: grants)
+        let runner = FireRunner(store: try await AutomationScripts.store(store), logger: Logger(label: "auto.automations"), grants: grants)
         let fire = Fire(automation: automation.key, trigger: automation.automation.trigger.description, scheduled: Date(), manual: true)
         guard let record = try await runner.run(automation, fire, answers: presetAnswers, approveConfirmations: yes) else {
             throw CommandExit(code: 1)
@@ -449,7 +464,7 @@ struct Enable: AsyncParsableCommand {
     @Argument(help: "The automation's name.") var name: String
     @OptionGroup var store: StoreOption
     func run() async throws {
-        try AutomationScripts.store(store).setEnabled(true, for: name)
+        try await AutomationScripts.store(store).setEnabled(true, for: name)
         Console.standard.writeOut("'\(name)' is enabled\n")
     }
 }
@@ -460,7 +475,7 @@ struct Disable: AsyncParsableCommand {
     @Argument(help: "The automation's name.") var name: String
     @OptionGroup var store: StoreOption
     func run() async throws {
-        try AutomationScripts.store(store).setEnabled(false, for: name)
+        try await AutomationScripts.store(store).setEnabled(false, for: name)
         Console.standard.writeOut("'\(name)' is disabled\n")
     }
 }

@@ -35,9 +35,20 @@ struct DaemonCommand: AsyncParsableCommand {
                                valueName: "HOST:PORT"))
     var metrics: String?
 
+    @Option(help: ArgumentHelp("On a shared store (PostgreSQL): this daemon's name in logs and 'auto automations status'; the host's name by default.",
+                               valueName: "name"))
+    var node: String?
+
+    @Option(help: ArgumentHelp("On a shared store: how long this daemon's lease lasts. A daemon that dies is taken over this long after its last heartbeat.",
+                               valueName: "duration"))
+    var lease: String = "10s"
+
     @OptionGroup(title: "Capabilities") var capabilities: CapabilityOptions
 
     func validate() throws {
+        guard let lease = DurationOption.parse(lease), lease >= .milliseconds(500), lease <= .seconds(3_600) else {
+            throw ValidationError("--lease takes a duration from 500ms to 1h, such as 10s")
+        }
         if let metrics, MetricsServer.parse(metrics) == nil {
             throw ValidationError("--metrics takes HOST:PORT (127.0.0.1:9464) or a port, not '\(metrics)'")
         }
@@ -52,8 +63,11 @@ struct DaemonCommand: AsyncParsableCommand {
         let host = AutoCommandLine.host
         let days = Duration.seconds(keepDays * 86_400)
         let grants = try capabilities.grants()
-        var options = Daemon.Options(paths: paths, store: store.path, grace: DurationOption.parse(grace) ?? .seconds(10),
+        var options = Daemon.Options(paths: paths, store: store.location, grace: DurationOption.parse(grace) ?? .seconds(10),
                                      retention: Retention(runsPerAutomation: keep, age: days, failureAge: days * 3), grants: grants)
+        options.nodeName = node
+        options.version = host.version
+        options.cluster = NodeMembership.Timing(lease: DurationOption.parse(lease) ?? .seconds(10))
         var server: MetricsServer?
         if let metrics, let (address, port) = MetricsServer.parse(metrics) {
             do {
@@ -78,10 +92,16 @@ struct DaemonCommand: AsyncParsableCommand {
     }
 }
 
-/// `--store PATH`, shared by the daemon and `auto automations`.
+/// `--store PATH|URL`, shared by the daemon and `auto automations`.
 struct StoreOption: ParsableArguments {
-    @Option(name: .customLong("store"), help: "The run store (SQLite); by default $XDG_STATE_HOME/auto/runs.sqlite.")
-    var path: String = SQLiteRunStore.defaultPath
+    @Option(name: .customLong("store"), help: ArgumentHelp(
+        "The run store: a SQLite file, or a PostgreSQL database that several daemons share.",
+        discussion: "A path, or postgres://user:password@host:5432/database. Without it, $AUTO_STORE; without that, "
+            + "$XDG_STATE_HOME/auto/runs.sqlite.",
+        valueName: "path|url"))
+    var text: String?
+
+    var location: RunStoreLocation { RunStoreLocation(text) }
 }
 
 /// `10s`, `500ms`, `2m`, `1h`, or a number of seconds.

@@ -17,6 +17,12 @@ package struct Automation: Sendable {
         case cron(expression: String, zone: String?)
         /// `when file created in "~/Downloads" matching "*.pdf"`: on events of the files of a folder.
         case file(FileTrigger)
+
+        /// On file events rather than on time: run by each daemon that watches the folder, never owned by one node.
+        package var isFileTrigger: Bool {
+            if case .file = self { return true }
+            return false
+        }
     }
 
     /// What happens when it fires while a run of it is still going.

@@ -1,0 +1,105 @@
+import Foundation
+
+/// What a store several daemons share adds to a run store: the daemons (nodes) with their leases, and which node
+/// owns which time automation. Only the owner fires an automation; its claims carry its `Fence`, which the store
+/// checks in the statement that claims, so a node that lost an automation — its lease ran out while it was paused,
+/// or another node took it over — can't claim a fire of it, whatever it believes. Time is the database's: a lease
+/// runs out at the database's clock, never a node's.
+package protocol ClusterStore: RunStore {
+    /// Registers a node, with a lease of `lease` from now (the database's now).
+    nonisolated(nonsending) func join(_ node: NodeInfo, lease: Duration) async throws(RunStoreError) -> NodeID
+    /// Extends the node's lease to `lease` from now, and says what it reports (the oldest due fire it has not
+    /// claimed yet). False when its lease had already run out: it may own nothing any more, and must join again.
+    nonisolated(nonsending) func renew(_ node: NodeID, lease: Duration, oldestDue: Date?) async throws(RunStoreError) -> Bool
+    /// Takes up to `count` of `automations` that no live node owns (none, or one whose lease ran out), each with a new
+    /// epoch: `FOR UPDATE SKIP LOCKED`, so nodes taking at once take different ones. Nothing when the node's own lease
+    /// ran out.
+    nonisolated(nonsending) func acquire(_ automations: [AutomationKey], upTo count: Int, for node: NodeID) async throws(RunStoreError)
+        -> [AutomationKey: Fence]
+    /// Gives automations back (a node over its fair share, or one stopping), for another node to take.
+    nonisolated(nonsending) func release(_ automations: [AutomationKey], from node: NodeID) async throws(RunStoreError)
+    /// Removes the node: what it owns is released at once, and the others are told (`leave` is a stop, not a crash).
+    nonisolated(nonsending) func leave(_ node: NodeID) async throws(RunStoreError)
+    /// The nodes whose lease has not run out, and the one asking counted in.
+    nonisolated(nonsending) func liveNodes() async throws(RunStoreError) -> Int
+    /// What `auto automations status` shows: the nodes (live ones and those that stopped lately) and the owners.
+    nonisolated(nonsending) func status() async throws(RunStoreError) -> ClusterStatus
+    /// Waits until another node announces a change (joined, left, released automations), or `timeout` passes.
+    nonisolated(nonsending) func waitForChange(timeout: Duration) async
+}
+
+package typealias NodeID = Int64
+
+/// What a node says of itself when it joins: the name people read in logs and `status` (`--node`, or the host's name),
+/// where it runs, and which auto it is.
+package struct NodeInfo: Sendable, Equatable {
+    package let name: String
+    package let host: String
+    package let pid: Int32
+    package let version: String
+    package init(name: String, host: String, pid: Int32, version: String) {
+        self.name = name
+        self.host = host
+        self.pid = pid
+        self.version = version
+    }
+}
+
+/// A node's right to claim an automation's fires: given when the node acquired it, and checked by the store in the
+/// claim. `epoch` grows each time the automation changes owner, so an older owner's fence no longer matches.
+package struct Fence: Sendable, Hashable {
+    package let node: NodeID
+    package let epoch: Int64
+    package init(node: NodeID, epoch: Int64) {
+        self.node = node
+        self.epoch = epoch
+    }
+}
+
+/// The nodes and who owns what, as the store says at one instant (the database's).
+package struct ClusterStatus: Sendable, Equatable {
+    package struct Node: Sendable, Equatable {
+        package let id: NodeID
+        package let info: NodeInfo
+        package let started: Date
+        package let heartbeat: Date
+        package let leaseUntil: Date
+        /// When it stopped (`leave`); nil while it runs, or when it died without saying so (its lease then runs out).
+        package let left: Date?
+        /// The scheduled instant of the oldest fire due on it and not claimed yet, at its last heartbeat.
+        package let oldestDue: Date?
+        package var isLive: Bool { left == nil && leaseUntil > now }
+        /// The database's now when the status was read.
+        package let now: Date
+        package init(id: NodeID, info: NodeInfo, started: Date, heartbeat: Date, leaseUntil: Date, left: Date?, oldestDue: Date?, now: Date) {
+            self.id = id
+            self.info = info
+            self.started = started
+            self.heartbeat = heartbeat
+            self.leaseUntil = leaseUntil
+            self.left = left
+            self.oldestDue = oldestDue
+            self.now = now
+        }
+    }
+    package struct Ownership: Sendable, Equatable {
+        package let automation: AutomationKey
+        package let owner: NodeID?
+        package let epoch: Int64
+        package let since: Date?
+        package init(automation: AutomationKey, owner: NodeID?, epoch: Int64, since: Date?) {
+            self.automation = automation
+            self.owner = owner
+            self.epoch = epoch
+            self.since = since
+        }
+    }
+    package let now: Date
+    package let nodes: [Node]
+    package let automations: [Ownership]
+    package init(now: Date, nodes: [Node], automations: [Ownership]) {
+        self.now = now
+        self.nodes = nodes
+        self.automations = automations
+    }
+}

@@ -1,0 +1,145 @@
+import Foundation
+import Logging
+
+/// A daemon's part in a cluster on a shared store: it joins as a node, keeps its lease alive, and balances the time
+/// automations with the other nodes — taking its fair share of those no live node owns, handing back what is over
+/// it when a node joins — and tells its scheduler what it owns.
+///
+/// The rule that keeps a fire from running twice is the store's (a claim carries the owner's fence). What this adds is
+/// the node's own side of a lease: when it can't renew in time (the database is down, the process was paused), it
+/// stops firing and cancels its runs before the lease runs out at the database, so before another node may take over.
+package actor NodeMembership {
+    /// How long a lease lasts from each renewal, and how often the node renews it (and looks at the balance): a node
+    /// killed is taken over about `lease` after its last renewal.
+    package struct Timing: Sendable {
+        package var lease: Duration
+        package var heartbeat: Duration
+        /// How long before its lease runs out, as the node counts it, the node gives up what it owns: room for the
+        /// database's clock and the node's to run at slightly different rates.
+        package var margin: Duration
+        /// A heartbeat a quarter of the lease, and a margin a fifth, each at most a second: a lease of 10 s renews every
+        /// second, and a node that can't renew gives up 9 s after the last renewal it sent.
+        package init(lease: Duration = .seconds(10)) {
+            self.lease = lease
+            heartbeat = min(.seconds(1), lease / 4)
+            margin = min(.seconds(1), lease / 5)
+        }
+    }
+
+    let store: any ClusterStore
+    let scheduler: Scheduler
+    let info: NodeInfo
+    let timing: Timing
+    let logger: Logger
+    let metrics: DaemonMetrics
+
+    /// The node's id while it is a member; nil before it joins and after its lease was lost (it joins again).
+    package private(set) var node: NodeID?
+    /// When its lease runs out, counted from when the last renewal was sent (the database extended it later than
+    /// that, so this is never after the database's deadline), less `margin`.
+    var deadline: ContinuousClock.Instant?
+    var leaving = false
+
+    package init(store: any ClusterStore, scheduler: Scheduler, info: NodeInfo, timing: Timing = Timing(), logger: Logger,
+                 metrics: DaemonMetrics = DaemonMetrics()) {
+        self.store = store
+        self.scheduler = scheduler
+        self.info = info
+        self.timing = timing
+        self.logger = logger
+        self.metrics = metrics
+    }
+
+    /// Joins, then renews and balances every heartbeat (sooner when another node announces a change) until cancelled.
+    /// A store that fails is tried again at the next heartbeat; what the node owns is given up once its lease would
+    /// have run out.
+    package func run() async {
+        while !Task.isCancelled, !leaving {
+            do {
+                try await beat()
+            } catch {
+                logger.error("the run store failed; the node tries again", metadata: ["error": "\(error)"])
+            }
+            await giveUpIfExpired()
+            var wait = timing.heartbeat
+            if let deadline { wait = min(wait, max(.milliseconds(10), deadline - ContinuousClock.now)) }
+            await store.waitForChange(timeout: wait)
+        }
+    }
+
+    /// One heartbeat: join if needed, renew, and balance.
+    func beat() async throws(RunStoreError) {
+        let sent = ContinuousClock.now
+        if let node {
+            let oldestDue = await scheduler.oldestDue()
+            guard try await store.renew(node, lease: timing.lease, oldestDue: oldestDue) else {
+                logger.error("the node's lease ran out before it was renewed; it gives up its automations and joins again",
+                             metadata: ["node": "\(info.name)"])
+                await loseEverything()
+                self.node = nil
+                return
+            }
+        } else {
+            node = try await store.join(info, lease: timing.lease)
+            logger.info("joined the cluster", metadata: ["node": "\(info.name)", "id": "\(node ?? 0)"])
+        }
+        deadline = sent + timing.lease - timing.margin
+        try await balance()
+    }
+
+    /// Takes or hands back automations so this node owns its fair share: the time automations loaded, divided by the
+    /// live nodes, rounded up.
+    func balance() async throws(RunStoreError) {
+        guard let node, !leaving else { return }
+        let (all, owned) = await scheduler.timeAutomations()
+        let live = max(1, try await store.liveNodes())
+        let share = (all.count + live - 1) / live
+        metrics.owned(owned.count, liveNodes: live)
+        if owned.count > share {
+            // Those with no run going first: a run handed over keeps going here while the new owner fires the next.
+            let extra = Array((owned.filter { !$0.running } + owned.filter(\.running)).prefix(owned.count - share).map(\.key))
+            await scheduler.disown(extra, cancellingRuns: false)
+            try await store.release(extra, from: node)
+            metrics.ownershipChanged("released", count: extra.count)
+            logger.info("handed automations back to share them", metadata: ["node": "\(info.name)", "count": "\(extra.count)"])
+        } else if owned.count < share {
+            let mine = Set(owned.map(\.key))
+            let granted = try await store.acquire(all.filter { !mine.contains($0) }, upTo: share - owned.count, for: node)
+            guard !granted.isEmpty else { return }
+            metrics.ownershipChanged("acquired", count: granted.count)
+            logger.info("took automations", metadata: ["node": "\(info.name)", "count": "\(granted.count)",
+                                                      "automations": "\(granted.keys.map(\.name).sorted().joined(separator: ", "))"])
+            try await scheduler.own(granted)
+        }
+    }
+
+    /// Past the deadline without a renewal: stop firing and cancel the runs, before another node may take over.
+    func giveUpIfExpired() async {
+        guard let deadline, ContinuousClock.now >= deadline else { return }
+        logger.error("the node could not renew its lease in time; it gives up its automations", metadata: ["node": "\(info.name)"])
+        await loseEverything()
+        self.deadline = nil
+    }
+
+    func loseEverything() async {
+        let owned = await scheduler.timeAutomations().owned.map(\.key)
+        await scheduler.disown(owned, cancellingRuns: true)
+        metrics.ownershipChanged("lost", count: owned.count)
+    }
+
+    /// A stop (SIGTERM): the scheduler takes no more fires, and the node leaves at once, so the others take its
+    /// automations over within a heartbeat — or at once, told by the store — while its runs get their grace.
+    package func leave() async {
+        leaving = true
+        await scheduler.stopTakingFires()
+        await scheduler.disown(await scheduler.timeAutomations().owned.map(\.key), cancellingRuns: false)
+        guard let node else { return }
+        do {
+            try await store.leave(node)
+            logger.info("left the cluster", metadata: ["node": "\(info.name)"])
+        } catch {
+            logger.error("the node could not say it leaves; its lease runs out instead", metadata: ["error": "\(error)"])
+        }
+        self.node = nil
+    }
+}

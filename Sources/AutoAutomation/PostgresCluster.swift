@@ -1,0 +1,241 @@
+import Foundation
+import Logging
+import PostgresNIO
+import Synchronization
+
+/// The nodes of a cluster and who owns which automation, in PostgreSQL (`ClusterStore`). Leases are counted at the
+/// database's clock (`now()`), so no node's clock matters; a node's claims are fenced in `PostgresRunStore.record`.
+/// Changes that another node should act on at once — a node joining or leaving, automations handed back — are
+/// announced with NOTIFY on `auto_cluster`; a node also looks every heartbeat, since NOTIFY doesn't pass through every
+/// connection pooler.
+extension PostgresRunStore: ClusterStore {
+    /// The channel nodes announce changes on.
+    static let channel = "auto_cluster"
+
+    nonisolated(nonsending) package func join(_ node: NodeInfo, lease: Duration) async throws(RunStoreError) -> NodeID {
+        try await transaction { connection in
+            // Nodes that stopped or died a day ago are of no more interest to `status`.
+            try await connection.perform("""
+                DELETE FROM node WHERE lease_until < now() - interval '1 day'
+                """, logger: logger)
+            let rows = try await connection.query("""
+                INSERT INTO node (name, host, pid, version, lease_until)
+                VALUES (\(node.name), \(node.host), \(Int64(node.pid)), \(node.version), now() + \(Self.seconds(lease)) * interval '1 second')
+                RETURNING id
+                """, logger: logger).collect()
+            try await connection.perform("SELECT pg_notify(\(Self.channel), 'joined')", logger: logger)
+            // INSERT … RETURNING returns its row, or fails.
+            return try rows.first?.decode(Int64.self) ?? 0
+        }
+    }
+
+    nonisolated(nonsending) package func renew(_ node: NodeID, lease: Duration, oldestDue: Date?) async throws(RunStoreError) -> Bool {
+        try await value("""
+            UPDATE node SET heartbeat = now(), lease_until = now() + \(Self.seconds(lease)) * interval '1 second',
+              oldest_due_ms = \(oldestDue.map(Self.milliseconds))::bigint
+            WHERE id = \(node) AND left_at IS NULL AND lease_until > now()
+            RETURNING 1
+            """, as: Int.self) != nil
+    }
+
+    nonisolated(nonsending) package func acquire(_ automations: [AutomationKey], upTo count: Int, for node: NodeID) async throws(RunStoreError)
+        -> [AutomationKey: Fence] {
+        guard !automations.isEmpty, count > 0 else { return [:] }
+        let input = try json(automations.map { AutomationRow(script: $0.script, name: $0.name) })
+        // Free: owned by no node, or by one whose lease ran out or that left. Rows another node is taking (or claiming a
+        // fire of) right now are skipped, not waited for.
+        return try await transaction { connection in
+            let rows = try await connection.query("""
+                WITH free AS (
+                  SELECT a.script, a.name FROM automation a
+                  JOIN jsonb_to_recordset(\(input)::jsonb) AS f(script text, name text) ON a.script = f.script AND a.name = f.name
+                  WHERE EXISTS (SELECT 1 FROM node me WHERE me.id = \(node) AND me.left_at IS NULL AND me.lease_until > now())
+                    AND NOT EXISTS (SELECT 1 FROM node n WHERE n.id = a.owner AND n.left_at IS NULL AND n.lease_until > now())
+                  ORDER BY a.script, a.name
+                  LIMIT \(Int64(count))
+                  FOR UPDATE OF a SKIP LOCKED)
+                UPDATE automation a SET owner = \(node), epoch = a.epoch + 1, owned_since = now()
+                FROM free WHERE a.script = free.script AND a.name = free.name
+                RETURNING a.script, a.name, a.epoch
+                """, logger: logger)
+            var granted: [AutomationKey: Fence] = [:]
+            for try await (script, name, epoch) in rows.decode((String, String, Int64).self) {
+                granted[AutomationKey(script: script, name: name)] = Fence(node: node, epoch: epoch)
+            }
+            return granted
+        }
+    }
+
+    nonisolated(nonsending) package func release(_ automations: [AutomationKey], from node: NodeID) async throws(RunStoreError) {
+        guard !automations.isEmpty else { return }
+        let input = try json(automations.map { AutomationRow(script: $0.script, name: $0.name) })
+        try await transaction { connection in
+            try await connection.perform("""
+                UPDATE automation a SET owner = NULL, owned_since = NULL
+                FROM jsonb_to_recordset(\(input)::jsonb) AS f(script text, name text)
+                WHERE a.script = f.script AND a.name = f.name AND a.owner = \(node)
+                """, logger: logger)
+            try await connection.perform("SELECT pg_notify(\(Self.channel), 'released')", logger: logger)
+        }
+    }
+
+    nonisolated(nonsending) package func leave(_ node: NodeID) async throws(RunStoreError) {
+        try await transaction { connection in
+            try await connection.perform("UPDATE automation SET owner = NULL, owned_since = NULL WHERE owner = \(node)", logger: logger)
+            try await connection.perform("""
+                UPDATE node SET left_at = now(), lease_until = least(lease_until, now()) WHERE id = \(node)
+                """, logger: logger)
+            try await connection.perform("SELECT pg_notify(\(Self.channel), 'left')", logger: logger)
+        }
+    }
+
+    nonisolated(nonsending) package func liveNodes() async throws(RunStoreError) -> Int {
+        try await value("SELECT count(*) FROM node WHERE left_at IS NULL AND lease_until > now()", as: Int.self) ?? 0
+    }
+
+    nonisolated(nonsending) package func status() async throws(RunStoreError) -> ClusterStatus {
+        try await transaction { connection in
+            let now = try await connection.query("SELECT now()", logger: logger).collect().first?.decode(Date.self) ?? Date()
+            var nodes: [ClusterStatus.Node] = []
+            let nodeRows = try await connection.query("""
+                SELECT id, name, host, pid, version, started, heartbeat, lease_until, left_at, oldest_due_ms FROM node
+                WHERE left_at IS NULL OR left_at > now() - interval '1 hour'
+                ORDER BY id
+                """, logger: logger)
+            for try await (id, name, host, pid, version, started, heartbeat, leaseUntil, left, oldestDue)
+                in nodeRows.decode((Int64, String, String, Int64, String, Date, Date, Date, Date?, Int64?).self) {
+                nodes.append(ClusterStatus.Node(
+                    id: id, info: NodeInfo(name: name, host: host, pid: Int32(truncatingIfNeeded: pid), version: version), started: started,
+                    heartbeat: heartbeat, leaseUntil: leaseUntil, left: left, oldestDue: oldestDue.map(Self.date(milliseconds:)), now: now))
+            }
+            var automations: [ClusterStatus.Ownership] = []
+            let ownerRows = try await connection.query("""
+                SELECT script, name, owner, epoch, owned_since FROM automation WHERE cursor_ms IS NOT NULL ORDER BY name, script
+                """, logger: logger)
+            for try await (script, name, owner, epoch, since) in ownerRows.decode((String, String, Int64?, Int64, Date?).self) {
+                automations.append(ClusterStatus.Ownership(automation: AutomationKey(script: script, name: name), owner: owner, epoch: epoch,
+                                                           since: since))
+            }
+            return ClusterStatus(now: now, nodes: nodes, automations: automations)
+        }
+    }
+
+    nonisolated(nonsending) package func waitForChange(timeout: Duration) async {
+        await announcements.wait(timeout: timeout)
+    }
+
+    /// A duration in seconds, to the microsecond, for an interval.
+    static func seconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+    }
+}
+
+/// Another node's announcements (NOTIFY on `auto_cluster`), heard on a connection of its own once someone waits for
+/// them: each wakes whoever waits. A lost connection is made again, with a growing pause, and counts as an
+/// announcement (what was said meanwhile was not heard).
+final class ClusterAnnouncements: Sendable {
+    let address: PostgresAddress
+    let logger: Logger
+    private let state = Mutex<State>(State())
+    private struct State {
+        var listening: Task<Void, Never>?
+        var waiters: [Int: CheckedContinuation<Void, Never>] = [:]
+        var cancelled: Set<Int> = []
+        var nextWaiter = 0
+    }
+
+    init(address: PostgresAddress, logger: Logger) {
+        self.address = address
+        self.logger = logger
+    }
+
+    deinit {
+        state.withLock { $0.listening?.cancel() }
+    }
+
+    func stop() async {
+        let listening = state.withLock { state -> Task<Void, Never>? in
+            defer { state.listening = nil }
+            return state.listening
+        }
+        listening?.cancel()
+        await listening?.value
+    }
+
+    /// Until an announcement, or `timeout`.
+    func wait(timeout: Duration) async {
+        startListening()
+        let id = state.withLock { state -> Int in
+            state.nextWaiter += 1
+            return state.nextWaiter
+        }
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { try? await Task.sleep(for: timeout) }
+            group.addTask {
+                await withTaskCancellationHandler {
+                    await withCheckedContinuation { continuation in
+                        let resumeNow = self.state.withLock { state -> Bool in
+                            if state.cancelled.remove(id) != nil { return true }
+                            state.waiters[id] = continuation
+                            return false
+                        }
+                        if resumeNow { continuation.resume() }
+                    }
+                } onCancel: {
+                    self.state.withLock { state -> CheckedContinuation<Void, Never>? in
+                        guard let waiter = state.waiters.removeValue(forKey: id) else {
+                            state.cancelled.insert(id)
+                            return nil
+                        }
+                        return waiter
+                    }?.resume()
+                }
+            }
+            await group.next()
+            group.cancelAll()
+        }
+        // A waiter resumed by an announcement leaves no mark; one cancelled before it waited does.
+        state.withLock { _ = $0.cancelled.remove(id) }
+    }
+
+    func announce() {
+        let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+            defer { state.waiters = [:] }
+            return Array(state.waiters.values)
+        }
+        for waiter in waiters { waiter.resume() }
+    }
+
+    private func startListening() {
+        state.withLock { state in
+            guard state.listening == nil else { return }
+            state.listening = Task { [self] in await listen() }
+        }
+    }
+
+    private func listen() async {
+        var pause = Duration.milliseconds(100)
+        while !Task.isCancelled {
+            do {
+                let connection = try await PostgresConnection.connect(configuration: address.connectionConfiguration(), id: 1, logger: logger)
+                pause = .milliseconds(100)
+                try await withTaskCancellationHandler {
+                    try await connection.listen(on: PostgresRunStore.channel) { notifications in
+                        // Listening now: what was announced before may have been missed.
+                        announce()
+                        for try await _ in notifications { announce() }
+                    }
+                } onCancel: {
+                    connection.close().whenComplete { _ in }
+                }
+                try? await connection.close().get()
+            } catch {
+                if Task.isCancelled { return }
+                logger.debug("not listening for other nodes' announcements", metadata: ["error": "\(error)"])
+            }
+            announce()
+            try? await Task.sleep(for: pause)
+            pause = min(pause * 2, .seconds(5))
+        }
+    }
+}
