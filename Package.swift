@@ -135,7 +135,9 @@ let package = Package(
         .executableTarget(name: "auto-fuzz", dependencies: ["AutoFuzz"], path: "Fuzz/auto-fuzz"),
 
         // What the tests share: a small host registered as a real host would, and scripted interaction.
-        .target(name: "AutoTestSupport", dependencies: ["AutoIntents", "AutoRuntime", "AutoLanguage", "AutoPrelude", "AutoTerminal", "AutoCLI"],
+        // PostgresNIO: the real PostgreSQL server the run store's tests start (PostgresServer).
+        .target(name: "AutoTestSupport", dependencies: ["AutoIntents", "AutoRuntime", "AutoLanguage", "AutoPrelude", "AutoTerminal", "AutoCLI",
+                                                        .product(name: "PostgresNIO", package: "postgres-nio")],
                 path: "Tests/AutoTestSupport"),
         .testTarget(name: "AutoIntentsTests", dependencies: ["AutoIntents"]),
         // The standard library's intents on real files in temporary folders, under grants; the web intents against a

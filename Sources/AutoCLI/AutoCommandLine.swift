@@ -133,6 +133,7 @@ struct AutoCommand: AsyncParsableCommand {
             """
     }
 
-    static let subcommandNames: Set<String> = ["run", "check", "graph", "intents", "repl", "daemon", "automations", "say", "shortcuts",
-                                               "mcp", "migrate", "help"]
+    /// The words that name a subcommand rather than a script to run: read from the configuration, so that a command
+    /// added there is one too.
+    static let subcommandNames: Set<String> = Set(configuration.subcommands.compactMap { $0.configuration.commandName } + ["help"])
 }

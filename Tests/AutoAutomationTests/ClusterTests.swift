@@ -56,9 +56,12 @@ import Testing
     @Test func aNodeWhoseLeaseRanOutCanNotClaimAndIsTakenOver() async throws {
         let store = try await Self.open(try await PostgresServer.database())
         _ = try await store.cursors(of: [Self.digest], startingAt: Date(timeIntervalSince1970: 0))
-        let one = try await store.join(Self.node("one"), lease: .milliseconds(300))
+        let one = try await store.join(Self.node("one"), lease: .seconds(60))
         let fence = try #require(try await store.acquire([Self.digest], upTo: 1, for: one)[Self.digest])
         let two = try await store.join(Self.node("two"), lease: .seconds(60))
+        // Its last renewal, with a lease that runs out at once: as a node that stopped renewing (however slow this
+        // machine is, nothing before depended on time).
+        #expect(try await store.renew(one, lease: .milliseconds(1), oldestDue: nil))
         try await Self.eventually("node one's lease runs out") { try await store.liveNodes() == 1 }
         #expect(try await store.claim(Self.fire(60, fence: fence), at: Date()) == nil, "nobody took it over yet, and still it can't claim")
         #expect(try await !store.renew(one, lease: .seconds(60), oldestDue: nil), "a lease that ran out is not renewed")
@@ -114,12 +117,14 @@ import Testing
         let store = try await Self.open(try await PostgresServer.database())
         let plain = AutomationKey(script: "/s.auto", name: "plain"), catching = AutomationKey(script: "/s.auto", name: "catching")
         _ = try await store.cursors(of: [plain, catching], startingAt: Date(timeIntervalSince1970: 0))
-        let dead = try await store.join(Self.node("dead"), lease: .milliseconds(200))
+        let dead = try await store.join(Self.node("dead"), lease: .seconds(60))
         let fences = try await store.acquire([plain, catching], upTo: 2, for: dead)
         for key in [plain, catching] {
             let run = try #require(try await store.claim(Self.fire(60, key, fence: fences[key]), at: Date()))
             try await store.finish(run, RunEnding(.succeeded), steps: [], droppedSteps: 0, at: Date())
         }
+        // Its last renewal, with a lease that runs out at once: it died.
+        #expect(try await store.renew(dead, lease: .milliseconds(1), oldestDue: nil))
         let scheduler = Scheduler(store: store, clock: TestClock(250), logger: Self.quiet, clustered: true)
         try await scheduler.start()
         try await scheduler.load(try Self.automations("""

@@ -9,9 +9,9 @@ import PostgresNIO
 ///
 /// PostgreSQL refuses to run as root: as root, its programs run as the `postgres` user (which Debian's package
 /// makes), in a folder that user owns.
-final class PostgresServer: Sendable {
-    let folder: String
-    let port: Int
+package final class PostgresServer: Sendable {
+    package let folder: String
+    package let port: Int
     private let binaries: String
     /// The user the server's programs run as when this process is root; nil: this process's.
     private let user: String?
@@ -22,14 +22,14 @@ final class PostgresServer: Sendable {
     /// Started on a thread of its own, not on the tests' cooperative pool: starting runs and waits for programs, and
     /// Foundation learns that a program ended on a dispatch thread, which a pool whose threads all wait (for the
     /// start, in the other tests) would never get.
-    static func running() async throws -> PostgresServer {
+    package static func running() async throws -> PostgresServer {
         try await withCheckedThrowingContinuation { continuation in
             Thread { continuation.resume(with: shared) }.start()
         }
     }
 
     /// A URL to a new, empty database of the server's.
-    static func database() async throws -> String {
+    package static func database() async throws -> String {
         let server = try await running()
         let name = "t_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").prefix(16).lowercased()
         try await server.withConnection(to: "postgres") { connection in
@@ -38,10 +38,10 @@ final class PostgresServer: Sendable {
         return server.url(of: name)
     }
 
-    func url(of database: String) -> String { "postgres://postgres@127.0.0.1:\(port)/\(database)" }
+    package func url(of database: String) -> String { "postgres://postgres@127.0.0.1:\(port)/\(database)" }
 
     /// A connection of the tests' own, for what they do behind a store's back.
-    func withConnection<T: Sendable>(to database: String, _ work: (PostgresConnection) async throws -> T) async throws -> T {
+    package func withConnection<T: Sendable>(to database: String, _ work: (PostgresConnection) async throws -> T) async throws -> T {
         let configuration = PostgresConnection.Configuration(host: "127.0.0.1", port: port, username: "postgres", password: nil,
                                                              database: database, tls: .disable)
         let connection = try await PostgresConnection.connect(configuration: configuration, id: 1, logger: Self.logger)
@@ -55,7 +55,7 @@ final class PostgresServer: Sendable {
         }
     }
 
-    static let logger = Logger(label: "auto.tests.postgres", factory: { _ in SwiftLogNoOpLogHandler() })
+    package static let logger = Logger(label: "auto.tests.postgres", factory: { _ in SwiftLogNoOpLogHandler() })
 
     // MARK: Starting and stopping
 
@@ -113,7 +113,7 @@ final class PostgresServer: Sendable {
     private var options: String { "-p \(port) -k \(folder) -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=300" }
 
     /// Stops it as a crash would, and starts it again on the same port: for tests of a store that loses its server.
-    func restart() throws {
+    package func restart() throws {
         try run("pg_ctl", ["-D", data, "-l", log, "-o", options, "-m", "immediate", "-w", "-t", "60", "restart"])
     }
 
