@@ -210,7 +210,7 @@ package final class PostgresServer: Sendable {
     private static func quoted(_ text: String) -> String { "'" + text.replacingOccurrences(of: "'", with: #"'\''"#) + "'" }
 
     /// A port of 127.0.0.1 that no one listens on now: the one the system gives a socket bound to port 0.
-    static func freePort() throws -> Int {
+    package static func freePort() throws -> Int {
         let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard socket >= 0 else { throw Failure("no socket: \(String(cString: strerror(errno)))") }
         defer { close(socket) }
@@ -228,8 +228,8 @@ package final class PostgresServer: Sendable {
         return Int(UInt16(bigEndian: address.sin_port))
     }
 
-    struct Failure: Error, CustomStringConvertible {
-        let description: String
-        init(_ description: String) { self.description = description }
+    package struct Failure: Error, CustomStringConvertible {
+        package let description: String
+        package init(_ description: String) { self.description = description }
     }
 }
