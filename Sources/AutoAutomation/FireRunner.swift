@@ -144,8 +144,9 @@ package struct FireRunner: Sendable {
         return EndedRun(id: id, ending: ending, steps: trace.steps, droppedSteps: trace.dropped, started: started, metadata: metadata)
     }
 
-    /// Records how a run ended, and says so in the log.
-    func record(_ run: EndedRun) async throws(RunStoreError) {
+    /// Records how a run ended, and says so in the log. On the caller's executor: the scheduler records a run's end
+    /// within one of its operations, which a hop to another executor would hold open across two thread switches.
+    nonisolated(nonsending) func record(_ run: EndedRun) async throws(RunStoreError) {
         try await store.finish(run.id, run.ending, steps: run.steps, droppedSteps: run.droppedSteps, at: now())
         var metadata = run.metadata
         metadata["took"] = "\(Self.milliseconds(ContinuousClock.now - run.started)) ms"
