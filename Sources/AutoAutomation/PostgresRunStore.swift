@@ -141,9 +141,11 @@ package final class PostgresRunStore: RunStore {
                             AND fenced.epoch = g.fence_epoch)
               ORDER BY g.position),
             inserted AS (
-              INSERT INTO run (id, script, name, trigger, scheduled_ms, manual, started_ms, ended_ms, outcome, message, files, rescan, caught_up)
+              INSERT INTO run (id, script, name, trigger, scheduled_ms, manual, started_ms, ended_ms, outcome, message, files, rescan, caught_up,
+                               node)
               SELECT id, script, name, trigger, scheduled_ms, manual, \(started.map(Self.milliseconds))::bigint,
-                     \(ended.map(Self.milliseconds))::bigint, \(outcome.rawValue), \(message.map(Self.storable))::text, files, rescan, caught_up
+                     \(ended.map(Self.milliseconds))::bigint, \(outcome.rawValue), \(message.map(Self.storable))::text, files, rescan, caught_up,
+                     fence_node
               FROM input ORDER BY script, name, scheduled_ms, position
               ON CONFLICT DO NOTHING
               RETURNING id, script, name, scheduled_ms, manual, files),
@@ -231,7 +233,12 @@ package final class PostgresRunStore: RunStore {
         try await value("""
             WITH closed AS (
               UPDATE run SET outcome = 'failed', message = \(Self.storable(reason)), ended_ms = \(Self.milliseconds(time))
-              WHERE outcome = 'running' RETURNING 1)
+              WHERE outcome = 'running' AND CASE
+                WHEN node IS NOT NULL THEN NOT EXISTS (
+                  SELECT 1 FROM node n WHERE n.id = run.node AND n.left_at IS NULL AND n.lease_until > now())
+                -- Recorded by no node: a fire on time from before nodes; a manual or file run may be another process's.
+                ELSE NOT manual AND files IS NULL END
+              RETURNING 1)
             SELECT count(*) FROM closed
             """, as: Int.self) ?? 0
     }

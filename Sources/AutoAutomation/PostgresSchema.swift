@@ -68,6 +68,9 @@ enum PostgresSchema {
             // The owner fires the automation; `epoch` grows at each change of owner, so an earlier owner's fence fails.
             "ALTER TABLE automation ADD COLUMN owner BIGINT, ADD COLUMN epoch BIGINT NOT NULL DEFAULT 0, ADD COLUMN owned_since TIMESTAMPTZ",
             "CREATE INDEX automation_owner ON automation (owner)",
+            // The node that claimed a fire on time: a node starting closes the runs of nodes that are gone, not of live ones.
+            "ALTER TABLE run ADD COLUMN node BIGINT",
+            "CREATE INDEX run_running ON run (node) WHERE outcome = 'running'",
         ]),
     ]
 

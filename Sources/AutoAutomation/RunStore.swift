@@ -22,7 +22,9 @@ package protocol RunStore: Sendable {
     /// Records how a claimed run ended, with its steps.
     nonisolated(nonsending) func finish(_ run: RunID, _ ending: RunEnding, steps: [RunTrace.Step], droppedSteps: Int, at end: Date) async throws(RunStoreError)
     /// Runs that were started and never finished: the daemon stopped (a crash, SIGKILL) while they ran. Each is
-    /// recorded as failed with `reason`; they are not run again. Returns how many there were.
+    /// recorded as failed with `reason`; they are not run again. Returns how many there were. On a shared store, only
+    /// the runs of nodes that are gone (left, or their lease ran out): another node's runs are going, and so may a
+    /// manual or file run be, which no node records (they stay `running` after a crash there).
     nonisolated(nonsending) func closeUnfinished(reason: String, at time: Date) async throws(RunStoreError) -> Int
     /// The last scheduled time handled for an automation, or the instant a daemon first loaded it; nil before then.
     nonisolated(nonsending) func cursor(of automation: AutomationKey) async throws(RunStoreError) -> Date?

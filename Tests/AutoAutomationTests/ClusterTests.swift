@@ -75,6 +75,26 @@ import Testing
         await store.close()
     }
 
+    /// A node starting closes what a node that is gone left running, never a live node's run.
+    @Test func onlyTheRunsOfNodesThatAreGoneAreClosed() async throws {
+        let store = try await Self.open(try await PostgresServer.database())
+        let other = AutomationKey(script: "/s.auto", name: "b")
+        _ = try await store.cursors(of: [Self.digest, other], startingAt: Date(timeIntervalSince1970: 0))
+        let live = try await store.join(Self.node("live"), lease: .seconds(60))
+        let gone = try await store.join(Self.node("gone"), lease: .seconds(60))
+        let liveFence = try #require(try await store.acquire([Self.digest], upTo: 1, for: live)[Self.digest])
+        let goneFence = try #require(try await store.acquire([other], upTo: 1, for: gone)[other])
+        let going = try #require(try await store.claim(Self.fire(60, fence: liveFence), at: Date()))
+        let left = try #require(try await store.claim(Self.fire(60, other, fence: goneFence), at: Date()))
+        #expect(try await store.closeUnfinished(reason: "the daemon stopped during this run", at: Date()) == 0, "both nodes are live")
+        #expect(try await store.renew(gone, lease: .milliseconds(1), oldestDue: nil))
+        try await Self.eventually("gone's lease runs out") { try await store.liveNodes() == 1 }
+        #expect(try await store.closeUnfinished(reason: "the daemon stopped during this run", at: Date()) == 1)
+        #expect(try await store.run(left)?.outcome == .failed)
+        #expect(try await store.run(going)?.outcome == .running)
+        await store.close()
+    }
+
     /// Two daemons' schedulers and memberships on one store: they split the automations, and when one leaves the other
     /// takes them all, announced at once rather than found at the next heartbeat.
     @Test func nodesShareTheAutomationsAndOneTakesOverWhenTheOtherLeaves() async throws {
