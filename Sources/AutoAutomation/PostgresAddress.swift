@@ -41,6 +41,13 @@ package struct PostgresAddress: Sendable, CustomStringConvertible {
             throw RunStoreError(path: Self.withoutPassword(url),
                                 reason: "it is not a PostgreSQL URL; write postgres://user:password@host:5432/database")
         }
+        // An @ that isn't the end of `user:password@` is a password with a /, ? or # left as it is (base64 has slashes),
+        // which URLComponents reads as the end of the host: what follows would be the path or the query, and the
+        // password would show in every error, which print the URL.
+        guard components.user != nil || !url.contains("@") else {
+            throw RunStoreError(path: Self.withoutPassword(url),
+                                reason: "a / ? # or @ in its user, password or parameters must be percent-encoded (%2F, %3F, %23, %40)")
+        }
         password = components.password ?? components.queryItems?.first { $0.name == "password" }?.value
         components.password = nil
         components.queryItems = components.queryItems?.filter { $0.name != "password" }

@@ -436,6 +436,10 @@ final class StorePlace: Sendable {
             "postgres://postgres:\(password)@127.0.0.1:port/runs",
             "mysql://postgres:\(password)@127.0.0.1/runs",
             "postgres://postgres:\(password)@/runs",
+            // A password with a slash or a question mark (base64 has slashes) not percent-encoded: URLComponents reads
+            // `postgres:12` as host and port, the rest as the path or the query.
+            "postgres://postgres:12/\(password)@127.0.0.1:\(server.port)/runs",
+            "postgres://postgres:12?\(password)@127.0.0.1:\(server.port)/runs",
         ]
         var reasons: [String] = []
         for url in urls {
@@ -452,6 +456,7 @@ final class StorePlace: Sendable {
         #expect(reasons[5].contains("not a PostgreSQL URL"))
         #expect(reasons[6].contains("not a PostgreSQL URL"))
         #expect(reasons[7].contains("it names no host"))
+        #expect(reasons[8].contains("must be percent-encoded") && reasons[9].contains("must be percent-encoded"))
     }
 
     @Test func aURLSaysWhereTheStoreIs() throws {
@@ -468,6 +473,8 @@ final class StorePlace: Sendable {
         #expect(encoded.username == "me@home" && encoded.password == "p:ss" && encoded.database == "rüns")
         #expect(encoded.endpoint == .tcp(host: "::1", port: 5432) && "\(encoded)" == "[::1]:5432")
         #expect(!encoded.redacted.contains("p%3Ass") && !encoded.redacted.contains("p:ss"))
+        #expect(try PostgresAddress(url: "postgres://me:a%2Fb%3Fc%23d%40e@db/runs").password == "a/b?c#d@e")
+        #expect(try PostgresAddress(url: "postgres://db/runs?user=me%40home").username == "me@home")
     }
 
     /// A statement's text can't hold the character 0 in PostgreSQL; a step's result may (a binary file read).
