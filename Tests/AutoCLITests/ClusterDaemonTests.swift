@@ -93,4 +93,24 @@ import Testing
         #expect(runs.contains { $0["outcome"] as? String == "skipped" && ($0["message"] as? String ?? "").contains("no daemon owned it") })
         FileHandle.standardError.write(Data("cluster: SIGKILL taken over after \(takeover), SIGTERM handed over after \(handover)\n".utf8))
     }
+
+    /// A node paused past its lease (SIGSTOP) is taken over; when it goes on (SIGCONT) it finds its lease gone, claims
+    /// nothing it no longer owns, joins again and gets its share back — and no fire ran twice.
+    @Test func aNodePausedPastItsLeaseClaimsNothingWhenItGoesOn() async throws {
+        let url = try await PostgresServer.database()
+        let alpha = try daemon("alpha", url), beta = try daemon("beta", url)
+        try await until("alpha and beta own two each", [alpha, beta]) { try await owners(url) == ["alpha": 2, "beta": 2] }
+        alpha.signal(SIGSTOP)
+        try await until("beta takes the paused node's automations over", [beta]) { try await owners(url) == ["beta": 4] }
+        alpha.signal(SIGCONT)
+        try await until("alpha joins again and gets its share", [alpha, beta]) { try await owners(url) == ["alpha": 2, "beta": 2] }
+        #expect(alpha.standardError.contains("could not renew its lease in time") || alpha.standardError.contains("lease ran out"),
+                "\(alpha.standardError.suffix(3_000))")
+        for process in [alpha, beta] {
+            process.signal(SIGTERM)
+            #expect(process.waitForExit(timeout: .seconds(60)) == 0, "\(process.standardError.suffix(3_000))")
+        }
+        let lines = try String(contentsOfFile: ledger, encoding: .utf8).split(separator: "\n").map(String.init)
+        #expect(Set(lines).count == lines.count, "fires run twice: \(Dictionary(grouping: lines, by: { $0 }).filter { $0.value.count > 1 }.keys.sorted())")
+    }
 }
