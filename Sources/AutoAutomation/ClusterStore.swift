@@ -68,10 +68,7 @@ package struct ClusterStatus: Sendable, Equatable {
         package let left: Date?
         /// The scheduled instant of the oldest fire due on it and not claimed yet, at its last heartbeat.
         package let oldestDue: Date?
-        package var isLive: Bool { left == nil && leaseUntil > now }
-        /// The database's now when the status was read.
-        package let now: Date
-        package init(id: NodeID, info: NodeInfo, started: Date, heartbeat: Date, leaseUntil: Date, left: Date?, oldestDue: Date?, now: Date) {
+        package init(id: NodeID, info: NodeInfo, started: Date, heartbeat: Date, leaseUntil: Date, left: Date?, oldestDue: Date?) {
             self.id = id
             self.info = info
             self.started = started
@@ -79,7 +76,6 @@ package struct ClusterStatus: Sendable, Equatable {
             self.leaseUntil = leaseUntil
             self.left = left
             self.oldestDue = oldestDue
-            self.now = now
         }
     }
     package struct Ownership: Sendable, Equatable {
@@ -94,9 +90,20 @@ package struct ClusterStatus: Sendable, Equatable {
             self.since = since
         }
     }
+    /// The database's now when the status was read.
     package let now: Date
     package let nodes: [Node]
     package let automations: [Ownership]
+
+    /// Whether the node runs: it has not left, and its lease had not run out when the status was read.
+    package func isLive(_ node: Node) -> Bool { node.left == nil && node.leaseUntil > now }
+
+    /// The name of the node that owns an automation, with "(expired)" once its lease ran out; nil when no node owns it,
+    /// or its owner is no longer among the nodes.
+    package func ownerName(of ownership: Ownership) -> String? {
+        guard let id = ownership.owner, let node = nodes.first(where: { $0.id == id }) else { return nil }
+        return isLive(node) ? node.info.name : "\(node.info.name) (expired)"
+    }
     package init(now: Date, nodes: [Node], automations: [Ownership]) {
         self.now = now
         self.nodes = nodes

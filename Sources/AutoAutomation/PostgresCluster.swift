@@ -20,7 +20,7 @@ extension PostgresRunStore: ClusterStore {
                 """, logger: logger)
             let rows = try await connection.query("""
                 INSERT INTO node (name, host, pid, version, lease_until)
-                VALUES (\(node.name), \(node.host), \(Int64(node.pid)), \(node.version), now() + \(Self.seconds(lease)) * interval '1 second')
+                VALUES (\(node.name), \(node.host), \(Int64(node.pid)), \(node.version), now() + \(Self.microseconds(lease)) * interval '1 microsecond')
                 RETURNING id
                 """, logger: logger).collect()
             try await connection.perform("SELECT pg_notify(\(Self.channel), 'joined')", logger: logger)
@@ -31,7 +31,7 @@ extension PostgresRunStore: ClusterStore {
 
     nonisolated(nonsending) package func renew(_ node: NodeID, lease: Duration, oldestDue: Date?) async throws(RunStoreError) -> Bool {
         try await value("""
-            UPDATE node SET heartbeat = now(), lease_until = now() + \(Self.seconds(lease)) * interval '1 second',
+            UPDATE node SET heartbeat = now(), lease_until = now() + \(Self.microseconds(lease)) * interval '1 microsecond',
               oldest_due_ms = \(oldestDue.map(Self.milliseconds))::bigint
             WHERE id = \(node) AND left_at IS NULL AND lease_until > now()
             RETURNING 1
@@ -106,7 +106,7 @@ extension PostgresRunStore: ClusterStore {
                 in nodeRows.decode((Int64, String, String, Int64, String, Date, Date, Date, Date?, Int64?).self) {
                 nodes.append(ClusterStatus.Node(
                     id: id, info: NodeInfo(name: name, host: host, pid: Int32(truncatingIfNeeded: pid), version: version), started: started,
-                    heartbeat: heartbeat, leaseUntil: leaseUntil, left: left, oldestDue: oldestDue.map(Self.date(milliseconds:)), now: now))
+                    heartbeat: heartbeat, leaseUntil: leaseUntil, left: left, oldestDue: oldestDue.map(Self.date(milliseconds:))))
             }
             var automations: [ClusterStatus.Ownership] = []
             let ownerRows = try await connection.query("""
@@ -122,11 +122,6 @@ extension PostgresRunStore: ClusterStore {
 
     nonisolated(nonsending) package func waitForChange(timeout: Duration) async {
         await announcements.wait(timeout: timeout)
-    }
-
-    /// A duration in seconds, to the microsecond, for an interval.
-    static func seconds(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
     }
 }
 

@@ -149,16 +149,6 @@ struct ListAutomations: AsyncParsableCommand {
         let location = self.store.location
         let daemon = location.isShared ? nil : StoreLock.daemon(holding: location.description)
         let store = try await AutomationScripts.store(self.store)
-        // On a shared store, which node fires each automation: its owner's name.
-        var owners: [AutomationKey: String] = [:]
-        if let shared = store as? any ClusterStore {
-            let status = try await shared.status()
-            let nodes = Dictionary(status.nodes.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
-            for ownership in status.automations {
-                let node = ownership.owner.flatMap { nodes[$0] }
-                owners[ownership.automation] = node.map { $0.isLive ? $0.info.name : "\($0.info.name) (expired)" } ?? "(no node)"
-            }
-        }
         let now = Date()
         var rows: [[String: Any]] = []
         var leftOut = 0
@@ -177,6 +167,12 @@ struct ListAutomations: AsyncParsableCommand {
         } else {
             let loaded = try AutomationScripts.load(paths)
             leftOut = loaded.leftOut
+            // On a shared store, which node fires each automation: its owner's name.
+            var owners: [AutomationKey: String] = [:]
+            if let shared = store as? any ClusterStore {
+                let status = try await shared.status()
+                for ownership in status.automations { owners[ownership.automation] = status.ownerName(of: ownership) }
+            }
             for automation in loaded.automations {
                 let trigger = automation.automation.trigger
                 let next: String

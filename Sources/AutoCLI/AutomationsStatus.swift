@@ -49,7 +49,7 @@ struct AutomationsStatus: AsyncParsableCommand {
         if let holder {
             let host = ProcessInfo.processInfo.hostName
             nodes.append(ClusterStatus.Node(id: 1, info: NodeInfo(name: host, host: host, pid: holder.pid ?? 0, version: ""), started: now,
-                                            heartbeat: now, leaseUntil: .distantFuture, left: nil, oldestDue: nil, now: now))
+                                            heartbeat: now, leaseUntil: .distantFuture, left: nil, oldestDue: nil))
         }
         guard location.exists else { return ClusterStatus(now: now, nodes: nodes, automations: []) }
         let automations: [AutomationKey]
@@ -74,26 +74,25 @@ struct AutomationsStatus: AsyncParsableCommand {
             var table = [["NODE", "HOST", "PID", "VERSION", "STARTED", "HEARTBEAT", "LEASE", "OWNS", "OLDEST DUE"]]
             for node in status.nodes {
                 let lease: String
-                if let left = node.left { lease = "left \(Self.ago(status.now.timeIntervalSince(left)))" } else if node.isLive {
+                if let left = node.left { lease = "left \(Self.ago(status.now.timeIntervalSince(left)))" } else if status.isLive(node) {
                     lease = "\(Self.seconds(node.leaseUntil.timeIntervalSince(status.now))) left"
                 } else {
                     lease = "expired \(Self.ago(status.now.timeIntervalSince(node.leaseUntil)))"
                 }
                 let due = node.oldestDue.map { "lag \(Self.seconds(status.now.timeIntervalSince($0)))" } ?? "-"
                 table.append([node.info.name, node.info.host, "\(node.info.pid)", node.info.version, AutomationScripts.iso(node.started),
-                              Self.ago(status.now.timeIntervalSince(node.heartbeat)), lease, "\(owned[node.id] ?? 0)", node.isLive ? due : "-"])
+                              Self.ago(status.now.timeIntervalSince(node.heartbeat)), lease, "\(owned[node.id] ?? 0)", status.isLive(node) ? due : "-"])
             }
             text += History.aligned(table)
         } else if let daemon = status.nodes.first {
             text += "held by the daemon with pid \(daemon.info.pid), which fires every automation\n"
         }
         guard !status.automations.isEmpty else { return text }
-        let names = Dictionary(status.nodes.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         var table = [["AUTOMATION", "SCRIPT", "OWNER", "SINCE"]]
         for ownership in status.automations {
             var owner = "(none)"
-            if let id = ownership.owner, let node = names[id] {
-                owner = store.isShared ? node.info.name + (node.isLive ? "" : " (expired)") : "the daemon"
+            if let name = status.ownerName(of: ownership) {
+                owner = store.isShared ? name : "the daemon"
             } else if let id = ownership.owner {
                 owner = "node \(id) (gone)"
             }
@@ -105,14 +104,14 @@ struct AutomationsStatus: AsyncParsableCommand {
     static func object(_ status: ClusterStatus, store: RunStoreLocation) -> [String: Any] {
         let nodes: [[String: Any]] = status.nodes.map { node in
             var object: [String: Any] = ["id": node.id, "name": node.info.name, "host": node.info.host, "pid": node.info.pid,
-                                         "version": node.info.version, "live": node.isLive]
+                                         "version": node.info.version, "live": status.isLive(node)]
             if store.isShared {
                 object["started"] = AutomationScripts.iso(node.started)
                 object["heartbeat"] = AutomationScripts.iso(node.heartbeat)
                 object["leaseUntil"] = AutomationScripts.iso(node.leaseUntil)
             }
             if let left = node.left { object["left"] = AutomationScripts.iso(left) }
-            if let due = node.oldestDue, node.isLive {
+            if let due = node.oldestDue, status.isLive(node) {
                 object["oldestDue"] = AutomationScripts.iso(due)
                 object["lagSeconds"] = max(0, status.now.timeIntervalSince(due))
             }

@@ -47,7 +47,7 @@ extension Checker {
                       hint: "give each automation its own name: the run history is kept by name")
             }
             let trigger = checkTrigger(declaration.trigger)
-            let options = checkOptions(declaration.options, fileTrigger: trigger.map { if case .file = $0 { return true }; return false })
+            let options = checkOptions(declaration.options, fileTrigger: trigger.map(\.isFileTrigger))
             scope = Scope()
             _ = scope.assign("args", type: .list(.text))
             // The trigger's value under names of its own, which `it` starts as and no statement takes away: the slots

@@ -70,7 +70,7 @@ import Testing
         #expect(try await store.claim(Self.fire(60, fence: taken), at: Date()) != nil)
         let status = try await store.status()
         #expect(status.nodes.map(\.info.name) == ["one", "two"])
-        #expect(status.nodes.map(\.isLive) == [false, true])
+        #expect(status.nodes.map(status.isLive) == [false, true])
         #expect(status.automations.map(\.owner) == [two])
         await store.close()
     }

@@ -414,7 +414,7 @@ final class StorePlace: Sendable {
 
     /// A port no server listens on: the store says so at once, rather than after its pool's retries.
     @Test func anUnreachableServerIsSaidSoAtOnce() async throws {
-        let port = try PostgresServer.freePort()
+        let port = try LoopbackPort.unused()
         let url = "postgres://auto:pa55-word@127.0.0.1:\(port)/runs"
         // A refused connection is the answer, not a reason to try again: without that, the pool's retries would run into
         // this deadline (generous, as a loaded machine is slow; how soon is not timed here, as no test is).
@@ -429,7 +429,7 @@ final class StorePlace: Sendable {
         let password = "s3cret-Pa55"
         let urls = [
             "postgres://postgres:\(password)@127.0.0.1:\(server.port)/no_such_database",
-            "postgresql://postgres:\(password)@127.0.0.1:\(try PostgresServer.freePort())/runs",
+            "postgresql://postgres:\(password)@127.0.0.1:\(try LoopbackPort.unused())/runs",
             "postgres://postgres:\(password)@127.0.0.1:\(server.port)/runs?sslmode=sometimes",
             "postgres://postgres:\(password)@127.0.0.1:\(server.port)/runs?application_name=auto",
             "postgres://postgres@127.0.0.1:\(server.port)/runs?password=\(password)&user=nobody",

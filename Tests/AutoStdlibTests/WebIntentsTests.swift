@@ -220,7 +220,7 @@ import Testing
     }
 
     @Test func aRefusedConnectionAnUnknownHostAndAnInvalidURLAreClearErrors() async throws {
-        let port = try TestHTTPServer.closedPort()
+        let port = try LoopbackPort.unused()
         let refused = await EngineHarness.run(#"get "http://127.0.0.1:\#(port)/x""#, registry: registry)
         #expect(refused.exitCode == 1)
         #expect(refused.standardError.contains("can't get 'http://127.0.0.1:\(port)/x': the connection was refused (nothing answers on port \(port) of 127.0.0.1)"),

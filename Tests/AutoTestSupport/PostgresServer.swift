@@ -90,7 +90,7 @@ package final class PostgresServer: Sendable {
         // A port that was free a moment ago may be taken by the time the server binds it: another one then.
         var failures: [String] = []
         for _ in 0..<5 {
-            server = PostgresServer(folder: folder, port: try freePort(), binaries: binaries, user: user)
+            server = PostgresServer(folder: folder, port: try LoopbackPort.unused(), binaries: binaries, user: user)
             do {
                 try server.run("pg_ctl", ["-D", server.data, "-l", server.log, "-o", server.options, "-w", "-t", "60", "start"])
                 server.stopAtExit()
@@ -208,25 +208,6 @@ package final class PostgresServer: Sendable {
     }
 
     private static func quoted(_ text: String) -> String { "'" + text.replacingOccurrences(of: "'", with: #"'\''"#) + "'" }
-
-    /// A port of 127.0.0.1 that no one listens on now: the one the system gives a socket bound to port 0.
-    package static func freePort() throws -> Int {
-        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard socket >= 0 else { throw Failure("no socket: \(String(cString: strerror(errno)))") }
-        defer { close(socket) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { address in
-                Glibc.bind(socket, address, length) == 0 && getsockname(socket, address, &length) == 0
-            }
-        }
-        guard bound else { throw Failure("can't bind a port of 127.0.0.1: \(String(cString: strerror(errno)))") }
-        return Int(UInt16(bigEndian: address.sin_port))
-    }
 
     package struct Failure: Error, CustomStringConvertible {
         package let description: String
