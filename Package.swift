@@ -134,9 +134,14 @@ let package = Package(
         .target(name: "AutoFuzz", dependencies: [.product(name: "ZIPFoundation", package: "ZIPFoundation")], path: "Fuzz/AutoFuzz"),
         .executableTarget(name: "auto-fuzz", dependencies: ["AutoFuzz"], path: "Fuzz/auto-fuzz"),
 
-        // What the tests share: a small host registered as a real host would, and scripted interaction.
+        // The sample host the tests register (SampleLibrary) and the concurrent-runs check, on the engine's modules alone:
+        // `auto-race` runs the check under Thread Sanitizer in CI, a build of these few modules rather than of every package.
+        .target(name: "AutoSampleHost", dependencies: ["AutoIntents", "AutoRuntime", "AutoLanguage", "AutoPrelude"],
+                path: "Tests/AutoSampleHost"),
+        .executableTarget(name: "auto-race", dependencies: ["AutoSampleHost"], path: "Tests/RaceCheck"),
+        // What the tests share: the sample host (re-exported), scripted interaction, processes, terminals, servers.
         // PostgresNIO: the real PostgreSQL server the run store's tests start (PostgresServer).
-        .target(name: "AutoTestSupport", dependencies: ["AutoIntents", "AutoRuntime", "AutoLanguage", "AutoPrelude", "AutoTerminal", "AutoCLI",
+        .target(name: "AutoTestSupport", dependencies: ["AutoSampleHost", "AutoIntents", "AutoRuntime", "AutoLanguage", "AutoPrelude", "AutoTerminal", "AutoCLI",
                                                         .product(name: "PostgresNIO", package: "postgres-nio")],
                 path: "Tests/AutoTestSupport"),
         .testTarget(name: "AutoIntentsTests", dependencies: ["AutoIntents"]),
