@@ -106,13 +106,15 @@ package actor NodeMembership {
             let mine = Set(owned.map(\.key))
             let granted = try await store.acquire(all.filter { !mine.contains($0) }, upTo: share - owned.count, for: node)
             guard !granted.isEmpty else { return }
-            // What a node that died left running is closed now, not when the next daemon starts.
-            let closed = try await store.closeUnfinished(reason: "the daemon stopped during this run", at: Date())
-            if closed > 0 { logger.warning("runs left unfinished by a node that is gone recorded as failed", metadata: ["runs": "\(closed)"]) }
+            // The scheduler is told at once: the store has them as this node's from now on, whatever fails next.
             metrics.ownershipChanged("acquired", count: granted.count)
             logger.info("took automations", metadata: ["node": "\(info.name)", "count": "\(granted.count)",
                                                       "automations": "\(granted.keys.map(\.name).sorted().joined(separator: ", "))"])
-            try await scheduler.own(granted)
+            await scheduler.own(granted)
+            // What a node that died left running is closed now, not when the next daemon starts (nor is a run of this
+            // node's, a catch-up run `own` started: only the runs of nodes that are gone).
+            let closed = try await store.closeUnfinished(reason: "the daemon stopped during this run", at: Date())
+            if closed > 0 { logger.warning("runs left unfinished by a node that is gone recorded as failed", metadata: ["runs": "\(closed)"]) }
         }
     }
 

@@ -42,6 +42,8 @@ package actor Scheduler {
         var handled: Date
         /// In a cluster, this node's right to fire it: nil while another node owns it (then it is not fired here).
         var fence: Fence?
+        /// Owned by this node since `own`, and what it missed under its last owner not recorded yet (the store failed).
+        var takenOver = false
         var running: [RunningFire] = []
         var queued: [Fire] = []
         init(loaded: LoadedAutomation, schedule: (any FireSchedule)?, handled: Date) {
@@ -77,6 +79,14 @@ package actor Scheduler {
 
     /// Fires begun and waiting for their claim, made for all of them in one transaction.
     var unclaimed: [(fire: Fire, entry: Entry, id: Int, cancellation: CancellationFlag)] = []
+
+    /// How many rounds in a row the store failed (it is down, restarting, or unreachable): the loop tries again after a
+    /// backoff rather than at the next fire, and what it could not record it records then (see `startClaimed`).
+    var storeFailures = 0
+    /// When the loop tries the store again after it failed: nothing is handed out before (see `storeFailed`).
+    var retryAt: Date?
+    /// Ends of runs the store failed to record, recorded at the next try: a run's outcome is never dropped.
+    var unrecorded: [(key: AutomationKey, run: FireRunner.EndedRun)] = []
 
     let store: any RunStore
     let runner: FireRunner
@@ -159,7 +169,7 @@ package actor Scheduler {
             _ = entry
         }
         entries = kept
-        try await startClaimed()
+        await startClaimed()
         operationEnded = true
         endOperation()
         // The earliest next fire may have changed: the loop looks again, and this returns once it waits again.
@@ -189,21 +199,40 @@ package actor Scheduler {
     /// This node now owns these automations: each starts from its cursor as the store has it now (its last owner moved
     /// it), and the fires it missed since follow its own rule — the latest runs with `catch up`, the others are
     /// recorded as skipped.
-    package func own(_ granted: [AutomationKey: Fence]) async throws(RunStoreError) {
+    /// When the store fails on the way, the loop finishes it at its next try: the automations are owned from now on.
+    package func own(_ granted: [AutomationKey: Fence]) async {
         await beginOperation()
         defer { endOperation() }
         guard !stopping else { return }
-        let now = clock.now()
-        for (key, fence) in granted.sorted(by: { $0.key.description < $1.key.description }) {
+        for (key, fence) in granted {
             guard let entry = entries[key], entry.schedule != nil else { continue }
             entry.fence = fence
-            if let cursor = try await store.cursor(of: key) { entry.handled = cursor }
+            entry.takenOver = true
+        }
+        do {
+            try await recordTakenOver()
+        } catch {
+            storeFailed(error, while: "automations taken over were brought up to date")
+        }
+        await startClaimed()
+        // What is next changed: the loop looks again.
+        wakeLoop()
+    }
+
+    /// Each automation taken over starts from its cursor as the store has it now (its last owner moved it), and what it
+    /// missed since follows its own rule.
+    func recordTakenOver() async throws(RunStoreError) {
+        let now = clock.now()
+        for entry in entries.values.filter(\.takenOver).sorted(by: { $0.loaded.key.description < $1.loaded.key.description }) {
+            guard entry.fence != nil else {
+                entry.takenOver = false
+                continue
+            }
+            if let cursor = try await store.cursor(of: entry.loaded.key) { entry.handled = cursor }
             try await recordMissed(entry, upTo: now, reason: "no daemon owned it: none was running, or its node stopped or lost its lease",
                                    catchUp: entry.loaded.automation.catchUp)
+            entry.takenOver = false
         }
-        try await startClaimed()
-        // What is next changed: the loop looks again.
-        waitTask?.cancel()
     }
 
     /// This node no longer owns these automations: their fires are no longer claimed here and their queued fires are
@@ -213,13 +242,14 @@ package actor Scheduler {
         for key in keys {
             guard let entry = entries[key] else { continue }
             entry.fence = nil
+            entry.takenOver = false
             entry.queued.removeAll()
             if cancellingRuns { for running in entry.running { running.cancel() } }
         }
         // A fire begun and not claimed yet carries the fence it had: the store refuses it once the node no longer owns
         // the automation, and lets it through when it is claimed before the store hears of the release.
         countQueues()
-        waitTask?.cancel()
+        wakeLoop()
     }
 
     /// The scheduled instant of the oldest fire due here and not yet handed out: the lag an operator reads in `status`.
@@ -252,14 +282,19 @@ package actor Scheduler {
 
     private func runLoop() async {
         while !stopping {
-            do {
-                await beginOperation()
-                defer { endOperation() }
-                try await fireDue()
-            } catch {
-                logger.error("the run store failed; fires wait for the next try", metadata: ["error": "\(error)"])
+            // Woken before the retry after a store failure (the failure itself woke it, or a reload): it waits on.
+            if isTimeToTryTheStore {
+                do {
+                    await beginOperation()
+                    defer { endOperation() }
+                    try await fireDue()
+                } catch {
+                    storeFailed(error, while: "due fires were handed out")
+                }
             }
-            let next = entries.values.compactMap { self.isFiredHere($0) ? $0.next : nil }.min()
+            var next = entries.values.compactMap { self.isFiredHere($0) ? $0.next : nil }.min()
+            // After a store failure, everything waits for the retry: a fire put back is due already.
+            if let retryAt { next = retryAt }
             let clock = self.clock
             let waiting = Task { next == nil ? try await clock.waitForever() : try await clock.wait(until: next ?? .distantFuture) }
             waitTask = waiting
@@ -283,19 +318,32 @@ package actor Scheduler {
     }
 
     /// Every fire due by now, by automation: the latest runs (or goes to the mode), the earlier ones are skipped.
+    /// First what the store failed to take before: the ends of runs, the automations taken over, the fires put back.
     func fireDue() async throws(RunStoreError) {
+        try await recordEnded()
+        try await recordTakenOver()
+        for entry in entries.values where entry.running.isEmpty && !entry.queued.isEmpty && !stopping {
+            begin(entry.queued.removeFirst(), entry)
+        }
         let now = clock.now()
+        let reason = storeFailures > 0 ? "the run store could not be reached at this fire's time"
+            : "the clock jumped forward, or the machine slept, past this fire"
         for entry in entries.values.sorted(by: { $0.loaded.key.description < $1.loaded.key.description }) {
             guard let schedule = entry.schedule, isFiredHere(entry) else { continue }
             let due = Schedules.fires(of: schedule, after: entry.handled, through: now, limit: missedRecordLimit).due
             guard let latest = due.last else { continue }
             for missed in due.dropLast() {
-                try await skip(fire(entry, at: missed), as: .skipped, reason: "the clock jumped forward, or the machine slept, past this fire", at: now)
+                try await skip(fire(entry, at: missed), as: .skipped, reason: reason, at: now)
             }
-            entry.handled = latest
+            // Handled once handed out: a store that fails before leaves it due for the next try.
             try await dispatch(fire(entry, at: latest), to: entry)
+            entry.handled = latest
         }
-        try await startClaimed()
+        // A claim that failed was logged and counted (`storeFailed`); one that went through ends the failures.
+        if await startClaimed() {
+            storeFailures = 0
+            retryAt = nil
+        }
     }
 
     /// What `catch up` and downtime mean at start: the fires between the cursor and now, skipped, but the latest
@@ -310,11 +358,11 @@ package actor Scheduler {
         for instant in catchUp ? missed.dropLast() : missed[...] {
             try await skip(fire(entry, at: instant), as: .skipped, reason: reason, at: now)
         }
-        entry.handled = latest
         if catchUp {
             logger.info("catching up the latest missed fire", metadata: ["automation": "\(entry.loaded.key.name)"])
             try await dispatch(fire(entry, at: latest, caughtUp: true), to: entry)
         }
+        entry.handled = latest
     }
 
     func fire(_ entry: Entry, at instant: Date, manual: Bool = false, caughtUp: Bool = false) -> Fire {
@@ -373,8 +421,13 @@ package actor Scheduler {
 
     /// Claims every fire begun, in one transaction (a fsync for all the fires due at one instant, not one each),
     /// and starts their runs. A fire another claim already has is dropped.
-    func startClaimed() async throws(RunStoreError) {
-        guard !unclaimed.isEmpty else { return }
+    ///
+    /// When the store fails, no fire is lost: a fire on time is due again (its automation goes back to just before it,
+    /// and the fires queued after it are handed out again with it), a file fire goes back to the front of its queue,
+    /// and the loop tries again after a backoff. False then.
+    @discardableResult
+    func startClaimed() async -> Bool {
+        guard !unclaimed.isEmpty else { return true }
         let batch = unclaimed
         unclaimed = []
         let ids: [RunID?]
@@ -382,9 +435,19 @@ package actor Scheduler {
         do {
             ids = try await store.claim(batch.map(\.fire), at: clock.now())
         } catch {
-            for item in batch { item.entry.running.removeAll { $0.id == item.id } }
+            for item in batch.reversed() {
+                item.entry.running.removeAll { $0.id == item.id }
+                if item.entry.schedule == nil || item.fire.manual {
+                    if item.entry.schedule == nil { item.entry.queued.insert(item.fire, at: 0) }
+                } else {
+                    let before = item.fire.scheduled.addingTimeInterval(-0.001)
+                    item.entry.handled = min(item.entry.handled, before)
+                    item.entry.queued.removeAll { $0.scheduled > before }
+                }
+            }
             countQueues()
-            throw error
+            storeFailed(error, while: "\(batch.count) fires were claimed; they are claimed at the next try")
+            return false
         }
         metrics.claimed(batch.count, in: ContinuousClock.now - claimStart)
         let claimedAt = clock.now()
@@ -409,6 +472,35 @@ package actor Scheduler {
                 if cancellation.isCancelled { task.cancel() }
             }
         }
+        return true
+    }
+
+    /// No store failure waits for its retry, or its retry is due.
+    var isTimeToTryTheStore: Bool {
+        guard let retryAt else { return true }
+        return clock.now() >= retryAt
+    }
+
+    /// A store that failed: logged, and the loop tries again after a backoff — 0.1 s after the first failure, doubling
+    /// with each failure in a row up to 5 s — rather than at once (a server restarting takes a moment) or at the next
+    /// fire (what failed would wait for it).
+    func storeFailed(_ error: RunStoreError, while what: String) {
+        storeFailures += 1
+        let retry = clock.now().addingTimeInterval(min(5.0, 0.1 * Double(1 << min(storeFailures - 1, 6))))
+        retryAt = retry
+        logger.error("the run store failed; the scheduler tries again", metadata: [
+            "error": "\(error)", "while": "\(what)", "retry": "\(ValueFormatter.iso8601(retry))"])
+        // The loop, waiting for the next fire, waits for the retry instead.
+        wakeLoop()
+    }
+
+    /// The ends of runs the store failed to record before, oldest first.
+    func recordEnded() async throws(RunStoreError) {
+        while let (key, run) = unrecorded.first {
+            try await runner.record(run)
+            unrecorded.removeFirst()
+            logger.info("a run's end recorded after the store came back", metadata: ["automation": "\(key.name)", "run": "\(run.id)"])
+        }
     }
 
     /// A run's end, recorded in the store and for the mode in one step on the scheduler: were the store to have it
@@ -418,9 +510,11 @@ package actor Scheduler {
         await beginOperation()
         defer { endOperation() }
         do {
+            try await recordEnded()
             try await runner.record(run)
         } catch {
-            logger.error("the run store failed while a run was recorded", metadata: ["automation": "\(key.name)", "error": "\(error)"])
+            unrecorded.append((key, run))
+            storeFailed(error, while: "the end of run \(run.id) was recorded")
         }
         metrics.ended(key, run.ending.outcome, after: ContinuousClock.now - run.started)
         await pruneIfDue()
@@ -432,11 +526,7 @@ package actor Scheduler {
         countQueues()
         if !stopping, !entry.queued.isEmpty, entry.running.isEmpty {
             begin(entry.queued.removeFirst(), entry)
-            do {
-                try await startClaimed()
-            } catch {
-                logger.error("the run store failed; a queued fire was not run", metadata: ["automation": "\(key.name)", "error": "\(error)"])
-            }
+            await startClaimed()
         }
         resumeSettledIfIdle()
     }
@@ -463,7 +553,8 @@ package actor Scheduler {
         guard !stopping, let entry = entries[key], entry.schedule == nil, !files.files.isEmpty else { return false }
         let fire = Fire(automation: key, trigger: entry.loaded.automation.trigger.description, scheduled: clock.now(), files: files)
         try await dispatch(fire, to: entry)
-        try await startClaimed()
+        // Handed to the mode, the fire is the scheduler's: a claim that fails is made again at the next try.
+        await startClaimed()
         return true
     }
 
@@ -484,7 +575,18 @@ package actor Scheduler {
     }
 
     func endOperation() {
-        if operationWaiters.isEmpty { operating = false } else { operationWaiters.removeFirst().resume() }
+        if operationWaiters.isEmpty {
+            operating = false
+            resumeSettledIfIdle()
+        } else {
+            operationWaiters.removeFirst().resume()
+        }
+    }
+
+    /// What is next changed: the loop stops waiting and looks again (and is not idle until it waits again).
+    func wakeLoop() {
+        waitingOnClock = false
+        waitTask?.cancel()
     }
 
     // MARK: Stopping
@@ -497,12 +599,23 @@ package actor Scheduler {
         for entry in entries.values { entry.queued.removeAll() }
     }
 
+    /// The ends of runs the store could not record yet: tried once more as the daemon stops, else logged.
+    func recordEndedBeforeStopping() async {
+        guard !unrecorded.isEmpty else { return }
+        do {
+            try await recordEnded()
+        } catch {
+            logger.error("the ends of runs could not be recorded; the next daemon records them as failed",
+                         metadata: ["runs": "\(unrecorded.map { "\($0.run.id)" }.joined(separator: ", "))", "error": "\(error)"])
+        }
+    }
+
     /// Takes no more fires, gives the runs going `grace` to end, then cancels them (they are recorded as
     /// cancelled) and waits for them.
     package func stop(grace: Duration) async {
         stopTakingFires()
         let running = entries.values.flatMap(\.running)
-        guard !running.isEmpty else { return }
+        guard !running.isEmpty else { return await recordEndedBeforeStopping() }
         logger.info("stopping: waiting for runs to end", metadata: ["runs": "\(running.count)", "grace": "\(grace)"])
         let deadline = ContinuousClock.now + grace
         while entries.values.contains(where: { !$0.running.isEmpty }), ContinuousClock.now < deadline {
@@ -520,6 +633,7 @@ package actor Scheduler {
             return first
         }
         if !stopped { logger.warning("runs did not stop when cancelled; leaving them", metadata: ["runs": "\(left.count)"]) }
+        await recordEndedBeforeStopping()
     }
 
     // MARK: Tests
@@ -536,7 +650,9 @@ package actor Scheduler {
         await withCheckedContinuation { settledWaiters.append($0) }
     }
 
-    var isIdle: Bool { waitingOnClock && entries.values.allSatisfy { $0.running.isEmpty && $0.queued.isEmpty } }
+    /// The loop waits on the clock, no operation is under way (`own` may be handing out what a node missed), and no
+    /// run is going or waiting.
+    var isIdle: Bool { waitingOnClock && !operating && entries.values.allSatisfy { $0.running.isEmpty && $0.queued.isEmpty } }
 
     func resumeSettledIfIdle() {
         guard isIdle else { return }

@@ -400,7 +400,7 @@ final class StorePlace: Sendable {
 
     @Test func aDatabaseANewerAutoMigratedIsRefused() async throws {
         let url = try await PostgresServer.database()
-        await try PostgresRunStore.open(url: url, logger: Self.logger).close()
+        try await PostgresRunStore.open(url: url, logger: Self.logger).close()
         let server = try await PostgresServer.running()
         try await server.withConnection(to: Self.database(of: url)) { connection in
             try await connection.query("INSERT INTO auto_schema_version (version, description) VALUES (\(PostgresSchema.latest + 1), 'from the future')",

@@ -1,11 +1,13 @@
 import Foundation
 import Logging
 import PostgresNIO
+import Synchronization
 
 /// A real PostgreSQL server for the tests of this process: one cluster, started in a temporary folder the first time
 /// a test asks for a database, on a free port of 127.0.0.1, and stopped when the process ends — by an `atexit`
 /// handler, and by a watcher process started beside it for when the tests are killed, so that no run leaves a server
-/// behind. Each test gets a database of its own.
+/// behind. Each test gets a database of its own. A test that stops or restarts its server has one of its own
+/// (`privateServer`), which the other tests, running at the same time, never see go away.
 ///
 /// PostgreSQL refuses to run as root: as root, its programs run as the `postgres` user (which Debian's package
 /// makes), in a folder that user owns.
@@ -18,6 +20,8 @@ package final class PostgresServer: Sendable {
 
     /// The server, started by the first test that asks; what went wrong, for every test, when it can't be.
     private static let shared = Result { try PostgresServer.start() }
+    /// Every server started, stopped by the `atexit` handler when the tests end.
+    private static let started = Mutex<[PostgresServer]>([])
 
     /// Started on a thread of its own, not on the tests' cooperative pool: starting runs and waits for programs, and
     /// Foundation learns that a program ended on a dispatch thread, which a pool whose threads all wait (for the
@@ -28,14 +32,26 @@ package final class PostgresServer: Sendable {
         }
     }
 
-    /// A URL to a new, empty database of the server's.
+    /// A server of the calling test's own, for a test that stops or restarts it; `stop()` it at the end (the `atexit`
+    /// handler stops it otherwise).
+    package static func privateServer() async throws -> PostgresServer {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread { continuation.resume(with: Result { try PostgresServer.start() }) }.start()
+        }
+    }
+
+    /// A URL to a new, empty database of the tests' shared server.
     package static func database() async throws -> String {
-        let server = try await running()
+        try await running().newDatabase()
+    }
+
+    /// A URL to a new, empty database of this server's.
+    package func newDatabase() async throws -> String {
         let name = "t_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").prefix(16).lowercased()
-        try await server.withConnection(to: "postgres") { connection in
+        _ = try await withConnection(to: "postgres") { connection in
             try await connection.query(PostgresQuery(unsafeSQL: "CREATE DATABASE \(name)"), logger: Self.logger)
         }
-        return server.url(of: name)
+        return url(of: name)
     }
 
     package func url(of database: String) -> String { "postgres://postgres@127.0.0.1:\(port)/\(database)" }
@@ -113,8 +129,21 @@ package final class PostgresServer: Sendable {
     private var options: String { "-p \(port) -k \(folder) -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=300" }
 
     /// Stops it as a crash would, and starts it again on the same port: for tests of a store that loses its server.
-    package func restart() throws {
-        try run("pg_ctl", ["-D", data, "-l", log, "-o", options, "-m", "immediate", "-w", "-t", "60", "restart"])
+    /// On a thread of its own, as the start is (`running`).
+    package func restart() async throws {
+        try await onItsOwnThread { try self.run("pg_ctl", ["-D", self.data, "-l", self.log, "-o", self.options, "-m", "immediate", "-w", "-t", "60", "restart"]) }
+    }
+
+    /// Stops a private server for good and removes its folder.
+    package func stop() async {
+        try? await onItsOwnThread { try self.run("pg_ctl", ["-D", self.data, "-m", "immediate", "-w", "stop"]) }
+        try? FileManager.default.removeItem(atPath: folder)
+    }
+
+    private func onItsOwnThread(_ work: @escaping @Sendable () throws -> Void) async throws {
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+            Thread { continuation.resume(with: Result { try work() }) }.start()
+        }
     }
 
     /// At the end of this process, and by a watcher for when it is killed instead (it ignores the signals a terminal or
@@ -140,10 +169,16 @@ package final class PostgresServer: Sendable {
         watcher.standardOutput = FileHandle.nullDevice
         watcher.standardError = FileHandle.nullDevice
         try? watcher.run()
+        let first = Self.started.withLock { started in
+            started.append(self)
+            return started.count == 1
+        }
+        guard first else { return }
         atexit {
-            guard case .success(let server) = PostgresServer.shared else { return }
-            try? server.run("pg_ctl", ["-D", server.data, "-m", "immediate", "stop"])
-            try? FileManager.default.removeItem(atPath: server.folder)
+            for server in PostgresServer.started.withLock({ $0 }) where FileManager.default.fileExists(atPath: server.folder) {
+                try? server.run("pg_ctl", ["-D", server.data, "-m", "immediate", "stop"])
+                try? FileManager.default.removeItem(atPath: server.folder)
+            }
         }
     }
 
