@@ -123,8 +123,9 @@ let package = Package(
         // `swift run -c release auto-bench`: the workloads of DESIGN.md §5 next to their anchors.
         .executableTarget(
             name: "auto-bench",
-            dependencies: ["AutoIntents", "AutoLanguage", "AutoRuntime", "AutoAutomation", .product(name: "GRDB", package: "GRDB.swift"),
-                           .product(name: "Logging", package: "swift-log")],
+            dependencies: ["AutoIntents", "AutoLanguage", "AutoRuntime", "AutoAutomation", "AutoPostgresServer",
+                           .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Logging", package: "swift-log"),
+                           .product(name: "PostgresNIO", package: "postgres-nio")],
             path: "Benchmarks"
         ),
 
@@ -139,10 +140,15 @@ let package = Package(
         .target(name: "AutoSampleHost", dependencies: ["AutoIntents", "AutoRuntime", "AutoLanguage", "AutoPrelude"],
                 path: "Tests/AutoSampleHost"),
         .executableTarget(name: "auto-race", dependencies: ["AutoSampleHost"], path: "Tests/RaceCheck"),
-        // What the tests share: the sample host (re-exported), scripted interaction, processes, terminals, servers.
-        // PostgresNIO: the real PostgreSQL server the run store's tests start (PostgresServer).
-        .target(name: "AutoTestSupport", dependencies: ["AutoSampleHost", "AutoIntents", "AutoRuntime", "AutoLanguage", "AutoPrelude", "AutoTerminal", "AutoCLI",
-                                                        .product(name: "PostgresNIO", package: "postgres-nio")],
+        // A real PostgreSQL server in a temporary folder (initdb, pg_ctl), which the run store's tests and the cluster's
+        // benchmarks start; a target of its own so that the benchmarks, built in release, can use it.
+        .target(name: "AutoPostgresServer", dependencies: [.product(name: "PostgresNIO", package: "postgres-nio"),
+                                                           .product(name: "Logging", package: "swift-log")],
+                path: "Tests/AutoPostgresServer"),
+        // What the tests share: the sample host and the PostgreSQL server (re-exported), scripted interaction, processes,
+        // terminals.
+        .target(name: "AutoTestSupport", dependencies: ["AutoSampleHost", "AutoPostgresServer", "AutoIntents", "AutoRuntime", "AutoLanguage",
+                                                        "AutoPrelude", "AutoTerminal", "AutoCLI"],
                 path: "Tests/AutoTestSupport"),
         .testTarget(name: "AutoIntentsTests", dependencies: ["AutoIntents"]),
         // The standard library's intents on real files in temporary folders, under grants; the web intents against a

@@ -99,11 +99,12 @@ struct NoteStart: ImmediateIntent {
     }
 }
 
-/// Runs automations every 100 ms on the real clock and returns the 99th percentile of body start − scheduled.
-func fireLatency(seconds: Int) async throws -> (p99: Double, samples: Int) {
+/// Runs automations every 100 ms on the real clock and returns the 99th percentile of body start − scheduled: on `store`,
+/// or on a new SQLite file.
+func fireLatency(seconds: Int, store given: (any RunStore)? = nil) async throws -> (p99: Double, samples: Int) {
     let path = FileManager.default.temporaryDirectory.appendingPathComponent("auto-bench-latency-\(getpid()).sqlite").path
     defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) } }
-    let store = try SQLiteRunStore(path: path)
+    let store: any RunStore = try given ?? SQLiteRunStore(path: path)
     let times = StartTimes()
     var registry = Registry.standard
     try registry.register(dependency: times)

@@ -39,6 +39,15 @@ package actor NodeMembership {
     /// that, so this is never after the database's deadline), less `margin`.
     var deadline: ContinuousClock.Instant?
     var leaving = false
+    /// When it last looked for automations to take while under its share: the live nodes and automations it saw, how
+    /// many more heartbeats it looks at each, and the heartbeats since. Looking reads every automation the node could
+    /// take (10,000 of them took PostgreSQL 40–120 ms), so a node that found nothing, in a cluster that didn't change,
+    /// looks again only every `lookEvery` heartbeats: a node joining, one leaving or one whose lease ran out changes
+    /// the count of live nodes, and a node handing automations back does so within a few heartbeats of that change.
+    var lookedAt: (live: Int, automations: Int)?
+    var looksLeft = 0
+    var beatsSinceLook = 0
+    static let lookEvery = 10
 
     package init(store: any ClusterStore, scheduler: Scheduler, info: NodeInfo, timing: Timing = Timing(), logger: Logger,
                  metrics: DaemonMetrics = DaemonMetrics()) {
@@ -52,8 +61,18 @@ package actor NodeMembership {
 
     /// Joins, then renews and balances every heartbeat (sooner when another node announces a change) until cancelled.
     /// A store that fails is tried again at the next heartbeat; what the node owns is given up once its lease would
-    /// have run out.
+    /// have run out — by a watchdog of its own, as a renewal may hang rather than fail (a database unreachable, a row
+    /// locked): the actor is free while it waits, so the watchdog gives up at the deadline whatever the heartbeat does.
     package func run() async {
+        let watchdog = Task { [weak self] in
+            while !Task.isCancelled {
+                guard let self else { return }
+                let wake = await self.deadline ?? ContinuousClock.now + self.timing.heartbeat
+                try? await Task.sleep(until: wake, clock: .continuous)
+                await self.giveUpIfExpired()
+            }
+        }
+        defer { watchdog.cancel() }
         while !Task.isCancelled, !leaving {
             do {
                 try await beat()
@@ -103,9 +122,17 @@ package actor NodeMembership {
             metrics.ownershipChanged("released", count: extra.count)
             logger.info("handed automations back to share them", metadata: ["node": "\(info.name)", "count": "\(extra.count)"])
         } else if owned.count < share {
+            beatsSinceLook += 1
+            if lookedAt.map({ $0 != (live, all.count) }) ?? true { looksLeft = Self.lookEvery }
+            guard looksLeft > 0 || beatsSinceLook >= Self.lookEvery else { return }
+            looksLeft = max(0, looksLeft - 1)
+            beatsSinceLook = 0
+            lookedAt = (live, all.count)
             let mine = Set(owned.map(\.key))
             let granted = try await store.acquire(all.filter { !mine.contains($0) }, upTo: share - owned.count, for: node)
             guard !granted.isEmpty else { return }
+            // More may be handed back soon: it keeps looking.
+            looksLeft = Self.lookEvery
             // The scheduler is told at once: the store has them as this node's from now on, whatever fails next.
             metrics.ownershipChanged("acquired", count: granted.count)
             logger.info("took automations", metadata: ["node": "\(info.name)", "count": "\(granted.count)",
@@ -121,9 +148,10 @@ package actor NodeMembership {
     /// Past the deadline without a renewal: stop firing and cancel the runs, before another node may take over.
     func giveUpIfExpired() async {
         guard let deadline, ContinuousClock.now >= deadline else { return }
+        // Before the wait below: the watchdog and the heartbeat may both come here.
+        self.deadline = nil
         logger.error("the node could not renew its lease in time; it gives up its automations", metadata: ["node": "\(info.name)"])
         await loseEverything()
-        self.deadline = nil
     }
 
     func loseEverything() async {

@@ -42,15 +42,17 @@ extension PostgresRunStore: ClusterStore {
         -> [AutomationKey: Fence] {
         guard !automations.isEmpty, count > 0 else { return [:] }
         let input = try json(automations.map { AutomationRow(script: $0.script, name: $0.name) })
-        // Free: owned by no node, or by one whose lease ran out or that left. Rows another node is taking (or claiming a
-        // fire of) right now are skipped, not waited for.
+        // Free: owned by no node, or by one whose lease ran out or that left — or by this node itself, which gave an
+        // automation up (its renewal hung past its deadline) while the database still had it as its: it takes it again
+        // under a new epoch. Rows another node is taking (or claiming a fire of) right now are skipped, not waited for.
         return try await transaction { connection in
             let rows = try await connection.query("""
                 WITH free AS (
                   SELECT a.script, a.name FROM automation a
                   JOIN jsonb_to_recordset(\(input)::jsonb) AS f(script text, name text) ON a.script = f.script AND a.name = f.name
                   WHERE EXISTS (SELECT 1 FROM node me WHERE me.id = \(node) AND me.left_at IS NULL AND me.lease_until > now())
-                    AND NOT EXISTS (SELECT 1 FROM node n WHERE n.id = a.owner AND n.left_at IS NULL AND n.lease_until > now())
+                    AND (a.owner = \(node)
+                         OR NOT EXISTS (SELECT 1 FROM node n WHERE n.id = a.owner AND n.left_at IS NULL AND n.lease_until > now()))
                   ORDER BY a.script, a.name
                   LIMIT \(Int64(count))
                   FOR UPDATE OF a SKIP LOCKED)

@@ -26,6 +26,8 @@ package final class PostgresRunStore: RunStore {
     /// How many connections a store opens at most: the daemon's statements are short, and the server's
     /// `max_connections` (100 by default) is shared by every daemon on it.
     static let maximumConnections = 8
+    /// Milliseconds a transaction may sit idle at the server before it ends it (see `init`).
+    static let idleInTransactionTimeout = 5_000
 
     private init(address: PostgresAddress, logger: Logger) {
         self.address = address
@@ -33,6 +35,10 @@ package final class PostgresRunStore: RunStore {
         self.logger = logger
         var configuration = address.clientConfiguration
         configuration.options.maximumConnections = Self.maximumConnections
+        // A daemon paused (SIGSTOP, a frozen VM) in the middle of a transaction would keep its row locks for as long as
+        // it is paused, and the others could take none of its automations over: the server ends such a transaction
+        // after this long. Ours send their statements back to back, so none waits anywhere near it.
+        configuration.options.additionalStartupParameters = [("idle_in_transaction_session_timeout", "\(Self.idleInTransactionTimeout)")]
         // The pool's own warnings (a lease asked for before its `run` task has begun) are not the user's business:
         // what fails reaches them as the store's errors.
         var poolLogger = logger
@@ -120,9 +126,10 @@ package final class PostgresRunStore: RunStore {
         }
         let input = try json(rows)
         // A fire with a fence (a cluster's) is recorded only while its node owns the automation with that epoch and
-        // its lease holds at the database's clock: `fenced` reads the ownership and locks it (FOR SHARE) until the
-        // transaction ends, so no other node can take the automation over between the check and the insert. A row
-        // changed meanwhile is read again as committed, and its new epoch fails the check.
+        // its lease holds at the database's clock: `fenced` reads the ownership and locks it until the transaction
+        // ends, so no other node can take the automation over between the check and the insert. A row changed
+        // meanwhile is read again as committed, and its new epoch fails the check. The lock is FOR NO KEY UPDATE, the
+        // one the cursor's update below takes anyway: a share lock followed by that update made a multixact per row.
         let query: PostgresQuery = """
             WITH given AS (
               SELECT f.* FROM jsonb_to_recordset(\(input)::jsonb) AS f(position bigint, script text, name text, trigger text,
@@ -132,7 +139,7 @@ package final class PostgresRunStore: RunStore {
               WHERE (a.script, a.name, a.owner, a.epoch) IN (SELECT script, name, fence_node, fence_epoch FROM given WHERE fence_node IS NOT NULL)
                 AND EXISTS (SELECT 1 FROM node n WHERE n.id = a.owner AND n.left_at IS NULL AND n.lease_until > now())
               ORDER BY a.script, a.name
-              FOR SHARE OF a),
+              FOR NO KEY UPDATE OF a),
             input AS MATERIALIZED (
               SELECT nextval(pg_get_serial_sequence('run', 'id')) AS id, g.*
               FROM given g
@@ -230,14 +237,20 @@ package final class PostgresRunStore: RunStore {
     }
 
     nonisolated(nonsending) package func closeUnfinished(reason: String, at time: Date) async throws(RunStoreError) -> Int {
+        // A run whose row is locked (its end being recorded right now, or by a node paused in the middle of it) is left
+        // for the next time rather than waited for: this runs in a node's heartbeat.
         try await value("""
-            WITH closed AS (
-              UPDATE run SET outcome = 'failed', message = \(Self.storable(reason)), ended_ms = \(Self.milliseconds(time))
+            WITH gone AS (
+              SELECT id FROM run
               WHERE outcome = 'running' AND CASE
                 WHEN node IS NOT NULL THEN NOT EXISTS (
                   SELECT 1 FROM node n WHERE n.id = run.node AND n.left_at IS NULL AND n.lease_until > now())
                 -- Recorded by no node: a fire on time from before nodes; a manual or file run may be another process's.
                 ELSE NOT manual AND files IS NULL END
+              FOR UPDATE SKIP LOCKED),
+            closed AS (
+              UPDATE run SET outcome = 'failed', message = \(Self.storable(reason)), ended_ms = \(Self.milliseconds(time))
+              FROM gone WHERE run.id = gone.id
               RETURNING 1)
             SELECT count(*) FROM closed
             """, as: Int.self) ?? 0
@@ -274,8 +287,12 @@ package final class PostgresRunStore: RunStore {
         }
     }
 
-    nonisolated(nonsending) package func isEnabled(_ name: String) async throws(RunStoreError) -> Bool {
-        try await value("SELECT 1 FROM disabled WHERE name = \(name)", as: Int.self) == nil
+    nonisolated(nonsending) package func disabledNames() async throws(RunStoreError) -> Set<String> {
+        try await connection { connection in
+            var names: Set<String> = []
+            for try await name in try await connection.query("SELECT name FROM disabled", logger: logger).decode(String.self) { names.insert(name) }
+            return names
+        }
     }
 
     nonisolated(nonsending) package func setEnabled(_ enabled: Bool, for name: String) async throws(RunStoreError) {

@@ -31,8 +31,9 @@ package protocol RunStore: Sendable {
     /// The cursors of automations, each set to `instant` first when it has none: where a daemon loading an automation
     /// for the first time counts its fires from. One transaction for all of them (one sync to disk).
     nonisolated(nonsending) func cursors(of automations: [AutomationKey], startingAt instant: Date) async throws(RunStoreError) -> [AutomationKey: Date]
-    /// Whether an automation is enabled (the default) or disabled by `auto automations disable`.
-    nonisolated(nonsending) func isEnabled(_ name: String) async throws(RunStoreError) -> Bool
+    /// The names of the automations disabled by `auto automations disable` (the others are enabled): one query for a
+    /// round of fires, however many (a round trip each would be 10,000 on PostgreSQL for as many fires at one instant).
+    nonisolated(nonsending) func disabledNames() async throws(RunStoreError) -> Set<String>
     nonisolated(nonsending) func setEnabled(_ enabled: Bool, for name: String) async throws(RunStoreError)
     /// The latest runs, newest first, of one automation (by name) or of all.
     nonisolated(nonsending) func runs(of name: String?, limit: Int) async throws(RunStoreError) -> [RunRecord]

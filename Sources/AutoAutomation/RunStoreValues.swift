@@ -5,6 +5,11 @@ import Foundation
 /// as whole milliseconds since 1970 (what a fire's key is unique by), durations as microseconds, and lists as JSON
 /// text that a person can read with the database's own command-line client.
 extension RunStore {
+    /// Whether an automation is enabled (the default) or disabled by `auto automations disable`.
+    nonisolated(nonsending) package func isEnabled(_ name: String) async throws(RunStoreError) -> Bool {
+        try await !disabledNames().contains(name)
+    }
+
     /// A file fire's paths as a JSON array: in order, and readable with sqlite3 or psql.
     static func encode(paths: [String]) -> String {
         guard let data = try? JSONSerialization.data(withJSONObject: paths), let text = String(data: data, encoding: .utf8) else { return "[]" }

@@ -237,8 +237,8 @@ package final class SQLiteRunStore: RunStore {
         }
     }
 
-    package func isEnabled(_ name: String) throws(RunStoreError) -> Bool {
-        try read { db in try Int.fetchOne(db, sql: "SELECT 1 FROM disabled WHERE name = ?", arguments: [name]) == nil }
+    package func disabledNames() throws(RunStoreError) -> Set<String> {
+        try read { db in Set(try String.fetchAll(db, sql: "SELECT name FROM disabled")) }
     }
 
     package func setEnabled(_ enabled: Bool, for name: String) throws(RunStoreError) {

@@ -76,6 +76,8 @@ package actor Scheduler {
     /// SQLite's calls never suspend, so with it nothing ever waits here.
     var operating = false
     var operationWaiters: [CheckedContinuation<Void, Never>] = []
+    /// The automations disabled, read once in an operation by its first fire (`dispatch`) and forgotten when it ends.
+    var disabledInOperation: Set<String>?
 
     /// Fires begun and waiting for their claim, made for all of them in one transaction.
     var unclaimed: [(fire: Fire, entry: Entry, id: Int, cancellation: CancellationFlag)] = []
@@ -97,7 +99,12 @@ package actor Scheduler {
     /// rest are counted in the log. (A per-second automation down for a week would otherwise add 600,000 rows.)
     let missedRecordLimit: Int
 
-    var entries: [AutomationKey: Entry] = [:]
+    var entries: [AutomationKey: Entry] = [:] {
+        didSet { ordered = entries.values.sorted { $0.loaded.key.description < $1.loaded.key.description } }
+    }
+    /// The entries in the order of their keys, the order a round hands fires out in: sorted once per load, not at every
+    /// round (10,000 automations due at one instant, each key's description made twice per comparison, took milliseconds).
+    private(set) var ordered: [Entry] = []
     /// Whether the store is shared by several daemons: then a time automation is fired only once this node owns it
     /// (`own`), and what it missed is recorded by the node that takes it, not at load.
     let clustered: Bool
@@ -108,6 +115,8 @@ package actor Scheduler {
     var cycle = 0
     var cycleWaiters: [(mark: Int, continuation: CheckedContinuation<Void, Never>)] = []
     var stopping = false
+    /// `wakeLoop` was called while the loop was not waiting (in a round): it goes round again rather than wait.
+    var wakeRequested = false
     var nextRunID = 0
     /// Callers of `settled()`, resumed when nothing is due and nothing runs.
     var settledWaiters: [CheckedContinuation<Void, Never>] = []
@@ -196,26 +205,18 @@ package actor Scheduler {
                     .sorted { $0.0.description < $1.0.description })
     }
 
-    /// This node now owns these automations: each starts from its cursor as the store has it now (its last owner moved
-    /// it), and the fires it missed since follow its own rule — the latest runs with `catch up`, the others are
-    /// recorded as skipped.
-    /// When the store fails on the way, the loop finishes it at its next try: the automations are owned from now on.
-    package func own(_ granted: [AutomationKey: Fence]) async {
-        await beginOperation()
-        defer { endOperation() }
+    /// This node now owns these automations, from this moment (as `disown` takes effect at once): the loop then starts
+    /// each from its cursor as the store has it (its last owner moved it), and the fires it missed since follow the
+    /// automation's own rule — the latest runs with `catch up`, the others are recorded as skipped (`recordTakenOver`).
+    /// Not done here: the node's heartbeat calls this, and must never wait for the scheduler's work (runs ending, a
+    /// store slow to answer) or it would lose its lease while it waits.
+    package func own(_ granted: [AutomationKey: Fence]) {
         guard !stopping else { return }
         for (key, fence) in granted {
             guard let entry = entries[key], entry.schedule != nil else { continue }
             entry.fence = fence
             entry.takenOver = true
         }
-        do {
-            try await recordTakenOver()
-        } catch {
-            storeFailed(error, while: "automations taken over were brought up to date")
-        }
-        await startClaimed()
-        // What is next changed: the loop looks again.
         wakeLoop()
     }
 
@@ -223,7 +224,7 @@ package actor Scheduler {
     /// missed since follows its own rule.
     func recordTakenOver() async throws(RunStoreError) {
         let now = clock.now()
-        for entry in entries.values.filter(\.takenOver).sorted(by: { $0.loaded.key.description < $1.loaded.key.description }) {
+        for entry in ordered where entry.takenOver {
             guard entry.fence != nil else {
                 entry.takenOver = false
                 continue
@@ -292,6 +293,10 @@ package actor Scheduler {
                     storeFailed(error, while: "due fires were handed out")
                 }
             }
+            if wakeRequested {
+                wakeRequested = false
+                continue
+            }
             var next = entries.values.compactMap { self.isFiredHere($0) ? $0.next : nil }.min()
             // After a store failure, everything waits for the retry: a fire put back is due already.
             if let retryAt { next = retryAt }
@@ -328,8 +333,9 @@ package actor Scheduler {
         let now = clock.now()
         let reason = storeFailures > 0 ? "the run store could not be reached at this fire's time"
             : "the clock jumped forward, or the machine slept, past this fire"
-        for entry in entries.values.sorted(by: { $0.loaded.key.description < $1.loaded.key.description }) {
-            guard let schedule = entry.schedule, isFiredHere(entry) else { continue }
+        for entry in ordered {
+            // One taken over while this round went on is the next round's, for `recordTakenOver`.
+            guard let schedule = entry.schedule, isFiredHere(entry), !entry.takenOver else { continue }
             let due = Schedules.fires(of: schedule, after: entry.handled, through: now, limit: missedRecordLimit).due
             guard let latest = due.last else { continue }
             for missed in due.dropLast() {
@@ -377,7 +383,8 @@ package actor Scheduler {
 
     /// A due fire, by the automation's mode.
     func dispatch(_ fire: Fire, to entry: Entry) async throws(RunStoreError) {
-        guard try await store.isEnabled(entry.loaded.key.name) else {
+        if disabledInOperation == nil { disabledInOperation = try await store.disabledNames() }
+        guard disabledInOperation?.contains(entry.loaded.key.name) != true else {
             try await skip(fire, as: .skipped, reason: "the automation is disabled", at: clock.now())
             return
         }
@@ -575,6 +582,7 @@ package actor Scheduler {
     }
 
     func endOperation() {
+        disabledInOperation = nil
         if operationWaiters.isEmpty {
             operating = false
             resumeSettledIfIdle()
@@ -586,7 +594,7 @@ package actor Scheduler {
     /// What is next changed: the loop stops waiting and looks again (and is not idle until it waits again).
     func wakeLoop() {
         waitingOnClock = false
-        waitTask?.cancel()
+        if let waitTask { waitTask.cancel() } else { wakeRequested = true }
     }
 
     // MARK: Stopping

@@ -152,6 +152,7 @@ struct ListAutomations: AsyncParsableCommand {
         let now = Date()
         var rows: [[String: Any]] = []
         var leftOut = 0
+        let disabled = try await store.disabledNames()
         func last(_ run: RunRecord?, into row: inout [String: Any]) {
             row["last"] = run?.outcome.rawValue ?? "never ran"
             if let run { row["lastAt"] = AutomationScripts.iso(run.started ?? run.scheduled) }
@@ -160,7 +161,7 @@ struct ListAutomations: AsyncParsableCommand {
             for name in Set(try await store.runs(of: nil, limit: 10_000).map(\.automation.name)).sorted() {
                 let run = try await store.runs(of: name, limit: 1).first
                 var row: [String: Any] = ["name": name, "trigger": run?.trigger ?? "", "script": run?.automation.script ?? "",
-                                          "enabled": try await store.isEnabled(name)]
+                                          "enabled": !disabled.contains(name)]
                 last(run, into: &row)
                 rows.append(row)
             }
@@ -183,7 +184,7 @@ struct ListAutomations: AsyncParsableCommand {
                 case .afterLoad(let interval): next = AutomationScripts.afterLoad(interval)
                 }
                 var row: [String: Any] = ["name": automation.key.name, "trigger": trigger.description, "script": automation.key.script,
-                                          "enabled": try await store.isEnabled(automation.key.name), "next": next]
+                                          "enabled": !disabled.contains(automation.key.name), "next": next]
                 if location.isShared, !automation.automation.trigger.isFileTrigger { row["node"] = owners[automation.key] ?? "(no node)" }
                 last(try await store.lastRun(of: automation.key), into: &row)
                 rows.append(row)

@@ -168,6 +168,33 @@ import Testing
         await store.close()
     }
 
+    /// A renewal that hangs (its node's row locked by another transaction, as a database cut off mid-statement would
+    /// keep it waiting) doesn't keep the node owning past its deadline: it gives its automation up while the renewal
+    /// still waits, and owns it again once the store answers.
+    @Test func aNodeWhoseRenewalHangsGivesUpAtItsDeadline() async throws {
+        let url = try await PostgresServer.database()
+        let store = try await Self.open(url)
+        let scheduler = Scheduler(store: store, clock: TestClock(30), logger: Self.quiet, clustered: true)
+        try await scheduler.start()
+        try await scheduler.load(try Self.automations("automation \"a\" every minute { show 1 }"))
+        let membership = NodeMembership(store: store, scheduler: scheduler, info: Self.node("one"), timing: .init(lease: .seconds(2)),
+                                        logger: Self.quiet)
+        let task = Task { await membership.run() }
+        try await Self.eventually("the node owns the automation") { await scheduler.timeAutomations().owned.count == 1 }
+        let database = String(url.split(separator: "/").last ?? "")
+        try await PostgresServer.running().withConnection(to: database) { connection in
+            try await connection.query("BEGIN", logger: PostgresServer.logger)
+            try await connection.query("SELECT id FROM node FOR UPDATE", logger: PostgresServer.logger)
+            try await Self.eventually("the node gives up while its renewal waits") { await scheduler.timeAutomations().owned.isEmpty }
+            try await connection.query("COMMIT", logger: PostgresServer.logger)
+        }
+        try await Self.eventually("the node owns it again") { await scheduler.timeAutomations().owned.count == 1 }
+        task.cancel()
+        await membership.leave()
+        await scheduler.stop(grace: .seconds(5))
+        await store.close()
+    }
+
     static func automations(_ text: String) throws -> [(LoadedAutomation, (any FireSchedule)?)] {
         let compiled = try ScriptCompiler.compile(SourceFile(name: "s.auto", text: text), registry: try SampleLibrary.registry()).get()
         return LoadedAutomation.all(in: compiled, script: "/s.auto").map { ($0, EverySeconds(seconds: 60) as any FireSchedule) }

@@ -230,8 +230,11 @@ final class StorePlace: Sendable {
             try await store.setEnabled(false, for: "digest")
             #expect(try await !store.isEnabled("digest"))
             #expect(try await store.isEnabled("other"))
+            try await store.setEnabled(false, for: "other")
+            #expect(try await store.disabledNames() == ["digest", "other"])
             try await store.setEnabled(true, for: "digest")
             #expect(try await store.isEnabled("digest"))
+            #expect(try await store.disabledNames() == ["other"])
         }
     }
 

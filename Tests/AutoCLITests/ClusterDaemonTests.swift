@@ -6,54 +6,18 @@ import Testing
 /// SIGKILL is taken over, one stopped with SIGTERM hands over at once, and across it all each fire ran once — in the
 /// store, and in a ledger each run appends to outside it.
 @Suite struct ClusterDaemonTests {
-    let folder: String
-    var ledger: String { folder + "/ledger.txt" }
+    let cluster: ClusterHarness
+    var ledger: String { cluster.ledger }
 
     init() throws {
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("auto-cluster-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: folder + "/scripts", withIntermediateDirectories: true)
-        let script = (1...4).map { index in
-            "automation \"tick\(index)\" every 1 second { write text \"tick\(index) \\(it.second)\\n\" to \"\(folder)/ledger.txt\" append: true }"
-        }.joined(separator: "\n") + "\n"
-        try script.write(toFile: folder + "/scripts/ticks.auto", atomically: true, encoding: .utf8)
+        cluster = try ClusterHarness(automations: 4)
     }
 
-    func daemon(_ name: String, _ url: String) throws -> ChildProcess {
-        try ChildProcess(BinaryRunner.binary, ["daemon", folder + "/scripts", "--store", url, "--node", name, "--lease", "2s", "--grace", "5s"])
-    }
-
-    /// How many automations each live node owns, as `auto automations status --json` says.
-    func owners(_ url: String) async throws -> [String: Int] {
-        let result = try await BinaryRunner.runAwaiting(["automations", "status", "--json", "--store", url])
-        guard result.exitCode == 0, let object = try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any],
-              let nodes = object["nodes"] as? [[String: Any]], let automations = object["automations"] as? [[String: Any]] else {
-            Issue.record("status failed: \(result.standardError)")
-            return [:]
-        }
-        let live = Dictionary(nodes.filter { $0["live"] as? Bool == true }.compactMap { node in
-            (node["id"] as? Int).flatMap { id in (node["name"] as? String).map { (id, $0) } }
-        }, uniquingKeysWith: { first, _ in first })
-        var owned: [String: Int] = [:]
-        for automation in automations {
-            guard let owner = automation["owner"] as? Int, let name = live[owner] else { continue }
-            owned[name, default: 0] += 1
-        }
-        return owned
-    }
-
-    /// Waits for `condition` with a generous deadline; how long it took.
+    func daemon(_ name: String, _ url: String) throws -> ChildProcess { try cluster.daemon(name, url) }
+    func owners(_ url: String) async throws -> [String: Int] { try await cluster.owners(url) }
     @discardableResult
     func until(_ what: String, _ processes: [ChildProcess], _ condition: () async throws -> Bool) async throws -> Duration {
-        let start = ContinuousClock.now
-        while try await !condition() {
-            guard ContinuousClock.now - start < .seconds(90) else {
-                let logs = processes.map { "log:\n\($0.standardError.suffix(3_000))" }.joined(separator: "\n")
-                Issue.record("never: \(what)\n\(logs)")
-                return ContinuousClock.now - start
-            }
-            try await Task.sleep(for: .milliseconds(50))
-        }
-        return ContinuousClock.now - start
+        try await cluster.until(what, processes, condition)
     }
 
     @Test func nodesShareTakeOverAfterSigkillHandOverAtSigtermAndNoFireRunsTwice() async throws {
@@ -92,6 +56,7 @@ import Testing
         // Whatever ran in between, the fires a node missed while alpha was dead are recorded with their reason.
         #expect(runs.contains { $0["outcome"] as? String == "skipped" && ($0["message"] as? String ?? "").contains("no daemon owned it") })
         FileHandle.standardError.write(Data("cluster: SIGKILL taken over after \(takeover), SIGTERM handed over after \(handover)\n".utf8))
+        cluster.remove()
     }
 
     /// A node paused past its lease (SIGSTOP) is taken over; when it goes on (SIGCONT) it finds its lease gone, claims
@@ -112,5 +77,6 @@ import Testing
         }
         let lines = try String(contentsOfFile: ledger, encoding: .utf8).split(separator: "\n").map(String.init)
         #expect(Set(lines).count == lines.count, "fires run twice: \(Dictionary(grouping: lines, by: { $0 }).filter { $0.value.count > 1 }.keys.sorted())")
+        cluster.remove()
     }
 }

@@ -11,7 +11,26 @@ package struct InstalledBinary {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("installed-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder.appendingPathComponent("bin"), withIntermediateDirectories: true)
         path = folder.appendingPathComponent("bin/\(product)").path
-        try FileManager.default.copyItem(atPath: BinaryRunner.productsFolder.appendingPathComponent(product).path, toPath: path)
+        try Self.copy(BinaryRunner.productsFolder.appendingPathComponent(product).path, to: path)
+    }
+
+    /// Copies an executable through a descriptor closed on exec: a program another test starts while the copy is being
+    /// written would otherwise inherit the descriptor open for writing, and running the copy would fail with "Text file
+    /// busy" for as long as that program runs (FileManager's copy doesn't open with O_CLOEXEC).
+    static func copy(_ source: String, to destination: String) throws {
+        let data = try Data(contentsOf: URL(fileURLWithPath: source))
+        let descriptor = open(destination, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o755)
+        guard descriptor >= 0 else { throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: destination]) }
+        defer { close(descriptor) }
+        var written = 0
+        try data.withUnsafeBytes { bytes in
+            while written < bytes.count {
+                let count = write(descriptor, bytes.baseAddress! + written, bytes.count - written)
+                if count < 0 && errno == EINTR { continue }
+                guard count > 0 else { throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: destination]) }
+                written += count
+            }
+        }
     }
 
     /// The build folder, `.build` at the repository's top.

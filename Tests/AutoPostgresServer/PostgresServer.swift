@@ -17,6 +17,8 @@ package final class PostgresServer: Sendable {
     private let binaries: String
     /// The user the server's programs run as when this process is root; nil: this process's.
     private let user: String?
+    /// Whether it syncs its commits to disk, as a production server does (the benchmarks'); the tests' doesn't.
+    private let durable: Bool
 
     /// The server, started by the first test that asks; what went wrong, for every test, when it can't be.
     private static let shared = Result { try PostgresServer.start() }
@@ -34,9 +36,10 @@ package final class PostgresServer: Sendable {
 
     /// A server of the calling test's own, for a test that stops or restarts it; `stop()` it at the end (the `atexit`
     /// handler stops it otherwise).
-    package static func privateServer() async throws -> PostgresServer {
+    /// `durable`: it syncs each commit to disk, for figures that count what that costs.
+    package static func privateServer(durable: Bool = false) async throws -> PostgresServer {
         try await withCheckedThrowingContinuation { continuation in
-            Thread { continuation.resume(with: Result { try PostgresServer.start() }) }.start()
+            Thread { continuation.resume(with: Result { try PostgresServer.start(durable: durable) }) }.start()
         }
     }
 
@@ -75,14 +78,15 @@ package final class PostgresServer: Sendable {
 
     // MARK: Starting and stopping
 
-    private init(folder: String, port: Int, binaries: String, user: String?) {
+    private init(folder: String, port: Int, binaries: String, user: String?, durable: Bool) {
+        self.durable = durable
         self.folder = folder
         self.port = port
         self.binaries = binaries
         self.user = user
     }
 
-    private static func start() throws -> PostgresServer {
+    private static func start(durable: Bool = false) throws -> PostgresServer {
         let started = ContinuousClock.now
         guard let binaries = findBinaries() else {
             throw Failure("PostgreSQL is not installed: no initdb and pg_ctl under /usr/lib/postgresql/*/bin or on PATH. "
@@ -101,12 +105,12 @@ package final class PostgresServer: Sendable {
                 throw Failure("can't give \(folder) to \(user): \(String(cString: strerror(errno)))")
             }
         }
-        var server = PostgresServer(folder: folder, port: 0, binaries: binaries, user: user)
+        var server = PostgresServer(folder: folder, port: 0, binaries: binaries, user: user, durable: durable)
         try server.run("initdb", ["-D", server.data, "-A", "trust", "-U", "postgres", "-E", "UTF8", "--locale=C", "--no-sync"])
         // A port that was free a moment ago may be taken by the time the server binds it: another one then.
         var failures: [String] = []
         for _ in 0..<5 {
-            server = PostgresServer(folder: folder, port: try LoopbackPort.unused(), binaries: binaries, user: user)
+            server = PostgresServer(folder: folder, port: try LoopbackPort.unused(), binaries: binaries, user: user, durable: durable)
             do {
                 try server.run("pg_ctl", ["-D", server.data, "-l", server.log, "-o", server.options, "-w", "-t", "60", "start"])
                 server.stopAtExit()
@@ -124,9 +128,11 @@ package final class PostgresServer: Sendable {
 
     private var data: String { folder + "/pg" }
     private var log: String { folder + "/server.log" }
-    /// Only on loopback, its socket in the folder; `fsync=off`: these tests check what is kept, not that it survives
-    /// the machine's crash, and the disk here syncs some 300 times a second.
-    private var options: String { "-p \(port) -k \(folder) -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=300" }
+    /// Only on loopback, its socket in the folder; `fsync=off` unless durable: the tests check what is kept, not that it
+    /// survives the machine's crash, and the disk here syncs some 300 times a second.
+    private var options: String {
+        "-p \(port) -k \(folder) -c listen_addresses=127.0.0.1 -c max_connections=300" + (durable ? "" : " -c fsync=off")
+    }
 
     /// Stops it as a crash would, and starts it again on the same port: for tests of a store that loses its server.
     /// On a thread of its own, as the start is (`running`).

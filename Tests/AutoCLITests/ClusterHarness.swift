@@ -1,0 +1,95 @@
+import AutoTestSupport
+import Foundation
+import Testing
+
+/// Real `auto daemon` processes on one PostgreSQL store, for the cluster's tests: a folder with a script of automations
+/// that fire every second, each run appending "NAME INSTANT" to a ledger outside the store; the nodes started on it;
+/// what `auto automations status` says each owns; and what the store and the ledger say ran.
+struct ClusterHarness {
+    let folder: String
+    let automations: Int
+    var ledger: String { folder + "/ledger.txt" }
+
+    init(automations: Int) throws {
+        self.automations = automations
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("auto-cluster-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder + "/scripts", withIntermediateDirectories: true)
+        let script = (1...automations).map { index in
+            "automation \"tick\(index)\" every 1 second { write text \"tick\(index) \\(it)\\n\" to \"\(folder)/ledger.txt\" append: true }"
+        }.joined(separator: "\n") + "\n"
+        try script.write(toFile: folder + "/scripts/ticks.auto", atomically: true, encoding: .utf8)
+    }
+
+    /// Removes the folder, its script and ledger.
+    func remove() {
+        try? FileManager.default.removeItem(atPath: folder)
+    }
+
+    func daemon(_ name: String, _ url: String) throws -> ChildProcess {
+        try ChildProcess(BinaryRunner.binary, ["daemon", folder + "/scripts", "--store", url, "--node", name, "--lease", "2s", "--grace", "5s"])
+    }
+
+    /// How many automations each live node owns, as `auto automations status --json` says.
+    func owners(_ url: String) async throws -> [String: Int] {
+        let result = try await BinaryRunner.runAwaiting(["automations", "status", "--json", "--store", url])
+        guard result.exitCode == 0, let object = try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any],
+              let nodes = object["nodes"] as? [[String: Any]], let automations = object["automations"] as? [[String: Any]] else {
+            Issue.record("status failed: \(result.standardError)")
+            return [:]
+        }
+        let live = Dictionary(nodes.filter { $0["live"] as? Bool == true }.compactMap { node in
+            (node["id"] as? Int).flatMap { id in (node["name"] as? String).map { (id, $0) } }
+        }, uniquingKeysWith: { first, _ in first })
+        var owned: [String: Int] = [:]
+        for automation in automations {
+            guard let owner = automation["owner"] as? Int, let name = live[owner] else { continue }
+            owned[name, default: 0] += 1
+        }
+        return owned
+    }
+
+    /// Whether `nodes` live nodes own every automation between them, none more than its share.
+    func isShared(_ owned: [String: Int], among nodes: Int) -> Bool {
+        owned.count == nodes && owned.values.reduce(0, +) == automations && owned.values.allSatisfy { $0 <= (automations + nodes - 1) / nodes }
+    }
+
+    /// Waits for `condition` with a generous deadline; how long it took.
+    @discardableResult
+    func until(_ what: String, _ processes: [ChildProcess], within deadline: Duration = .seconds(90),
+               _ condition: () async throws -> Bool) async throws -> Duration {
+        let start = ContinuousClock.now
+        while try await !condition() {
+            guard ContinuousClock.now - start < deadline else {
+                let logs = processes.map { "log:\n\($0.standardError.suffix(3_000))" }.joined(separator: "\n")
+                Issue.record("never: \(what)\n\(logs)")
+                return ContinuousClock.now - start
+            }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        return ContinuousClock.now - start
+    }
+
+    /// The ledger's lines, "tickN yyyy-MM-dd HH:mm:ss" (the instant in this machine's zone).
+    func ledgerLines() -> [String] {
+        ((try? String(contentsOfFile: ledger, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
+    }
+
+    /// The lines of the ledger that appear more than once: fires that ran twice.
+    func repeatedLines() -> [String] {
+        Dictionary(grouping: ledgerLines(), by: { $0 }).filter { $0.value.count > 1 }.keys.sorted()
+    }
+
+    /// Every fire recorded in the store: automation, scheduled instant, outcome and message.
+    func history(_ url: String) async throws -> [(automation: String, scheduled: Date, outcome: String, message: String)] {
+        let history = try await BinaryRunner.runAwaiting(["automations", "history", "--json", "--limit", "10000000", "--store", url])
+        let runs = try #require(try JSONSerialization.jsonObject(with: Data(history.standardOutput.utf8)) as? [[String: Any]],
+                                "\(history.standardError)")
+        let iso = ISO8601DateFormatter()
+        return runs.filter { $0["manual"] as? Bool == false }.compactMap { run in
+            guard let automation = run["automation"] as? String, let scheduled = (run["scheduled"] as? String).flatMap(iso.date(from:)) else {
+                return nil
+            }
+            return (automation, scheduled, run["outcome"] as? String ?? "", run["message"] as? String ?? "")
+        }
+    }
+}
