@@ -79,8 +79,9 @@ package actor Scheduler {
     /// The automations disabled, read once in an operation by its first fire (`dispatch`) and forgotten when it ends.
     var disabledInOperation: Set<String>?
 
-    /// Fires begun and waiting for their claim, made for all of them in one transaction.
-    var unclaimed: [(fire: Fire, entry: Entry, id: Int, cancellation: CancellationFlag)] = []
+    /// Fires begun and waiting for their claim, made for all of them in one transaction; with each, the instant its
+    /// automation had handled when it was begun (what a claim that fails puts it back to).
+    var unclaimed: [(fire: Fire, entry: Entry, id: Int, cancellation: CancellationFlag, handledBefore: Date)] = []
 
     /// How many rounds in a row the store failed (it is down, restarting, or unreachable): the loop tries again after a
     /// backoff rather than at the next fire, and what it could not record it records then (see `startClaimed`).
@@ -415,7 +416,7 @@ package actor Scheduler {
         nextRunID += 1
         let cancellation = CancellationFlag()
         entry.running.append(RunningFire(id: nextRunID, cancellation: cancellation, task: nil))
-        unclaimed.append((fire, entry, nextRunID, cancellation))
+        unclaimed.append((fire, entry, nextRunID, cancellation, entry.handled))
         countQueues()
     }
 
@@ -429,9 +430,11 @@ package actor Scheduler {
     /// Claims every fire begun, in one transaction (a fsync for all the fires due at one instant, not one each),
     /// and starts their runs. A fire another claim already has is dropped.
     ///
-    /// When the store fails, no fire is lost: a fire on time is due again (its automation goes back to just before it,
-    /// and the fires queued after it are handed out again with it), a file fire goes back to the front of its queue,
-    /// and the loop tries again after a backoff. False then.
+    /// When the store fails, no fire is lost: a fire on time that a round handed out is due again (its automation goes
+    /// back to the instant it had handled before — not to "just before the fire", which for `every 15 minutes` would
+    /// move its beat, the fire then due 15 minutes later — and the fires queued after it are handed out again with it);
+    /// a file fire, or one that waited in a queue, goes back to the front of its queue; and the loop tries again after
+    /// a backoff. False then.
     @discardableResult
     func startClaimed() async -> Bool {
         guard !unclaimed.isEmpty else { return true }
@@ -444,12 +447,12 @@ package actor Scheduler {
         } catch {
             for item in batch.reversed() {
                 item.entry.running.removeAll { $0.id == item.id }
-                if item.entry.schedule == nil || item.fire.manual {
-                    if item.entry.schedule == nil { item.entry.queued.insert(item.fire, at: 0) }
+                if item.fire.manual { continue }
+                if item.entry.schedule != nil, item.fire.scheduled > item.handledBefore {
+                    item.entry.handled = min(item.entry.handled, item.handledBefore)
+                    item.entry.queued.removeAll { $0.scheduled > item.handledBefore }
                 } else {
-                    let before = item.fire.scheduled.addingTimeInterval(-0.001)
-                    item.entry.handled = min(item.entry.handled, before)
-                    item.entry.queued.removeAll { $0.scheduled > before }
+                    item.entry.queued.insert(item.fire, at: 0)
                 }
             }
             countQueues()

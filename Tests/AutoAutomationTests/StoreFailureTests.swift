@@ -74,6 +74,29 @@ import Testing
         }
     }
 
+    /// `every 60 seconds` counts from its last fire: the fire whose claim failed is the one claimed at the next try, at
+    /// its own instant, and the beat goes on from it (not a millisecond earlier, which would lose the fire).
+    @Test func anIntervalsBeatIsKeptAcrossAFailedClaim() async throws {
+        try await StorePlace.with(.sqlite) { place in
+            let store = try await place.open()
+            let (scheduler, clock) = Self.scheduler(store, at: 30)
+            try await scheduler.start()
+            let loaded = try automations("automation \"a\" every 60 seconds { show 1 }").map { ($0.0, IntervalSchedule(interval: .seconds(60)) as (any FireSchedule)?) }
+            try await scheduler.load(loaded)
+            try await Self.runTable(of: place, away: true)
+            await clock.advance(to: 90)
+            await scheduler.settled()
+            try await Self.runTable(of: place, away: false)
+            await clock.advance(to: 90.5)
+            await scheduler.settled()
+            #expect(try await Self.history(store) == ["90 succeeded"])
+            await clock.advance(to: 150)
+            await scheduler.settled()
+            #expect(try await Self.history(store) == ["90 succeeded", "150 succeeded"])
+            await scheduler.stop(grace: .seconds(5))
+        }
+    }
+
     /// The store fails for longer than a fire's period: what fell due meanwhile is recorded as skipped, with that reason,
     /// and the latest runs.
     @Test(arguments: StoreKind.allCases)
