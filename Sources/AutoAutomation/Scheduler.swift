@@ -225,11 +225,8 @@ package actor Scheduler {
     /// missed since follows its own rule.
     func recordTakenOver() async throws(RunStoreError) {
         let now = clock.now()
+        // Taken over implies owned: `disown` clears both.
         for entry in ordered where entry.takenOver {
-            guard entry.fence != nil else {
-                entry.takenOver = false
-                continue
-            }
             if let cursor = try await store.cursor(of: entry.loaded.key) { entry.handled = cursor }
             try await recordMissed(entry, upTo: now, reason: "no daemon owned it: none was running, or its node stopped or lost its lease",
                                    catchUp: entry.loaded.automation.catchUp)
@@ -328,9 +325,7 @@ package actor Scheduler {
     func fireDue() async throws(RunStoreError) {
         try await recordEnded()
         try await recordTakenOver()
-        for entry in entries.values where entry.running.isEmpty && !entry.queued.isEmpty && !stopping {
-            begin(entry.queued.removeFirst(), entry)
-        }
+        for entry in entries.values { beginQueued(entry) }
         let now = clock.now()
         let reason = storeFailures > 0 ? "the run store could not be reached at this fire's time"
             : "the clock jumped forward, or the machine slept, past this fire"
@@ -418,6 +413,15 @@ package actor Scheduler {
         entry.running.append(RunningFire(id: nextRunID, cancellation: cancellation, task: nil))
         unclaimed.append((fire, entry, nextRunID, cancellation, entry.handled))
         countQueues()
+    }
+
+    /// The first fire queued for an automation with no run going begins (a run ended, or a claim that failed put it
+    /// back); whether one did.
+    @discardableResult
+    func beginQueued(_ entry: Entry) -> Bool {
+        guard !stopping, entry.running.isEmpty, !entry.queued.isEmpty else { return false }
+        begin(entry.queued.removeFirst(), entry)
+        return true
     }
 
     /// The runs going and the fires queued, for the metrics: after each change. A walk over every automation, so
@@ -534,10 +538,7 @@ package actor Scheduler {
         }
         entry.running.removeAll { $0.id == id }
         countQueues()
-        if !stopping, !entry.queued.isEmpty, entry.running.isEmpty {
-            begin(entry.queued.removeFirst(), entry)
-            await startClaimed()
-        }
+        if beginQueued(entry) { await startClaimed() }
         resumeSettledIfIdle()
     }
 
