@@ -17,9 +17,10 @@ import PostgresNIO
         return [ResultRow(workload: "several daemons on PostgreSQL", engine: .notInstalled("postgresql"), anchors: [], goal: .none)]
     }
     var rows: [ResultRow] = []
+    var started: ClusterBench?
     do {
         let bench = try ClusterBench(server: server, auto: autoBeside(), notes: notes)
-        defer { bench.stopAll() }
+        started = bench
         let latencyStore = try await PostgresRunStore.open(url: try await server.newDatabase(), logger: ClusterBench.quiet)
         let latency = try await fireLatency(seconds: options.quick ? 1 : 3, store: latencyStore)
         await latencyStore.close()
@@ -61,6 +62,7 @@ import PostgresNIO
         notes.mismatch("cluster: \(error)")
         rows.append(ResultRow(workload: "several daemons on PostgreSQL", engine: .failed("\(error)"), anchors: [], goal: .none))
     }
+    await started?.stopAll()
     await server.stop()
     return rows
 }
@@ -82,6 +84,9 @@ final class ClusterBench: @unchecked Sendable {
     let notes: Notes
     let root: String
     private var children: [Child] = []
+    /// One connection per database the benchmark reads, kept open: a connection made for each look (every 5 ms) would
+    /// fork a server process each time, on the machine the daemons are measured on.
+    private var connections: [String: PostgresConnection] = [:]
 
     init(server: PostgresServer, auto: String, notes: Notes) throws {
         self.server = server
@@ -91,9 +96,12 @@ final class ClusterBench: @unchecked Sendable {
         try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
     }
 
-    func stopAll() {
+    /// Stops the daemons still running, closes the connections and removes the folder.
+    func stopAll() async {
         for child in children { child.stop() }
         children = []
+        for connection in connections.values { try? await connection.close() }
+        connections = [:]
         try? FileManager.default.removeItem(atPath: root)
     }
 
@@ -116,21 +124,25 @@ final class ClusterBench: @unchecked Sendable {
 
     /// The rows of `sql` on the database at `url`, each as its columns' text (the statements cast what isn't text).
     func query(_ url: String, _ sql: String) async throws -> [[String?]] {
-        let database = String(url.split(separator: "/").last ?? "")
-        return try await server.withConnection(to: database) { connection in
-            var rows: [[String?]] = []
-            for try await row in try await connection.query(PostgresQuery(unsafeSQL: sql), logger: Self.quiet) {
-                rows.append(row.map { cell in try? cell.decode(String.self) })
-            }
-            return rows
+        let connection: PostgresConnection
+        if let open = connections[url] {
+            connection = open
+        } else {
+            connection = try await server.connect(to: String(url.split(separator: "/").last ?? ""))
+            connections[url] = connection
         }
+        var rows: [[String?]] = []
+        for try await row in try await connection.query(PostgresQuery(unsafeSQL: sql), logger: Self.quiet) {
+            rows.append(row.map { cell in try? cell.decode(String.self) })
+        }
+        return rows
     }
 
     func number(_ url: String, _ sql: String) async throws -> Double {
         Double(try await query(url, sql).first?.first??.trimmingCharacters(in: .whitespaces) ?? "") ?? .nan
     }
 
-    /// Waits until `condition`, looking every 5 ms (each look a new connection), for at most `deadline`.
+    /// Waits until `condition`, looking every 5 ms, for at most `deadline`.
     func waitUntil(_ what: String, within deadline: Duration = .seconds(120), _ condition: () async throws -> Bool) async throws {
         let end = ContinuousClock.now + deadline
         while try await !condition() {

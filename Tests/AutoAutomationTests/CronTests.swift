@@ -1,5 +1,6 @@
 @testable import AutoAutomation
 import AutoLanguage
+import AutoTestSupport
 import Foundation
 import Testing
 
@@ -168,19 +169,5 @@ import Testing
             }
         }
         #expect(failures == 0)
-    }
-}
-
-/// A small reproducible generator (SplitMix64), so that a failing expression comes back the same every run.
-struct SeededRandom {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next(_ bound: Int) -> Int {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        z ^= z >> 31
-        return Int(z % UInt64(max(1, bound)))
     }
 }

@@ -23,9 +23,13 @@ import Testing
         return LoadedAutomation.all(in: compiled, script: "/s.auto").map { ($0, EverySeconds(seconds: 60) as any FireSchedule) }
     }
 
-    static func scheduler(_ store: any RunStore, at seconds: Double) -> (Scheduler, TestClock) {
-        let clock = TestClock(seconds)
-        return (Scheduler(store: store, clock: clock, logger: Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }), clock)
+    /// A scheduler on `store`, started at second 30 of a clock the test moves, with `automations` loaded.
+    static func started(_ store: any RunStore, _ automations: [(LoadedAutomation, (any FireSchedule)?)]) async throws -> (Scheduler, TestClock) {
+        let clock = TestClock(30)
+        let scheduler = Scheduler(store: store, clock: clock, logger: Logger(label: "test") { _ in SwiftLogNoOpLogHandler() })
+        try await scheduler.start()
+        try await scheduler.load(automations)
+        return (scheduler, clock)
     }
 
     /// (scheduled second, outcome) of every run, oldest first.
@@ -52,9 +56,7 @@ import Testing
     func aFireWhoseClaimFailedIsClaimedAtTheNextTry(_ kind: StoreKind) async throws {
         try await StorePlace.with(kind) { place in
             let store = try await place.open()
-            let (scheduler, clock) = Self.scheduler(store, at: 30)
-            try await scheduler.start()
-            try await scheduler.load(automations("automation \"a\" every minute { show 1 }"))
+            let (scheduler, clock) = try await Self.started(store, automations("automation \"a\" every minute { show 1 }"))
             try await Self.runTable(of: place, away: true)
             await clock.advance(to: 60)
             await scheduler.settled()
@@ -79,10 +81,8 @@ import Testing
     @Test func anIntervalsBeatIsKeptAcrossAFailedClaim() async throws {
         try await StorePlace.with(.sqlite) { place in
             let store = try await place.open()
-            let (scheduler, clock) = Self.scheduler(store, at: 30)
-            try await scheduler.start()
             let loaded = try automations("automation \"a\" every 60 seconds { show 1 }").map { ($0.0, IntervalSchedule(interval: .seconds(60)) as (any FireSchedule)?) }
-            try await scheduler.load(loaded)
+            let (scheduler, clock) = try await Self.started(store, loaded)
             try await Self.runTable(of: place, away: true)
             await clock.advance(to: 90)
             await scheduler.settled()
@@ -103,9 +103,7 @@ import Testing
     func firesDueWhileTheStoreFailsAreSkippedWithTheReason(_ kind: StoreKind) async throws {
         try await StorePlace.with(kind) { place in
             let store = try await place.open()
-            let (scheduler, clock) = Self.scheduler(store, at: 30)
-            try await scheduler.start()
-            try await scheduler.load(automations("automation \"a\" every minute { show 1 }"))
+            let (scheduler, clock) = try await Self.started(store, automations("automation \"a\" every minute { show 1 }"))
             try await Self.runTable(of: place, away: true)
             // Tries at 60, then 0.1, 0.2, 0.4, … s later: each fails.
             var now = 60.0
@@ -129,9 +127,7 @@ import Testing
     func theEndOfARunTheStoreCouldNotRecordIsRecordedAtTheNextTry(_ kind: StoreKind) async throws {
         try await StorePlace.with(kind) { place in
             let store = try await place.open()
-            let (scheduler, clock) = Self.scheduler(store, at: 30)
-            try await scheduler.start()
-            try await scheduler.load(automations("automation \"a\" every minute { wait at gate }"))
+            let (scheduler, clock) = try await Self.started(store, automations("automation \"a\" every minute { wait at gate }"))
             await clock.advance(to: 60)
             try await ClusterTests.eventually("the run waits at the gate") { gate.arrivals == 1 }
             try await Self.runTable(of: place, away: true)
@@ -154,9 +150,7 @@ import Testing
     @Test func aPostgresRestartLosesNoFire() async throws {
         let server = try await PostgresServer.privateServer()
         let store = try await PostgresRunStore.open(url: try await server.newDatabase(), logger: PostgresServer.logger)
-        let (scheduler, clock) = Self.scheduler(store, at: 30)
-        try await scheduler.start()
-        try await scheduler.load(automations("automation \"a\" every minute { show 1 }"))
+        let (scheduler, clock) = try await Self.started(store, automations("automation \"a\" every minute { show 1 }"))
         await clock.advance(to: 60)
         await scheduler.settled()
         #expect(try await Self.history(store) == ["60 succeeded"])

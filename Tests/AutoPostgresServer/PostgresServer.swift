@@ -59,11 +59,16 @@ package final class PostgresServer: Sendable {
 
     package func url(of database: String) -> String { "postgres://postgres@127.0.0.1:\(port)/\(database)" }
 
-    /// A connection of the tests' own, for what they do behind a store's back.
-    package func withConnection<T: Sendable>(to database: String, _ work: (PostgresConnection) async throws -> T) async throws -> T {
+    /// A connection of the caller's own to one of the server's databases, which the caller closes.
+    package func connect(to database: String) async throws -> PostgresConnection {
         let configuration = PostgresConnection.Configuration(host: "127.0.0.1", port: port, username: "postgres", password: nil,
                                                              database: database, tls: .disable)
-        let connection = try await PostgresConnection.connect(configuration: configuration, id: 1, logger: Self.logger)
+        return try await PostgresConnection.connect(configuration: configuration, id: 1, logger: Self.logger)
+    }
+
+    /// A connection of the tests' own, for what they do behind a store's back.
+    package func withConnection<T: Sendable>(to database: String, _ work: (PostgresConnection) async throws -> T) async throws -> T {
+        let connection = try await connect(to: database)
         do {
             let result = try await work(connection)
             try await connection.close()

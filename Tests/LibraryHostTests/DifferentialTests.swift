@@ -298,22 +298,8 @@ enum OracleValue {
     }
 }
 
-/// A small deterministic generator (SplitMix64), so a failure reproduces.
-struct SeededRandom {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    mutating func int(_ range: ClosedRange<Int>) -> Int { range.lowerBound + Int(next() % UInt64(range.count)) }
-    mutating func chance(_ p: Double) -> Bool { Double(next() % 10_000) / 10_000 < p }
-    mutating func pick<T>(_ items: [T]) -> T { items[int(0...(items.count - 1))] }
+/// A few characters of a text, for the queries that search in one.
+extension SeededRandom {
     mutating func substring(of text: String) -> String {
         let characters = Array(text)
         guard characters.count > 1 else { return text }
