@@ -39,12 +39,13 @@ package actor NodeMembership {
     /// that, so this is never after the database's deadline), less `margin`.
     var deadline: ContinuousClock.Instant?
     var leaving = false
-    /// When it last looked for automations to take while under its share: the live nodes and automations it saw, how
-    /// many more heartbeats it looks at each, and the heartbeats since. Looking reads every automation the node could
-    /// take (10,000 of them took PostgreSQL 40–120 ms), so a node that found nothing, in a cluster that didn't change,
-    /// looks again only every `lookEvery` heartbeats: a node joining, one leaving or one whose lease ran out changes
-    /// the count of live nodes, and a node handing automations back does so within a few heartbeats of that change.
-    var lookedAt: (live: Int, automations: Int)?
+    /// When it last looked for automations to take while under its share: the live nodes, the automations and how many
+    /// it owned, how many more heartbeats it looks at each, and the heartbeats since. Looking reads every automation the
+    /// node could take (10,000 of them took PostgreSQL 40–120 ms), so a node that found nothing, in a cluster that didn't
+    /// change, looks again only every `lookEvery` heartbeats: a node joining, one leaving or one whose lease ran out
+    /// changes the count of live nodes, a node handing automations back does so within a few heartbeats of that change,
+    /// and an automation its scheduler gave up (the store refused a fire of it) is taken again at the next beat.
+    var lookedAt: (live: Int, automations: Int, owned: Int)?
     var looksLeft = 0
     var beatsSinceLook = 0
     static let lookEvery = 10
@@ -123,11 +124,11 @@ package actor NodeMembership {
             logger.info("handed automations back to share them", metadata: ["node": "\(info.name)", "count": "\(extra.count)"])
         } else if owned.count < share {
             beatsSinceLook += 1
-            if lookedAt.map({ $0 != (live, all.count) }) ?? true { looksLeft = Self.lookEvery }
+            if lookedAt.map({ $0 != (live, all.count, owned.count) }) ?? true { looksLeft = Self.lookEvery }
             guard looksLeft > 0 || beatsSinceLook >= Self.lookEvery else { return }
             looksLeft = max(0, looksLeft - 1)
             beatsSinceLook = 0
-            lookedAt = (live, all.count)
+            lookedAt = (live, all.count, owned.count)
             let mine = Set(owned.map(\.key))
             let granted = try await store.acquire(all.filter { !mine.contains($0) }, upTo: share - owned.count, for: node)
             guard !granted.isEmpty else { return }

@@ -72,10 +72,18 @@ extension PostgresRunStore: ClusterStore {
         guard !automations.isEmpty else { return }
         let input = try json(automations.map { AutomationRow(script: $0.script, name: $0.name) })
         try await transaction { connection in
+            // Rows locked in the order of their keys first, as a claim locks them: an UPDATE locks them in the order of
+            // its join, and would deadlock with the node's own claim of fires of two of them (the server breaks that
+            // off after a second, and the claim is tried again, late).
             try await connection.perform("""
+                WITH mine AS (
+                  SELECT a.script, a.name FROM automation a
+                  JOIN jsonb_to_recordset(\(input)::jsonb) AS f(script text, name text) ON a.script = f.script AND a.name = f.name
+                  WHERE a.owner = \(node)
+                  ORDER BY a.script, a.name
+                  FOR NO KEY UPDATE OF a)
                 UPDATE automation a SET owner = NULL, owned_since = NULL
-                FROM jsonb_to_recordset(\(input)::jsonb) AS f(script text, name text)
-                WHERE a.script = f.script AND a.name = f.name AND a.owner = \(node)
+                FROM mine WHERE a.script = mine.script AND a.name = mine.name
                 """, logger: logger)
             try await connection.perform("SELECT pg_notify(\(Self.channel), 'released')", logger: logger)
         }
@@ -83,7 +91,12 @@ extension PostgresRunStore: ClusterStore {
 
     nonisolated(nonsending) package func leave(_ node: NodeID) async throws(RunStoreError) {
         try await transaction { connection in
-            try await connection.perform("UPDATE automation SET owner = NULL, owned_since = NULL WHERE owner = \(node)", logger: logger)
+            // In the order of their keys, as `release`.
+            try await connection.perform("""
+                WITH mine AS (SELECT script, name FROM automation WHERE owner = \(node) ORDER BY script, name FOR NO KEY UPDATE)
+                UPDATE automation a SET owner = NULL, owned_since = NULL
+                FROM mine WHERE a.script = mine.script AND a.name = mine.name
+                """, logger: logger)
             try await connection.perform("""
                 UPDATE node SET left_at = now(), lease_until = least(lease_until, now()) WHERE id = \(node)
                 """, logger: logger)

@@ -227,7 +227,10 @@ package actor Scheduler {
         let now = clock.now()
         // Taken over implies owned: `disown` clears both.
         for entry in ordered where entry.takenOver {
-            if let cursor = try await store.cursor(of: entry.loaded.key) { entry.handled = cursor }
+            let cursor = try await store.cursor(of: entry.loaded.key)
+            // Given up while the store answered (`disown` cleared it): its next owner records what it missed.
+            guard entry.takenOver else { continue }
+            if let cursor { entry.handled = cursor }
             try await recordMissed(entry, upTo: now, reason: "no daemon owned it: none was running, or its node stopped or lost its lease",
                                    catchUp: entry.loaded.automation.catchUp)
             entry.takenOver = false
@@ -335,8 +338,11 @@ package actor Scheduler {
             let due = Schedules.fires(of: schedule, after: entry.handled, through: now, limit: missedRecordLimit).due
             guard let latest = due.last else { continue }
             for missed in due.dropLast() {
+                // Given up while the store answered: what is left is its next owner's.
+                guard isFiredHere(entry) else { break }
                 try await skip(fire(entry, at: missed), as: .skipped, reason: reason, at: now)
             }
+            guard isFiredHere(entry) else { continue }
             // Handled once handed out: a store that fails before leaves it due for the next try.
             try await dispatch(fire(entry, at: latest), to: entry)
             entry.handled = latest
@@ -358,8 +364,11 @@ package actor Scheduler {
             logger.warning("missed fires not recorded one by one", metadata: ["automation": "\(entry.loaded.key.name)", "count": "\(dropped)"])
         }
         for instant in catchUp ? missed.dropLast() : missed[...] {
+            // Given up meanwhile (in a cluster): its next owner records the rest.
+            guard isFiredHere(entry) else { return }
             try await skip(fire(entry, at: instant), as: .skipped, reason: reason, at: now)
         }
+        guard isFiredHere(entry) else { return }
         if catchUp {
             logger.info("catching up the latest missed fire", metadata: ["automation": "\(entry.loaded.key.name)"])
             try await dispatch(fire(entry, at: latest, caughtUp: true), to: entry)
@@ -374,7 +383,28 @@ package actor Scheduler {
 
     /// A fire recorded without a run, and counted for the metrics.
     func skip(_ fire: Fire, as outcome: RunOutcomeKind, reason: String, at time: Date) async throws(RunStoreError) {
-        if try await store.skip(fire, as: outcome, reason: reason, at: time) { metrics.notRun(fire, as: outcome) }
+        if try await store.skip(fire, as: outcome, reason: reason, at: time) {
+            metrics.notRun(fire, as: outcome)
+        } else {
+            heldFenceRefused(fire)
+        }
+    }
+
+    /// A fenced fire the store did not record though this node still holds the fence it carries. The database no
+    /// longer has this node owning the automation under that fence — its lease ran out at the database's clock, and a
+    /// renewal already under way extended it again (a renewal keeps the epoch), so the next fire would be recorded and
+    /// this one never — or its row was there already (a claim whose commit the node never heard of). Either way the
+    /// node no longer knows what the store has: it gives the automation up here, and its membership takes it again
+    /// under a new epoch (`own`), which reads the cursor and records what was missed, as any node taking it would.
+    func heldFenceRefused(_ fire: Fire) {
+        guard let fence = fire.fence, let entry = entries[fire.automation], entry.fence == fence else { return }
+        entry.fence = nil
+        entry.takenOver = false
+        entry.queued.removeAll()
+        // Counted as lost: what it owns went down, and its membership looks for automations to take at its next beat.
+        metrics.ownershipChanged("lost", count: 1)
+        logger.warning("the store refused a fire of an automation this node owned; it gives the automation up and takes it again",
+                       metadata: ["automation": "\(fire.automation.name)", "scheduled": "\(ValueFormatter.iso8601(fire.scheduled))"])
     }
 
     /// A due fire, by the automation's mode.
@@ -470,6 +500,7 @@ package actor Scheduler {
             guard let claimed else {
                 item.entry.running.removeAll { $0.id == item.id }
                 countQueues()
+                heldFenceRefused(item.fire)
                 continue
             }
             metrics.fired(item.fire, lag: claimedAt.timeIntervalSince(item.fire.scheduled))

@@ -195,6 +195,43 @@ import Testing
         await store.close()
     }
 
+    /// A node's lease can run out at the database's clock and then be extended by a renewal already under way, which
+    /// keeps the epoch: a fire the store refused in between must not be lost once the next one, under the same fence,
+    /// is recorded again. The scheduler gives the automation up at the refusal, and the node, taking it again, records
+    /// what it missed — before, the fire at 60 had no row and the one at 120 ran.
+    @Test func aFireRefusedUnderAFenceStillHeldIsRecordedOnceTheNodeTakesItAgain() async throws {
+        let url = try await PostgresServer.database()
+        let database = String(url.split(separator: "/").last ?? "")
+        let store = try await Self.open(url)
+        let clock = TestClock(30)
+        let scheduler = Scheduler(store: store, clock: clock, logger: Self.quiet, clustered: true)
+        try await scheduler.start()
+        try await scheduler.load(try Self.automations("automation \"a\" every minute { show 1 }"))
+        let key = AutomationKey(script: "/s.auto", name: "a")
+        let node = try await store.join(Self.node("one"), lease: .seconds(60))
+        await scheduler.own([key: try #require(try await store.acquire([key], upTo: 1, for: node)[key])])
+        await scheduler.settled()
+
+        #expect(try await store.renew(node, lease: .milliseconds(1), oldestDue: nil))
+        try await Self.eventually("the lease runs out at the database") { try await store.liveNodes() == 0 }
+        await clock.advance(to: 90)
+        await scheduler.settled()
+        #expect(await scheduler.timeAutomations().owned.isEmpty, "refused its fire at 60, the scheduler gave the automation up")
+        try await PostgresServer.running().withConnection(to: database) { connection in
+            try await connection.query("UPDATE node SET lease_until = now() + interval '60 seconds'", logger: PostgresServer.logger)
+        }
+        await clock.advance(to: 150)
+        await scheduler.settled()
+        #expect(try await store.runs(of: "a", limit: 10).isEmpty, "not owned here, nothing is fired")
+
+        await scheduler.own([key: try #require(try await store.acquire([key], upTo: 1, for: node)[key])])
+        await scheduler.settled()
+        let history = try await store.runs(of: "a", limit: 10).reversed().map { "\(Int($0.scheduled.timeIntervalSince1970)) \($0.outcome.rawValue)" }
+        #expect(history == ["60 skipped", "120 skipped"])
+        await scheduler.stop(grace: .seconds(5))
+        await store.close()
+    }
+
     static func automations(_ text: String) throws -> [(LoadedAutomation, (any FireSchedule)?)] {
         let compiled = try ScriptCompiler.compile(SourceFile(name: "s.auto", text: text), registry: try SampleLibrary.registry()).get()
         return LoadedAutomation.all(in: compiled, script: "/s.auto").map { ($0, EverySeconds(seconds: 60) as any FireSchedule) }
