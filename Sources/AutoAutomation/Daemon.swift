@@ -118,12 +118,9 @@ package final class Daemon: Sendable {
                 logger.warning("the run store was not checked in full", metadata: ["reason": "reading it takes longer than \(options.storeCheckLimit)"])
             }
         case .postgres(let url):
-            do {
-                let opened = try await PostgresRunStore.open(url: url, logger: logger)
-                (store, shared) = (opened, opened)
-            } catch {
-                throw StartError(description: error.description)
-            }
+            guard let opened = try await whenAvailable(stop, { () throws(RunStoreError) in try await PostgresRunStore.open(url: url, logger: logger) })
+            else { return logger.info("stopped before the run store could be reached") }
+            (store, shared) = (opened, opened)
         }
         let (scripts, folders) = try Self.scripts(in: options.paths)
         let selfWrites = SelfWrites(clock: clock)
@@ -132,10 +129,9 @@ package final class Daemon: Sendable {
         let membership = shared.map { NodeMembership(store: $0, scheduler: scheduler, info: nodeInfo, timing: options.cluster, logger: logger,
                                                      metrics: options.metrics) }
         let fileTriggers = FileTriggers(store: store, clock: clock, logger: logger, selfWrites: selfWrites)
-        do {
-            try await scheduler.start()
-        } catch {
-            throw StartError(description: error.description)
+        guard try await whenAvailable(stop, { () throws(RunStoreError) in try await scheduler.start() }) != nil else {
+            await (store as? PostgresRunStore)?.close()
+            return logger.info("stopped before the run store could be reached")
         }
         // The folders are watched before the scripts are read: an edit made while they load is reloaded after.
         // Changed scripts are reloaded one change at a time, in order.
@@ -182,6 +178,28 @@ package final class Daemon: Sendable {
         _ = watcher
         logger.info("daemon stopped")
         await (store as? PostgresRunStore)?.close()
+    }
+
+    /// What `work` returns, tried again while the store is unavailable (`RunStoreError.isUnavailable`): a daemon started
+    /// with its PostgreSQL server (at boot, or while the server restarts) waits for it, saying so, with a pause that grows
+    /// from half a second to ten. Nil when a stop signal came meanwhile; any other failure ends the start.
+    func whenAvailable<T>(_ stop: StopSignal, _ work: () async throws(RunStoreError) -> T) async throws(StartError) -> T? {
+        var pause = Duration.milliseconds(500)
+        while true {
+            do {
+                return try await work()
+            } catch where error.isUnavailable {
+                logger.error("the run store can't be reached; the daemon tries again", metadata: ["error": "\(error)", "in": "\(pause)"])
+            } catch {
+                throw StartError(description: error.description)
+            }
+            let until = ContinuousClock.now + pause
+            while ContinuousClock.now < until {
+                if stop.isFired { return nil }
+                try? await Task.sleep(for: .milliseconds(50))
+            }
+            pause = min(pause * 2, .seconds(10))
+        }
     }
 
     /// Compiles one script and keeps its automations; a script that is gone loses them, and one that can't be read
@@ -288,6 +306,8 @@ final class StopSignal: @unchecked Sendable {
     private var sources: [any DispatchSourceSignal] = []
 
     func keep(_ source: any DispatchSourceSignal) { sources.append(source) }
+
+    var isFired: Bool { state.withLock { $0.fired } }
 
     func fire() {
         let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in

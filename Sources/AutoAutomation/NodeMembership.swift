@@ -92,7 +92,7 @@ package actor NodeMembership {
         let sent = ContinuousClock.now
         if let node {
             let oldestDue = await scheduler.oldestDue()
-            guard try await store.renew(node, lease: timing.lease, oldestDue: oldestDue) else {
+            guard try await bounded({ [store, timing] () throws(RunStoreError) in try await store.renew(node, lease: timing.lease, oldestDue: oldestDue) }) else {
                 logger.error("the node's lease ran out before it was renewed; it gives up its automations and joins again",
                              metadata: ["node": "\(info.name)"])
                 await loseEverything()
@@ -100,7 +100,7 @@ package actor NodeMembership {
                 return
             }
         } else {
-            node = try await store.join(info, lease: timing.lease)
+            node = try await bounded { [store, info, timing] () throws(RunStoreError) in try await store.join(info, lease: timing.lease) }
             logger.info("joined the cluster", metadata: ["node": "\(info.name)", "id": "\(node ?? 0)"])
         }
         deadline = sent + timing.lease - timing.margin
@@ -112,14 +112,14 @@ package actor NodeMembership {
     func balance() async throws(RunStoreError) {
         guard let node, !leaving else { return }
         let (all, owned) = await scheduler.timeAutomations()
-        let live = max(1, try await store.liveNodes())
+        let live = max(1, try await bounded { [store] () throws(RunStoreError) in try await store.liveNodes() })
         let share = (all.count + live - 1) / live
         metrics.owned(owned.count, liveNodes: live)
         if owned.count > share {
             // Those with no run going first: a run handed over keeps going here while the new owner fires the next.
             let extra = Array((owned.filter { !$0.running } + owned.filter(\.running)).prefix(owned.count - share).map(\.key))
             await scheduler.disown(extra, cancellingRuns: false)
-            try await store.release(extra, from: node)
+            try await bounded { [store] () throws(RunStoreError) in try await store.release(extra, from: node) }
             metrics.ownershipChanged("released", count: extra.count)
             logger.info("handed automations back to share them", metadata: ["node": "\(info.name)", "count": "\(extra.count)"])
         } else if owned.count < share {
@@ -130,7 +130,8 @@ package actor NodeMembership {
             beatsSinceLook = 0
             lookedAt = (live, all.count, owned.count)
             let mine = Set(owned.map(\.key))
-            let granted = try await store.acquire(all.filter { !mine.contains($0) }, upTo: share - owned.count, for: node)
+            let free = all.filter { !mine.contains($0) }, count = share - owned.count
+            let granted = try await bounded { [store] () throws(RunStoreError) in try await store.acquire(free, upTo: count, for: node) }
             guard !granted.isEmpty else { return }
             // More may be handed back soon: it keeps looking.
             looksLeft = Self.lookEvery
@@ -141,9 +142,32 @@ package actor NodeMembership {
             await scheduler.own(granted)
             // What a node that died left running is closed now, not when the next daemon starts (nor is a run of this
             // node's, a catch-up run `own` started: only the runs of nodes that are gone).
-            let closed = try await store.closeUnfinished(reason: "the daemon stopped during this run", at: Date())
+            let closed = try await bounded { [store] () throws(RunStoreError) in
+                try await store.closeUnfinished(reason: "the daemon stopped during this run", at: Date())
+            }
             if closed > 0 { logger.warning("runs left unfinished by a node that is gone recorded as failed", metadata: ["runs": "\(closed)"]) }
         }
+    }
+
+    /// A call to the store, given at most the lease: a request can hang rather than fail — PostgresNIO's pool holds
+    /// one while it can't connect, for up to a minute, and one made as the server went down was seen to hang that long
+    /// even when cancelled — and a node waiting on it would neither renew, nor join again, nor stop, for that long. The
+    /// call abandoned goes on by itself; one that lands late does no harm: a renewal extends a lease the node no longer
+    /// counts on (it gave up at its own deadline, and a fire refused since makes it take the automation again), and
+    /// what a late taking gave it the node takes again as its own when it looks (`acquire`).
+    func bounded<T: Sendable>(_ call: @escaping @Sendable () async throws(RunStoreError) -> T) async throws(RunStoreError) -> T {
+        let answer: T?
+        do {
+            answer = try await Deadline.run(within: timing.lease) { () async throws -> T in try await call() }
+        } catch let error as RunStoreError {
+            throw error
+        } catch {
+            throw RunStoreError(path: "the cluster's store", reason: "\(error)")
+        }
+        guard let answer else {
+            throw RunStoreError(path: "the cluster's store", reason: "it did not answer within \(timing.lease)", isUnavailable: true)
+        }
+        return answer
     }
 
     /// Past the deadline without a renewal: stop firing and cancel the runs, before another node may take over.
@@ -168,8 +192,10 @@ package actor NodeMembership {
         await scheduler.stopTakingFires()
         await scheduler.disown(await scheduler.timeAutomations().owned.map(\.key), cancellingRuns: false)
         guard let node else { return }
+        // For at most its lease (`bounded`): a store that doesn't answer (the server gone) would hold the daemon's stop,
+        // and the lease runs out in that time anyway, which frees what the node owned.
         do {
-            try await store.leave(node)
+            try await bounded { [store] () throws(RunStoreError) in try await store.leave(node) }
             logger.info("left the cluster", metadata: ["node": "\(info.name)"])
         } catch {
             logger.error("the node could not say it leaves; its lease runs out instead", metadata: ["error": "\(error)"])

@@ -148,7 +148,7 @@ package struct PostgresAddress: Sendable, CustomStringConvertible {
     }
 
     /// A single connection's: for opening, where a connection that fails must say why at once (the pool retries and,
-    /// 15 seconds later, says only that it gave up).
+    /// a minute later, says only that it gave up).
     func connectionConfiguration() throws -> PostgresConnection.Configuration {
         var configuration: PostgresConnection.Configuration
         switch endpoint {

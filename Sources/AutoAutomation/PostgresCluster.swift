@@ -17,13 +17,13 @@ extension PostgresRunStore: ClusterStore {
             // Nodes that stopped or died a day ago are of no more interest to `status`.
             try await connection.perform("""
                 DELETE FROM node WHERE lease_until < now() - interval '1 day'
-                """, logger: logger)
+                """, logger: self.logger)
             let rows = try await connection.query("""
                 INSERT INTO node (name, host, pid, version, lease_until)
                 VALUES (\(node.name), \(node.host), \(Int64(node.pid)), \(node.version), now() + \(Self.microseconds(lease)) * interval '1 microsecond')
                 RETURNING id
-                """, logger: logger).collect()
-            try await connection.perform("SELECT pg_notify(\(Self.channel), 'joined')", logger: logger)
+                """, logger: self.logger).collect()
+            try await connection.perform("SELECT pg_notify(\(Self.channel), 'joined')", logger: self.logger)
             // INSERT … RETURNING returns its row, or fails.
             return try rows.first?.decode(Int64.self) ?? 0
         }
@@ -59,7 +59,7 @@ extension PostgresRunStore: ClusterStore {
                 UPDATE automation a SET owner = \(node), epoch = a.epoch + 1, owned_since = now()
                 FROM free WHERE a.script = free.script AND a.name = free.name
                 RETURNING a.script, a.name, a.epoch
-                """, logger: logger)
+                """, logger: self.logger)
             var granted: [AutomationKey: Fence] = [:]
             for try await (script, name, epoch) in rows.decode((String, String, Int64).self) {
                 granted[AutomationKey(script: script, name: name)] = Fence(node: node, epoch: epoch)
@@ -84,8 +84,8 @@ extension PostgresRunStore: ClusterStore {
                   FOR NO KEY UPDATE OF a)
                 UPDATE automation a SET owner = NULL, owned_since = NULL
                 FROM mine WHERE a.script = mine.script AND a.name = mine.name
-                """, logger: logger)
-            try await connection.perform("SELECT pg_notify(\(Self.channel), 'released')", logger: logger)
+                """, logger: self.logger)
+            try await connection.perform("SELECT pg_notify(\(Self.channel), 'released')", logger: self.logger)
         }
     }
 
@@ -96,11 +96,11 @@ extension PostgresRunStore: ClusterStore {
                 WITH mine AS (SELECT script, name FROM automation WHERE owner = \(node) ORDER BY script, name FOR NO KEY UPDATE)
                 UPDATE automation a SET owner = NULL, owned_since = NULL
                 FROM mine WHERE a.script = mine.script AND a.name = mine.name
-                """, logger: logger)
+                """, logger: self.logger)
             try await connection.perform("""
                 UPDATE node SET left_at = now(), lease_until = least(lease_until, now()) WHERE id = \(node)
-                """, logger: logger)
-            try await connection.perform("SELECT pg_notify(\(Self.channel), 'left')", logger: logger)
+                """, logger: self.logger)
+            try await connection.perform("SELECT pg_notify(\(Self.channel), 'left')", logger: self.logger)
         }
     }
 
@@ -110,13 +110,13 @@ extension PostgresRunStore: ClusterStore {
 
     nonisolated(nonsending) package func status() async throws(RunStoreError) -> ClusterStatus {
         try await transaction { connection in
-            let now = try await connection.query("SELECT now()", logger: logger).collect().first?.decode(Date.self) ?? Date()
+            let now = try await connection.query("SELECT now()", logger: self.logger).collect().first?.decode(Date.self) ?? Date()
             var nodes: [ClusterStatus.Node] = []
             let nodeRows = try await connection.query("""
                 SELECT id, name, host, pid, version, started, heartbeat, lease_until, left_at, oldest_due_ms FROM node
                 WHERE left_at IS NULL OR left_at > now() - interval '1 hour'
                 ORDER BY id
-                """, logger: logger)
+                """, logger: self.logger)
             for try await (id, name, host, pid, version, started, heartbeat, leaseUntil, left, oldestDue)
                 in nodeRows.decode((Int64, String, String, Int64, String, Date, Date, Date, Date?, Int64?).self) {
                 nodes.append(ClusterStatus.Node(
@@ -126,7 +126,7 @@ extension PostgresRunStore: ClusterStore {
             var automations: [ClusterStatus.Ownership] = []
             let ownerRows = try await connection.query("""
                 SELECT script, name, owner, epoch, owned_since FROM automation WHERE cursor_ms IS NOT NULL ORDER BY name, script
-                """, logger: logger)
+                """, logger: self.logger)
             for try await (script, name, owner, epoch, since) in ownerRows.decode((String, String, Int64?, Int64, Date?).self) {
                 automations.append(ClusterStatus.Ownership(automation: AutomationKey(script: script, name: name), owner: owner, epoch: epoch,
                                                            since: since))
@@ -227,7 +227,7 @@ final class ClusterAnnouncements: Sendable {
         var pause = Duration.milliseconds(100)
         while !Task.isCancelled {
             do {
-                let connection = try await PostgresConnection.connect(configuration: address.connectionConfiguration(), id: 1, logger: logger)
+                let connection = try await PostgresConnection.connect(configuration: address.connectionConfiguration(), id: 1, logger: self.logger)
                 pause = .milliseconds(100)
                 try await withTaskCancellationHandler {
                     try await connection.listen(on: PostgresRunStore.channel) { notifications in

@@ -8,6 +8,36 @@ import _ConnectionPoolModule
 /// themselves only as "PSQLError" (so that they never leak what a query held), and its pool's say only that it gave up.
 /// None of what is said here holds the password: the server's messages never do, and the address is the redacted one.
 enum PostgresFailure {
+    /// The store's error for `error`: what went wrong, and whether the server is only unavailable for now.
+    static func error(_ error: any Error, at address: PostgresAddress) -> RunStoreError {
+        RunStoreError(path: address.redacted, reason: reason(for: error, at: address), isUnavailable: isUnavailable(error))
+    }
+
+    /// The server can't be reached now, or is starting, stopping or restarting: trying again later may work. Not a
+    /// server that refuses (a password, a database that doesn't exist, permissions) nor one a newer auto migrated.
+    static func isUnavailable(_ error: any Error) -> Bool {
+        switch error {
+        case let error as RunStoreError:
+            return error.isUnavailable
+        case let error as PostgresTransactionError:
+            return [error.closureError, error.beginError, error.commitError].contains { $0.map(isUnavailable) ?? false }
+        case let error as PostgresSchema.StepFailed:
+            return isUnavailable(error.underlying)
+        case let error as PSQLError:
+            switch error.code {
+            case .connectionError, .serverClosedConnection, .uncleanShutdown: return true
+            case .server: return ["57P01", "57P02", "57P03"].contains(error.serverInfo?[.sqlState])
+            default: return false
+            }
+        case let error as ConnectionPoolError:
+            return error == .connectionCreationCircuitBreakerTripped
+        case is NIOConnectionError, is ChannelError:
+            return true
+        default:
+            return false
+        }
+    }
+
     static func reason(for error: any Error, at address: PostgresAddress) -> String {
         switch error {
         case let error as RunStoreError:
@@ -22,7 +52,8 @@ enum PostgresFailure {
         case let error as PSQLError:
             return reason(for: error, at: address)
         case let error as ConnectionPoolError where error == .connectionCreationCircuitBreakerTripped:
-            return "can't connect to PostgreSQL at \(address) (it has not answered for 15 seconds)"
+            // PostgresClient's pool gives up after a minute of failed attempts (ConnectionPoolConfiguration's default).
+            return "can't connect to PostgreSQL at \(address) (it has not answered for a minute)"
         case let error as ConnectionPoolError where error == .poolShutdown:
             return "it is closed"
         case is CancellationError:

@@ -45,7 +45,7 @@ package final class PostgresRunStore: RunStore {
         poolLogger.logLevel = max(logger.logLevel, .error)
         let client = PostgresClient(configuration: configuration, backgroundLogger: poolLogger)
         self.client = client
-        announcements = ClusterAnnouncements(address: address, logger: logger)
+        announcements = ClusterAnnouncements(address: address, logger: self.logger)
         running = Task { await client.run() }
     }
 
@@ -80,7 +80,7 @@ package final class PostgresRunStore: RunStore {
                 throw error
             }
         } catch {
-            throw RunStoreError(path: address.redacted, reason: PostgresFailure.reason(for: error, at: address))
+            throw PostgresFailure.error(error, at: address)
         }
     }
 
@@ -110,6 +110,11 @@ package final class PostgresRunStore: RunStore {
     /// Inserts the runs of `fires` that are new, moves the cursors of the fires on time among them, and brings the
     /// copies of the folders of the file fires among them up to date: one transaction. The ids of the runs inserted, in
     /// the order of `fires`; nil for a fire already recorded (or twice in `fires`: the first is recorded).
+    ///
+    /// Except one thing: a fenced fire this same node claimed before, still running, is claimed again with that run's
+    /// id. A claim can commit and its answer be lost (the server restarting between the two, or a request abandoned as
+    /// unanswered): the node saw it fail, put the fire back and claims it again, and the run is its own, never started.
+    /// Were it refused, its row would say "running" until the node is gone.
     ///
     /// Rows are inserted in the order of their keys, and cursors moved in the order of theirs, so that daemons claiming
     /// the same fires at once wait for each other rather than deadlock. Ids are taken from the sequence in the order
@@ -161,15 +166,20 @@ package final class PostgresRunStore: RunStore {
               SELECT script, name, max(scheduled_ms) FROM inserted WHERE NOT manual AND files IS NULL
               GROUP BY script, name ORDER BY script, name
               ON CONFLICT (script, name) DO UPDATE SET cursor_ms = greatest(a.cursor_ms, excluded.cursor_ms))
-            SELECT given.position, inserted.id FROM given LEFT JOIN input ON input.position = given.position
+            SELECT given.position, coalesce(inserted.id, adopted.id) FROM given LEFT JOIN input ON input.position = given.position
             LEFT JOIN inserted ON inserted.id = input.id
+            LEFT JOIN LATERAL (
+              SELECT r.id FROM run r
+              WHERE \(outcome == .running) AND input.id IS NOT NULL AND inserted.id IS NULL AND given.fence_node IS NOT NULL
+                AND r.script = given.script AND r.name = given.name AND r.scheduled_ms = given.scheduled_ms AND NOT r.manual
+                AND r.files IS NULL AND r.outcome = 'running' AND r.node = given.fence_node) adopted ON true
             """
         return try await transaction { connection in
             var ids = [RunID?](repeating: nil, count: fires.count)
-            for try await (position, id) in try await connection.query(query, logger: logger).decode((Int, Int64?).self) {
+            for try await (position, id) in try await connection.query(query, logger: self.logger).decode((Int, Int64?).self) {
                 ids[position] = id
             }
-            try await updateTrees(for: fires, recorded: ids, on: connection)
+            try await self.updateTrees(for: fires, recorded: ids, on: connection)
             return ids
         }
     }
@@ -197,13 +207,13 @@ package final class PostgresRunStore: RunStore {
                 FROM jsonb_to_recordset(\(try json(present))::jsonb) AS f(script text, name text, path text, size bigint, modified_ns bigint)
                 ORDER BY script, name, path
                 ON CONFLICT (script, name, path) DO UPDATE SET size = excluded.size, modified_ns = excluded.modified_ns
-                """, logger: logger)
+                """, logger: self.logger)
         }
         if !gone.isEmpty {
             try await connection.perform("""
                 DELETE FROM tree USING jsonb_to_recordset(\(try json(gone))::jsonb) AS f(script text, name text, path text)
                 WHERE tree.script = f.script AND tree.name = f.name AND tree.path = f.path
-                """, logger: logger)
+                """, logger: self.logger)
         }
     }
 
@@ -222,7 +232,7 @@ package final class PostgresRunStore: RunStore {
                   message = \(ending.message.map(Self.storable))::text, location = \(ending.location.map(Self.storable))::text,
                   dropped_steps = \(Int64(droppedSteps))
                 WHERE id = \(run)
-                """, logger: logger)
+                """, logger: self.logger)
             guard !rows.isEmpty else { return }
             try await connection.perform("""
                 INSERT INTO step (run, position, intent, arguments, result, error, started_after_us, duration_us, location, intent_id)
@@ -232,7 +242,7 @@ package final class PostgresRunStore: RunStore {
                 ON CONFLICT (run, position) DO UPDATE SET intent = excluded.intent, arguments = excluded.arguments,
                   result = excluded.result, error = excluded.error, started_after_us = excluded.started_after_us,
                   duration_us = excluded.duration_us, location = excluded.location, intent_id = excluded.intent_id
-                """, logger: logger)
+                """, logger: self.logger)
         }
     }
 
@@ -279,7 +289,7 @@ package final class PostgresRunStore: RunStore {
                 ORDER BY script, name
                 ON CONFLICT (script, name) DO UPDATE SET cursor_ms = coalesce(a.cursor_ms, excluded.cursor_ms)
                 RETURNING script, name, cursor_ms
-                """, logger: logger)
+                """, logger: self.logger)
             for try await (script, name, cursor) in rows.decode((String, String, Int64).self) {
                 cursors[AutomationKey(script: script, name: name)] = Self.date(milliseconds: cursor)
             }
@@ -290,7 +300,7 @@ package final class PostgresRunStore: RunStore {
     nonisolated(nonsending) package func disabledNames() async throws(RunStoreError) -> Set<String> {
         try await connection { connection in
             var names: Set<String> = []
-            for try await name in try await connection.query("SELECT name FROM disabled", logger: logger).decode(String.self) { names.insert(name) }
+            for try await name in try await connection.query("SELECT name FROM disabled", logger: self.logger).decode(String.self) { names.insert(name) }
             return names
         }
     }
@@ -299,7 +309,7 @@ package final class PostgresRunStore: RunStore {
         let query: PostgresQuery = enabled
             ? "DELETE FROM disabled WHERE name = \(name)"
             : "INSERT INTO disabled (name) VALUES (\(name)) ON CONFLICT DO NOTHING"
-        try await connection { connection in try await connection.perform(query, logger: logger) }
+        try await connection { connection in try await connection.perform(query, logger: self.logger) }
     }
 
     /// One statement, so that whether it is watched and what it holds are read at the same moment.
@@ -309,7 +319,7 @@ package final class PostgresRunStore: RunStore {
                 SELECT a.watched, t.path, t.size, t.modified_ns
                 FROM automation a LEFT JOIN tree t ON t.script = a.script AND t.name = a.name
                 WHERE a.script = \(automation.script) AND a.name = \(automation.name)
-                """, logger: logger)
+                """, logger: self.logger)
             var tree: [String: FileState]?
             for try await (watched, path, size, modified) in rows.decode((Bool, String?, Int64?, Int64?).self) where watched {
                 if tree == nil { tree = [:] }
@@ -323,16 +333,16 @@ package final class PostgresRunStore: RunStore {
         let input = try json(tree.map { TreeRow(script: automation.script, name: automation.name, path: $0.key, size: $0.value.size,
                                                 modified: $0.value.modified) })
         try await transaction { connection in
-            try await connection.perform("DELETE FROM tree WHERE script = \(automation.script) AND name = \(automation.name)", logger: logger)
+            try await connection.perform("DELETE FROM tree WHERE script = \(automation.script) AND name = \(automation.name)", logger: self.logger)
             try await connection.perform("""
                 INSERT INTO tree (script, name, path, size, modified_ns)
                 SELECT script, name, path, size, modified_ns
                 FROM jsonb_to_recordset(\(input)::jsonb) AS f(script text, name text, path text, size bigint, modified_ns bigint)
-                """, logger: logger)
+                """, logger: self.logger)
             try await connection.perform("""
                 INSERT INTO automation (script, name, watched) VALUES (\(automation.script), \(automation.name), true)
                 ON CONFLICT (script, name) DO UPDATE SET watched = true
-                """, logger: logger)
+                """, logger: self.logger)
         }
     }
 
@@ -365,7 +375,7 @@ package final class PostgresRunStore: RunStore {
             let rows = try await connection.query("""
                 SELECT intent, arguments, result, error, started_after_us, duration_us, location, intent_id
                 FROM step WHERE run = \(run) ORDER BY position
-                """, logger: logger)
+                """, logger: self.logger)
             var steps: [RunTrace.Step] = []
             for try await (intent, arguments, result, error, startedAfter, duration, location, intentID)
                 in rows.decode((String, String, String?, String?, Int64, Int64, String, String?).self) {
@@ -382,7 +392,8 @@ package final class PostgresRunStore: RunStore {
         let ageLimit = Self.milliseconds(now) - Int64(retention.age.components.seconds) * 1000
         let failureLimit = Self.milliseconds(now) - Int64(retention.failureAge.components.seconds) * 1000
         let kept = Int64(retention.runsPerAutomation)
-        return try await transaction { connection in
+        // Removing a year of runs at once may take minutes: not held to the deadline of the daemon's short statements.
+        return try await transaction(within: .seconds(600)) { connection in
             let old = try await Self.count(connection.query("""
                 WITH removed AS (
                   DELETE FROM run WHERE outcome <> 'running' AND (
@@ -390,7 +401,7 @@ package final class PostgresRunStore: RunStore {
                     OR (outcome NOT IN ('failed', 'cancelled') AND coalesce(ended_ms, scheduled_ms) < \(ageLimit)))
                   RETURNING 1)
                 SELECT count(*) FROM removed
-                """, logger: logger))
+                """, logger: self.logger))
             let surplus = try await Self.count(connection.query("""
                 WITH removed AS (
                   DELETE FROM run WHERE outcome <> 'running' AND id IN (
@@ -398,7 +409,7 @@ package final class PostgresRunStore: RunStore {
                     WHERE newer > \(kept))
                   RETURNING 1)
                 SELECT count(*) FROM removed
-                """, logger: logger))
+                """, logger: self.logger))
             return old + surplus
         }
     }
@@ -408,7 +419,7 @@ package final class PostgresRunStore: RunStore {
     nonisolated(nonsending) private func records(_ query: PostgresQuery) async throws(RunStoreError) -> [RunRecord] {
         try await connection { connection in
             var records: [RunRecord] = []
-            let rows = try await connection.query(query, logger: logger)
+            let rows = try await connection.query(query, logger: self.logger)
             for try await (id, script, name, trigger, scheduled, manual, started, ended, outcome, message, location, dropped, files, rescan, caughtUp)
                 in rows.decode((Int64, String, String, String, Int64, Bool, Int64?, Int64?, String, String?, String?, Int64, String?, Bool, Bool).self) {
                 records.append(RunRecord(
@@ -428,7 +439,7 @@ package final class PostgresRunStore: RunStore {
     /// The first column of the first row, nil when there is none.
     nonisolated(nonsending) func value<T: PostgresDecodable & Sendable>(_ query: PostgresQuery, as type: T.Type) async throws(RunStoreError) -> T? {
         try await connection { connection in
-            try await connection.query(query, logger: logger).collect().first?.decode(T.self)
+            try await connection.query(query, logger: self.logger).collect().first?.decode(T.self)
         }
     }
 
@@ -488,25 +499,47 @@ package final class PostgresRunStore: RunStore {
     /// transaction was rolled back whole and running it again is what the server asks for.
     static let attempts = 3
 
-    nonisolated(nonsending) func transaction<T: Sendable>(_ work: (PostgresConnection) async throws -> T) async throws(RunStoreError) -> T {
+    nonisolated(nonsending) func transaction<T: Sendable>(within deadline: Duration = answerDeadline,
+                                                          _ work: @escaping @Sendable (PostgresConnection) async throws -> T)
+        async throws(RunStoreError) -> T {
         var attempt = 1
         while true {
             do {
-                return try await client.withTransaction(logger: logger) { connection in try await work(connection) }
+                return try await answered(within: deadline) { [client, logger] in
+                    try await client.withTransaction(logger: self.logger) { connection in try await work(connection) }
+                }
             } catch where attempt < Self.attempts && PostgresFailure.isConflict(error) {
                 attempt += 1
             } catch {
-                throw RunStoreError(path: path, reason: PostgresFailure.reason(for: error, at: address))
+                throw PostgresFailure.error(error, at: address)
             }
         }
     }
 
-    nonisolated(nonsending) func connection<T: Sendable>(_ work: (PostgresConnection) async throws -> T) async throws(RunStoreError) -> T {
+    nonisolated(nonsending) func connection<T: Sendable>(_ work: @escaping @Sendable (PostgresConnection) async throws -> T) async throws(RunStoreError)
+        -> T {
         do {
-            return try await client.withConnection { connection in try await work(connection) }
+            return try await answered { [client] in try await client.withConnection { connection in try await work(connection) } }
         } catch {
-            throw RunStoreError(path: path, reason: PostgresFailure.reason(for: error, at: address))
+            throw PostgresFailure.error(error, at: address)
         }
+    }
+
+    /// How long a request may go unanswered: the daemon's longest statement (a claim of 10,000 fires) takes well under a
+    /// second, and the scheduler's work waits behind it (runs' ends, the next fires).
+    static let answerDeadline = Duration.seconds(10)
+
+    /// A request to the pool, given at most `deadline`. Across a server restart with requests in flight, the
+    /// pool was seen to leave one unanswered for good — cancelled or not — and the scheduler's operation waiting on it
+    /// stopped every other (runs' ends, the next fires) until the daemon was killed. Left unanswered, a request is
+    /// abandoned and fails as a lost connection does; the transaction it was in never committed (its connection is
+    /// gone), or if it did, the fires it claimed are found claimed when they are claimed again.
+    nonisolated(nonsending) private func answered<T: Sendable>(within deadline: Duration = answerDeadline,
+                                                               _ request: @escaping @Sendable () async throws -> T) async throws -> T {
+        guard let answer = try await Deadline.run(within: deadline, request) else {
+            throw RunStoreError(path: path, reason: "PostgreSQL at \(address) did not answer within \(deadline); try again", isUnavailable: true)
+        }
+        return answer
     }
 }
 
@@ -514,6 +547,6 @@ extension PostgresConnection {
     /// Runs a statement to its end, whatever rows it returns: an error the server raises while it runs is thrown here
     /// rather than lost with rows no one reads.
     func perform(_ query: PostgresQuery, logger: Logger) async throws {
-        _ = try await self.query(query, logger: logger).collect()
+        _ = try await self.query(query, logger: self.logger).collect()
     }
 }

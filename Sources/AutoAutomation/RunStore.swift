@@ -180,9 +180,13 @@ package struct Retention: Sendable, Equatable {
 package struct RunStoreError: Error, Sendable, CustomStringConvertible {
     package let path: String
     package let reason: String
-    package init(path: String, reason: String) {
+    /// The store can't be reached now and may be soon: a PostgreSQL server down, starting, stopping or restarting. A
+    /// daemon starting waits for it; a wrong password, a database that doesn't exist or a damaged file is not this.
+    package let isUnavailable: Bool
+    package init(path: String, reason: String, isUnavailable: Bool = false) {
         self.path = path
         self.reason = reason
+        self.isUnavailable = isUnavailable
     }
     package var description: String { "run store \(path): \(reason)" }
 }

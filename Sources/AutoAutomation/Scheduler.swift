@@ -90,6 +90,8 @@ package actor Scheduler {
     var retryAt: Date?
     /// Ends of runs the store failed to record, recorded at the next try: a run's outcome is never dropped.
     var unrecorded: [(key: AutomationKey, run: FireRunner.EndedRun)] = []
+    /// The automations `load` was last given, until they are set: a store that failed meanwhile has them set at the next try.
+    var toLoad: [(LoadedAutomation, (any FireSchedule)?)]?
 
     let store: any RunStore
     let runner: FireRunner
@@ -122,6 +124,8 @@ package actor Scheduler {
     /// Callers of `settled()`, resumed when nothing is due and nothing runs.
     var settledWaiters: [CheckedContinuation<Void, Never>] = []
     var waitingOnClock = false
+    /// When the loop last stopped waiting on the clock to hand out what is due (before it waited for other operations).
+    var wokeAt: Date?
 
     /// Old runs are removed as this says, at most once an hour, after a run ends (no wake-up of its own).
     let retention: Retention?
@@ -148,16 +152,37 @@ package actor Scheduler {
     /// ones that are no longer there stop being scheduled (a run of theirs finishes), and ones kept keep their place.
     /// Returns once the scheduler waits for the new earliest fire (what was due has been handed out).
     /// A file automation comes with no schedule: its fires are delivered.
+    ///
+    /// A store that fails (its server restarting) leaves the automations as they were; the loop sets these at its next
+    /// try (`storeFailed`), as it records what else the store failed to take.
     package func load(_ automations: [(LoadedAutomation, (any FireSchedule)?)]) async throws(RunStoreError) {
+        await beginOperation()
+        do {
+            defer { endOperation() }
+            toLoad = automations
+            try await setAutomations(automations)
+            await startClaimed()
+        } catch {
+            storeFailed(error, while: "automations were loaded; they are loaded at the next try")
+            throw error
+        }
+        // The earliest next fire may have changed: the loop looks again, and this returns once it waits again.
+        if let waitTask {
+            let mark = cycle
+            waitTask.cancel()
+            await withCheckedContinuation { cycleWaiters.append((mark, $0)) }
+        }
+    }
+
+    /// `load`'s work, in an operation: new automations start from their cursors, and what they missed is recorded (the
+    /// catch-up runs it begins are claimed by the caller).
+    func setAutomations(_ automations: [(LoadedAutomation, (any FireSchedule)?)]) async throws(RunStoreError) {
         let now = clock.now()
         func isKept(_ loaded: LoadedAutomation) -> Bool { entries[loaded.key]?.loaded.automation.trigger == loaded.automation.trigger }
         // A time automation loaded for the first time starts its cursor now, in the store: `list` and `next` then
         // count `every <duration>` from the same instant as this daemon. On a whole second (the next): the instants
         // they print, and the log, are to the second, and so are the fires.
         let start = Date(timeIntervalSince1970: now.timeIntervalSince1970.rounded(.up))
-        await beginOperation()
-        var operationEnded = false
-        defer { if !operationEnded { endOperation() } }
         let cursors = try await store.cursors(of: automations.filter { $0.1 != nil && !isKept($0.0) }.map(\.0.key), startingAt: start)
         var kept: [AutomationKey: Entry] = [:]
         for (loaded, schedule) in automations {
@@ -179,15 +204,7 @@ package actor Scheduler {
             _ = entry
         }
         entries = kept
-        await startClaimed()
-        operationEnded = true
-        endOperation()
-        // The earliest next fire may have changed: the loop looks again, and this returns once it waits again.
-        if let waitTask {
-            let mark = cycle
-            waitTask.cancel()
-            await withCheckedContinuation { cycleWaiters.append((mark, $0)) }
-        }
+        toLoad = nil
     }
 
     /// The automations scheduled, with their next fires.
@@ -286,6 +303,7 @@ package actor Scheduler {
         while !stopping {
             // Woken before the retry after a store failure (the failure itself woke it, or a reload): it waits on.
             if isTimeToTryTheStore {
+                wokeAt = clock.now()
                 do {
                     await beginOperation()
                     defer { endOperation() }
@@ -324,14 +342,22 @@ package actor Scheduler {
     }
 
     /// Every fire due by now, by automation: the latest runs (or goes to the mode), the earlier ones are skipped.
-    /// First what the store failed to take before: the ends of runs, the automations taken over, the fires put back.
+    /// First what the store failed to take before: the automations loaded, the ends of runs, the automations taken
+    /// over, the fires put back.
     func fireDue() async throws(RunStoreError) {
+        if let toLoad { try await setAutomations(toLoad) }
         try await recordEnded()
         try await recordTakenOver()
         for entry in entries.values { beginQueued(entry) }
         let now = clock.now()
-        let reason = storeFailures > 0 ? "the run store could not be reached at this fire's time"
-            : "the clock jumped forward, or the machine slept, past this fire"
+        // A fire due before the loop woke was missed while it waited on the clock: the clock jumped, or the machine
+        // slept. One due since was missed while this round waited for the store (a server restarting holds requests
+        // until its pool connects again), as one is after the store failed.
+        let woke = wokeAt ?? now
+        func reason(_ missed: Date) -> String {
+            storeFailures > 0 || missed > woke ? "the run store could not be reached at this fire's time"
+                : "the clock jumped forward, or the machine slept, past this fire"
+        }
         for entry in ordered {
             // One taken over while this round went on is the next round's, for `recordTakenOver`.
             guard let schedule = entry.schedule, isFiredHere(entry), !entry.takenOver else { continue }
@@ -340,7 +366,7 @@ package actor Scheduler {
             for missed in due.dropLast() {
                 // Given up while the store answered: what is left is its next owner's.
                 guard isFiredHere(entry) else { break }
-                try await skip(fire(entry, at: missed), as: .skipped, reason: reason, at: now)
+                try await skip(fire(entry, at: missed), as: .skipped, reason: reason(missed), at: now)
             }
             guard isFiredHere(entry) else { continue }
             // Handled once handed out: a store that fails before leaves it due for the next try.
@@ -642,15 +668,23 @@ package actor Scheduler {
         for entry in entries.values { entry.queued.removeAll() }
     }
 
-    /// The ends of runs the store could not record yet: tried once more as the daemon stops, else logged.
-    func recordEndedBeforeStopping() async {
+    /// The ends of runs the store could not record yet: tried once more as the daemon stops, for at most `limit` (a
+    /// store that doesn't answer would hold the stop), else logged.
+    func recordEndedBeforeStopping(within limit: Duration) async {
         guard !unrecorded.isEmpty else { return }
+        let (runner, waiting) = (self.runner, unrecorded.map(\.run))
+        let failure: String
         do {
-            try await recordEnded()
+            if try await Deadline.run(within: limit, { () async throws -> Void in for run in waiting { try await runner.record(run) } }) != nil {
+                unrecorded = []
+                return
+            }
+            failure = "the run store did not answer within \(limit)"
         } catch {
-            logger.error("the ends of runs could not be recorded; the next daemon records them as failed",
-                         metadata: ["runs": "\(unrecorded.map { "\($0.run.id)" }.joined(separator: ", "))", "error": "\(error)"])
+            failure = "\(error)"
         }
+        logger.error("the ends of runs could not be recorded; the next daemon records them as failed",
+                     metadata: ["runs": "\(unrecorded.map { "\($0.run.id)" }.joined(separator: ", "))", "error": "\(failure)"])
     }
 
     /// Takes no more fires, gives the runs going `grace` to end, then cancels them (they are recorded as
@@ -658,7 +692,7 @@ package actor Scheduler {
     package func stop(grace: Duration) async {
         stopTakingFires()
         let running = entries.values.flatMap(\.running)
-        guard !running.isEmpty else { return await recordEndedBeforeStopping() }
+        guard !running.isEmpty else { return await recordEndedBeforeStopping(within: grace) }
         logger.info("stopping: waiting for runs to end", metadata: ["runs": "\(running.count)", "grace": "\(grace)"])
         let deadline = ContinuousClock.now + grace
         while entries.values.contains(where: { !$0.running.isEmpty }), ContinuousClock.now < deadline {
@@ -668,15 +702,15 @@ package actor Scheduler {
         for run in left { run.cancel() }
         // An intent that ignores cancellation gets one more grace, then the daemon goes without it: the store
         // then still says "running", and the next daemon closes the run as failed.
-        let stopped = await withTaskGroup(of: Bool.self) { group in
-            group.addTask { for run in left { await run.task?.value }; return true }
-            group.addTask { try? await Task.sleep(for: grace); return false }
-            let first = await group.next() ?? false
-            group.cancelAll()
-            return first
-        }
-        if !stopped { logger.warning("runs did not stop when cancelled; leaving them", metadata: ["runs": "\(left.count)"]) }
-        await recordEndedBeforeStopping()
+        // Not a task group, which would wait for every run whatever its deadline: a run that ignores cancellation (or
+        // whose end waits for a store that doesn't answer) is left behind.
+        let tasks = left.compactMap(\.task)
+        let stopped = (try? await Deadline.run(within: grace, { () async -> Bool in
+            for task in tasks { await task.value }
+            return true
+        })) ?? nil
+        if stopped == nil { logger.warning("runs did not stop when cancelled; leaving them", metadata: ["runs": "\(left.count)"]) }
+        await recordEndedBeforeStopping(within: grace)
     }
 
     // MARK: Tests

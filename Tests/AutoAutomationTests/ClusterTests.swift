@@ -53,6 +53,23 @@ import Testing
         await store.close()
     }
 
+    /// A claim that committed though its node heard it fail (the server restarted between the commit and the answer)
+    /// is claimed again by that node, with its run's id, while the run is still to start: not refused, which would leave
+    /// its row "running" for as long as the node lives. Nobody else gets it, nor the node once the run has ended.
+    @Test func aClaimWhoseAnswerWasLostIsClaimedAgainByItsNode() async throws {
+        let store = try await Self.open(try await PostgresServer.database())
+        _ = try await store.cursors(of: [Self.digest], startingAt: Date(timeIntervalSince1970: 0))
+        let one = try await store.join(Self.node("one"), lease: .seconds(60))
+        let fence = try #require(try await store.acquire([Self.digest], upTo: 1, for: one)[Self.digest])
+        let run = try #require(try await store.claim(Self.fire(60, fence: fence), at: Date()))
+        #expect(try await store.claim(Self.fire(60, fence: fence), at: Date()) == run, "its own claim, made again")
+        #expect(try await store.claim(Self.fire(60), at: Date()) == nil, "a fire without a fence is refused")
+        try await store.finish(run, RunEnding(.succeeded), steps: [], droppedSteps: 0, at: Date())
+        #expect(try await store.claim(Self.fire(60, fence: fence), at: Date()) == nil, "once ended, it is refused")
+        #expect(try await store.runs(of: Self.digest.name, limit: 10).map(\.outcome) == [.succeeded])
+        await store.close()
+    }
+
     @Test func aNodeWhoseLeaseRanOutCanNotClaimAndIsTakenOver() async throws {
         let store = try await Self.open(try await PostgresServer.database())
         _ = try await store.cursors(of: [Self.digest], startingAt: Date(timeIntervalSince1970: 0))

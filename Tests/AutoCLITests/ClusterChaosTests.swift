@@ -63,44 +63,8 @@ struct ClusterChaosTests {
             #expect(node.waitForExit(timeout: .seconds(60)) == 0, "\(name): \(node.standardError.suffix(3_000))")
         }
 
-        // No fire twice, in the ledger or in the store.
-        let lines = cluster.ledgerLines()
-        #expect(lines.count > 20 * Self.automations)
-        #expect(cluster.repeatedLines().isEmpty, "fires run twice: \(cluster.repeatedLines().prefix(20))")
-        let fires = try await cluster.history(url)
-        let keys = fires.map { "\($0.automation) \(Int($0.scheduled.timeIntervalSince1970))" }
-        #expect(Set(keys).count == keys.count, "fires recorded twice")
-
-        // Every second of every automation, from its first fire recorded to its last, has one row, and a fire not run
-        // says why.
-        for (automation, rows) in Dictionary(grouping: fires, by: \.automation) {
-            let seconds = Set(rows.map { Int($0.scheduled.timeIntervalSince1970) })
-            guard let first = seconds.min(), let last = seconds.max() else { continue }
-            let missing = (first...last).filter { !seconds.contains($0) }
-            #expect(missing.isEmpty, "\(automation): no row for \(missing.count) seconds, the first at \(missing.first ?? 0)")
-        }
-        let unexplained = fires.filter { ($0.outcome == "skipped" || $0.outcome == "rejected") && $0.message.isEmpty }
-        #expect(unexplained.isEmpty, "fires not run with no reason: \(unexplained.prefix(5))")
-        #expect(!fires.contains { $0.outcome == "running" }, "a run left running")
-
-        // The ledger and the store agree: each line is a fire the store has as run, each success has its line.
-        // An instant reads as a date shows: its seconds left out when they are 0, its time when it is midnight.
-        let formatters = ["yyyy-MM-dd HH:mm:ss", "yyyy-MM-dd HH:mm", "yyyy-MM-dd"].map { format in
-            let formatter = DateFormatter()
-            formatter.dateFormat = format
-            formatter.timeZone = .current
-            return formatter
-        }
-        let ledgerKeys = Set(lines.compactMap { line -> String? in
-            let parts = line.split(separator: " ", maxSplits: 1)
-            guard parts.count == 2, let date = formatters.lazy.compactMap({ $0.date(from: String(parts[1])) }).first else { return nil }
-            return "\(parts[0]) \(Int(date.timeIntervalSince1970))"
-        })
-        #expect(ledgerKeys.count == lines.count, "every ledger line reads as an automation and an instant")
-        let ran = Set(fires.filter { $0.outcome != "skipped" && $0.outcome != "rejected" }.map { "\($0.automation) \(Int($0.scheduled.timeIntervalSince1970))" })
-        let succeeded = Set(fires.filter { $0.outcome == "succeeded" }.map { "\($0.automation) \(Int($0.scheduled.timeIntervalSince1970))" })
-        #expect(ledgerKeys.subtracting(ran).isEmpty, "runs in the ledger the store doesn't have: \(ledgerKeys.subtracting(ran).sorted().prefix(5))")
-        #expect(succeeded.subtracting(ledgerKeys).isEmpty, "successes with no line: \(succeeded.subtracting(ledgerKeys).sorted().prefix(5))")
+        #expect(cluster.ledgerLines().count > 20 * Self.automations)
+        try await cluster.expectEachFireOnce(url, all)
         await server.stop()
         cluster.remove()
     }

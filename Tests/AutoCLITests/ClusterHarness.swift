@@ -79,6 +79,59 @@ struct ClusterHarness {
         Dictionary(grouping: ledgerLines(), by: { $0 }).filter { $0.value.count > 1 }.keys.sorted()
     }
 
+    /// What every test of the cluster checks at its end, whatever it put the nodes through: no fire ran twice — in the
+    /// ledger the runs append to, or in the store — every second of every automation, from its first fire recorded to
+    /// its last, has exactly one row (a run, or a fire not run with its reason), no run was left running, and the ledger
+    /// and the store agree. `nodes`: the daemons, whose logs say what happened to a run left running.
+    func expectEachFireOnce(_ url: String, _ nodes: [ChildProcess]) async throws {
+        // No fire twice, in the ledger or in the store.
+        let lines = ledgerLines()
+        #expect(repeatedLines().isEmpty, "fires run twice: \(repeatedLines().prefix(20))")
+        let fires = try await history(url)
+        let keys = fires.map { "\($0.automation) \(Int($0.scheduled.timeIntervalSince1970))" }
+        #expect(Set(keys).count == keys.count, "fires recorded twice")
+
+        // Every second of every automation, from its first fire recorded to its last, has one row, and a fire not run
+        // says why.
+        for (automation, rows) in Dictionary(grouping: fires, by: \.automation) {
+            let seconds = Set(rows.map { Int($0.scheduled.timeIntervalSince1970) })
+            guard let first = seconds.min(), let last = seconds.max() else { continue }
+            let missing = (first...last).filter { !seconds.contains($0) }
+            #expect(missing.isEmpty, "\(automation): no row for \(missing.count) seconds, the first at \(missing.first ?? 0)")
+        }
+        let unexplained = fires.filter { ($0.outcome == "skipped" || $0.outcome == "rejected") && $0.message.isEmpty }
+        #expect(unexplained.isEmpty, "fires not run with no reason: \(unexplained.prefix(5))")
+        // What the nodes said of a run left running: the lines with its automation and instant.
+        for fire in fires.filter({ $0.outcome == "running" }).prefix(3) {
+            let instant = ISO8601DateFormatter().string(from: fire.scheduled)
+            let said = nodes.flatMap { node in
+                node.standardError.split(separator: "\n").filter { line in
+                    (line.contains("automation=\(fire.automation) ") && line.contains(instant)) || line.contains(" error ") || line.contains(" warning ")
+                }
+            }
+            Issue.record("\(fire.automation) at \(instant) left running; the nodes said:\n\(said.joined(separator: "\n"))")
+        }
+
+        // The ledger and the store agree: each line is a fire the store has as run, each success has its line.
+        // An instant reads as a date shows: its seconds left out when they are 0, its time when it is midnight.
+        let formatters = ["yyyy-MM-dd HH:mm:ss", "yyyy-MM-dd HH:mm", "yyyy-MM-dd"].map { format in
+            let formatter = DateFormatter()
+            formatter.dateFormat = format
+            formatter.timeZone = .current
+            return formatter
+        }
+        let ledgerKeys = Set(lines.compactMap { line -> String? in
+            let parts = line.split(separator: " ", maxSplits: 1)
+            guard parts.count == 2, let date = formatters.lazy.compactMap({ $0.date(from: String(parts[1])) }).first else { return nil }
+            return "\(parts[0]) \(Int(date.timeIntervalSince1970))"
+        })
+        #expect(ledgerKeys.count == lines.count, "every ledger line reads as an automation and an instant")
+        let ran = Set(fires.filter { $0.outcome != "skipped" && $0.outcome != "rejected" }.map { "\($0.automation) \(Int($0.scheduled.timeIntervalSince1970))" })
+        let succeeded = Set(fires.filter { $0.outcome == "succeeded" }.map { "\($0.automation) \(Int($0.scheduled.timeIntervalSince1970))" })
+        #expect(ledgerKeys.subtracting(ran).isEmpty, "runs in the ledger the store doesn't have: \(ledgerKeys.subtracting(ran).sorted().prefix(5))")
+        #expect(succeeded.subtracting(ledgerKeys).isEmpty, "successes with no line: \(succeeded.subtracting(ledgerKeys).sorted().prefix(5))")
+    }
+
     /// Every fire recorded in the store: automation, scheduled instant, outcome and message.
     func history(_ url: String) async throws -> [(automation: String, scheduled: Date, outcome: String, message: String)] {
         let history = try await BinaryRunner.runAwaiting(["automations", "history", "--json", "--limit", "10000000", "--store", url])

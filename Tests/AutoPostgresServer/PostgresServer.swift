@@ -145,6 +145,16 @@ package final class PostgresServer: Sendable {
         try await onItsOwnThread { try self.run("pg_ctl", ["-D", self.data, "-l", self.log, "-o", self.options, "-m", "immediate", "-w", "-t", "60", "restart"]) }
     }
 
+    /// Stops it as a crash would, and keeps it as it is until `resume`: for tests of a daemon whose server is down.
+    package func halt() async throws {
+        try await onItsOwnThread { try self.run("pg_ctl", ["-D", self.data, "-m", "immediate", "-w", "stop"]) }
+    }
+
+    /// Starts a server `halt` stopped, on the same port.
+    package func resume() async throws {
+        try await onItsOwnThread { try self.run("pg_ctl", ["-D", self.data, "-l", self.log, "-o", self.options, "-w", "-t", "60", "start"]) }
+    }
+
     /// Stops a private server for good and removes its folder.
     package func stop() async {
         try? await onItsOwnThread { try self.run("pg_ctl", ["-D", self.data, "-m", "immediate", "-w", "stop"]) }
