@@ -3,20 +3,21 @@ import Foundation
 import Testing
 
 /// Three `auto daemon` nodes on a PostgreSQL server of the test's own, with a hundred automations firing every second,
-/// through 20 SIGKILLs at random moments (each node started again) and a node paused past its lease. Then: no fire ran twice — in the ledger the runs append to, or in the store — and every second of every
+/// through 20 SIGKILLs at random moments (each node started again), a node paused past its lease and a restart of the
+/// database. Then: no fire ran twice — in the ledger the runs append to, or in the store — and every second of every
 /// automation, from its first fire to its last, has exactly one row: a run, or a fire skipped with its reason.
 ///
 /// The moments are random (the seed is printed; `AUTO_CHAOS_SEED` replays one) but each is a condition, never a fixed
 /// time: so many more lines in the ledger, a node owning so much.
 ///
-/// Not yet part of every run: it passed three times in a row under load on its own, but in one full run of the suite (the
-/// machine far busier) one second of one automation had no row — a fire lost, which issue 33 must find and fix first.
-/// `AUTO_CHAOS=1 swift test --filter ClusterChaosTests` runs it.
-@Suite(.enabled(if: ProcessInfo.processInfo.environment["AUTO_CHAOS"] == "1", "set AUTO_CHAOS=1 to run the cluster's chaos test"))
+/// Part of every run (70–100 s, alongside the other suites). It once found a second with no row. The one way found to
+/// make such a hole — a fire the store refused to a node whose lease had lapsed at the database and was then renewed
+/// under the same epoch — is closed (`ClusterTests.aFireRefusedUnderAFenceStillHeldIsRecordedOnceTheNodeTakesItAgain`).
+@Suite
 struct ClusterChaosTests {
     static let automations = 100
 
-    @Test func killsAndAPauseLoseAndRepeatNoFire() async throws {
+    @Test func killsAPauseAndARestartLoseAndRepeatNoFire() async throws {
         let cluster = try ClusterHarness(automations: Self.automations)
         let server = try await PostgresServer.privateServer()
         let url = try await server.newDatabase()
@@ -55,9 +56,18 @@ struct ClusterChaosTests {
                 }
                 nodes[paused]?.signal(SIGCONT)
             }
+            if round == 13 {
+                // The database restarted under them (as a crash): they reconnect, and the runs go on.
+                try await server.restart()
+            }
         }
         try await cluster.until("three nodes share the automations again", all) { cluster.isShared(try await cluster.owners(url), among: 3) }
         try await runsGoOn(2 * Self.automations, "at the end")
+        // A run whose end waited behind a request the restart left unanswered is recorded once the store gives that
+        // request up (10 s): before the nodes stop, which would leave it to the next daemon.
+        try await cluster.until("the runs begun before are recorded", all, within: .seconds(120)) {
+            try await cluster.history(url).allSatisfy { $0.outcome != "running" || $0.scheduled > Date().addingTimeInterval(-5) }
+        }
         for node in all { node.signal(SIGTERM) }
         for (name, node) in nodes {
             #expect(node.waitForExit(timeout: .seconds(60)) == 0, "\(name): \(node.standardError.suffix(3_000))")
