@@ -22,7 +22,9 @@ import PostgresNIO
         let bench = try ClusterBench(server: server, auto: autoBeside(), notes: notes)
         started = bench
         let latencyStore = try await PostgresRunStore.open(url: try await server.newDatabase(), logger: ClusterBench.quiet)
-        let latency = try await fireLatency(seconds: options.quick ? 1 : 3, store: latencyStore)
+        // 10 s, some 500 fires: over the 3 s (125 fires) it took before, the p99 was the second-worst fire, and four runs
+        // in a row read 10.7, 53.7, 118 and 18.9 ms.
+        let latency = try await fireLatency(seconds: options.quick ? 1 : 10, store: latencyStore)
         await latencyStore.close()
         rows.append(ResultRow(workload: "fire latency p99, PostgreSQL", engine: .milliseconds(latency.p99), anchors: [],
                               goal: .atMost(15, "≤ 15 ms")))

@@ -6,6 +6,8 @@ import Foundation
 /// or another node took it over — can't claim a fire of it, whatever it believes. Time is the database's: a lease
 /// runs out at the database's clock, never a node's.
 package protocol ClusterStore: RunStore {
+    /// Where the store is, as its errors say it (a URL without its password).
+    var path: String { get }
     /// Registers a node, with a lease of `lease` from now (the database's now).
     nonisolated(nonsending) func join(_ node: NodeInfo, lease: Duration) async throws(RunStoreError) -> NodeID
     /// Extends the node's lease to `lease` from now, and says what it reports (the oldest due fire it has not

@@ -92,7 +92,10 @@ package actor NodeMembership {
         let sent = ContinuousClock.now
         if let node {
             let oldestDue = await scheduler.oldestDue()
-            guard try await bounded({ [store, timing] () throws(RunStoreError) in try await store.renew(node, lease: timing.lease, oldestDue: oldestDue) }) else {
+            let renewed = try await bounded { [store, timing] () throws(RunStoreError) in
+                try await store.renew(node, lease: timing.lease, oldestDue: oldestDue)
+            }
+            guard renewed else {
                 logger.error("the node's lease ran out before it was renewed; it gives up its automations and joins again",
                              metadata: ["node": "\(info.name)"])
                 await loseEverything()
@@ -162,10 +165,10 @@ package actor NodeMembership {
         } catch let error as RunStoreError {
             throw error
         } catch {
-            throw RunStoreError(path: "the cluster's store", reason: "\(error)")
+            throw RunStoreError(path: store.path, reason: "\(error)")
         }
         guard let answer else {
-            throw RunStoreError(path: "the cluster's store", reason: "it did not answer within \(timing.lease)", isUnavailable: true)
+            throw RunStoreError(path: store.path, reason: "it did not answer within the node's lease (\(timing.lease))", isUnavailable: true)
         }
         return answer
     }

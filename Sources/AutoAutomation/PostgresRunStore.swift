@@ -506,7 +506,7 @@ package final class PostgresRunStore: RunStore {
         while true {
             do {
                 return try await answered(within: deadline) { [client, logger] in
-                    try await client.withTransaction(logger: self.logger) { connection in try await work(connection) }
+                    try await client.withTransaction(logger: logger) { connection in try await work(connection) }
                 }
             } catch where attempt < Self.attempts && PostgresFailure.isConflict(error) {
                 attempt += 1

@@ -10,7 +10,9 @@ import Testing
         let folder = try Fixture.newFolder("mcp-command")
         defer { try? FileManager.default.removeItem(at: folder) }
         let auto = folder.appendingPathComponent("auto").path
-        try FileManager.default.copyItem(atPath: BinaryRunner.binary, toPath: auto)
+        // Through a descriptor closed on exec: FileManager's copy, open while another test started a program, once made
+        // running the copy fail with "Text file busy".
+        try InstalledBinary.copy(BinaryRunner.binary, to: auto)
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["auto"])
 
         let server = try McpPipe(["--allow-read=/tmp"], executable: auto)

@@ -17,7 +17,7 @@ package struct InstalledBinary {
     /// Copies an executable through a descriptor closed on exec: a program another test starts while the copy is being
     /// written would otherwise inherit the descriptor open for writing, and running the copy would fail with "Text file
     /// busy" for as long as that program runs (FileManager's copy doesn't open with O_CLOEXEC).
-    static func copy(_ source: String, to destination: String) throws {
+    package static func copy(_ source: String, to destination: String) throws {
         let data = try Data(contentsOf: URL(fileURLWithPath: source))
         let descriptor = open(destination, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o755)
         guard descriptor >= 0 else { throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: destination]) }
