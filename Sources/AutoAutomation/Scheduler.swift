@@ -672,13 +672,9 @@ package actor Scheduler {
     /// store that doesn't answer would hold the stop), else logged.
     func recordEndedBeforeStopping(within limit: Duration) async {
         guard !unrecorded.isEmpty else { return }
-        let (runner, waiting) = (self.runner, unrecorded.map(\.run))
         let failure: String
         do {
-            if try await Deadline.run(within: limit, { () async throws -> Void in for run in waiting { try await runner.record(run) } }) != nil {
-                unrecorded = []
-                return
-            }
+            if try await Deadline.run(within: limit, { try await self.recordEnded() }) != nil { return }
             failure = "the run store did not answer within \(limit)"
         } catch {
             failure = "\(error)"

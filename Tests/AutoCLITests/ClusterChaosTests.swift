@@ -63,11 +63,7 @@ struct ClusterChaosTests {
         }
         try await cluster.until("three nodes share the automations again", all) { cluster.isShared(try await cluster.owners(url), among: 3) }
         try await runsGoOn(2 * Self.automations, "at the end")
-        // A run whose end waited behind a request the restart left unanswered is recorded once the store gives that
-        // request up (10 s): before the nodes stop, which would leave it to the next daemon.
-        try await cluster.until("the runs begun before are recorded", all, within: .seconds(120)) {
-            try await cluster.history(url).allSatisfy { $0.outcome != "running" || $0.scheduled > Date().addingTimeInterval(-5) }
-        }
+        try await cluster.untilRunsBegunAreRecorded(url, all)
         for node in all { node.signal(SIGTERM) }
         for (name, node) in nodes {
             #expect(node.waitForExit(timeout: .seconds(60)) == 0, "\(name): \(node.standardError.suffix(3_000))")

@@ -30,7 +30,7 @@ import Testing
         #expect(beta.standardError.contains("left the cluster"), "\(beta.standardError)")
         let linesBefore = cluster.ledgerLines().count
         try await cluster.until("gamma runs fires of all four", [gamma]) {
-            Set(cluster.ledgerLines().dropFirst(linesBefore).map { $0.split(separator: " ")[0] }).count == 4
+            cluster.automationsInLedger(from: linesBefore).count == 4
         }
         gamma.signal(SIGTERM)
         #expect(gamma.waitForExit(timeout: .seconds(60)) == 0, "\(gamma.standardError)")

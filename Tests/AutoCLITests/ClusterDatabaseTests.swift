@@ -22,12 +22,7 @@ import Testing
         try await cluster.until("three nodes share the automations again", nodes, within: .seconds(120)) {
             cluster.isShared(try await cluster.owners(url), among: 3)
         }
-        // A request in flight as the server went down may go unanswered until the store gives it up (10 s); the runs
-        // whose ends wait behind it are recorded then, before the nodes are stopped (a node stopping leaves them to the
-        // next daemon after its grace).
-        try await cluster.until("the runs begun across the restart are recorded", nodes, within: .seconds(120)) {
-            try await cluster.history(url).allSatisfy { $0.outcome != "running" || $0.scheduled > Date().addingTimeInterval(-5) }
-        }
+        try await cluster.untilRunsBegunAreRecorded(url, nodes)
         for node in nodes { node.signal(SIGTERM) }
         for node in nodes {
             #expect(node.waitForExit(timeout: .seconds(60)) == 0, "\(node.standardError.suffix(3_000))")
@@ -56,7 +51,7 @@ import Testing
 
         try await server.resume()
         try await cluster.until("the daemon joins and owns both", [waiting]) { try await cluster.owners(url) == ["alpha": 2] }
-        try await cluster.until("a run of each", [waiting]) { Set(cluster.ledgerLines().map { $0.split(separator: " ")[0] }).count == 2 }
+        try await cluster.until("a run of each", [waiting]) { cluster.automationsInLedger().count == 2 }
         waiting.signal(SIGTERM)
         #expect(waiting.waitForExit(timeout: .seconds(60)) == 0, "\(waiting.standardError.suffix(3_000))")
         await server.stop()
@@ -71,7 +66,7 @@ import Testing
         let url = try await server.newDatabase()
         let daemon = try cluster.daemon("alpha", url)
         try await cluster.until("the daemon owns both", [daemon]) { try await cluster.owners(url) == ["alpha": 2] }
-        try await cluster.until("a run of each", [daemon]) { Set(cluster.ledgerLines().map { $0.split(separator: " ")[0] }).count == 2 }
+        try await cluster.until("a run of each", [daemon]) { cluster.automationsInLedger().count == 2 }
         try await server.halt()
         // Its requests wait for the pool's connection (up to a minute, then they fail); its lease runs out before.
         try await cluster.until("the node gives its automations up", [daemon]) { daemon.standardError.contains("could not renew its lease in time") }

@@ -69,6 +69,21 @@ struct ClusterHarness {
         return ContinuousClock.now - start
     }
 
+    /// Waits until no run begun more than 5 s ago is still "running" in the store. A request in flight as the server
+    /// went down may go unanswered until the store gives it up (10 s), and the ends of runs wait behind it: they are
+    /// recorded then, and a test waits for them before it stops the nodes (a node stopping leaves them to the next
+    /// daemon after its grace).
+    func untilRunsBegunAreRecorded(_ url: String, _ nodes: [ChildProcess]) async throws {
+        try await until("the runs begun before are recorded", nodes, within: .seconds(120)) {
+            try await history(url).allSatisfy { $0.outcome != "running" || $0.scheduled > Date().addingTimeInterval(-5) }
+        }
+    }
+
+    /// The automations with a line in the ledger, from its line `from` on.
+    func automationsInLedger(from line: Int = 0) -> Set<String> {
+        Set(ledgerLines().dropFirst(line).map { String($0.split(separator: " ")[0]) })
+    }
+
     /// The ledger's lines, "tickN yyyy-MM-dd HH:mm:ss" (the instant in this machine's zone).
     func ledgerLines() -> [String] {
         ((try? String(contentsOfFile: ledger, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
