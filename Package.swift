@@ -46,6 +46,8 @@ let package = Package(
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
         // The shared run store (PostgresRunStore): several daemons on one database, each fire claimed by one of them.
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+        // SHA-256 of an automation's definition, which nodes sharing a store compare (already built for postgres-nio).
+        .package(url: "https://github.com/apple/swift-crypto.git", "3.9.0" ..< "6.0.0"),
     ],
     targets: [
         // The embedding API: what a host writes to register intents, entities and enums.
@@ -77,7 +79,7 @@ let package = Package(
                            .product(name: "PostgresNIO", package: "postgres-nio"), .product(name: "NIOCore", package: "swift-nio"),
                            .product(name: "NIOPosix", package: "swift-nio"), .product(name: "NIOSSL", package: "swift-nio-ssl"),
                            // The errors of PostgresNIO's pool, which its client throws as they are.
-                           .product(name: "_ConnectionPoolModule", package: "postgres-nio")]
+                           .product(name: "_ConnectionPoolModule", package: "postgres-nio"), .product(name: "Crypto", package: "swift-crypto")]
         ),
         // libedit (Debian's libedit-dev, installed by .ci/setup) through a C shim: the REPL's line editing.
         .systemLibrary(name: "CEditLine", path: "Sources/CEditLine"),

@@ -13,17 +13,27 @@ package protocol ClusterStore: RunStore {
     /// Extends the node's lease to `lease` from now, and says what it reports (the oldest due fire it has not
     /// claimed yet). False when its lease had already run out: it may own nothing any more, and must join again.
     nonisolated(nonsending) func renew(_ node: NodeID, lease: Duration, oldestDue: Date?) async throws(RunStoreError) -> Bool
-    /// Takes up to `count` of `automations` that no live node owns (none, or one whose lease ran out), each with a new
-    /// epoch: `FOR UPDATE SKIP LOCKED`, so nodes taking at once take different ones. Nothing when the node's own lease
-    /// ran out.
-    nonisolated(nonsending) func acquire(_ automations: [AutomationKey], upTo count: Int, for node: NodeID) async throws(RunStoreError)
+    /// Says which definition of each of its time automations the node has (`LoadedAutomation.definition`), replacing what
+    /// it said before. Those in `imposing` it loaded since it last said so (at its start, or when their script changed):
+    /// their definition becomes the store's, and a node that owned one of them with another definition loses it (its
+    /// epoch grows, so its fence fails). A node fires only automations whose definition it shares with the store: during
+    /// a rolling restart with an edited script, nodes with the old and the new one don't both fire it.
+    nonisolated(nonsending) func define(_ definitions: [AutomationKey: String], imposing: Set<AutomationKey>, for node: NodeID)
+        async throws(RunStoreError)
+    /// Takes up to `count` of `automations` that no live node owns (none, or one whose lease ran out) and whose definition
+    /// in the store is the one given, each with a new epoch: `FOR UPDATE SKIP LOCKED`, so nodes taking at once take
+    /// different ones; those fewest live nodes can fire first. Nothing when the node's own lease ran out.
+    nonisolated(nonsending) func acquire(_ automations: [AutomationKey: String], upTo count: Int, for node: NodeID) async throws(RunStoreError)
         -> [AutomationKey: Fence]
     /// Gives automations back (a node over its fair share, or one stopping), for another node to take.
     nonisolated(nonsending) func release(_ automations: [AutomationKey], from node: NodeID) async throws(RunStoreError)
     /// Removes the node: what it owns is released at once, and the others are told (`leave` is a stop, not a crash).
     nonisolated(nonsending) func leave(_ node: NodeID) async throws(RunStoreError)
-    /// The nodes whose lease has not run out, and the one asking counted in.
-    nonisolated(nonsending) func liveNodes() async throws(RunStoreError) -> Int
+    /// The live nodes (whose lease has not run out), and what changes when one joins, leaves or loads definitions: cheap
+    /// enough for every heartbeat, so that `share` is worked out again only when it changed.
+    nonisolated(nonsending) func shape() async throws(RunStoreError) -> ClusterShape
+    /// The node's fair share of the time automations, given which live nodes have each one's definition.
+    nonisolated(nonsending) func share(for node: NodeID) async throws(RunStoreError) -> NodeShare
     /// What `auto automations status` shows: the nodes (live ones and those that stopped lately) and the owners.
     nonisolated(nonsending) func status() async throws(RunStoreError) -> ClusterStatus
     /// Waits until another node announces a change (joined, left, released automations), or `timeout` passes.
@@ -44,6 +54,36 @@ package struct NodeInfo: Sendable, Equatable {
         self.host = host
         self.pid = pid
         self.version = version
+    }
+}
+
+/// The live nodes as one heartbeat sees them: equal shapes mean no node joined, left or loaded definitions since.
+package struct ClusterShape: Sendable, Equatable {
+    package let live: Int
+    /// The sum of the live nodes' ids: one leaving while another joins changes it.
+    package let ids: Int64
+    /// How many times the live nodes said which definitions they have, summed: each time one does, it grows.
+    package let definitions: Int64
+    package init(live: Int, ids: Int64, definitions: Int64) {
+        self.live = live
+        self.ids = ids
+        self.definitions = definitions
+    }
+}
+
+/// What a node should own: each automation it can fire counts one divided by the live nodes that can fire it (those
+/// with the store's definition of it), and the sum is rounded up — with every node on the same scripts, the time
+/// automations divided by the live nodes.
+package struct NodeShare: Sendable, Equatable {
+    package let count: Int
+    /// The automations only this node can fire: it never hands them back, as no other node would take them.
+    package let exclusive: Set<AutomationKey>
+    /// The automations the store has as this node's.
+    package let owned: Set<AutomationKey>
+    package init(count: Int, exclusive: Set<AutomationKey>, owned: Set<AutomationKey>) {
+        self.count = count
+        self.exclusive = exclusive
+        self.owned = owned
     }
 }
 
@@ -85,11 +125,18 @@ package struct ClusterStatus: Sendable, Equatable {
         package let owner: NodeID?
         package let epoch: Int64
         package let since: Date?
-        package init(automation: AutomationKey, owner: NodeID?, epoch: Int64, since: Date?) {
+        /// The store's definition of it (`LoadedAutomation.definition`): the one the node that loaded it last has.
+        package let definition: String?
+        /// The live nodes that have another definition of it, and so don't fire it.
+        package let otherDefinition: [NodeID]
+        package init(automation: AutomationKey, owner: NodeID?, epoch: Int64, since: Date?, definition: String? = nil,
+                     otherDefinition: [NodeID] = []) {
             self.automation = automation
             self.owner = owner
             self.epoch = epoch
             self.since = since
+            self.definition = definition
+            self.otherDefinition = otherDefinition
         }
     }
     /// The database's now when the status was read.

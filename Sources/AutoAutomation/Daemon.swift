@@ -118,11 +118,17 @@ package final class Daemon: Sendable {
                 logger.warning("the run store was not checked in full", metadata: ["reason": "reading it takes longer than \(options.storeCheckLimit)"])
             }
         case .postgres(let url):
-            guard let opened = try await whenAvailable(stop, { () throws(RunStoreError) in try await PostgresRunStore.open(url: url, logger: logger) })
+            guard let opened = try await whenAvailable(stop, { () throws(RunStoreError) in try await PostgresRunStore.open(url: url, logger: logger, nodeName: nodeInfo.name) })
             else { return logger.info("stopped before the run store could be reached") }
             (store, shared) = (opened, opened)
         }
         let (scripts, folders) = try Self.scripts(in: options.paths)
+        if options.store.isShared {
+            for (key, paths) in Dictionary(grouping: scripts, by: options.store.scriptKey) where paths.count > 1 {
+                throw StartError(description: "two scripts are named \(key) (\(paths.joined(separator: ", "))): on a shared store a script is "
+                                 + "known by its file name, the same on every node")
+            }
+        }
         let selfWrites = SelfWrites(clock: clock)
         let scheduler = Scheduler(store: store, clock: clock, logger: logger, retention: options.retention, grants: options.grants,
                                   writes: selfWrites, metrics: options.metrics, clustered: shared != nil)
@@ -224,9 +230,15 @@ package final class Daemon: Sendable {
                          metadata: ["script": "\(script)", "reason": "\(reason)"])
             return
         }
+        let key = options.store.scriptKey(script)
+        if let other = loaded.withLock({ $0.keys.first { $0 != script && options.store.scriptKey($0) == key } }) {
+            logger.error("script not loaded: on a shared store a script is known by its file name, and another script has it",
+                         metadata: ["script": "\(script)", "other": "\(other)"])
+            return
+        }
         switch compile(SourceFile(name: script, text: text)) {
         case .success(let compiled):
-            let automations = LoadedAutomation.all(in: compiled, script: script)
+            let automations = LoadedAutomation.all(in: compiled, script: key)
             let previous = loaded.withLock { $0.updateValue(automations, forKey: script) }
             logger.info(previous == nil ? "script loaded" : "script reloaded", metadata: ["script": "\(script)", "automations": "\(automations.count)"])
             // Once per load, not per fire: a script that calls an intent by a former name keeps running, and its

@@ -47,7 +47,7 @@ package struct DaemonMetrics: Sendable {
         return seconds * 1_000_000_000 + attoseconds / 1_000_000_000
     }
 
-    /// In a cluster, automations this node took (`acquired`), handed back (`released`), or lost with its lease (`lost`).
+    /// In a cluster, automations this node took (`acquired`), handed back (`released`), or lost (`lost`: with its lease, or to a node that loaded another definition).
     func ownershipChanged(_ change: String, count: Int) {
         guard count > 0 else { return }
         Counter(label: "auto_lease_changes_total", dimensions: [("change", change)], factory: factory).increment(by: count)

@@ -1,6 +1,7 @@
 import AutoIntents
 import AutoLanguage
 import AutoRuntime
+import Crypto
 import Foundation
 import Logging
 
@@ -28,6 +29,13 @@ package final class LoadedAutomation: Sendable {
         self.key = key
         self.automation = automation
         self.script = script
+    }
+
+    /// The SHA-256 of its declaration, in hex: nodes sharing a store fire an automation only while they have the
+    /// definition the store has (`ClusterStore.define`), so an edited script rolled out node by node doesn't fire on two
+    /// schedules at once.
+    package var definition: String {
+        SHA256.hash(data: Array(automation.declaration.utf8)).map { String(format: "%02x", $0) }.joined()
     }
 
     /// What a fire runs: the body, with the shortcuts it may call.

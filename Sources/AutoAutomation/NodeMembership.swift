@@ -39,16 +39,26 @@ package actor NodeMembership {
     /// that, so this is never after the database's deadline), less `margin`.
     var deadline: ContinuousClock.Instant?
     var leaving = false
-    /// When it last looked for automations to take while under its share: the live nodes, the automations and how many
-    /// it owned, how many more heartbeats it looks at each, and the heartbeats since. Looking reads every automation the
-    /// node could take (10,000 of them took PostgreSQL 40–120 ms), so a node that found nothing, in a cluster that didn't
-    /// change, looks again only every `lookEvery` heartbeats: a node joining, one leaving or one whose lease ran out
-    /// changes the count of live nodes, a node handing automations back does so within a few heartbeats of that change,
+    /// When it last looked for automations to take while under its share: the cluster's shape, how many automations it
+    /// had and owned, how many more heartbeats it looks at each, and the heartbeats since. Looking reads every automation
+    /// the node could take (10,000 of them took PostgreSQL 40–120 ms), so a node that found nothing, in a cluster that
+    /// didn't change, looks again only every `lookEvery` heartbeats: a node joining, leaving, losing its lease or loading
+    /// definitions changes the shape, a node handing automations back does so within a few heartbeats of that change,
     /// and an automation its scheduler gave up (the store refused a fire of it) is taken again at the next beat.
-    var lookedAt: (live: Int, automations: Int, owned: Int)?
+    var lookedAt: (shape: ClusterShape, automations: Int, owned: Int)?
     var looksLeft = 0
     var beatsSinceLook = 0
     static let lookEvery = 10
+
+    /// What the node last told the store of its definitions (`define`): after which of its scheduler's loads, as which
+    /// node, and each definition it loaded. A definition is imposed on the store once per load that changed it, not at
+    /// each joining: a node that lost its lease and joins again doesn't take back an automation another node loaded an
+    /// edit of since.
+    var definedAfter: (loads: Int, node: NodeID)?
+    var definitions: [AutomationKey: String] = [:]
+    var imposed: [AutomationKey: String] = [:]
+    /// The node's share, worked out again only when the cluster's shape changed (it reads every definition of every node).
+    var share: (at: ClusterShape, share: NodeShare)?
 
     package init(store: any ClusterStore, scheduler: Scheduler, info: NodeInfo, timing: Timing = Timing(), logger: Logger,
                  metrics: DaemonMetrics = DaemonMetrics()) {
@@ -107,33 +117,65 @@ package actor NodeMembership {
             logger.info("joined the cluster", metadata: ["node": "\(info.name)", "id": "\(node ?? 0)"])
         }
         deadline = sent + timing.lease - timing.margin
+        try await define()
         try await balance()
     }
 
-    /// Takes or hands back automations so this node owns its fair share: the time automations loaded, divided by the
-    /// live nodes, rounded up.
+    /// Tells the store which definitions the node has, after each load of its scheduler (and as a new node after it
+    /// joined again); those its last load changed become the store's.
+    func define() async throws(RunStoreError) {
+        guard let node else { return }
+        guard let (loads, definitions) = await scheduler.definitions(unless: definedAfter?.node == node ? definedAfter?.loads : nil) else { return }
+        let imposing = Set(definitions.filter { imposed[$0.key] != $0.value }.keys)
+        try await bounded { [store] () throws(RunStoreError) in try await store.define(definitions, imposing: imposing, for: node) }
+        if !imposing.isEmpty, definedAfter != nil {
+            logger.info("loaded new definitions: nodes with others stop firing them", metadata: ["node": "\(info.name)", "count": "\(imposing.count)"])
+        }
+        for key in imposing { imposed[key] = definitions[key] }
+        self.definitions = definitions
+        definedAfter = (loads, node)
+    }
+
+    /// Takes or hands back automations so this node owns its fair share (`NodeShare`): with every node on the same
+    /// scripts, the time automations loaded divided by the live nodes, rounded up.
     func balance() async throws(RunStoreError) {
         guard let node, !leaving else { return }
         let (all, owned) = await scheduler.timeAutomations()
-        let live = max(1, try await bounded { [store] () throws(RunStoreError) in try await store.liveNodes() })
-        let share = (all.count + live - 1) / live
-        metrics.owned(owned.count, liveNodes: live)
-        if owned.count > share {
-            // Those with no run going first: a run handed over keeps going here while the new owner fires the next.
-            let extra = Array((owned.filter { !$0.running } + owned.filter(\.running)).prefix(owned.count - share).map(\.key))
+        let shape = try await bounded { [store] () throws(RunStoreError) in try await store.shape() }
+        if share?.at != shape {
+            let fresh = try await bounded { [store] () throws(RunStoreError) in try await store.share(for: node) }
+            share = (shape, fresh)
+            // Taken from it because another node loaded another definition of it (`define`): its next fire would fail
+            // its fence anyway. Its run, if one goes, ends here while the new owner fires the next.
+            let lost = owned.map(\.key).filter { !fresh.owned.contains($0) }
+            if !lost.isEmpty {
+                await scheduler.disown(lost, cancellingRuns: false)
+                metrics.ownershipChanged("lost", count: lost.count)
+                logger.info("another node loaded another definition of automations this node owned; it fires them now",
+                            metadata: ["node": "\(info.name)", "automations": "\(lost.map(\.name).sorted().joined(separator: ", "))"])
+            }
+        }
+        guard let share = share?.share else { return }
+        metrics.owned(owned.count, liveNodes: max(1, shape.live))
+        if owned.count > share.count {
+            // Those with no run going first: a run handed over keeps going here while the new owner fires the next. Never
+            // one that no other node can fire.
+            let candidates = owned.filter { !share.exclusive.contains($0.key) }
+            let extra = Array((candidates.filter { !$0.running } + candidates.filter(\.running)).prefix(owned.count - share.count).map(\.key))
+            guard !extra.isEmpty else { return }
             await scheduler.disown(extra, cancellingRuns: false)
             try await bounded { [store] () throws(RunStoreError) in try await store.release(extra, from: node) }
             metrics.ownershipChanged("released", count: extra.count)
             logger.info("handed automations back to share them", metadata: ["node": "\(info.name)", "count": "\(extra.count)"])
-        } else if owned.count < share {
+        } else if owned.count < share.count {
             beatsSinceLook += 1
-            if lookedAt.map({ $0 != (live, all.count, owned.count) }) ?? true { looksLeft = Self.lookEvery }
+            if lookedAt.map({ $0 != (shape, all.count, owned.count) }) ?? true { looksLeft = Self.lookEvery }
             guard looksLeft > 0 || beatsSinceLook >= Self.lookEvery else { return }
             looksLeft = max(0, looksLeft - 1)
             beatsSinceLook = 0
-            lookedAt = (live, all.count, owned.count)
+            lookedAt = (shape, all.count, owned.count)
             let mine = Set(owned.map(\.key))
-            let free = all.filter { !mine.contains($0) }, count = share - owned.count
+            let free = definitions.filter { !mine.contains($0.key) }, count = share.count - owned.count
             let granted = try await bounded { [store] () throws(RunStoreError) in try await store.acquire(free, upTo: count, for: node) }
             guard !granted.isEmpty else { return }
             // More may be handed back soon: it keeps looking.

@@ -13,7 +13,7 @@ extension PostgresRunStore: ClusterStore {
     static let channel = "auto_cluster"
 
     nonisolated(nonsending) package func join(_ node: NodeInfo, lease: Duration) async throws(RunStoreError) -> NodeID {
-        try await transaction { connection in
+        let id = try await transaction { connection in
             // Nodes that stopped or died a day ago are of no more interest to `status`.
             try await connection.perform("""
                 DELETE FROM node WHERE lease_until < now() - interval '1 day'
@@ -27,6 +27,8 @@ extension PostgresRunStore: ClusterStore {
             // INSERT … RETURNING returns its row, or fails.
             return try rows.first?.decode(Int64.self) ?? 0
         }
+        joined.withLock { $0 = id }
+        return id
     }
 
     nonisolated(nonsending) package func renew(_ node: NodeID, lease: Duration, oldestDue: Date?) async throws(RunStoreError) -> Bool {
@@ -38,22 +40,65 @@ extension PostgresRunStore: ClusterStore {
             """, as: Int.self) != nil
     }
 
-    nonisolated(nonsending) package func acquire(_ automations: [AutomationKey], upTo count: Int, for node: NodeID) async throws(RunStoreError)
+    nonisolated(nonsending) package func define(_ definitions: [AutomationKey: String], imposing: Set<AutomationKey>, for node: NodeID)
+        async throws(RunStoreError) {
+        let input = try json(definitions.map { DefinitionRow(script: $0.key.script, name: $0.key.name, hash: $0.value) })
+        let imposed = try json(definitions.filter { imposing.contains($0.key) }.map {
+            DefinitionRow(script: $0.key.script, name: $0.key.name, hash: $0.value)
+        })
+        try await transaction { connection in
+            try await connection.perform("DELETE FROM node_definition WHERE node = \(node)", logger: self.logger)
+            try await connection.perform("""
+                INSERT INTO node_definition (node, script, name, hash)
+                SELECT \(node), script, name, hash FROM jsonb_to_recordset(\(input)::jsonb) AS f(script text, name text, hash text)
+                """, logger: self.logger)
+            // An automation with no definition yet (new, or from before definitions were kept) takes this node's, and
+            // keeps its owner. Rows locked in the order of their keys, as claims lock them.
+            try await connection.perform("""
+                INSERT INTO automation AS a (script, name, definition)
+                SELECT script, name, hash FROM jsonb_to_recordset(\(input)::jsonb) AS f(script text, name text, hash text)
+                ORDER BY script, name
+                ON CONFLICT (script, name) DO UPDATE SET definition = excluded.definition WHERE a.definition IS NULL
+                """, logger: self.logger)
+            // One this node loaded becomes the store's; an owner with another definition of it loses it: the epoch grows,
+            // so its next claim fails its fence, and a node with this definition takes it.
+            try await connection.perform("""
+                INSERT INTO automation AS a (script, name, definition)
+                SELECT script, name, hash FROM jsonb_to_recordset(\(imposed)::jsonb) AS f(script text, name text, hash text)
+                ORDER BY script, name
+                ON CONFLICT (script, name) DO UPDATE SET definition = excluded.definition,
+                  owner = CASE WHEN a.owner = \(node) THEN a.owner END,
+                  owned_since = CASE WHEN a.owner = \(node) THEN a.owned_since END,
+                  epoch = CASE WHEN a.owner = \(node) OR a.owner IS NULL THEN a.epoch ELSE a.epoch + 1 END
+                WHERE a.definition IS DISTINCT FROM excluded.definition
+                """, logger: self.logger)
+            try await connection.perform("UPDATE node SET definitions = definitions + 1 WHERE id = \(node)", logger: self.logger)
+            try await connection.perform("SELECT pg_notify(\(Self.channel), 'defined')", logger: self.logger)
+        }
+    }
+
+    nonisolated(nonsending) package func acquire(_ automations: [AutomationKey: String], upTo count: Int, for node: NodeID) async throws(RunStoreError)
         -> [AutomationKey: Fence] {
         guard !automations.isEmpty, count > 0 else { return [:] }
-        let input = try json(automations.map { AutomationRow(script: $0.script, name: $0.name) })
+        let input = try json(automations.map { DefinitionRow(script: $0.key.script, name: $0.key.name, hash: $0.value) })
         // Free: owned by no node, or by one whose lease ran out or that left — or by this node itself, which gave an
         // automation up (its renewal hung past its deadline) while the database still had it as its: it takes it again
-        // under a new epoch. Rows another node is taking (or claiming a fire of) right now are skipped, not waited for.
+        // under a new epoch. Only with the store's definition. Those the fewest live nodes can fire first: a node that
+        // filled its share with automations any node fires would leave one only it can fire to nobody. Rows another node
+        // is taking (or claiming a fire of) right now are skipped, not waited for.
         return try await transaction { connection in
             let rows = try await connection.query("""
                 WITH free AS (
                   SELECT a.script, a.name FROM automation a
-                  JOIN jsonb_to_recordset(\(input)::jsonb) AS f(script text, name text) ON a.script = f.script AND a.name = f.name
+                  JOIN jsonb_to_recordset(\(input)::jsonb) AS f(script text, name text, hash text)
+                    ON a.script = f.script AND a.name = f.name AND a.definition = f.hash
                   WHERE EXISTS (SELECT 1 FROM node me WHERE me.id = \(node) AND me.left_at IS NULL AND me.lease_until > now())
                     AND (a.owner = \(node)
                          OR NOT EXISTS (SELECT 1 FROM node n WHERE n.id = a.owner AND n.left_at IS NULL AND n.lease_until > now()))
-                  ORDER BY a.script, a.name
+                  ORDER BY (SELECT count(*) FROM node_definition d JOIN node n ON n.id = d.node
+                            WHERE d.script = a.script AND d.name = a.name AND d.hash = a.definition
+                              AND n.left_at IS NULL AND n.lease_until > now()),
+                    a.script, a.name
                   LIMIT \(Int64(count))
                   FOR UPDATE OF a SKIP LOCKED)
                 UPDATE automation a SET owner = \(node), epoch = a.epoch + 1, owned_since = now()
@@ -104,8 +149,41 @@ extension PostgresRunStore: ClusterStore {
         }
     }
 
-    nonisolated(nonsending) package func liveNodes() async throws(RunStoreError) -> Int {
-        try await value("SELECT count(*) FROM node WHERE left_at IS NULL AND lease_until > now()", as: Int.self) ?? 0
+    nonisolated(nonsending) package func shape() async throws(RunStoreError) -> ClusterShape {
+        let row = try await transaction { connection in
+            try await connection.query("""
+                SELECT count(*), coalesce(sum(id), 0)::bigint, coalesce(sum(definitions), 0)::bigint FROM node
+                WHERE left_at IS NULL AND lease_until > now()
+                """, logger: self.logger).collect().first?.decode((Int64, Int64, Int64).self)
+        }
+        return ClusterShape(live: Int(row?.0 ?? 0), ids: row?.1 ?? 0, definitions: row?.2 ?? 0)
+    }
+
+    nonisolated(nonsending) package func share(for node: NodeID) async throws(RunStoreError) -> NodeShare {
+        try await transaction { connection in
+            // For each automation this node can fire, how many live nodes can (those with the store's definition).
+            let able = try await connection.query("""
+                WITH able AS (
+                  SELECT d.script, d.name, count(*) AS nodes, bool_or(d.node = \(node)) AS mine
+                  FROM node_definition d
+                  JOIN node n ON n.id = d.node AND n.left_at IS NULL AND n.lease_until > now()
+                  JOIN automation a ON a.script = d.script AND a.name = d.name AND a.definition = d.hash
+                  GROUP BY d.script, d.name)
+                SELECT nodes, count(*), CASE WHEN nodes = 1 THEN array_agg(script) END, CASE WHEN nodes = 1 THEN array_agg(name) END
+                FROM able WHERE mine GROUP BY nodes
+                """, logger: self.logger)
+            var share = 0.0
+            var exclusive: Set<AutomationKey> = []
+            for try await (nodes, count, scripts, names) in able.decode((Int64, Int64, [String]?, [String]?).self) {
+                share += Double(count) / Double(max(1, nodes))
+                for (script, name) in zip(scripts ?? [], names ?? []) { exclusive.insert(AutomationKey(script: script, name: name)) }
+            }
+            var owned: Set<AutomationKey> = []
+            let mine = try await connection.query("SELECT script, name FROM automation WHERE owner = \(node)", logger: self.logger)
+            for try await (script, name) in mine.decode((String, String).self) { owned.insert(AutomationKey(script: script, name: name)) }
+            // Rounded up, less what a sum of thirds adds by rounding (3,333 × ⅓ is not quite 1,111 in binary).
+            return NodeShare(count: Int((share - 1e-9).rounded(.up)), exclusive: exclusive, owned: owned)
+        }
     }
 
     nonisolated(nonsending) package func status() async throws(RunStoreError) -> ClusterStatus {
@@ -125,11 +203,16 @@ extension PostgresRunStore: ClusterStore {
             }
             var automations: [ClusterStatus.Ownership] = []
             let ownerRows = try await connection.query("""
-                SELECT script, name, owner, epoch, owned_since FROM automation WHERE cursor_ms IS NOT NULL ORDER BY name, script
+                SELECT a.script, a.name, a.owner, a.epoch, a.owned_since, a.definition,
+                  (SELECT array_agg(d.node ORDER BY d.node) FROM node_definition d JOIN node n ON n.id = d.node
+                   WHERE d.script = a.script AND d.name = a.name AND d.hash IS DISTINCT FROM a.definition
+                     AND n.left_at IS NULL AND n.lease_until > now())
+                FROM automation a WHERE a.cursor_ms IS NOT NULL ORDER BY a.name, a.script
                 """, logger: self.logger)
-            for try await (script, name, owner, epoch, since) in ownerRows.decode((String, String, Int64?, Int64, Date?).self) {
+            for try await (script, name, owner, epoch, since, definition, others)
+                in ownerRows.decode((String, String, Int64?, Int64, Date?, String?, [Int64]?).self) {
                 automations.append(ClusterStatus.Ownership(automation: AutomationKey(script: script, name: name), owner: owner, epoch: epoch,
-                                                           since: since))
+                                                           since: since, definition: definition, otherDefinition: others ?? []))
             }
             return ClusterStatus(now: now, nodes: nodes, automations: automations)
         }

@@ -2,6 +2,7 @@ import AutoRuntime
 import Foundation
 import Logging
 import PostgresNIO
+import Synchronization
 
 /// The run store in a PostgreSQL database, which several daemons can share: each fire is claimed by inserting its run
 /// under a unique key (automation, scheduled millisecond) in the transaction that moves the automation's cursor, as
@@ -22,6 +23,12 @@ package final class PostgresRunStore: RunStore {
     let logger: Logger
     /// Other nodes' announcements, heard once a daemon's membership waits for them (`ClusterStore.waitForChange`).
     let announcements: ClusterAnnouncements
+    /// The node's name (`--node`), which its copies of watched folders are kept under: each node watches the folders
+    /// of its own machine, and what one saw says nothing of another's. Empty for a command that watches nothing.
+    let nodeName: String
+    /// The node's id while it is a member (`join`): recorded with its file runs, which another node closes once it is
+    /// gone, as it closes its runs on time.
+    let joined = Mutex<NodeID?>(nil)
 
     /// How many connections a store opens at most: the daemon's statements are short, and the server's
     /// `max_connections` (100 by default) is shared by every daemon on it.
@@ -29,8 +36,9 @@ package final class PostgresRunStore: RunStore {
     /// Milliseconds a transaction may sit idle at the server before it ends it (see `init`).
     static let idleInTransactionTimeout = 5_000
 
-    private init(address: PostgresAddress, logger: Logger) {
+    private init(address: PostgresAddress, logger: Logger, nodeName: String) {
         self.address = address
+        self.nodeName = nodeName
         self.path = address.redacted
         self.logger = logger
         var configuration = address.clientConfiguration
@@ -55,11 +63,11 @@ package final class PostgresRunStore: RunStore {
 
     /// Opens the store at `url` (`postgres://user:password@host:5432/database`), bringing its tables to this auto's
     /// version first; the error says why it can't: the server can't be reached, the database doesn't exist, the
-    /// password is wrong, a newer auto migrated it.
-    package static func open(url: String, logger: Logger) async throws(RunStoreError) -> PostgresRunStore {
+    /// password is wrong, a newer auto migrated it. A daemon gives its node's name.
+    package static func open(url: String, logger: Logger, nodeName: String = "") async throws(RunStoreError) -> PostgresRunStore {
         let address = try PostgresAddress(url: url)
         _ = try await migrate(address, logger: logger)
-        return PostgresRunStore(address: address, logger: logger)
+        return PostgresRunStore(address: address, logger: logger, nodeName: nodeName)
     }
 
     /// Brings the database at `url` to this auto's version (`auto store migrate`): the version it had and the one it has.
@@ -157,7 +165,7 @@ package final class PostgresRunStore: RunStore {
                                node)
               SELECT id, script, name, trigger, scheduled_ms, manual, \(started.map(Self.milliseconds))::bigint,
                      \(ended.map(Self.milliseconds))::bigint, \(outcome.rawValue), \(message.map(Self.storable))::text, files, rescan, caught_up,
-                     fence_node
+                     coalesce(fence_node, CASE WHEN files IS NOT NULL THEN \(joined.withLock { $0 })::bigint END)
               FROM input ORDER BY script, name, scheduled_ms, position
               ON CONFLICT DO NOTHING
               RETURNING id, script, name, scheduled_ms, manual, files),
@@ -202,17 +210,17 @@ package final class PostgresRunStore: RunStore {
         }
         if !present.isEmpty {
             try await connection.perform("""
-                INSERT INTO tree (script, name, path, size, modified_ns)
-                SELECT script, name, path, size, modified_ns
+                INSERT INTO tree (script, name, node, path, size, modified_ns)
+                SELECT script, name, \(nodeName), path, size, modified_ns
                 FROM jsonb_to_recordset(\(try json(present))::jsonb) AS f(script text, name text, path text, size bigint, modified_ns bigint)
                 ORDER BY script, name, path
-                ON CONFLICT (script, name, path) DO UPDATE SET size = excluded.size, modified_ns = excluded.modified_ns
+                ON CONFLICT (script, name, node, path) DO UPDATE SET size = excluded.size, modified_ns = excluded.modified_ns
                 """, logger: self.logger)
         }
         if !gone.isEmpty {
             try await connection.perform("""
                 DELETE FROM tree USING jsonb_to_recordset(\(try json(gone))::jsonb) AS f(script text, name text, path text)
-                WHERE tree.script = f.script AND tree.name = f.name AND tree.path = f.path
+                WHERE tree.script = f.script AND tree.name = f.name AND tree.node = \(nodeName) AND tree.path = f.path
                 """, logger: self.logger)
         }
     }
@@ -317,7 +325,7 @@ package final class PostgresRunStore: RunStore {
         try await connection { connection in
             let rows = try await connection.query("""
                 SELECT a.watched, t.path, t.size, t.modified_ns
-                FROM automation a LEFT JOIN tree t ON t.script = a.script AND t.name = a.name
+                FROM automation a LEFT JOIN tree t ON t.script = a.script AND t.name = a.name AND t.node = \(self.nodeName)
                 WHERE a.script = \(automation.script) AND a.name = \(automation.name)
                 """, logger: self.logger)
             var tree: [String: FileState]?
@@ -333,10 +341,12 @@ package final class PostgresRunStore: RunStore {
         let input = try json(tree.map { TreeRow(script: automation.script, name: automation.name, path: $0.key, size: $0.value.size,
                                                 modified: $0.value.modified) })
         try await transaction { connection in
-            try await connection.perform("DELETE FROM tree WHERE script = \(automation.script) AND name = \(automation.name)", logger: self.logger)
             try await connection.perform("""
-                INSERT INTO tree (script, name, path, size, modified_ns)
-                SELECT script, name, path, size, modified_ns
+                DELETE FROM tree WHERE script = \(automation.script) AND name = \(automation.name) AND node = \(self.nodeName)
+                """, logger: self.logger)
+            try await connection.perform("""
+                INSERT INTO tree (script, name, node, path, size, modified_ns)
+                SELECT script, name, \(self.nodeName), path, size, modified_ns
                 FROM jsonb_to_recordset(\(input)::jsonb) AS f(script text, name text, path text, size bigint, modified_ns bigint)
                 """, logger: self.logger)
             try await connection.perform("""
@@ -485,6 +495,11 @@ package final class PostgresRunStore: RunStore {
 
     struct AutomationRow: Encodable {
         let script: String, name: String
+    }
+
+    /// An automation with a node's definition of it (`ClusterStore.define`).
+    struct DefinitionRow: Encodable {
+        let script: String, name: String, hash: String
     }
 
     private struct TreeKey: Hashable {

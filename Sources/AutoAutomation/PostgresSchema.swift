@@ -18,7 +18,7 @@ enum PostgresSchema {
     static let lockKey: Int64 = 0x6175_746F_7374_6F72
 
     /// Version 1 is the SQLite store's four versions at once; version 2 adds the nodes and leases of daemons that
-    /// share the store.
+    /// share the store; version 3, the definitions they loaded.
     static let steps: [Step] = [
         Step(version: 1, description: "automations, runs, steps and watched trees", statements: [
             """
@@ -71,6 +71,22 @@ enum PostgresSchema {
             // The node that claimed a fire on time: a node starting closes the runs of nodes that are gone, not of live ones.
             "ALTER TABLE run ADD COLUMN node BIGINT",
             "CREATE INDEX run_running ON run (node) WHERE outcome = 'running'",
+        ]),
+        Step(version: 3, description: "the definition of each automation, which nodes have it, and each node's watched folders", statements: [
+            // The SHA-256 of the declaration the node that loaded it last has: only nodes with the same one fire it.
+            "ALTER TABLE automation ADD COLUMN definition TEXT",
+            """
+            CREATE TABLE node_definition (
+              node BIGINT NOT NULL REFERENCES node(id) ON DELETE CASCADE, script TEXT NOT NULL, name TEXT NOT NULL, hash TEXT NOT NULL,
+              PRIMARY KEY (node, script, name))
+            """,
+            "CREATE INDEX node_definition_by_automation ON node_definition (script, name)",
+            // How many times the node said which definitions it has: the others work out their shares again when the sum
+            // over the live nodes changed (a time would not do: `now()` is when a transaction began, not when it committed).
+            "ALTER TABLE node ADD COLUMN definitions BIGINT NOT NULL DEFAULT 0",
+            // Each node's copy of a watched folder: nodes on several machines each watch their own.
+            "ALTER TABLE tree ADD COLUMN node TEXT NOT NULL DEFAULT ''",
+            "ALTER TABLE tree DROP CONSTRAINT tree_pkey, ADD PRIMARY KEY (script, name, node, path)",
         ]),
     ]
 

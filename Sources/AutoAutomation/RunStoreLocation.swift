@@ -37,6 +37,13 @@ package enum RunStoreLocation: Sendable, Equatable, CustomStringConvertible {
         return false
     }
 
+    /// How the store knows a script's automations: by the script's path on a store of its own; by its file name on a
+    /// shared store, as the nodes sharing it keep their copies of the scripts where each machine has them (`/srv/auto`
+    /// on one, `/home/ops/auto` on another, or a folder per node on one machine).
+    package func scriptKey(_ path: String) -> String {
+        isShared ? (path as NSString).lastPathComponent : path
+    }
+
     /// Whether there is a store to read: a SQLite file is made when first opened, so a command that only reads it
     /// (`automations next`) doesn't make one; a database is always there to ask.
     package var exists: Bool {

@@ -92,6 +92,8 @@ package actor Scheduler {
     var unrecorded: [(key: AutomationKey, run: FireRunner.EndedRun)] = []
     /// The automations `load` was last given, until they are set: a store that failed meanwhile has them set at the next try.
     var toLoad: [(LoadedAutomation, (any FireSchedule)?)]?
+    /// How many times the automations were set: a node says which definitions it has again when this changed.
+    var loads = 0
 
     let store: any RunStore
     let runner: FireRunner
@@ -205,6 +207,7 @@ package actor Scheduler {
         }
         entries = kept
         toLoad = nil
+        loads += 1
     }
 
     /// The automations scheduled, with their next fires.
@@ -221,6 +224,15 @@ package actor Scheduler {
         return (timed.map(\.loaded.key).sorted { $0.description < $1.description },
                 timed.compactMap { entry in entry.fence.map { (entry.loaded.key, $0, !entry.running.isEmpty) } }
                     .sorted { $0.0.description < $1.0.description })
+    }
+
+    /// The definition of each time automation loaded (`LoadedAutomation.definition`), and how many loads made them; nil
+    /// when that is still `known` (a heartbeat asks, and 10,000 hashes are not made for nothing).
+    package func definitions(unless known: Int?) -> (loads: Int, definitions: [AutomationKey: String])? {
+        guard loads != known else { return nil }
+        var definitions: [AutomationKey: String] = [:]
+        for entry in entries.values where entry.schedule != nil { definitions[entry.loaded.key] = entry.loaded.definition }
+        return (loads, definitions)
     }
 
     /// This node now owns these automations, from this moment (as `disown` takes effect at once): the loop then starts

@@ -21,8 +21,8 @@ struct AutomationsCommand: AsyncParsableCommand {
 enum AutomationScripts {
     /// The automations of the scripts `paths` name, and whether some script was left out: one that can't be read or
     /// doesn't compile is reported (with its diagnostics, each at its location) and the others are loaded, as the
-    /// daemon does. A path that names nothing is a usage error.
-    static func load(_ paths: [String], grants: Grants = .all) throws -> (automations: [LoadedAutomation], leftOut: Int) {
+    /// daemon does. A path that names nothing is a usage error. Each is known as `store` knows it (`scriptKey`).
+    static func load(_ paths: [String], grants: Grants = .all, store: RunStoreLocation) throws -> (automations: [LoadedAutomation], leftOut: Int) {
         let host = AutoCommandLine.host
         let scripts: [String]
         do {
@@ -43,7 +43,7 @@ enum AutomationScripts {
                 continue
             }
             switch host.compile(source, grants: grants) {
-            case .success(let compiled): automations += LoadedAutomation.all(in: compiled, script: script)
+            case .success(let compiled): automations += LoadedAutomation.all(in: compiled, script: store.scriptKey(script))
             case .failure(let failure):
                 ScriptRunner(host: host, console: .standard).report(failure.diagnostics)
                 leftOut += 1
@@ -53,8 +53,8 @@ enum AutomationScripts {
     }
 
     /// One script's automation by name, for `next` and `run`: the script has to compile.
-    static func automation(_ name: String, in script: String, grants: Grants = .all) throws -> LoadedAutomation {
-        let (automations, leftOut) = try load([script], grants: grants)
+    static func automation(_ name: String, in script: String, grants: Grants = .all, store: RunStoreLocation) throws -> LoadedAutomation {
+        let (automations, leftOut) = try load([script], grants: grants, store: store)
         if leftOut > 0 { throw CommandExit(code: ExitCode.usageError) }
         guard let automation = automations.first(where: { $0.key.name == name }) else {
             Console.standard.writeError("error: \(script) has no automation named '\(name)'\n")
@@ -166,7 +166,7 @@ struct ListAutomations: AsyncParsableCommand {
                 rows.append(row)
             }
         } else {
-            let loaded = try AutomationScripts.load(paths)
+            let loaded = try AutomationScripts.load(paths, store: location)
             leftOut = loaded.leftOut
             // On a shared store, which node fires each automation: its owner's name.
             var owners: [AutomationKey: String] = [:]
@@ -262,7 +262,7 @@ struct NextFires: AsyncParsableCommand {
                 throw CommandExit(code: ExitCode.usageError)
             }
         } else {
-            let automation = try AutomationScripts.automation(target[1], in: target[0])
+            let automation = try AutomationScripts.automation(target[1], in: target[0], store: store.location)
             let trigger = automation.automation.trigger
             timeZone = AutomationScripts.zone(of: trigger)
             let (timed, next) = try await AutomationScripts.next(automation, store: try await AutomationScripts.existingStore(store), now: now)
@@ -437,7 +437,7 @@ struct RunAutomation: AsyncParsableCommand {
     func run() async throws {
         let grants = try capabilities.grants()
         let presetAnswers = try answers.presetAnswers()
-        let automation = try AutomationScripts.automation(name, in: script, grants: grants)
+        let automation = try AutomationScripts.automation(name, in: script, grants: grants, store: store.location)
         LoggingSystem.bootstrap(StreamLogHandler.standardError)
         let runner = FireRunner(store: try await AutomationScripts.store(store), logger: Logger(label: "auto.automations"), grants: grants)
         let fire = Fire(automation: automation.key, trigger: automation.automation.trigger.description, scheduled: Date(), manual: true)

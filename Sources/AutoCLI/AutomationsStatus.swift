@@ -13,8 +13,11 @@ struct AutomationsStatus: AsyncParsableCommand {
         discussion: """
             On a shared store (PostgreSQL), each node: its name, host and pid, its version, when it started, its last \
             heartbeat, how long its lease has left, how many automations it owns, and the lag of the oldest fire due on \
-            it that it has not claimed yet. Then each time automation with its owner. A node whose lease ran out is \
-            shown as expired until another takes its automations over; one that stopped, as left.
+            it that it has not claimed yet, and on how many automations it has another definition than the store (its \
+            script differs: it was edited and the node has not loaded the edit, or the node loaded an edit the others \
+            have not). Then each time automation with its owner and its definition (the start of the SHA-256 of its \
+            declaration), with the live nodes that have another one and so don't fire it. A node whose lease ran out \
+            is shown as expired until another takes its automations over; one that stopped, as left.
             """)
 
     @OptionGroup var store: StoreOption
@@ -71,7 +74,8 @@ struct AutomationsStatus: AsyncParsableCommand {
             text += store.isShared ? "no node has joined in the last hour: nothing fires\n"
                                    : "no daemon holds it: nothing fires until one runs (auto daemon SCRIPT|DIR…)\n"
         } else if store.isShared {
-            var table = [["NODE", "HOST", "PID", "VERSION", "STARTED", "HEARTBEAT", "LEASE", "OWNS", "OLDEST DUE"]]
+            var table = [["NODE", "HOST", "PID", "VERSION", "STARTED", "HEARTBEAT", "LEASE", "OWNS", "OLDEST DUE", "DEFINITIONS"]]
+            let differing = Dictionary(grouping: status.automations.flatMap(\.otherDefinition), by: { $0 }).mapValues(\.count)
             for node in status.nodes {
                 let lease: String
                 if let left = node.left { lease = "left \(Self.ago(status.now.timeIntervalSince(left)))" } else if status.isLive(node) {
@@ -81,14 +85,15 @@ struct AutomationsStatus: AsyncParsableCommand {
                 }
                 let due = node.oldestDue.map { "lag \(Self.seconds(status.now.timeIntervalSince($0)))" } ?? "-"
                 table.append([node.info.name, node.info.host, "\(node.info.pid)", node.info.version, AutomationScripts.iso(node.started),
-                              Self.ago(status.now.timeIntervalSince(node.heartbeat)), lease, "\(owned[node.id] ?? 0)", status.isLive(node) ? due : "-"])
+                              Self.ago(status.now.timeIntervalSince(node.heartbeat)), lease, "\(owned[node.id] ?? 0)", status.isLive(node) ? due : "-",
+                              !status.isLive(node) ? "-" : differing[node.id].map { "\($0) differ" } ?? "same"])
             }
             text += History.aligned(table)
         } else if let daemon = status.nodes.first {
             text += "held by the daemon with pid \(daemon.info.pid), which fires every automation\n"
         }
         guard !status.automations.isEmpty else { return text }
-        var table = [["AUTOMATION", "SCRIPT", "OWNER", "SINCE"]]
+        var table = [["AUTOMATION", "SCRIPT", "OWNER", "SINCE"] + (store.isShared ? ["DEFINITION"] : [])]
         for ownership in status.automations {
             var owner = "(none)"
             if let name = status.ownerName(of: ownership) {
@@ -96,12 +101,23 @@ struct AutomationsStatus: AsyncParsableCommand {
             } else if let id = ownership.owner {
                 owner = "node \(id) (gone)"
             }
-            table.append([ownership.automation.name, ownership.automation.script, owner, ownership.since.map { AutomationScripts.iso($0) } ?? ""])
+            var row = [ownership.automation.name, ownership.automation.script, owner, ownership.since.map { AutomationScripts.iso($0) } ?? ""]
+            if store.isShared { row.append(Self.definition(ownership, in: status)) }
+            table.append(row)
         }
         return text + "\n" + History.aligned(table)
     }
 
+    /// `3f2a9c1e0b7d`, and the live nodes with another definition: `3f2a9c1e0b7d, not on b, c`.
+    static func definition(_ ownership: ClusterStatus.Ownership, in status: ClusterStatus) -> String {
+        let short = ownership.definition.map { String($0.prefix(12)) } ?? "-"
+        guard !ownership.otherDefinition.isEmpty else { return short }
+        let names = ownership.otherDefinition.map { id in status.nodes.first { $0.id == id }?.info.name ?? "node \(id)" }
+        return "\(short), not on \(names.joined(separator: ", "))"
+    }
+
     static func object(_ status: ClusterStatus, store: RunStoreLocation) -> [String: Any] {
+        let differing = Dictionary(grouping: status.automations.flatMap(\.otherDefinition), by: { $0 }).mapValues(\.count)
         let nodes: [[String: Any]] = status.nodes.map { node in
             var object: [String: Any] = ["id": node.id, "name": node.info.name, "host": node.info.host, "pid": node.info.pid,
                                          "version": node.info.version, "live": status.isLive(node)]
@@ -109,6 +125,8 @@ struct AutomationsStatus: AsyncParsableCommand {
                 object["started"] = AutomationScripts.iso(node.started)
                 object["heartbeat"] = AutomationScripts.iso(node.heartbeat)
                 object["leaseUntil"] = AutomationScripts.iso(node.leaseUntil)
+                // Automations on which the node has another definition than the store's (it doesn't fire them).
+                object["otherDefinitions"] = differing[node.id] ?? 0
             }
             if let left = node.left { object["left"] = AutomationScripts.iso(left) }
             if let due = node.oldestDue, status.isLive(node) {
@@ -120,7 +138,11 @@ struct AutomationsStatus: AsyncParsableCommand {
         let automations: [[String: Any]] = status.automations.map { ownership in
             var object: [String: Any] = ["name": ownership.automation.name, "script": ownership.automation.script]
             if let owner = ownership.owner { object["owner"] = owner }
-            if store.isShared { object["epoch"] = ownership.epoch }
+            if store.isShared {
+                object["epoch"] = ownership.epoch
+                if let definition = ownership.definition { object["definition"] = definition }
+                object["otherDefinition"] = ownership.otherDefinition
+            }
             if let since = ownership.since { object["since"] = AutomationScripts.iso(since) }
             return object
         }

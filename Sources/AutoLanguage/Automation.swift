@@ -66,6 +66,10 @@ package struct Automation: Sendable {
         try bodies.graph(of: self)
     }
 
+    /// The declaration as written, from `automation` to its closing brace: what nodes sharing a store compare to know
+    /// they fire the same automation (its trigger, options and body).
+    package var declaration: String { file.text(of: span) }
+
     /// `file.auto:3`.
     package var origin: String { "\(file.name):\(file.location(of: nameSpan.start).line)" }
 

@@ -3,8 +3,8 @@ import Foundation
 import Testing
 
 /// Three `auto daemon` nodes on a PostgreSQL server of the test's own, with a hundred automations firing every second,
-/// through 20 SIGKILLs at random moments (each node started again), a node paused past its lease and a restart of the
-/// database. Then: no fire ran twice — in the ledger the runs append to, or in the store — and every second of every
+/// through 20 SIGKILLs at random moments (each node started again), a node paused past its lease, a restart of the
+/// database and a rolling restart with an edited script. Then: no fire ran twice — in the ledger the runs append to, or in the store — and every second of every
 /// automation, from its first fire to its last, has exactly one row: a run, or a fire skipped with its reason.
 ///
 /// The moments are random (the seed is printed; `AUTO_CHAOS_SEED` replays one) but each is a condition, never a fixed
@@ -59,6 +59,24 @@ struct ClusterChaosTests {
             if round == 13 {
                 // The database restarted under them (as a crash): they reconnect, and the runs go on.
                 try await server.restart()
+            }
+            if round == 17 {
+                // A rolling restart with an edited script: each node in turn stopped, its copy edited, started again. The
+                // first with the edit fires every automation, as the others have another definition of each.
+                for (index, name) in names.enumerated() {
+                    nodes[name]?.signal(SIGTERM)
+                    #expect(nodes[name]?.waitForExit(timeout: .seconds(60)) == 0, "\(name): \(nodes[name]?.standardError.suffix(3_000) ?? "")")
+                    try cluster.writeScript(of: name, edited: true)
+                    nodes[name] = try cluster.daemon(name, url)
+                    if index == 0 {
+                        try await cluster.until("\(name), the one node with the edit, owns every automation", all) {
+                            try await cluster.owners(url) == [name: Self.automations]
+                        }
+                        #expect(try await cluster.nodesWithOtherDefinitions(url) == Set(names.dropFirst()))
+                    }
+                    try await runsGoOn(Int.random(in: 1...150, using: &random), "after \(name) restarted with the edit")
+                }
+                try await cluster.until("no node has another definition", all) { try await cluster.nodesWithOtherDefinitions(url).isEmpty }
             }
         }
         try await cluster.until("three nodes share the automations again", all) { cluster.isShared(try await cluster.owners(url), among: 3) }

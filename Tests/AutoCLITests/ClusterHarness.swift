@@ -2,8 +2,9 @@ import AutoTestSupport
 import Foundation
 import Testing
 
-/// Real `auto daemon` processes on one PostgreSQL store, for the cluster's tests: a folder with a script of automations
-/// that fire every second, each run appending "NAME INSTANT" to a ledger outside the store; the nodes started on it;
+/// Real `auto daemon` processes on one PostgreSQL store, for the cluster's tests: a script of automations that fire
+/// every second, each run appending "NAME INSTANT" to a ledger outside the store, of which each node has its own copy
+/// (as nodes on several machines would: a shared store knows a script by its file name); the nodes started on it;
 /// what `auto automations status` says each owns; and what the store and the ledger say ran.
 struct ClusterHarness {
     let folder: String
@@ -13,11 +14,25 @@ struct ClusterHarness {
     init(automations: Int) throws {
         self.automations = automations
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("auto-cluster-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: folder + "/scripts", withIntermediateDirectories: true)
-        let script = (1...automations).map { index in
-            "automation \"tick\(index)\" every 1 second { write text \"tick\(index) \\(it)\\n\" to \"\(folder)/ledger.txt\" append: true }"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    }
+
+    /// The script, as first written or edited: an edit adds a comment to every body, which changes each automation's
+    /// definition and none of what its runs do.
+    func script(edited: Bool) -> String {
+        (1...automations).map { index in
+            "automation \"tick\(index)\" every 1 second {\(edited ? " # edited" : "")\n"
+                + "  write text \"tick\(index) \\(it)\\n\" to \"\(folder)/ledger.txt\" append: true\n}"
         }.joined(separator: "\n") + "\n"
-        try script.write(toFile: folder + "/scripts/ticks.auto", atomically: true, encoding: .utf8)
+    }
+
+    /// The folder of a node's copy of the script.
+    func scripts(of node: String) -> String { folder + "/nodes/" + node }
+
+    /// Writes a node's copy of the script (the node, if it runs, reloads it).
+    func writeScript(of node: String, edited: Bool) throws {
+        try FileManager.default.createDirectory(atPath: scripts(of: node), withIntermediateDirectories: true)
+        try script(edited: edited).write(toFile: scripts(of: node) + "/ticks.auto", atomically: true, encoding: .utf8)
     }
 
     /// Removes the folder, its script and ledger.
@@ -25,8 +40,10 @@ struct ClusterHarness {
         try? FileManager.default.removeItem(atPath: folder)
     }
 
+    /// Starts a node on its copy of the script, written first if it has none.
     func daemon(_ name: String, _ url: String) throws -> ChildProcess {
-        try ChildProcess(BinaryRunner.binary, ["daemon", folder + "/scripts", "--store", url, "--node", name, "--lease", "2s", "--grace", "5s"])
+        if !FileManager.default.fileExists(atPath: scripts(of: name) + "/ticks.auto") { try writeScript(of: name, edited: false) }
+        return try ChildProcess(BinaryRunner.binary, ["daemon", scripts(of: name), "--store", url, "--node", name, "--lease", "2s", "--grace", "5s"])
     }
 
     /// How many automations each live node owns, as `auto automations status --json` says.
@@ -46,6 +63,17 @@ struct ClusterHarness {
             owned[name, default: 0] += 1
         }
         return owned
+    }
+
+    /// The live nodes that have another definition of some automation than the store, as status says, by name.
+    func nodesWithOtherDefinitions(_ url: String) async throws -> Set<String> {
+        let result = try await BinaryRunner.runAwaiting(["automations", "status", "--json", "--store", url])
+        guard result.exitCode == 0, let object = try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any],
+              let nodes = object["nodes"] as? [[String: Any]] else {
+            Issue.record("status failed: \(result.standardError)")
+            return []
+        }
+        return Set(nodes.filter { $0["live"] as? Bool == true && ($0["otherDefinitions"] as? Int ?? 0) > 0 }.compactMap { $0["name"] as? String })
     }
 
     /// Whether `nodes` live nodes own every automation between them, none more than its share.
