@@ -62,7 +62,12 @@ struct ClusterChaosTests {
             }
             if round == 17 {
                 // A rolling restart with an edited script: each node in turn stopped, its copy edited, started again. The
-                // first with the edit fires every automation, as the others have another definition of each.
+                // first with the edit fires every automation, as the others have another definition of each. The node
+                // just started again after its kill is up first: a SIGTERM before its handler is set would end it as
+                // the default action does.
+                try await cluster.until("three nodes share the automations before the rolling restart", all) {
+                    cluster.isShared(try await cluster.owners(url), among: 3)
+                }
                 for (index, name) in names.enumerated() {
                     nodes[name]?.signal(SIGTERM)
                     #expect(nodes[name]?.waitForExit(timeout: .seconds(60)) == 0, "\(name): \(nodes[name]?.standardError.suffix(3_000) ?? "")")
