@@ -89,11 +89,13 @@ let package = Package(
         // through the official Swift SDK, whose HTTP transports bring in Foundation's networking and with it libcurl and
         // 29 more shared libraries (5–7 ms on every start: docs/PERFORMANCE.md, issue 18). The SDK is the tests' client.
         .target(name: "AutoMCP", dependencies: ["AutoIntents", "AutoRuntime", "AutoLanguage", "AutoStdlib", "AutoPrelude"]),
+        // The language server (`auto lsp`): the protocol's framing and messages, on the checker.
+        .target(name: "AutoLSP", dependencies: ["AutoLanguage"]),
         // The argument-parser commands (run, check, graph, intents, repl, say, shortcuts, daemon, automations, mcp).
         .target(
             name: "AutoCLI",
             dependencies: [
-                "AutoIntents", "AutoLanguage", "AutoRuntime", "AutoAutomation", "AutoTerminal", "AutoMCP", "AutoStdlib",
+                "AutoIntents", "AutoLanguage", "AutoRuntime", "AutoAutomation", "AutoTerminal", "AutoMCP", "AutoLSP", "AutoStdlib",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
@@ -162,6 +164,7 @@ let package = Package(
                                                            .product(name: "NIOHTTP1", package: "swift-nio"),
                                                            .product(name: "NIOSSL", package: "swift-nio-ssl")]),
         .testTarget(name: "AutoLanguageTests", dependencies: ["AutoLanguage", "AutoRuntime", "AutoIntents", "AutoTestSupport"]),
+        .testTarget(name: "AutoLSPTests", dependencies: ["AutoLSP", "AutoLanguage"]),
         // The run store against SQLite and against a PostgreSQL server of the tests' own (PostgresServer.swift).
         .testTarget(name: "AutoAutomationTests", dependencies: ["AutoAutomation", "AutoLanguage", "AutoRuntime", "AutoIntents", "AutoTestSupport",
                                                                .product(name: "PostgresNIO", package: "postgres-nio")]),

@@ -90,7 +90,7 @@ struct AutoCommand: AsyncParsableCommand {
             version: AutoCommandLine.host.version,
             subcommands: [RunCommand.self, CheckCommand.self, GraphCommand.self, IntentsCommand.self, ReplCommand.self,
                           DaemonCommand.self, AutomationsCommand.self, SayCommand.self, ShortcutsCommand.self, McpCommand.self, MigrateCommand.self,
-                          StoreCommand.self],
+                          StoreCommand.self, LspCommand.self],
             defaultSubcommand: RunCommand.self)
     }
 

@@ -45,8 +45,9 @@ package struct Diagnostic: Sendable, Error, CustomStringConvertible {
     /// The full report: the line, the source text, a caret under the span and the hint.
     package func rendered(colour: Bool = false) -> String {
         let location = self.location
-        let endLocation = file.location(of: max(span.start, span.end - 1))
-        let width = endLocation.line == location.line ? max(1, endLocation.column - location.column + 1) : 1
+        // From the end, which is after the span's last character: its last byte may be inside a character (`é`).
+        let endLocation = file.location(of: span.end)
+        let width = endLocation.line == location.line ? max(1, endLocation.column - location.column) : 1
         return DiagnosticText.render(severity.rawValue, message, at: location, line: file.line(location.line), width: width,
                                      hint: hint, colour: colour)
     }

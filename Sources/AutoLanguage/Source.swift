@@ -10,7 +10,7 @@ package final class SourceFile: Sendable {
     /// The UTF-8 bytes the lexer reads; spans are offsets into them.
     package let bytes: [UInt8]
     /// Offset of the first byte of each line.
-    let lineStarts: [Int]
+    package let lineStarts: [Int]
     /// Offset of each line's first byte outside ASCII (its end where there is none): up to there a column is a
     /// byte count, so locating every token of a very long line doesn't decode the line again each time.
     let asciiEnds: [Int]

@@ -1,0 +1,160 @@
+import Foundation
+
+// The messages of the Language Server Protocol (3.17) this server reads and writes, as Codable types: the names and
+// shapes are the protocol's.
+
+/// A place in a document: a line (from 0) and a character in it, counted as `PositionEncoding` says.
+package struct LSPPosition: Codable, Sendable, Equatable {
+    package let line: Int
+    package let character: Int
+    package init(line: Int, character: Int) {
+        self.line = line
+        self.character = character
+    }
+}
+
+package struct LSPRange: Codable, Sendable, Equatable {
+    package let start: LSPPosition
+    package let end: LSPPosition
+    package init(start: LSPPosition, end: LSPPosition) {
+        self.start = start
+        self.end = end
+    }
+}
+
+/// A request's id: the protocol allows a number or a string.
+enum RequestID: Codable, Sendable, Equatable {
+    case number(Int)
+    case text(String)
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if let number = try? container.decode(Int.self) { self = .number(number) } else { self = .text(try container.decode(String.self)) }
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        switch self {
+        case .number(let number): try container.encode(number)
+        case .text(let text): try container.encode(text)
+        }
+    }
+}
+
+/// What every message has: a request has an id and a method, a notification a method, a response an id.
+struct Envelope: Decodable {
+    let id: RequestID?
+    let method: String?
+}
+
+/// A message's parameters, read once its method is known.
+struct Parameters<P: Decodable>: Decodable {
+    let params: P
+}
+
+struct Response<R: Encodable>: Encodable {
+    let jsonrpc = "2.0"
+    let id: RequestID?
+    let result: R
+}
+
+struct ErrorResponse: Encodable {
+    struct Failure: Encodable {
+        let code: Int
+        let message: String
+    }
+    let jsonrpc = "2.0"
+    let id: RequestID?
+    let error: Failure
+
+    static let parseError = -32700, invalidRequest = -32600, methodNotFound = -32601, invalidParams = -32602
+    static let serverNotInitialized = -32002, requestFailed = -32803
+}
+
+struct Notification<P: Encodable>: Encodable {
+    let jsonrpc = "2.0"
+    let method: String
+    let params: P
+}
+
+struct InitializeParams: Decodable {
+    struct Capabilities: Decodable {
+        struct General: Decodable {
+            let positionEncodings: [String]?
+        }
+        let general: General?
+    }
+    let capabilities: Capabilities?
+}
+
+struct InitializeResult: Encodable {
+    struct Capabilities: Encodable {
+        struct Sync: Encodable {
+            let openClose = true
+            /// 2: incremental, ranges of the document replaced.
+            let change = 2
+        }
+        let positionEncoding: String
+        let textDocumentSync = Sync()
+    }
+    struct ServerInfo: Encodable {
+        let name: String
+        let version: String
+    }
+    let capabilities: Capabilities
+    let serverInfo: ServerInfo
+}
+
+struct TextDocumentItem: Decodable {
+    let uri: String
+    let version: Int?
+    let text: String
+}
+
+struct DidOpenParams: Decodable {
+    let textDocument: TextDocumentItem
+}
+
+struct VersionedDocument: Decodable {
+    let uri: String
+    let version: Int?
+}
+
+struct DidChangeParams: Decodable {
+    struct Change: Decodable {
+        /// Absent: the whole document.
+        let range: LSPRange?
+        let text: String
+    }
+    let textDocument: VersionedDocument
+    let contentChanges: [Change]
+}
+
+struct DocumentIdentifier: Decodable {
+    let uri: String
+}
+
+struct DidCloseParams: Decodable {
+    let textDocument: DocumentIdentifier
+}
+
+struct PublishDiagnosticsParams: Encodable {
+    let uri: String
+    let version: Int?
+    let diagnostics: [LSPDiagnostic]
+}
+
+/// A problem as the protocol shows it. `message` is the checker's message, with its hint on a line of its own (editors
+/// show the message, and the hint is half of what helps); `data` keeps them apart for a client that reads them.
+struct LSPDiagnostic: Encodable {
+    struct Data: Encodable {
+        let message: String
+        let hints: [String]
+    }
+    let range: LSPRange
+    /// 1 error, 2 warning.
+    let severity: Int
+    let source = "auto"
+    let message: String
+    let data: Data
+}

@@ -1,0 +1,34 @@
+import AutoTestSupport
+import Foundation
+import Testing
+
+/// `auto lsp` driven by a real LSP client: the pytest-lsp suite of Tests/lsp (installed by .ci/setup), against the
+/// binary these tests built. It opens every example and stdlib script, and broken ones, and expects the diagnostics
+/// `auto check --json` gives; then an incremental edit and a close.
+@Suite struct LanguageServerTests {
+    @Test func aRealClientReceivesTheDiagnosticsOfCheck() async throws {
+        let result = try await BinaryRunner.runAwaiting(["python3", "-m", "pytest", "-q", "-p", "no:cacheprovider", "Tests/lsp"],
+                                                        executable: "/usr/bin/env", environment: ["AUTO_BINARY": BinaryRunner.binary])
+        #expect(result.exitCode == 0, "\(result.standardOutput.suffix(4_000))\n\(result.standardError.suffix(2_000))")
+        #expect(result.standardOutput.contains("3 passed"), "\(result.standardOutput.suffix(2_000))")
+    }
+
+    /// `check --json`: one object per problem, with the place in both forms.
+    @Test func checkJsonGivesEachProblemWithItsPlaceAndHints() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("auto-check-json-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let path = folder + "/bad.auto"
+        try "set x = \"é\"\nshwo x\n".write(toFile: path, atomically: true, encoding: .utf8)
+        let result = try await BinaryRunner.runAwaiting(["check", "--json", path])
+        #expect(result.exitCode == 2)
+        let problems = try #require(try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [[String: Any]])
+        let first = try #require(problems.first)
+        #expect(first["file"] as? String == path)
+        #expect(first["severity"] as? String == "error")
+        #expect(first["line"] as? Int == 2 && first["column"] as? Int == 1 && first["endColumn"] as? Int == 5, "\(first)")
+        let range = try #require(first["range"] as? [String: [String: Int]])
+        #expect(range["start"] == ["line": 1, "character": 0])
+        #expect((first["hints"] as? [String])?.first?.contains("show") == true, "\(first)")
+    }
+}
