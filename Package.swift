@@ -146,7 +146,7 @@ let package = Package(
         .executableTarget(name: "auto-race", dependencies: ["AutoSampleHost"], path: "Tests/RaceCheck"),
         // A real PostgreSQL server in a temporary folder (initdb, pg_ctl), which the run store's tests and the cluster's
         // benchmarks start; a target of its own so that the benchmarks, built in release, can use it.
-        .target(name: "AutoPostgresServer", dependencies: [.product(name: "PostgresNIO", package: "postgres-nio"),
+        .target(name: "AutoPostgresServer", dependencies: ["CLinux", .product(name: "PostgresNIO", package: "postgres-nio"),
                                                            .product(name: "Logging", package: "swift-log")],
                 path: "Tests/AutoPostgresServer"),
         // What the tests share: the sample host and the PostgreSQL server (re-exported), scripted interaction, processes,

@@ -1,5 +1,8 @@
 import ArgumentParser
+import AutoIntents
+import AutoLanguage
 import AutoLSP
+import AutoTerminal
 import Foundation
 
 /// `auto lsp`: the language server an editor starts, on standard input and output, with this host's intents.
@@ -13,12 +16,26 @@ struct LspCommand: ParsableCommand {
 
     func run() throws {
         let host = AutoCommandLine.host
-        let status = LanguageServer.serve(name: "\(host.name) lsp", version: host.version) { source in
+        // The intents and the prelude's shortcuts, for a script that doesn't compile (one being typed, mostly).
+        let preludeRegistry = (try? host.compile(SourceFile(name: "<lsp>", text: "")).get().registry) ?? host.registry
+        let status = LanguageServer.serve(name: "\(host.name) lsp", version: host.version, check: { source in
             switch host.compile(source) {
             case .success(let compiled): compiled.warnings
             case .failure(let failure): failure.diagnostics
             }
-        }
+        }, complete: { source, cursor in
+            // A script that compiles offers its own shortcuts too.
+            let registry = (try? host.compile(source).get().registry) ?? preludeRegistry
+            let result = Completer(registry: registry).complete(source.text, cursor: cursor)
+            guard let wanted = result.values else { return result }
+            // The host's values first, within their time budget, as the REPL offers them.
+            return CompletionResult(range: result.range, candidates: HostValues.completions(for: wanted, registry: registry) + result.candidates)
+        }, describe: { source, offset in
+            // An intent's name: what `intents describe` says of it (a script's own shortcuts too, when it compiles).
+            let registry = (try? host.compile(source).get().registry) ?? preludeRegistry
+            guard let (intent, span) = Completer(registry: registry).intent(at: offset, in: source.text) else { return nil }
+            return (IntentDescriptionText.render(intent, appShortcuts: registry.appShortcuts, program: nil), span)
+        })
         throw ExitCode(status)
     }
 }

@@ -10,10 +10,16 @@ import Foundation
 package final class LanguageServer {
     /// The problems of a script: `auto check`'s (errors, or the warnings of one that compiles).
     package typealias Check = (SourceFile) -> [Diagnostic]
+    /// What completion offers at a byte offset of a script: the REPL's completion, with the host's values.
+    package typealias Complete = (SourceFile, Int) -> CompletionResult
+    /// What a hover at a byte offset shows, and the span it is about: an intent's description.
+    package typealias Describe = (SourceFile, Int) -> (text: String, span: Span)?
 
     let name: String
     let version: String
     let check: Check
+    let complete: Complete
+    let describe: Describe
     let send: (Data) -> Void
     let log: (String) -> Void
     var encoding = PositionEncoding.utf16
@@ -26,19 +32,22 @@ package final class LanguageServer {
     }
 
     /// `send` writes one framed message; `log` a line for the person who started the server (standard error).
-    package init(name: String, version: String, check: @escaping Check, send: @escaping (Data) -> Void,
-                 log: @escaping (String) -> Void = { _ in }) {
+    package init(name: String, version: String, check: @escaping Check, complete: @escaping Complete, describe: @escaping Describe,
+                 send: @escaping (Data) -> Void, log: @escaping (String) -> Void = { _ in }) {
         self.name = name
         self.version = version
         self.check = check
+        self.complete = complete
+        self.describe = describe
         self.send = send
         self.log = log
     }
 
     /// Serves standard input and output until `exit` or the end of the input; the process's exit status: 0 after
     /// `shutdown` then `exit`, 1 otherwise, as the protocol says.
-    package static func serve(name: String, version: String, check: @escaping Check) -> Int32 {
-        let server = LanguageServer(name: name, version: version, check: check, send: { writeAll(MessageWriter.frame($0), to: 1) },
+    package static func serve(name: String, version: String, check: @escaping Check, complete: @escaping Complete,
+                              describe: @escaping Describe) -> Int32 {
+        let server = LanguageServer(name: name, version: version, check: check, complete: complete, describe: describe, send: { writeAll(MessageWriter.frame($0), to: 1) },
                                     log: { writeAll(Data(($0 + "\n").utf8), to: 2) })
         var reader = MessageReader()
         var chunk = [UInt8](repeating: 0, count: 65_536)
@@ -93,10 +102,19 @@ package final class LanguageServer {
             documents[params.textDocument.uri] = document
             publish(params.textDocument.uri)
         case (_, "textDocument/didClose"):
-            guard let params = decode(DidCloseParams.self, from: message, id: id) else { return nil }
+            guard let params = decode(DocumentParams.self, from: message, id: id) else { return nil }
             documents[params.textDocument.uri] = nil
             // A closed document's problems leave the editor's list.
             send(Notification(method: "textDocument/publishDiagnostics", params: PublishDiagnosticsParams(uri: params.textDocument.uri, version: nil, diagnostics: [])))
+        case (_, "textDocument/completion"):
+            guard let params = decode(TextDocumentPositionParams.self, from: message, id: id) else { return nil }
+            reply(completions(in: params.textDocument.uri, at: params.position), to: id)
+        case (_, "textDocument/hover"):
+            guard let params = decode(TextDocumentPositionParams.self, from: message, id: id) else { return nil }
+            reply(hover(in: params.textDocument.uri, at: params.position), to: id)
+        case (_, "textDocument/documentSymbol"):
+            guard let params = decode(DocumentParams.self, from: message, id: id) else { return nil }
+            reply(symbols(in: params.textDocument.uri), to: id)
         case (_, "initialize"):
             reply(error: ErrorResponse.invalidRequest, "the server is initialized already", to: id)
         default:
@@ -128,6 +146,50 @@ package final class LanguageServer {
                                  data: .init(message: diagnostic.message, hints: hints))
         }
         send(Notification(method: "textDocument/publishDiagnostics", params: PublishDiagnosticsParams(uri: uri, version: document.version, diagnostics: diagnostics)))
+    }
+
+    /// The offers at a position of an open document, each replacing what completion says it replaces.
+    func completions(in uri: String, at position: LSPPosition) -> CompletionList {
+        guard let document = documents[uri] else { return CompletionList(items: []) }
+        let source = SourceFile(name: Self.path(of: uri), text: document.text)
+        let cursor = encoding.offset(of: position, in: source)
+        let result = complete(source, cursor)
+        let range = encoding.range(of: Span(result.range.lowerBound, cursor), in: source)
+        return CompletionList(items: result.candidates.enumerated().map { index, candidate in
+            CompletionItem(label: candidate.text, kind: Self.kind(of: candidate.kind), detail: candidate.detail.isEmpty ? nil : candidate.detail,
+                           textEdit: .init(range: range, newText: candidate.text), sortText: String(format: "%05d", index))
+        })
+    }
+
+    /// What the position is about, described; nil (the protocol's null) where there is nothing to say.
+    func hover(in uri: String, at position: LSPPosition) -> Hover? {
+        guard let document = documents[uri] else { return nil }
+        let source = SourceFile(name: Self.path(of: uri), text: document.text)
+        guard let (text, span) = describe(source, encoding.offset(of: position, in: source)) else { return nil }
+        return Hover(contents: .init(value: text), range: encoding.range(of: span, in: source))
+    }
+
+    /// The document's outline: its shortcuts, automations and the variables its top level sets.
+    func symbols(in uri: String) -> [DocumentSymbol] {
+        guard let document = documents[uri] else { return [] }
+        let source = SourceFile(name: Self.path(of: uri), text: document.text)
+        return DocumentOutline.symbols(of: source).map { symbol in
+            DocumentSymbol(name: symbol.name, detail: symbol.detail, kind: symbol.kind.rawValue, range: encoding.range(of: symbol.span, in: source),
+                           selectionRange: encoding.range(of: symbol.nameSpan, in: source))
+        }
+    }
+
+    /// The protocol's CompletionItemKind for an offer.
+    static func kind(of kind: Completion.Kind) -> Int {
+        switch kind {
+        case .intent, .function: 3
+        case .label: 5
+        case .variable: 6
+        case .property: 10
+        case .value: 12
+        case .keyword, .command: 14
+        case .enumCase: 20
+        }
     }
 
     /// A `file:` URI's path, which messages name the script by, as `auto check` names it by the path it was given.

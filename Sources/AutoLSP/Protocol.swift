@@ -94,8 +94,15 @@ struct InitializeResult: Encodable {
             /// 2: incremental, ranges of the document replaced.
             let change = 2
         }
+        struct CompletionOptions: Encodable {
+            /// After a space (`find books where `), a dot (`book.`) and a quote (`open book "`).
+            let triggerCharacters = [" ", ".", "\""]
+        }
         let positionEncoding: String
         let textDocumentSync = Sync()
+        let completionProvider = CompletionOptions()
+        let hoverProvider = true
+        let documentSymbolProvider = true
     }
     struct ServerInfo: Encodable {
         let name: String
@@ -134,7 +141,8 @@ struct DocumentIdentifier: Decodable {
     let uri: String
 }
 
-struct DidCloseParams: Decodable {
+/// The parameters of a notification or request about a whole document (`didClose`, `documentSymbol`).
+struct DocumentParams: Decodable {
     let textDocument: DocumentIdentifier
 }
 
@@ -157,4 +165,46 @@ struct LSPDiagnostic: Encodable {
     let source = "auto"
     let message: String
     let data: Data
+}
+
+struct TextDocumentPositionParams: Decodable {
+    let textDocument: DocumentIdentifier
+    let position: LSPPosition
+}
+
+struct CompletionList: Encodable {
+    let isIncomplete = false
+    let items: [CompletionItem]
+}
+
+struct CompletionItem: Encodable {
+    struct TextEdit: Encodable {
+        let range: LSPRange
+        let newText: String
+    }
+    let label: String
+    /// The protocol's CompletionItemKind.
+    let kind: Int
+    let detail: String?
+    let textEdit: TextEdit
+    /// The offers in the order completion gives them, which is the order that helps (the host's values first).
+    let sortText: String
+}
+
+struct Hover: Encodable {
+    struct Contents: Encodable {
+        let kind = "plaintext"
+        let value: String
+    }
+    let contents: Contents
+    let range: LSPRange
+}
+
+struct DocumentSymbol: Encodable {
+    let name: String
+    let detail: String?
+    /// The protocol's SymbolKind: 12 function (a shortcut), 24 event (an automation), 13 variable.
+    let kind: Int
+    let range: LSPRange
+    let selectionRange: LSPRange
 }

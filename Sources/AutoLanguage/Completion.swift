@@ -434,6 +434,21 @@ package struct Completer {
         return nil
     }
 
+    /// The intent whose name is written at `offset` of `text` (a call's first words), with the span of that name: what an
+    /// editor's hover describes. Nil on anything else: a label, a value, a variable.
+    package func intent(at offset: Int, in text: String) -> (intent: IntentDescriptor, name: Span)? {
+        var lexer = Lexer(file: SourceFile(name: "<hover>", text: text))
+        let tokens = lexer.tokenize()
+        guard let index = tokens.firstIndex(where: { $0.identifier != nil && $0.span.start <= offset && offset <= $0.span.end }) else { return nil }
+        let before = Self.currentStage(Array(tokens[...index]))
+        // The name's words may go on past the cursor (`add book` with the cursor on `add`).
+        let stage = before + tokens[(index + 1)...].prefix { $0.identifier != nil }
+        guard let intent = intent(startingStage: stage) else { return nil }
+        let words = Self.wordCount(of: intent)
+        guard before.count <= words, let first = stage.first else { return nil }
+        return (intent, Span(first.span.start, stage[words - 1].span.end))
+    }
+
     /// The intent named by the stage's first words (the longest name that fits), for its labels.
     package func intent(startingStage stage: [Token]) -> IntentDescriptor? {
         let words = stage.prefix { $0.identifier != nil }.compactMap(\.identifier)

@@ -1,3 +1,4 @@
+import CLinux
 import Foundation
 import Logging
 import PostgresNIO
@@ -177,19 +178,10 @@ package final class PostgresServer: Sendable {
             \(stop) >/dev/null 2>&1
             rm -rf \(Self.quoted(folder))
             """
-        let watcher = Process()
         let setsid = "/usr/bin/setsid"
-        if FileManager.default.isExecutableFile(atPath: setsid) {
-            watcher.executableURL = URL(fileURLWithPath: setsid)
-            watcher.arguments = ["/bin/sh", "-c", script]
-        } else {
-            watcher.executableURL = URL(fileURLWithPath: "/bin/sh")
-            watcher.arguments = ["-c", script]
-        }
-        watcher.standardInput = FileHandle.nullDevice
-        watcher.standardOutput = FileHandle.nullDevice
-        watcher.standardError = FileHandle.nullDevice
-        try? watcher.run()
+        let line = FileManager.default.isExecutableFile(atPath: setsid) ? [setsid, "/bin/sh", "-c", script] : ["/bin/sh", "-c", script]
+        // Not waited for: it ends after this process.
+        _ = try? Self.start(line, output: "/dev/null")
         let first = Self.started.withLock { started in
             started.append(self)
             return started.count == 1
@@ -244,23 +236,32 @@ package final class PostgresServer: Sendable {
     /// Process: it learns that a program ended when a socket the program inherits is closed by it and everything it
     /// started, and the server pg_ctl starts keeps it open for as long as it runs.
     private static func spawn(_ line: [String], output: String) throws -> Int32 {
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_APPEND, 0)
-        posix_spawn_file_actions_adddup2(&actions, 1, 2)
-        let arguments = line.map { strdup($0) } + [nil]
-        defer { for argument in arguments { free(argument) } }
-        var pid = pid_t()
-        let spawned = posix_spawn(&pid, line[0], &actions, nil, arguments, environ)
-        guard spawned == 0 else { throw Failure("can't run \(line[0]): \(String(cString: strerror(spawned)))") }
+        let pid = try start(line, output: output)
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 {
             guard errno == EINTR else { throw Failure("can't wait for \(line[0]): \(String(cString: strerror(errno)))") }
         }
         // Exited: its status; killed by a signal: 128 and the signal, as a shell says.
         return status & 0x7f == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
+    }
+
+    /// Starts a program with its output to the file at `output` and no other descriptor of this process: the server
+    /// and the watcher live as long as the tests, and a pipe of another test's child they inherited (opened by another
+    /// thread at that moment) would never see its end — that test waited for ever.
+    private static func start(_ line: [String], output: String) throws -> pid_t {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_APPEND, 0)
+        posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        posix_spawn_file_actions_addclosefrom_np(&actions, 3)
+        let arguments = line.map { strdup($0) } + [nil]
+        defer { for argument in arguments { free(argument) } }
+        var pid = pid_t()
+        let spawned = posix_spawn(&pid, line[0], &actions, nil, arguments, environ)
+        guard spawned == 0 else { throw Failure("can't run \(line[0]): \(String(cString: strerror(spawned)))") }
+        return pid
     }
 
     private static func quoted(_ text: String) -> String { "'" + text.replacingOccurrences(of: "'", with: #"'\''"#) + "'" }
