@@ -1,4 +1,5 @@
 import ArgumentParser
+import AutoAutomation
 import AutoIntents
 import AutoLanguage
 import AutoLSP
@@ -31,11 +32,41 @@ struct LspCommand: ParsableCommand {
             // The host's values first, within their time budget, as the REPL offers them.
             return CompletionResult(range: result.range, candidates: HostValues.completions(for: wanted, registry: registry) + result.candidates)
         }, describe: { source, offset in
+            let compiled = try? host.compile(source).get()
+            if let automation = Self.automationHeader(at: offset, in: source, host: host) { return automation }
             // An intent's name: what `intents describe` says of it (a script's own shortcuts too, when it compiles).
-            let registry = (try? host.compile(source).get().registry) ?? preludeRegistry
+            let registry = compiled?.registry ?? preludeRegistry
             guard let (intent, span) = Completer(registry: registry).intent(at: offset, in: source.text) else { return nil }
             return (IntentDescriptionText.render(intent, appShortcuts: registry.appShortcuts, program: nil), span)
         })
         throw ExitCode(status)
+    }
+
+    /// On an automation's line (from `automation` to its body's brace): its trigger and its next three fires, as
+    /// `automations next` computes them before any daemon loaded it, in the trigger's zone.
+    /// The header is compiled alone, with an empty body: a script with errors elsewhere (one being written) still
+    /// says when its automations fire.
+    static func automationHeader(at offset: Int, in source: SourceFile, host: ScriptHost) -> (text: String, span: Span)? {
+        let (tree, _) = Parser.parse(source, skippingShortcutBodies: true)
+        for statement in tree.statements {
+            guard case .automation(let declaration) = statement.kind, statement.span.start <= offset, offset < declaration.body.span.start else { continue }
+            let header = source.text(of: Span(statement.span.start, declaration.body.span.start)) + "{\n}\n"
+            guard let automation = try? host.compile(SourceFile(name: source.name, text: header)).get().automations.first else { return nil }
+            let trigger = automation.trigger
+            var text = "automation \"\(automation.name)\" \(trigger)"
+            if let schedule = try? Schedules.schedule(for: trigger) {
+                let zone = AutomationScripts.zone(of: trigger)
+                let fires = schedule.fires(after: Date(), count: 3)
+                if case .interval = trigger {
+                    text += "\n\ncounted from when a daemon first loads it (auto automations next gives its fires then)"
+                } else if !fires.isEmpty {
+                    text += "\n\nnext fires (\(zone.identifier)):\n" + fires.map { "  " + AutomationScripts.iso($0, in: zone) }.joined(separator: "\n")
+                } else {
+                    text += "\n\nit fires no more"
+                }
+            }
+            return (text, Span(statement.span.start, declaration.body.span.start))
+        }
+        return nil
     }
 }

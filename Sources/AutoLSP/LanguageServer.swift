@@ -112,6 +112,9 @@ package final class LanguageServer {
         case (_, "textDocument/hover"):
             guard let params = decode(TextDocumentPositionParams.self, from: message, id: id) else { return nil }
             reply(hover(in: params.textDocument.uri, at: params.position), to: id)
+        case (_, "textDocument/definition"):
+            guard let params = decode(TextDocumentPositionParams.self, from: message, id: id) else { return nil }
+            reply(definition(in: params.textDocument.uri, at: params.position), to: id)
         case (_, "textDocument/documentSymbol"):
             guard let params = decode(DocumentParams.self, from: message, id: id) else { return nil }
             reply(symbols(in: params.textDocument.uri), to: id)
@@ -167,6 +170,14 @@ package final class LanguageServer {
         let source = SourceFile(name: Self.path(of: uri), text: document.text)
         guard let (text, span) = describe(source, encoding.offset(of: position, in: source)) else { return nil }
         return Hover(contents: .init(value: text), range: encoding.range(of: span, in: source))
+    }
+
+    /// Where the name at the position is declared in the document; nil (null) for a name declared elsewhere or nowhere.
+    func definition(in uri: String, at position: LSPPosition) -> Location? {
+        guard let document = documents[uri] else { return nil }
+        let source = SourceFile(name: Self.path(of: uri), text: document.text)
+        guard let span = Definitions.declaration(at: encoding.offset(of: position, in: source), in: source) else { return nil }
+        return Location(uri: uri, range: encoding.range(of: span, in: source))
     }
 
     /// The document's outline: its shortcuts, automations and the variables its top level sets.

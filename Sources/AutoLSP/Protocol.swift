@@ -103,6 +103,7 @@ struct InitializeResult: Encodable {
         let completionProvider = CompletionOptions()
         let hoverProvider = true
         let documentSymbolProvider = true
+        let definitionProvider = true
     }
     struct ServerInfo: Encodable {
         let name: String
@@ -207,4 +208,9 @@ struct DocumentSymbol: Encodable {
     let kind: Int
     let range: LSPRange
     let selectionRange: LSPRange
+}
+
+struct Location: Encodable {
+    let uri: String
+    let range: LSPRange
 }

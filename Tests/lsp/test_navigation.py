@@ -18,6 +18,7 @@ automation "morning digest" every day at 07:30 catch up {
 }
 add book "Circe" -> added
 show added.title
+show pages left added
 """
 
 
@@ -70,3 +71,34 @@ async def test_hover_on_an_intents_name_describes_it(client, tmp_path):
         types.HoverParams(text_document=types.TextDocumentIdentifier(uri=uri), position=types.Position(line=7, character=11))
     )
     assert nothing is None
+
+
+async def test_hover_on_an_automation_gives_its_next_three_fires(client, tmp_path):
+    uri = open_script(client, tmp_path)
+    hover = await client.text_document_hover_async(
+        types.HoverParams(text_document=types.TextDocumentIdentifier(uri=uri), position=types.Position(line=4, character=30))
+    )
+    assert hover is not None
+    text = hover.contents.value
+    assert text.startswith('automation "morning digest" every day at 07:30'), text
+    fires = [line.strip() for line in text.splitlines() if line.startswith("  ")]
+    assert len(fires) == 3 and all("T07:30:00" in fire for fire in fires), text
+    assert hover.range.start == types.Position(line=4, character=0)
+
+
+async def test_definition_of_a_variable_and_of_a_shortcut(client, tmp_path):
+    uri = open_script(client, tmp_path)
+
+    async def definition(line, character):
+        return await client.text_document_definition_async(
+            types.DefinitionParams(text_document=types.TextDocumentIdentifier(uri=uri), position=types.Position(line=line, character=character))
+        )
+
+    # `added` in `show added.title`: where `-> added` sets it.
+    added = await definition(8, 6)
+    assert added.uri == uri and added.range.start == types.Position(line=7, character=20), added
+    # `left` in `show pages left added`: the shortcut's declaration.
+    shortcut = await definition(9, 12)
+    assert shortcut.range.start.line == 1, shortcut
+    # `show` is an intent, declared nowhere in the script.
+    assert await definition(9, 1) is None
