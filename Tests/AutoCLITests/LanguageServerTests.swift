@@ -35,4 +35,21 @@ import Testing
         #expect(range["start"] == ["line": 1, "character": 0])
         #expect((first["hints"] as? [String])?.first?.contains("show") == true, "\(first)")
     }
+
+    /// Neovim (Debian's, installed by .ci/setup), headless, with editors/neovim/auto.lua: it attaches `auto lsp` to a
+    /// broken script and shows the server's diagnostic, hint and all.
+    @Test func neovimWithTheEditorsConfigurationShowsADiagnostic() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("auto-neovim-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let script = folder + "/broken.auto"
+        try "show 1\nshwo 2\n".write(toFile: script, atomically: true, encoding: .utf8)
+        // Its state and log in the test's folder, not the user's.
+        let result = try await BinaryRunner.runAwaiting(
+            ["nvim", "--headless", "-u", "NONE", "-i", "NONE", "-c", "luafile Tests/editors/neovim-smoke.lua"], executable: "/usr/bin/env",
+            environment: ["AUTO_SMOKE_CONFIG": "editors/neovim/auto.lua", "AUTO_SMOKE_FILE": script, "XDG_STATE_HOME": folder,
+                          "XDG_CACHE_HOME": folder, "XDG_DATA_HOME": folder])
+        #expect(result.standardOutput.hasPrefix("2: unknown action 'shwo'\nhint: did you mean 'show'?"),
+                "\(result.standardOutput)\n\(result.standardError.suffix(2_000))")
+    }
 }
