@@ -23,6 +23,7 @@ let workloads: [Workload] = [
     Workload(name: "cluster", summary: "3 daemons on PostgreSQL: durable fires/s, 10,000 fires at one instant, fire latency, failover and handover",
              run: clusterWorkload),
     Workload(name: "mcp", summary: "a tools/call of 1.6, 6.4 and 20 MB to auto mcp through a pipe, until its answer is read", run: mcpWorkload),
+    Workload(name: "lsp", summary: "auto lsp on a 1,000-line script: an edit to its diagnostics; completion p99", run: lspWorkload),
 ]
 
 /// The table as Markdown, columns padded so that it also reads in a terminal.

@@ -17,25 +17,22 @@ struct LspCommand: ParsableCommand {
 
     func run() throws {
         let host = AutoCommandLine.host
-        // The intents and the prelude's shortcuts, for a script that doesn't compile (one being typed, mostly).
-        let preludeRegistry = (try? host.compile(SourceFile(name: "<lsp>", text: "")).get().registry) ?? host.registry
+        let compiler = DocumentCompiler(host: host)
         let status = LanguageServer.serve(name: "\(host.name) lsp", version: host.version, check: { source in
-            switch host.compile(source) {
+            switch compiler.compile(source) {
             case .success(let compiled): compiled.warnings
             case .failure(let failure): failure.diagnostics
             }
         }, complete: { source, cursor in
-            // A script that compiles offers its own shortcuts too.
-            let registry = (try? host.compile(source).get().registry) ?? preludeRegistry
+            let registry = compiler.registry(of: source)
             let result = Completer(registry: registry).complete(source.text, cursor: cursor)
             guard let wanted = result.values else { return result }
             // The host's values first, within their time budget, as the REPL offers them.
             return CompletionResult(range: result.range, candidates: HostValues.completions(for: wanted, registry: registry) + result.candidates)
         }, describe: { source, offset in
-            let compiled = try? host.compile(source).get()
             if let automation = Self.automationHeader(at: offset, in: source, host: host) { return automation }
             // An intent's name: what `intents describe` says of it (a script's own shortcuts too, when it compiles).
-            let registry = compiled?.registry ?? preludeRegistry
+            let registry = compiler.registry(of: source)
             guard let (intent, span) = Completer(registry: registry).intent(at: offset, in: source.text) else { return nil }
             return (IntentDescriptionText.render(intent, appShortcuts: registry.appShortcuts, program: nil), span)
         })
@@ -68,5 +65,32 @@ struct LspCommand: ParsableCommand {
             return (text, Span(statement.span.start, declaration.body.span.start))
         }
         return nil
+    }
+}
+
+/// The host's compile of the document last checked, kept: completion and hover ask for its registry (with the script's
+/// own shortcuts) at each request, and the text has not changed since its check. The server handles one message at a
+/// time, so there is one caller.
+final class DocumentCompiler {
+    let host: ScriptHost
+    /// The intents and the prelude's shortcuts, for a script that doesn't compile (one being typed, mostly).
+    let preludeRegistry: Registry
+    private var last: (name: String, text: String, result: Result<CompiledScript, CompilationFailure>)?
+
+    init(host: ScriptHost) {
+        self.host = host
+        preludeRegistry = (try? host.compile(SourceFile(name: "<lsp>", text: "")).get().registry) ?? host.registry
+    }
+
+    func compile(_ source: SourceFile) -> Result<CompiledScript, CompilationFailure> {
+        if let last, last.name == source.name, last.text == source.text { return last.result }
+        let result = host.compile(source)
+        last = (source.name, source.text, result)
+        return result
+    }
+
+    /// The registry a script sees: with its own shortcuts when it compiles.
+    func registry(of source: SourceFile) -> Registry {
+        (try? compile(source).get().registry) ?? preludeRegistry
     }
 }

@@ -1,0 +1,127 @@
+import Foundation
+
+// The language server's figures (issue 34): from a change sent to `auto lsp` to its diagnostics read, on a 1,000-line
+// script; and the time of a completion request on the same script, its p99. Through pipes, as an editor talks to it.
+
+/// `auto lsp` with pipes on its standard input and output, initialized.
+final class LspSession {
+    let process = Process()
+    let input: FileHandle
+    let output: FileHandle
+    private var pending = Data()
+
+    init(auto: String) throws {
+        process.executableURL = URL(fileURLWithPath: auto)
+        process.arguments = ["lsp"]
+        let stdin = Pipe(), stdout = Pipe()
+        process.standardInput = stdin
+        process.standardOutput = stdout
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        input = stdin.fileHandleForWriting
+        output = stdout.fileHandleForReading
+        try send(#"{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"capabilities":{}}}"#)
+        _ = try response(0)
+        try send(#"{"jsonrpc":"2.0","method":"initialized","params":{}}"#)
+    }
+
+    deinit {
+        try? send(#"{"jsonrpc":"2.0","id":999999,"method":"shutdown"}"#)
+        try? send(#"{"jsonrpc":"2.0","method":"exit"}"#)
+        try? input.close()
+        process.waitUntilExit()
+    }
+
+    func send(_ body: String) throws {
+        let data = Data(body.utf8)
+        try input.write(contentsOf: Data("Content-Length: \(data.count)\r\n\r\n".utf8) + data)
+    }
+
+    /// The response to request `id` (its keys come in any order).
+    func response(_ id: Int) throws -> String {
+        while true {
+            let body = try nextMessage()
+            if body.contains("\"id\":\(id),") || body.hasSuffix("\"id\":\(id)}") { return body }
+        }
+    }
+
+    /// The next message whose text contains `marker`; those before it are skipped.
+    func message(containing marker: String) throws -> String {
+        while true {
+            let body = try nextMessage()
+            if body.contains(marker) { return body }
+        }
+    }
+
+    private func nextMessage() throws -> String {
+        while true {
+            if let end = pending.range(of: Data("\r\n\r\n".utf8)) {
+                let header = String(decoding: pending[pending.startIndex..<end.lowerBound], as: UTF8.self)
+                guard let length = header.split(separator: ":").last.flatMap({ Int($0.trimmingCharacters(in: .whitespaces)) }) else {
+                    throw LspBenchFailure("a header without a length: \(header)")
+                }
+                if pending.count - (end.upperBound - pending.startIndex) >= length {
+                    let body = pending[end.upperBound..<end.upperBound + length]
+                    pending = Data(pending[(end.upperBound + length)...])
+                    return String(decoding: body, as: UTF8.self)
+                }
+            }
+            let data = output.availableData
+            guard !data.isEmpty else { throw LspBenchFailure("auto lsp ended") }
+            pending.append(data)
+        }
+    }
+}
+
+struct LspBenchFailure: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
+
+@Sendable func lspWorkload(_ options: Options, _ anchors: Anchors, _ notes: Notes) async throws -> [ResultRow] {
+    let here = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
+    let auto = here.appendingPathComponent("auto").path
+    guard FileManager.default.isExecutableFile(atPath: auto) else {
+        return [ResultRow(workload: "LSP diagnostics after an edit, 1,000 lines", engine: .notInstalled("auto: build it with swift build -c release --product auto"),
+                          anchors: [], goal: .atMost(50, "≤ 50 ms"))]
+    }
+    let lines = options.quick ? 100 : 1_000
+    // Pairs of a variable set from the one before and shown: every line is checked against the ones before it.
+    var script = "set v0 = 1\n"
+    for index in 1..<(lines / 2) { script += "set v\(index) = v\(index - 1) + 1\nshow \"value \\(v\(index))\"\n" }
+    let escaped = script.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"").replacingOccurrences(of: "\n", with: "\\n")
+    let session = try LspSession(auto: auto)
+    let uri = "file:///tmp/bench.auto"
+    try session.send(#"{"jsonrpc":"2.0","method":"textDocument/didOpen","params":{"textDocument":{"uri":"\#(uri)","languageId":"auto","version":1,"text":"\#(escaped)"}}}"#)
+    _ = try session.message(containing: "publishDiagnostics")
+
+    // An edit of the first line's value, back and forth: each is checked, and its diagnostics (none) published.
+    var edits: [Double] = []
+    for version in 2..<(options.quick ? 12 : 62) {
+        let start = ContinuousClock.now
+        try session.send(#"{"jsonrpc":"2.0","method":"textDocument/didChange","params":{"textDocument":{"uri":"\#(uri)","version":\#(version)},"contentChanges":[{"range":{"start":{"line":0,"character":9},"end":{"line":0,"character":10}},"text":"\#(version % 9 + 1)"}]}}"#)
+        _ = try session.message(containing: "\"version\":\(version)")
+        edits.append(milliseconds(ContinuousClock.now - start))
+    }
+    // Completion at the start of a new last line, as the person types `sh`.
+    let last = lines - 1
+    try session.send(#"{"jsonrpc":"2.0","method":"textDocument/didChange","params":{"textDocument":{"uri":"\#(uri)","version":1000},"contentChanges":[{"range":{"start":{"line":\#(last),"character":0},"end":{"line":\#(last),"character":0}},"text":"sh"}]}}"#)
+    _ = try session.message(containing: "\"version\":1000")
+    var completions: [Double] = []
+    for id in 1...(options.quick ? 20 : 200) {
+        let start = ContinuousClock.now
+        try session.send(#"{"jsonrpc":"2.0","id":\#(id),"method":"textDocument/completion","params":{"textDocument":{"uri":"\#(uri)"},"position":{"line":\#(last),"character":2}}}"#)
+        let answer = try session.response(id)
+        guard answer.contains("\"label\":\"show\"") else { throw LspBenchFailure("no `show` offered: \(answer.prefix(300))") }
+        completions.append(milliseconds(ContinuousClock.now - start))
+    }
+    notes.add("lsp: one `auto lsp` with a \(lines)-line script open (pairs of `set vN = vN-1 + 1` and `show`); an edit of one character "
+        + "to its diagnostics published, median of \(edits.count); completion of `sh` on a new last line, p99 of \(completions.count) "
+        + "(median \(formatMilliseconds(median(completions)))).")
+    return [
+        ResultRow(workload: "LSP diagnostics after an edit, \(lines) lines", engine: .milliseconds(median(edits)), anchors: [],
+                  goal: .atMost(50, "≤ 50 ms"), scaled: options.quick),
+        ResultRow(workload: "LSP completion p99, \(lines) lines", engine: .milliseconds(percentile(completions, 99)), anchors: [],
+                  goal: .atMost(10, "≤ 10 ms"), scaled: options.quick),
+    ]
+}
