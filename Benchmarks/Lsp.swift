@@ -5,21 +5,13 @@ import Foundation
 
 /// `auto lsp` with pipes on its standard input and output, initialized.
 final class LspSession {
-    let process = Process()
-    let input: FileHandle
-    let output: FileHandle
+    let command: PipedCommand
+    var input: FileHandle { command.input }
+    var output: FileHandle { command.output }
     private var pending = Data()
 
     init(auto: String) throws {
-        process.executableURL = URL(fileURLWithPath: auto)
-        process.arguments = ["lsp"]
-        let stdin = Pipe(), stdout = Pipe()
-        process.standardInput = stdin
-        process.standardOutput = stdout
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        input = stdin.fileHandleForWriting
-        output = stdout.fileHandleForReading
+        command = try PipedCommand(auto, ["lsp"])
         try send(#"{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"capabilities":{}}}"#)
         _ = try response(0)
         try send(#"{"jsonrpc":"2.0","method":"initialized","params":{}}"#)
@@ -28,8 +20,7 @@ final class LspSession {
     deinit {
         try? send(#"{"jsonrpc":"2.0","id":999999,"method":"shutdown"}"#)
         try? send(#"{"jsonrpc":"2.0","method":"exit"}"#)
-        try? input.close()
-        process.waitUntilExit()
+        command.close()
     }
 
     func send(_ body: String) throws {

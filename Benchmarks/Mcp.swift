@@ -7,29 +7,20 @@ import Foundation
 
 /// `auto mcp` with pipes on its standard input and output, initialized.
 final class McpSession {
-    let process = Process()
-    let input: FileHandle
-    let output: FileHandle
+    let command: PipedCommand
+    var input: FileHandle { command.input }
+    var output: FileHandle { command.output }
     private var pending = Data()
 
     init(auto: String) throws {
-        process.executableURL = URL(fileURLWithPath: auto)
-        process.arguments = ["mcp"]
-        let stdin = Pipe(), stdout = Pipe()
-        process.standardInput = stdin
-        process.standardOutput = stdout
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        input = stdin.fileHandleForWriting
-        output = stdout.fileHandleForReading
+        command = try PipedCommand(auto, ["mcp"])
         try send(Data(#"{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"auto-bench","version":"1"}}}"#.utf8))
         _ = try line()
         try send(Data(#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#.utf8))
     }
 
     deinit {
-        try? input.close()
-        process.waitUntilExit()
+        command.close()
     }
 
     func send(_ message: Data) throws {

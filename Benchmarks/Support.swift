@@ -288,3 +288,28 @@ let luaPrelude = """
     end
 
     """
+
+/// An `auto` subcommand with pipes on its standard input and output, as an editor or an assistant starts it (`auto lsp`,
+/// `auto mcp`); its standard error goes nowhere. `close` ends its input and waits for it.
+final class PipedCommand {
+    let process = Process()
+    let input: FileHandle
+    let output: FileHandle
+
+    init(_ executable: String, _ arguments: [String]) throws {
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        let stdin = Pipe(), stdout = Pipe()
+        process.standardInput = stdin
+        process.standardOutput = stdout
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        input = stdin.fileHandleForWriting
+        output = stdout.fileHandleForReading
+    }
+
+    func close() {
+        try? input.close()
+        process.waitUntilExit()
+    }
+}
