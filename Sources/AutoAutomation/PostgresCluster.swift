@@ -42,10 +42,8 @@ extension PostgresRunStore: ClusterStore {
 
     nonisolated(nonsending) package func define(_ definitions: [AutomationKey: String], imposing: Set<AutomationKey>, for node: NodeID)
         async throws(RunStoreError) {
-        let input = try json(definitions.map { DefinitionRow(script: $0.key.script, name: $0.key.name, hash: $0.value) })
-        let imposed = try json(definitions.filter { imposing.contains($0.key) }.map {
-            DefinitionRow(script: $0.key.script, name: $0.key.name, hash: $0.value)
-        })
+        let rows = definitions.map { (key: $0.key, row: DefinitionRow(script: $0.key.script, name: $0.key.name, hash: $0.value)) }
+        let input = try json(rows.map(\.row)), imposed = try json(rows.filter { imposing.contains($0.key) }.map(\.row))
         try await transaction { connection in
             try await connection.perform("DELETE FROM node_definition WHERE node = \(node)", logger: self.logger)
             try await connection.perform("""

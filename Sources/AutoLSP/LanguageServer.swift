@@ -127,6 +127,11 @@ package final class LanguageServer {
         return nil
     }
 
+    /// An open document as the checker reads it: named by its path, as `auto check` names a script.
+    func source(of uri: String) -> SourceFile? {
+        documents[uri].map { SourceFile(name: Self.path(of: uri), text: $0.text) }
+    }
+
     /// The document's text after a change: a range replaced, or the whole text.
     static func apply(_ change: DidChangeParams.Change, to text: String, encoding: PositionEncoding) -> String {
         guard let range = change.range else { return change.text }
@@ -140,8 +145,7 @@ package final class LanguageServer {
 
     /// Checks the document and publishes its problems: those in its own text (one in the prelude is the host's).
     func publish(_ uri: String) {
-        guard let document = documents[uri] else { return }
-        let source = SourceFile(name: Self.path(of: uri), text: document.text)
+        guard let document = documents[uri], let source = source(of: uri) else { return }
         let diagnostics = check(source).filter { $0.file.name == source.name }.map { diagnostic in
             let hints = diagnostic.hint.map { [$0] } ?? []
             return LSPDiagnostic(range: encoding.range(of: diagnostic.span, in: diagnostic.file), severity: diagnostic.severity == .error ? 1 : 2,
@@ -153,8 +157,7 @@ package final class LanguageServer {
 
     /// The offers at a position of an open document, each replacing what completion says it replaces.
     func completions(in uri: String, at position: LSPPosition) -> CompletionList {
-        guard let document = documents[uri] else { return CompletionList(items: []) }
-        let source = SourceFile(name: Self.path(of: uri), text: document.text)
+        guard let source = source(of: uri) else { return CompletionList(items: []) }
         let cursor = encoding.offset(of: position, in: source)
         let result = complete(source, cursor)
         let range = encoding.range(of: Span(result.range.lowerBound, cursor), in: source)
@@ -166,24 +169,21 @@ package final class LanguageServer {
 
     /// What the position is about, described; nil (the protocol's null) where there is nothing to say.
     func hover(in uri: String, at position: LSPPosition) -> Hover? {
-        guard let document = documents[uri] else { return nil }
-        let source = SourceFile(name: Self.path(of: uri), text: document.text)
+        guard let source = source(of: uri) else { return nil }
         guard let (text, span) = describe(source, encoding.offset(of: position, in: source)) else { return nil }
         return Hover(contents: .init(value: text), range: encoding.range(of: span, in: source))
     }
 
     /// Where the name at the position is declared in the document; nil (null) for a name declared elsewhere or nowhere.
     func definition(in uri: String, at position: LSPPosition) -> Location? {
-        guard let document = documents[uri] else { return nil }
-        let source = SourceFile(name: Self.path(of: uri), text: document.text)
+        guard let source = source(of: uri) else { return nil }
         guard let span = Definitions.declaration(at: encoding.offset(of: position, in: source), in: source) else { return nil }
         return Location(uri: uri, range: encoding.range(of: span, in: source))
     }
 
     /// The document's outline: its shortcuts, automations and the variables its top level sets.
     func symbols(in uri: String) -> [DocumentSymbol] {
-        guard let document = documents[uri] else { return [] }
-        let source = SourceFile(name: Self.path(of: uri), text: document.text)
+        guard let source = source(of: uri) else { return [] }
         return DocumentOutline.symbols(of: source).map { symbol in
             DocumentSymbol(name: symbol.name, detail: symbol.detail, kind: symbol.kind.rawValue, range: encoding.range(of: symbol.span, in: source),
                            selectionRange: encoding.range(of: symbol.nameSpan, in: source))

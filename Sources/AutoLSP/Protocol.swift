@@ -156,7 +156,7 @@ struct PublishDiagnosticsParams: Encodable {
 /// A problem as the protocol shows it. `message` is the checker's message, with its hint on a line of its own (editors
 /// show the message, and the hint is half of what helps); `data` keeps them apart for a client that reads them.
 struct LSPDiagnostic: Encodable {
-    struct Data: Encodable {
+    struct Details: Encodable {
         let message: String
         let hints: [String]
     }
@@ -165,7 +165,7 @@ struct LSPDiagnostic: Encodable {
     let severity: Int
     let source = "auto"
     let message: String
-    let data: Data
+    let data: Details
 }
 
 struct TextDocumentPositionParams: Decodable {

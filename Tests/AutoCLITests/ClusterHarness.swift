@@ -46,14 +46,20 @@ struct ClusterHarness {
         return try ChildProcess(BinaryRunner.binary, ["daemon", scripts(of: name), "--store", url, "--node", name, "--lease", "2s", "--grace", "5s"])
     }
 
-    /// How many automations each live node owns, as `auto automations status --json` says.
-    func owners(_ url: String) async throws -> [String: Int] {
+    /// What `auto automations status --json` says: its nodes and automations; nil (and an issue recorded) when it failed.
+    func status(_ url: String) async throws -> (nodes: [[String: Any]], automations: [[String: Any]])? {
         let result = try await BinaryRunner.runAwaiting(["automations", "status", "--json", "--store", url])
         guard result.exitCode == 0, let object = try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any],
               let nodes = object["nodes"] as? [[String: Any]], let automations = object["automations"] as? [[String: Any]] else {
             Issue.record("status failed: \(result.standardError)")
-            return [:]
+            return nil
         }
+        return (nodes, automations)
+    }
+
+    /// How many automations each live node owns, as status says.
+    func owners(_ url: String) async throws -> [String: Int] {
+        guard let (nodes, automations) = try await status(url) else { return [:] }
         let live = Dictionary(nodes.filter { $0["live"] as? Bool == true }.compactMap { node in
             (node["id"] as? Int).flatMap { id in (node["name"] as? String).map { (id, $0) } }
         }, uniquingKeysWith: { first, _ in first })
@@ -67,12 +73,7 @@ struct ClusterHarness {
 
     /// The live nodes that have another definition of some automation than the store, as status says, by name.
     func nodesWithOtherDefinitions(_ url: String) async throws -> Set<String> {
-        let result = try await BinaryRunner.runAwaiting(["automations", "status", "--json", "--store", url])
-        guard result.exitCode == 0, let object = try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any],
-              let nodes = object["nodes"] as? [[String: Any]] else {
-            Issue.record("status failed: \(result.standardError)")
-            return []
-        }
+        guard let (nodes, _) = try await status(url) else { return [] }
         return Set(nodes.filter { $0["live"] as? Bool == true && ($0["otherDefinitions"] as? Int ?? 0) > 0 }.compactMap { $0["name"] as? String })
     }
 
