@@ -25,7 +25,7 @@ struct LspCommand: ParsableCommand {
             }
         }, complete: { source, cursor in
             let registry = compiler.registry(of: source)
-            let result = Completer(registry: registry).complete(source.text, cursor: cursor)
+            let result = Completer(registry: registry, scopes: compiler.scopes).complete(source.text, cursor: cursor)
             guard let wanted = result.values else { return result }
             // The host's values first, within their time budget, as the REPL offers them.
             return CompletionResult(range: result.range, candidates: HostValues.completions(for: wanted, registry: registry) + result.candidates)
@@ -75,6 +75,8 @@ final class DocumentCompiler {
     let host: ScriptHost
     /// The intents and the prelude's shortcuts, for a script that doesn't compile (one being typed, mostly).
     let preludeRegistry: Registry
+    /// Completion's scope before the cursor, kept between requests.
+    let scopes = CompletionScopes()
     private var last: (name: String, text: String, result: Result<CompiledScript, CompilationFailure>)?
 
     init(host: ScriptHost) {

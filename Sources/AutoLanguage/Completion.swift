@@ -91,23 +91,32 @@ package struct Completer {
     package let scope: SessionScope
     /// `:help`, `:vars`, … offered at the start of an entry that begins with `:`.
     package let commands: [String]
+    /// The scope after the statements before the cursor, kept between requests (an editor's); nil: checked each time.
+    package let scopes: CompletionScopes?
 
-    package init(registry: Registry, scope: SessionScope = SessionScope(), commands: [String] = []) {
+    package init(registry: Registry, scope: SessionScope = SessionScope(), commands: [String] = [], scopes: CompletionScopes? = nil) {
         self.registry = registry
         self.scope = scope
         self.commands = commands
+        self.scopes = scopes
     }
 
     static let statementKeywords = ["set", "if", "for", "repeat", "while", "try", "return", "stop", "shortcut", "find"]
 
     package func complete(_ text: String, cursor: Int) -> CompletionResult {
-        let offered = offers(text, cursor: cursor)
-        let before = String(decoding: Array(text.utf8).prefix(offered.range.lowerBound), as: UTF8.self)
+        // The statements before the one at the cursor are checked once, for the variables and `it` they leave: what is
+        // offered is typed with them (a variable set on an earlier line of a script), and each offer is judged with the
+        // last statement alone: a script's Tab would otherwise check all of it per offer.
+        let bytes = Array(text.utf8)
+        let (earlier, _) = Self.splitAtLastStatement(String(decoding: bytes.prefix(max(0, cursor)), as: UTF8.self))
+        let judge = earlier.isEmpty ? self
+            : Completer(registry: registry, scope: scopes?.scope(after: earlier, for: self) ?? scope(after: earlier), commands: commands)
+        let offered = judge.offers(text, cursor: cursor)
+        // What is replaced starts in the last statement, as a word typed there does.
+        guard offered.range.lowerBound >= earlier.utf8.count else { return CompletionResult(range: offered.range, candidates: [], values: nil) }
+        let before = String(decoding: bytes.prefix(offered.range.lowerBound), as: UTF8.self)
+        let current = String(decoding: bytes[earlier.utf8.count..<offered.range.lowerBound], as: UTF8.self)
         let startsStatement = Self.startsStatement(after: before)
-        // The statements before the one at the cursor are checked once, for the variables and `it` they leave, and
-        // each offer with the last statement alone: a script's Tab would otherwise check all of it per offer.
-        let (earlier, current) = Self.splitAtLastStatement(before)
-        let judge = earlier.isEmpty ? self : Completer(registry: registry, scope: scope(after: earlier), commands: commands)
         // The `:` commands are the REPL's, not the language's; a statement's keyword alone (`find`, `try`) reads as
         // an unknown name until what follows it is typed, so the checker can't judge it.
         let kept = offered.candidates.filter { candidate in

@@ -137,4 +137,20 @@ extension CompletionTests {
         let result = Completer(registry: registry).complete("import list \"examp", cursor: 18)
         #expect(result.values == ValuesWanted(wanted: .files, typed: "examp"))
     }
+
+    /// An editor's kept scope gives what checking the statements before the cursor each time gives, and follows an edit
+    /// of those statements (a variable that was a Book becomes an Int).
+    @Test func aKeptScopeFollowsTheStatementsBeforeTheCursor() {
+        let scopes = CompletionScopes()
+        let sequence = ["set b = find books limit 1\nshow b.au‸", "set b = find books limit 1\nshow b.ti‸", "set b = 5\nshow b.au‸",
+                        "set b = find books limit 1\nshow b.au‸", "set n = 1\nset b = n\nshow ‸"]
+        for marked in sequence {
+            let cursor = marked.range(of: "‸").map { marked[..<$0.lowerBound].utf8.count } ?? marked.utf8.count
+            let text = marked.replacingOccurrences(of: "‸", with: "")
+            let kept = Completer(registry: registry, scopes: scopes).complete(text, cursor: cursor).candidates.map(\.text)
+            #expect(kept == texts(marked), "\(marked)")
+        }
+        #expect(texts("set b = find books limit 1\nshow b.au‸") == ["author"])
+        #expect(texts("set b = 5\nshow b.au‸").isEmpty)
+    }
 }
