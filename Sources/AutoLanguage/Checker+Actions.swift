@@ -28,6 +28,7 @@ extension Checker {
             reportUnknownAction(words, hasArguments: !arguments.isEmpty || piped != nil)
             return .error(span)
         }
+        symbols?.call(candidates[0].intent, at: words[0].span.to(words[used - 1].span), in: file)
         var positional = arguments.filter { $0.label == nil }.map(\.value)
         var labeled = arguments.filter { $0.label != nil }
         var input: BoundExpression? = piped

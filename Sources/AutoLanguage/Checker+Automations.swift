@@ -48,7 +48,7 @@ extension Checker {
             }
             let trigger = checkTrigger(declaration.trigger)
             let options = checkOptions(declaration.options, fileTrigger: trigger.map(\.isFileTrigger))
-            scope = Scope()
+            beginBody()
             _ = scope.assign("args", type: .list(.text))
             // The trigger's value under names of its own, which `it` starts as and no statement takes away: the slots
             // after `args`, in this order (`FireRunner.inputs`).

@@ -201,6 +201,7 @@ extension Checker {
     /// Variables and built-in names only; nil when `name` is none of them.
     func lookupName(_ name: Identifier, expected: ValueType?) -> BoundExpression? {
         if let variable = scope.lookup(name.name) {
+            symbols?.read(name, slot: variable.slot, type: variable.type, in: file)
             return BoundExpression(kind: .local(slot: variable.slot, name: name.name), type: variable.type, span: name.span)
         }
         if name.name == "it" { return BoundExpression(kind: .it, type: scope.itType, span: name.span) }

@@ -102,7 +102,7 @@ extension Checker {
         case .attempt(let body, let handler):
             let statements = bindBlock(body.statements)
             // `error` is the failure's message inside `otherwise` (and keeps it after, as a loop's variable does).
-            let slot = declare(Identifier(name: "error", span: handler.span), type: .text)
+            let slot = declare(Identifier(name: "error", span: handler.span), type: .text, written: false)
             let handling = bindBlock(handler.statements)
             scope.itType = .any
             return BoundStatement(kind: .attempt(statements, errorSlot: slot, otherwise: handling), span: statement.span)
@@ -153,9 +153,12 @@ extension Checker {
 
     static let reservedNames: Set<String> = ["it", "now", "today", "true", "false", "nil"]
 
-    mutating func declare(_ name: Identifier, type: ValueType) -> Int {
-        if name.name == "args", !inShortcut, let existing = scope.lookup("args") { return existing.slot }
-        return scope.assign(name.name, type: type)
+    /// `written`: whether the script names it there (`set x`), rather than the language (`error` in `otherwise`).
+    mutating func declare(_ name: Identifier, type: ValueType, written: Bool = true) -> Int {
+        let slot: Int
+        if name.name == "args", !inShortcut, let existing = scope.lookup("args") { slot = existing.slot } else { slot = scope.assign(name.name, type: type) }
+        symbols?.declare(name, slot: slot, type: type, in: file, written: written)
+        return slot
     }
 
     mutating func bindCondition(_ expression: Expression, _ what: String) -> BoundExpression {

@@ -35,6 +35,8 @@ struct Checker {
     let script: SourceFile
     /// While an automation's body is checked: the names its trigger's value goes by, which no statement may change.
     var automationTrigger: AutomationTriggerNames?
+    /// Where the script's names are declared and used, recorded when an editor asks (`ScriptCompiler.index`).
+    var symbols: SymbolIndex?
 
     init(registry: Registry, file: SourceFile) {
         self.registry = registry
@@ -110,6 +112,7 @@ struct Checker {
             let phrases = declaration.phrases.compactMap { phrase in shortcutPhrase(phrase, parameters: parameters).map { ($0, phrase.span) } }
             do {
                 try registry.add(descriptor)
+                symbols?.declareShortcut(declaration.name, at: declaration.nameSpan, in: file)
                 shortcutCount += 1
                 pending.append(PendingShortcut(declaration: declaration, file: file, descriptor: descriptor, parameterTypes: parameters.map(\.type),
                                                phrases: phrases))
@@ -159,9 +162,12 @@ struct Checker {
     /// Checks a shortcut's body: its parameters are its first slots.
     mutating func checkShortcut(_ shortcut: PendingShortcut) -> BoundBody {
         file = shortcut.file
-        scope = Scope()
-        for (parameter, type) in zip(shortcut.descriptor.parameters, shortcut.parameterTypes) {
-            _ = scope.assign(parameter.name, type: type)
+        beginBody()
+        for (index, (parameter, type)) in zip(shortcut.descriptor.parameters, shortcut.parameterTypes).enumerated() {
+            let slot = scope.assign(parameter.name, type: type)
+            if index < shortcut.declaration.parameters.count {
+                symbols?.declare(shortcut.declaration.parameters[index].name, slot: slot, type: type, in: file)
+            }
         }
         returnTypes = []
         inShortcut = true
@@ -175,7 +181,7 @@ struct Checker {
     /// `args` is the first slot; a REPL entry's session variables come next, in the slots they had.
     mutating func checkScript(_ program: SyntaxTree, session: SessionScope? = nil) -> BoundBody {
         file = program.file
-        scope = Scope()
+        beginBody()
         _ = scope.assign("args", type: .list(.text))
         for variable in session?.variables ?? [] where variable.name != "args" { _ = scope.assign(variable.name, type: variable.type) }
         if let session { scope.itType = session.itType }
@@ -186,6 +192,12 @@ struct Checker {
             }
         })
         return BoundBody(name: program.file.name, file: file, statements: statements, slotNames: scope.slotNames)
+    }
+
+    /// A new body (the script's, a shortcut's, an automation's): no variables yet.
+    mutating func beginBody() {
+        scope = Scope()
+        symbols?.beginBody()
     }
 
     // MARK: Types

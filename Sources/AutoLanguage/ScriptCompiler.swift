@@ -127,6 +127,23 @@ package enum ScriptCompiler {
             ?? .failure(CompilationFailure(diagnostics: diagnostics))
     }
 
+    /// Where the script's variables and shortcuts are declared and used, as the checker resolves them, errors or not:
+    /// for an editor. Every body is checked, as a whole compile checks them, and nothing is compiled.
+    package static func index(_ source: SourceFile, prelude: [SourceFile] = [], registry: Registry) -> SymbolIndex {
+        let index = SymbolIndex(script: source)
+        let run = {
+            let programs = (prelude + [source]).map { Parser.parse($0).0 }
+            var checker = Checker(registry: registry, file: source)
+            checker.symbols = index
+            for shortcut in programs.flatMap({ checker.declareShortcuts(in: $0) }) { _ = checker.checkShortcut(shortcut) }
+            _ = checker.checkAutomations(in: programs[programs.count - 1], session: nil)
+            _ = checker.checkScript(programs[programs.count - 1], session: nil)
+        }
+        // On the large stack, as a compile: a deeply nested script is checked recursively.
+        LargeStack.run(run, fallback: {})
+        return index
+    }
+
     /// The script without the prelude, for one that names none of its shortcuts (`mentionsAShortcut`); nil when that
     /// gives no answer: an error, which a whole compile reports with the prelude's names among the suggestions.
     static func compileAlone(_ source: SourceFile, registry: Registry, limits: Parser.Limits, commandName: String,

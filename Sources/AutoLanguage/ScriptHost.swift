@@ -60,6 +60,12 @@ package struct ScriptHost: Sendable {
         compile(source, limits: limits, grants: grants, preludeBodies: preludeBodies, session: session, shortcuts: [])
     }
 
+    /// Where the script's variables and shortcuts are declared and used, with this host's intents and prelude: for an
+    /// editor's navigation, whether the script compiles or not.
+    package func index(_ source: SourceFile) -> SymbolIndex {
+        ScriptCompiler.index(source, prelude: prelude, registry: registry)
+    }
+
     /// `shortcuts`: files of shortcut declarations the source sees after the prelude's (the REPL session's, or those
     /// of the script given to `say --file`).
     package func compile(_ source: SourceFile, limits: Parser.Limits = Parser.Limits(), grants: Grants = .all, preludeBodies: PreludeBodies = .all,
