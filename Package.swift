@@ -176,7 +176,7 @@ let package = Package(
         .executableTarget(name: "mistaken-host", dependencies: ["AutoHost", "AutoIntents"], path: "Tests/MistakenHost"),
         .testTarget(name: "AutoCLITests", dependencies: ["auto", "mistaken-host", "readme-host", "AutoHost", "AutoCLI", "AutoTerminal", "AutoMCP", "AutoStdlib", "AutoAutomation", "AutoLanguage", "AutoRuntime", "AutoIntents", "AutoTestSupport"]),
         // The harness's oracles against fake binaries, and its generator against the real checker.
-        .testTarget(name: "FuzzTests", dependencies: ["AutoFuzz", "AutoCLI", "AutoTerminal", "AutoLanguage", "AutoTestSupport"]),
+        .testTarget(name: "FuzzTests", dependencies: ["AutoFuzz", "AutoCLI", "AutoLSP", "AutoTerminal", "AutoLanguage", "AutoTestSupport"]),
         // Also an MCP client (the SDK's) driving `library mcp` over its standard input and output.
         .testTarget(name: "LibraryHostTests", dependencies: ["library-example", "LibraryExample", "AutoCLI", "AutoTerminal", "AutoLanguage", "AutoRuntime", "AutoIntents", "AutoTestSupport",
                                                             .product(name: "MCP", package: "swift-sdk"), .product(name: "Logging", package: "swift-log")]),

@@ -17,26 +17,7 @@ struct LspCommand: ParsableCommand {
 
     func run() throws {
         let host = AutoCommandLine.host
-        let compiler = DocumentCompiler(host: host)
-        let status = LanguageServer.serve(name: "\(host.name) lsp", version: host.version, check: { source in
-            switch compiler.compile(source) {
-            case .success(let compiled): compiled.warnings
-            case .failure(let failure): failure.diagnostics
-            }
-        }, complete: { source, cursor in
-            let registry = compiler.registry(of: source)
-            let result = Completer(registry: registry, scopes: compiler.scopes).complete(source.text, cursor: cursor)
-            guard let wanted = result.values else { return result }
-            // The host's values first, within their time budget, as the REPL offers them.
-            return CompletionResult(range: result.range, candidates: HostValues.completions(for: wanted, registry: registry) + result.candidates)
-        }, describe: { source, offset in
-            if let automation = Self.automationHeader(at: offset, in: source, host: host) { return automation }
-            // An intent's name: what `intents describe` says of it (a script's own shortcuts too, when it compiles).
-            let registry = compiler.registry(of: source)
-            guard let (intent, span) = Completer(registry: registry).intent(at: offset, in: source.text) else { return nil }
-            return (IntentDescriptionText.render(intent, appShortcuts: registry.appShortcuts, program: nil), span)
-        })
-        throw ExitCode(status)
+        throw ExitCode(LanguageServer.serve(name: "\(host.name) lsp", version: host.version, services: HostDocumentServices(host: host)))
     }
 
     /// On an automation's line (from `automation` to its body's brace): its trigger and its next three fires, as
@@ -68,16 +49,17 @@ struct LspCommand: ParsableCommand {
     }
 }
 
-/// The host's compile of the document last checked, kept: completion and hover ask for its registry (with the script's
-/// own shortcuts) at each request, and the text has not changed since its check. The server handles one message at a
-/// time, so there is one caller.
-final class DocumentCompiler {
+/// What the language server asks of a host about a document, answered with its intents and prelude. The last check's
+/// compile and index are kept: completion, hover and navigation ask for them at each request, and the text has not
+/// changed since. The server handles one message at a time, so there is one caller.
+final class HostDocumentServices: DocumentServices {
     let host: ScriptHost
     /// The intents and the prelude's shortcuts, for a script that doesn't compile (one being typed, mostly).
     let preludeRegistry: Registry
     /// Completion's scope before the cursor, kept between requests.
     let scopes = CompletionScopes()
-    private var last: (name: String, text: String, result: Result<CompiledScript, CompilationFailure>)?
+    private var lastCompile: (name: String, text: String, result: Result<CompiledScript, CompilationFailure>)?
+    private var lastIndex: (name: String, text: String, index: SymbolIndex)?
 
     init(host: ScriptHost) {
         self.host = host
@@ -85,14 +67,44 @@ final class DocumentCompiler {
     }
 
     func compile(_ source: SourceFile) -> Result<CompiledScript, CompilationFailure> {
-        if let last, last.name == source.name, last.text == source.text { return last.result }
+        if let last = lastCompile, last.name == source.name, last.text == source.text { return last.result }
         let result = host.compile(source)
-        last = (source.name, source.text, result)
+        lastCompile = (source.name, source.text, result)
         return result
+    }
+
+    func check(_ source: SourceFile) -> [Diagnostic] {
+        switch compile(source) {
+        case .success(let compiled): compiled.warnings
+        case .failure(let failure): failure.diagnostics
+        }
     }
 
     /// The registry a script sees: with its own shortcuts when it compiles.
     func registry(of source: SourceFile) -> Registry {
         (try? compile(source).get().registry) ?? preludeRegistry
+    }
+
+    func complete(_ source: SourceFile, at offset: Int) -> CompletionResult {
+        let registry = registry(of: source)
+        let result = Completer(registry: registry, scopes: scopes).complete(source.text, cursor: offset)
+        guard let wanted = result.values else { return result }
+        // The host's values first, within their time budget, as the REPL offers them.
+        return CompletionResult(range: result.range, candidates: HostValues.completions(for: wanted, registry: registry) + result.candidates)
+    }
+
+    func describe(_ source: SourceFile, at offset: Int) -> (text: String, span: Span)? {
+        if let automation = LspCommand.automationHeader(at: offset, in: source, host: host) { return automation }
+        // An intent's name: what `intents describe` says of it (a script's own shortcuts too, when it compiles).
+        let registry = registry(of: source)
+        guard let (intent, span) = Completer(registry: registry).intent(at: offset, in: source.text) else { return nil }
+        return (IntentDescriptionText.render(intent, appShortcuts: registry.appShortcuts, program: nil), span)
+    }
+
+    func index(_ source: SourceFile) -> SymbolIndex {
+        if let last = lastIndex, last.name == source.name, last.text == source.text { return last.index }
+        let index = host.index(source)
+        lastIndex = (source.name, source.text, index)
+        return index
     }
 }

@@ -8,21 +8,14 @@ import Foundation
 /// One message at a time, in order: checking a 1,000-line script takes milliseconds, and an editor sends the next
 /// change only as the person types.
 package final class LanguageServer {
-    /// The problems of a script: `auto check`'s (errors, or the warnings of one that compiles).
-    package typealias Check = (SourceFile) -> [Diagnostic]
-    /// What completion offers at a byte offset of a script: the REPL's completion, with the host's values.
-    package typealias Complete = (SourceFile, Int) -> CompletionResult
-    /// What a hover at a byte offset shows, and the span it is about: an intent's description.
-    package typealias Describe = (SourceFile, Int) -> (text: String, span: Span)?
-
     let name: String
     let version: String
-    let check: Check
-    let complete: Complete
-    let describe: Describe
+    let services: any DocumentServices
     let send: (Data) -> Void
     let log: (String) -> Void
     var encoding = PositionEncoding.utf16
+    /// Whether the client fills in snippets (`${1:title}`) in what completion inserts.
+    var snippets = false
     var state = State.starting
     /// The open documents' text and version, by URI.
     var documents: [String: (text: String, version: Int?)] = [:]
@@ -32,22 +25,19 @@ package final class LanguageServer {
     }
 
     /// `send` writes one framed message; `log` a line for the person who started the server (standard error).
-    package init(name: String, version: String, check: @escaping Check, complete: @escaping Complete, describe: @escaping Describe,
-                 send: @escaping (Data) -> Void, log: @escaping (String) -> Void = { _ in }) {
+    package init(name: String, version: String, services: any DocumentServices, send: @escaping (Data) -> Void,
+                 log: @escaping (String) -> Void = { _ in }) {
         self.name = name
         self.version = version
-        self.check = check
-        self.complete = complete
-        self.describe = describe
+        self.services = services
         self.send = send
         self.log = log
     }
 
     /// Serves standard input and output until `exit` or the end of the input; the process's exit status: 0 after
     /// `shutdown` then `exit`, 1 otherwise, as the protocol says.
-    package static func serve(name: String, version: String, check: @escaping Check, complete: @escaping Complete,
-                              describe: @escaping Describe) -> Int32 {
-        let server = LanguageServer(name: name, version: version, check: check, complete: complete, describe: describe, send: { writeAll(MessageWriter.frame($0), to: 1) },
+    package static func serve(name: String, version: String, services: any DocumentServices) -> Int32 {
+        let server = LanguageServer(name: name, version: version, services: services, send: { writeAll(MessageWriter.frame($0), to: 1) },
                                     log: { writeAll(Data(($0 + "\n").utf8), to: 2) })
         var reader = MessageReader()
         var chunk = [UInt8](repeating: 0, count: 65_536)
@@ -81,6 +71,7 @@ package final class LanguageServer {
             let params = decode(InitializeParams.self, from: message, id: id)
             // UTF-8 when the client can count so: the source's spans are UTF-8 already.
             if params?.capabilities?.general?.positionEncodings?.contains(PositionEncoding.utf8.rawValue) == true { encoding = .utf8 }
+            snippets = params?.capabilities?.textDocument?.completion?.completionItem?.snippetSupport == true
             state = .running
             reply(InitializeResult(capabilities: .init(positionEncoding: encoding.rawValue), serverInfo: .init(name: name, version: version)), to: id)
         case (.starting, _):
@@ -115,9 +106,30 @@ package final class LanguageServer {
         case (_, "textDocument/definition"):
             guard let params = decode(TextDocumentPositionParams.self, from: message, id: id) else { return nil }
             reply(definition(in: params.textDocument.uri, at: params.position), to: id)
+        case (_, "textDocument/references"):
+            guard let params = decode(ReferenceParams.self, from: message, id: id) else { return nil }
+            reply(references(in: params.textDocument.uri, at: params.position, includingDeclaration: params.context.includeDeclaration), to: id)
+        case (_, "textDocument/prepareRename"):
+            guard let params = decode(TextDocumentPositionParams.self, from: message, id: id) else { return nil }
+            reply(renameRange(in: params.textDocument.uri, at: params.position), to: id)
+        case (_, "textDocument/rename"):
+            guard let params = decode(RenameParams.self, from: message, id: id) else { return nil }
+            switch rename(in: params.textDocument.uri, at: params.position, to: params.newName) {
+            case .success(let edit): reply(edit, to: id)
+            case .failure(let refusal): reply(error: ErrorResponse.requestFailed, refusal.message, to: id)
+            }
         case (_, "textDocument/documentSymbol"):
             guard let params = decode(DocumentParams.self, from: message, id: id) else { return nil }
             reply(symbols(in: params.textDocument.uri), to: id)
+        case (_, "textDocument/signatureHelp"):
+            guard let params = decode(TextDocumentPositionParams.self, from: message, id: id) else { return nil }
+            reply(signature(in: params.textDocument.uri, at: params.position), to: id)
+        case (_, "textDocument/semanticTokens/full"):
+            guard let params = decode(DocumentParams.self, from: message, id: id) else { return nil }
+            reply(semanticTokens(in: params.textDocument.uri), to: id)
+        case (_, "textDocument/codeAction"):
+            guard let params = decode(CodeActionParams.self, from: message, id: id) else { return nil }
+            reply(codeActions(in: params.textDocument.uri, for: params.range), to: id)
         case (_, "initialize"):
             reply(error: ErrorResponse.invalidRequest, "the server is initialized already", to: id)
         default:
@@ -146,61 +158,27 @@ package final class LanguageServer {
     /// Checks the document and publishes its problems: those in its own text (one in the prelude is the host's).
     func publish(_ uri: String) {
         guard let document = documents[uri], let source = source(of: uri) else { return }
-        let diagnostics = check(source).filter { $0.file.name == source.name }.map { diagnostic in
-            let hints = diagnostic.hint.map { [$0] } ?? []
-            return LSPDiagnostic(range: encoding.range(of: diagnostic.span, in: diagnostic.file), severity: diagnostic.severity == .error ? 1 : 2,
-                                 message: diagnostic.message + hints.map { "\nhint: \($0)" }.joined(),
-                                 data: .init(message: diagnostic.message, hints: hints))
-        }
+        let diagnostics = problems(of: source).map(lspDiagnostic)
         send(Notification(method: "textDocument/publishDiagnostics", params: PublishDiagnosticsParams(uri: uri, version: document.version, diagnostics: diagnostics)))
     }
 
-    /// The offers at a position of an open document, each replacing what completion says it replaces.
-    func completions(in uri: String, at position: LSPPosition) -> CompletionList {
-        guard let source = source(of: uri) else { return CompletionList(items: []) }
-        let cursor = encoding.offset(of: position, in: source)
-        let result = complete(source, cursor)
-        let range = encoding.range(of: Span(result.range.lowerBound, cursor), in: source)
-        return CompletionList(items: result.candidates.enumerated().map { index, candidate in
-            CompletionItem(label: candidate.text, kind: Self.kind(of: candidate.kind), detail: candidate.detail.isEmpty ? nil : candidate.detail,
-                           textEdit: .init(range: range, newText: candidate.text), sortText: String(format: "%05d", index))
-        })
+    /// The problems of the document's own text (one in the prelude is the host's).
+    func problems(of source: SourceFile) -> [Diagnostic] {
+        services.check(source).filter { $0.file.name == source.name }
     }
 
-    /// What the position is about, described; nil (the protocol's null) where there is nothing to say.
-    func hover(in uri: String, at position: LSPPosition) -> Hover? {
+    func lspDiagnostic(_ diagnostic: Diagnostic) -> LSPDiagnostic {
+        let hints = diagnostic.hint.map { [$0] } ?? []
+        return LSPDiagnostic(range: encoding.range(of: diagnostic.span, in: diagnostic.file), severity: diagnostic.severity == .error ? 1 : 2,
+                             message: diagnostic.message + hints.map { "\nhint: \($0)" }.joined(),
+                             data: .init(message: diagnostic.message, hints: hints))
+    }
+
+    /// The document's tokens highlighted as the parser and checker read them.
+    func semanticTokens(in uri: String) -> SemanticTokensResult? {
         guard let source = source(of: uri) else { return nil }
-        guard let (text, span) = describe(source, encoding.offset(of: position, in: source)) else { return nil }
-        return Hover(contents: .init(value: text), range: encoding.range(of: span, in: source))
-    }
-
-    /// Where the name at the position is declared in the document; nil (null) for a name declared elsewhere or nowhere.
-    func definition(in uri: String, at position: LSPPosition) -> Location? {
-        guard let source = source(of: uri) else { return nil }
-        guard let span = Definitions.declaration(at: encoding.offset(of: position, in: source), in: source) else { return nil }
-        return Location(uri: uri, range: encoding.range(of: span, in: source))
-    }
-
-    /// The document's outline: its shortcuts, automations and the variables its top level sets.
-    func symbols(in uri: String) -> [DocumentSymbol] {
-        guard let source = source(of: uri) else { return [] }
-        return DocumentOutline.symbols(of: source).map { symbol in
-            DocumentSymbol(name: symbol.name, detail: symbol.detail, kind: symbol.kind.rawValue, range: encoding.range(of: symbol.span, in: source),
-                           selectionRange: encoding.range(of: symbol.nameSpan, in: source))
-        }
-    }
-
-    /// The protocol's CompletionItemKind for an offer.
-    static func kind(of kind: Completion.Kind) -> Int {
-        switch kind {
-        case .intent, .function: 3
-        case .label: 5
-        case .variable: 6
-        case .property: 10
-        case .value: 12
-        case .keyword, .command: 14
-        case .enumCase: 20
-        }
+        let tokens = SemanticTokens.tokens(of: source, index: services.index(source), registry: services.registry(of: source))
+        return SemanticTokensResult(data: SemanticTokens.encode(tokens, in: source, encoding: encoding))
     }
 
     /// A `file:` URI's path, which messages name the script by, as `auto check` names it by the path it was given.

@@ -82,7 +82,17 @@ struct InitializeParams: Decodable {
         struct General: Decodable {
             let positionEncodings: [String]?
         }
+        struct TextDocument: Decodable {
+            struct Completion: Decodable {
+                struct Item: Decodable {
+                    let snippetSupport: Bool?
+                }
+                let completionItem: Item?
+            }
+            let completion: Completion?
+        }
         let general: General?
+        let textDocument: TextDocument?
     }
     let capabilities: Capabilities?
 }
@@ -98,12 +108,35 @@ struct InitializeResult: Encodable {
             /// After a space (`find books where `), a dot (`book.`) and a quote (`open book "`).
             let triggerCharacters = [" ", ".", "\""]
         }
+        struct RenameOptions: Encodable {
+            let prepareProvider = true
+        }
+        struct SignatureHelpOptions: Encodable {
+            /// After an intent's name and a space, and after a label's colon.
+            let triggerCharacters = [" ", ":"]
+        }
+        struct SemanticTokensOptions: Encodable {
+            struct Legend: Encodable {
+                let tokenTypes = SemanticTokens.Kind.allCases.map(\.name)
+                let tokenModifiers = SemanticTokens.modifiers
+            }
+            let legend = Legend()
+            let full = true
+        }
+        struct CodeActionOptions: Encodable {
+            let codeActionKinds = ["quickfix"]
+        }
         let positionEncoding: String
         let textDocumentSync = Sync()
         let completionProvider = CompletionOptions()
         let hoverProvider = true
         let documentSymbolProvider = true
         let definitionProvider = true
+        let referencesProvider = true
+        let renameProvider = RenameOptions()
+        let signatureHelpProvider = SignatureHelpOptions()
+        let semanticTokensProvider = SemanticTokensOptions()
+        let codeActionProvider = CodeActionOptions()
     }
     struct ServerInfo: Encodable {
         let name: String
@@ -179,10 +212,6 @@ struct CompletionList: Encodable {
 }
 
 struct CompletionItem: Encodable {
-    struct TextEdit: Encodable {
-        let range: LSPRange
-        let newText: String
-    }
     let label: String
     /// The protocol's CompletionItemKind.
     let kind: Int
@@ -190,6 +219,8 @@ struct CompletionItem: Encodable {
     let textEdit: TextEdit
     /// The offers in the order completion gives them, which is the order that helps (the host's values first).
     let sortText: String
+    /// 2 when `textEdit` is a snippet (`${1:title}`); absent for plain text.
+    let insertTextFormat: Int?
 }
 
 struct Hover: Encodable {
@@ -213,4 +244,68 @@ struct DocumentSymbol: Encodable {
 struct Location: Encodable {
     let uri: String
     let range: LSPRange
+}
+
+struct TextEdit: Encodable {
+    let range: LSPRange
+    let newText: String
+}
+
+/// Edits by document URI.
+struct WorkspaceEdit: Encodable {
+    let changes: [String: [TextEdit]]
+}
+
+struct ReferenceParams: Decodable {
+    struct Context: Decodable {
+        let includeDeclaration: Bool
+    }
+    let textDocument: DocumentIdentifier
+    let position: LSPPosition
+    let context: Context
+}
+
+struct RenameParams: Decodable {
+    let textDocument: DocumentIdentifier
+    let position: LSPPosition
+    let newName: String
+}
+
+struct PrepareRenameResult: Encodable {
+    let range: LSPRange
+    let placeholder: String
+}
+
+struct SignatureHelp: Encodable {
+    struct Parameter: Encodable {
+        /// Where the parameter is in the signature's label: start and end, counted as positions are.
+        let label: [Int]
+        let documentation: String
+    }
+    struct Signature: Encodable {
+        let label: String
+        let documentation: String
+        let parameters: [Parameter]
+    }
+    let signatures: [Signature]
+    let activeSignature: Int
+    /// Absent when no parameter is being given.
+    let activeParameter: Int?
+}
+
+struct SemanticTokensResult: Encodable {
+    let data: [Int]
+}
+
+struct CodeActionParams: Decodable {
+    let textDocument: DocumentIdentifier
+    let range: LSPRange
+}
+
+struct CodeAction: Encodable {
+    let title: String
+    let kind = "quickfix"
+    let diagnostics: [LSPDiagnostic]
+    let edit: WorkspaceEdit
+    let isPreferred = true
 }

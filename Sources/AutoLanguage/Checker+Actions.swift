@@ -271,7 +271,8 @@ extension Checker {
             let near = NearestNames.suggest(phrase, from: names + scope.names)
             hint = near.isEmpty ? "no variable or action has this name; '\(commandName) intents' lists the actions"
                 : "did you mean " + near.map { "'\($0)'" }.joined(separator: " or ") + "?"
-            error("unknown name '\(phrase)'", span, hint: ambiguousCaseHint(phrase) ?? hint)
+            let ambiguous = ambiguousCaseHint(phrase)
+            error("unknown name '\(phrase)'", span, hint: ambiguous ?? hint, fix: ambiguous == nil ? Self.fix(span, nearest: near) : nil)
             return
         }
         if let intent = registry.intent(named: phrase), words.count < allWords.count {
@@ -282,7 +283,7 @@ extension Checker {
                       + (intent.parameters.dropFirst().first.map { "\($0.name): …'" } ?? "'"))
             return
         }
-        error("unknown action '\(phrase)'", span, hint: hint)
+        error("unknown action '\(phrase)'", span, hint: hint, fix: Self.fix(span, nearest: NearestNames.suggest(phrase, from: names)))
     }
 
     /// Picks the intent among same-named candidates by the type of the input.

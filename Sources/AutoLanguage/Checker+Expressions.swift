@@ -194,7 +194,9 @@ extension Checker {
         if case .enumeration(let enumeration)? = expected, NearestNames.suggest(name.name, from: candidates).isEmpty {
             hint = "a \(enumeration.typeName) is one of: " + enumeration.cases.map(\.identifier).joined(separator: ", ")
         }
-        error("unknown name '\(name.name)'", name.span, hint: ambiguousCaseHint(name.name) ?? hint)
+        let ambiguous = ambiguousCaseHint(name.name)
+        let nearest = NearestNames.suggest(name.name, from: candidates)
+        error("unknown name '\(name.name)'", name.span, hint: ambiguous ?? hint, fix: ambiguous == nil ? Self.fix(name.span, nearest: nearest) : nil)
         return .error(name.span)
     }
 

@@ -44,8 +44,13 @@ struct Checker {
         self.script = file
     }
 
-    mutating func error(_ message: String, _ span: Span, hint: String? = nil) {
-        diagnostics.append(Diagnostic(.error, message, at: span, in: file, hint: hint))
+    mutating func error(_ message: String, _ span: Span, hint: String? = nil, fix: Diagnostic.Fix? = nil) {
+        diagnostics.append(Diagnostic(.error, message, at: span, in: file, hint: hint, fix: fix))
+    }
+
+    /// The fix for a misspelt name whose hint suggests one replacement alone: an editor applies it.
+    static func fix(_ span: Span, nearest: [String]) -> Diagnostic.Fix? {
+        nearest.count == 1 ? Diagnostic.Fix(span: span, replacement: nearest[0]) : nil
     }
 
     /// Valid, but likely not what was meant: the script still runs, and the front end prints the warning first.

@@ -458,6 +458,22 @@ package struct Completer {
         return (intent, Span(first.span.start, stage[words - 1].span.end))
     }
 
+    /// The call whose arguments the cursor is among, for an editor's signature help: the intent its stage starts with,
+    /// and the index of the parameter being given: the last label's before the cursor, or the input before any label.
+    /// Nil on the name itself, and outside a call.
+    package func call(at cursor: Int, in text: String) -> (intent: IntentDescriptor, parameter: Int?)? {
+        let bytes = Array(text.utf8)
+        var lexer = Lexer(file: SourceFile(name: "<signature>", text: String(decoding: bytes.prefix(max(0, cursor)), as: UTF8.self)))
+        let stage = Self.currentStage(lexer.tokenize().filter { $0.kind != .endOfInput })
+        guard let intent = intent(startingStage: stage) else { return nil }
+        let words = Self.wordCount(of: intent)
+        // The cursor must be past the name and the space after it: on the name, completion and hover are what help.
+        guard stage.count >= words, cursor > stage[words - 1].span.end else { return nil }
+        let labels = stage.indices.dropFirst(words).filter { $0 + 1 < stage.count && stage[$0 + 1].isSymbol(.colon) && stage[$0].identifier != nil }
+        if let last = labels.last, let name = stage[last].identifier { return (intent, intent.parameterIndex(named: name)) }
+        return (intent, intent.input == nil ? nil : 0)
+    }
+
     /// The intent named by the stage's first words (the longest name that fits), for its labels.
     package func intent(startingStage stage: [Token]) -> IntentDescriptor? {
         let words = stage.prefix { $0.identifier != nil }.compactMap(\.identifier)
@@ -691,12 +707,12 @@ package struct Completer {
         return CompletionResult(range: range, candidates: matching)
     }
 
-    static func summary(_ intent: IntentDescriptor) -> String {
+    package static func summary(_ intent: IntentDescriptor) -> String {
         intent.description.text.isEmpty ? intent.summary.description : intent.description.text
     }
 
     /// `Int (1…5)`, `Shelf = wantToRead`.
-    static func describe(_ parameter: ParameterInfo) -> String {
+    package static func describe(_ parameter: ParameterInfo) -> String {
         var text = parameter.type.description
         if let range = parameter.range { text += " (\(ValueFormatter.inline(range.lowerBound))…\(ValueFormatter.inline(range.upperBound)))" }
         if let value = parameter.defaultValue { text += " = \(ValueFormatter.inline(value))" }

@@ -10,6 +10,12 @@ package struct Lexer {
     var position: Int
     let end: Int
     package private(set) var diagnostics: [Diagnostic] = []
+    /// Whether to note where each comment is, in `comments`: the formatter keeps them; nothing else needs them, so by
+    /// default they are skipped as spaces are.
+    package var recordsComments = false
+    /// The span of each comment, from its `#` to the end of its line (without the newline), in order; only when
+    /// `recordsComments` is set. A shebang line is not among them.
+    package private(set) var comments: [Span] = []
 
     /// Lexes `range` of the file (all of it by default; an interpolation's span when parsing one).
     package init(file: SourceFile, range: Range<Int>? = nil) {
@@ -99,7 +105,9 @@ package struct Lexer {
             case UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\r"):
                 position += 1
             case UInt8(ascii: "#"):
+                let start = position
                 skipToEndOfLine()
+                if recordsComments { comments.append(Span(start, position)) }
             default:
                 return
             }

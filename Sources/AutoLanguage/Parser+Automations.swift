@@ -51,7 +51,7 @@ extension Parser {
                     }
                     let token = advance()
                     let one = Expression(kind: .integer(1), span: token.span)
-                    return .interval(Expression(kind: .quantity(one, unit: Identifier(name: word, span: token.span)), span: token.span))
+                    return .interval(Expression(kind: .quantity(one, unit: named(word, at: token.span)), span: token.span))
                 }
                 var days: [Identifier] = []
                 while true {

@@ -127,7 +127,7 @@ extension Parser {
         var words: [Identifier] = []
         while isActionWord(at: index) {
             let token = advance()
-            words.append(Identifier(name: token.identifier!, span: token.span))
+            words.append(named(token.identifier!, at: token.span))
         }
         var arguments: [ActionArgument] = []
         while startsArgument(allowBraceArguments: allowBraceArguments) {
@@ -167,14 +167,14 @@ extension Parser {
             let token = advance()
             _ = advance()
             skipNewlines()
-            return ActionArgument(label: Identifier(name: label, span: token.span), value: try parseExpression(allowBraces: allowBraceArguments))
+            return ActionArgument(label: named(label, at: token.span), value: try parseExpression(allowBraces: allowBraceArguments))
         }
         // `choose "Which?" from books`: a word followed by a value labels it, as in a sentence.
         if let label = current.identifier, !Self.stopWords.contains(label), isActionWord(at: index) {
             let saved = index
             let token = advance()
             if startsArgument(allowBraceArguments: allowBraceArguments), current.identifier.map({ !Self.stopWords.contains($0) }) ?? true {
-                return ActionArgument(label: Identifier(name: label, span: token.span), value: try parseExpression(allowBraces: allowBraceArguments))
+                return ActionArgument(label: named(label, at: token.span), value: try parseExpression(allowBraces: allowBraceArguments))
             }
             index = saved
         }
@@ -355,7 +355,7 @@ extension Parser {
                     throw error("a field name after '.' is plain text, without \\( )", at: token.span,
                                 hint: "to choose the field while the script runs, write r[name]")
                 }
-                let member = Identifier(name: name, span: token.span)
+                let member = named(name, at: token.span)
                 base = Expression(kind: .member(base, member), span: base.span.to(member.span))
                 continue
             }
@@ -401,7 +401,7 @@ extension Parser {
                 }
             }
             _ = advance()
-            return Expression(kind: .name(Identifier(name: name, span: token.span)), span: token.span)
+            return Expression(kind: .name(named(name, at: token.span)), span: token.span)
         case .symbol(.leftParen):
             _ = advance()
             skipNewlines()
@@ -433,7 +433,7 @@ extension Parser {
     mutating func parseFunctionCall() throws -> Expression {
         enter(.functionCall)
         let nameToken = advance()
-        let name = Identifier(name: nameToken.identifier!, span: nameToken.span)
+        let name = named(nameToken.identifier!, at: nameToken.span)
         _ = advance()
         var arguments: [Expression] = []
         skipNewlines()
@@ -453,7 +453,7 @@ extension Parser {
         guard let unit = current.identifier, Units.isUnit(unit) else { return number }
         enter(.quantity)
         let token = advance()
-        return Expression(kind: .quantity(number, unit: Identifier(name: unit, span: token.span)), span: number.span.to(token.span))
+        return Expression(kind: .quantity(number, unit: named(unit, at: token.span)), span: number.span.to(token.span))
     }
 
     // text = '"' { character | escape | "\(" pipeline ")" } '"' ;
@@ -483,6 +483,7 @@ extension Parser {
                     expression = Expression(kind: .error, span: inner)
                 }
                 diagnostics += parser.diagnostics
+                nameSpans += parser.nameSpans
                 if let covered = parser.coverage { coverage?.formUnion(covered) }
                 segments.append(.interpolation(expression))
             }
@@ -515,7 +516,7 @@ extension Parser {
         while !current.isSymbol(.rightBrace) {
             let key: Identifier
             if case .text(let pieces) = current.kind, pieces.count == 1, case .literal(let name) = pieces[0] {
-                key = Identifier(name: name, span: advance().span)
+                key = named(name, at: advance().span)
             } else {
                 key = try expectIdentifier("for a record field")
             }

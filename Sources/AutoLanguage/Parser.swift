@@ -27,6 +27,10 @@ package struct Parser {
     /// Whether an error came from the input ending where more was needed (an open bracket or block, a trailing
     /// operator or `|`): at a prompt, the entry goes on with the next line.
     package internal(set) var endedUnfinished = false
+    /// Where the words that are names are (a variable's, an action's, a label's, a property's, a unit's): every other
+    /// word the parser reads is a keyword there (`sort`, `limit`, `every`), which the lexer can't tell. For an editor's
+    /// highlighting.
+    package internal(set) var nameSpans: [Span] = []
 
     /// Parses `range` of the file (all of it by default; one automation's declaration when its body is compiled).
     package init(file: SourceFile, range: Range<Int>? = nil, limits: Limits = Limits()) {
@@ -95,6 +99,12 @@ package struct Parser {
         coverage?.insert(production)
     }
 
+    /// A word read as a name, kept in `nameSpans`.
+    mutating func named(_ word: String, at span: Span) -> Identifier {
+        nameSpans.append(span)
+        return Identifier(name: word, span: span)
+    }
+
     // MARK: Errors
 
     struct SyntaxError: Error {}
@@ -103,11 +113,11 @@ package struct Parser {
     /// resuming inside an over-deep construct would only report its closing brackets.
     struct TooDeep: Error {}
 
-    mutating func error(_ message: String, at span: Span? = nil, hint: String? = nil) -> SyntaxError {
+    mutating func error(_ message: String, at span: Span? = nil, hint: String? = nil, fix: Diagnostic.Fix? = nil) -> SyntaxError {
         // The lexer has already explained an invalid token; a second message about it would only confuse.
         if span == nil, current.kind == .invalid { return SyntaxError() }
         if atEnd { endedUnfinished = true }
-        diagnostics.append(Diagnostic(.error, message, at: span ?? current.span, in: file, hint: hint))
+        diagnostics.append(Diagnostic(.error, message, at: span ?? current.span, in: file, hint: hint, fix: fix))
         return SyntaxError()
     }
 
@@ -123,7 +133,7 @@ package struct Parser {
             throw error("expected a name \(context), found \(describe(current))")
         }
         let token = advance()
-        return Identifier(name: name, span: token.span)
+        return named(name, at: token.span)
     }
 
     mutating func expectWord(_ word: String, _ context: String, hint: String? = nil) throws {
@@ -298,7 +308,8 @@ package struct Parser {
         default:
             if let name = current.identifier, peek().isSymbol(.assign) {
                 // A habit of most languages; here `=` alone never sets anything.
-                throw error("'\(name) = …' sets nothing: a variable is set with 'set'", hint: "write 'set \(name) = …'")
+                throw error("'\(name) = …' sets nothing: a variable is set with 'set'", hint: "write 'set \(name) = …'",
+                            fix: Diagnostic.Fix(span: Span(current.span.start, current.span.start), replacement: "set "))
             }
             if let operatorText = operatorStartingLine() {
                 throw error("'\(operatorText)' can't start a line: a statement continues on the next line only after an operator, not before one",

@@ -31,6 +31,8 @@ package final class SymbolIndex {
     }
 
     package private(set) var symbols: [Symbol] = []
+    /// The words of every call of an intent or shortcut, in the order they were checked.
+    package private(set) var calls: [Span] = []
     /// By where they start: a name the checker looks up several times is one occurrence.
     private var byStart: [Int: Occurrence] = [:]
     /// The current body's symbol for each of its slots.
@@ -85,9 +87,11 @@ package final class SymbolIndex {
         byStart[nameSpan.start] = Occurrence(span: nameSpan, symbol: symbols.count - 1, isDeclaration: true, type: .any)
     }
 
-    /// A call of an intent whose name the words at `span` spell: kept when it is one of the script's shortcuts.
+    /// A call of an intent whose name the words at `span` spell; an occurrence too when it is one of the script's shortcuts.
     func call(_ intent: IntentDescriptor, at span: Span, in file: SourceFile) {
-        guard file === script, let symbol = shortcutSymbols[intent.name] else { return }
+        guard file === script else { return }
+        calls.append(span)
+        guard let symbol = shortcutSymbols[intent.name] else { return }
         byStart[span.start] = Occurrence(span: span, symbol: symbol, isDeclaration: false, type: intent.outputType)
     }
 
