@@ -88,7 +88,7 @@ struct AutoCommand: AsyncParsableCommand {
             abstract: "Run .auto scripts against the intents of \(AutoCommandLine.host.name).",
             discussion: examples(host: AutoCommandLine.host.name, hasAppShortcuts: !AutoCommandLine.host.registry.appShortcuts.isEmpty),
             version: AutoCommandLine.host.version,
-            subcommands: [RunCommand.self, CheckCommand.self, GraphCommand.self, IntentsCommand.self, ReplCommand.self,
+            subcommands: [RunCommand.self, CheckCommand.self, FormatCommand.self, GraphCommand.self, IntentsCommand.self, ReplCommand.self,
                           DaemonCommand.self, AutomationsCommand.self, SayCommand.self, ShortcutsCommand.self, McpCommand.self, MigrateCommand.self,
                           StoreCommand.self, LspCommand.self],
             defaultSubcommand: RunCommand.self)
@@ -119,6 +119,8 @@ struct AutoCommand: AsyncParsableCommand {
                   \(name) script.auto a b c
               Report every error of a script without running it (exit 2 if any):
                   \(name) check script.auto
+              Format scripts in place (--check: only list those that would change):
+                  \(name) format scripts/
               Draw a script's action graph with Graphviz:
                   \(name) graph script.auto | dot -Tsvg > g.svg
               List the intents and shortcuts (the script's too), or describe one:
