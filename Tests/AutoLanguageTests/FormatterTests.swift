@@ -231,6 +231,22 @@ import Testing
         (try? String(contentsOfFile: Fixture.repositoryRoot + "/" + relativePath, encoding: .utf8)) ?? ""
     }
 
+    @Test func theRepositoryHasScriptsToCheck() {
+        #expect(Self.repositoryScripts.count >= 40, "\(Self.repositoryScripts)")
+        #expect(Self.repositoryScripts.contains("examples/shortcuts.auto"))
+        #expect(Self.repositoryScripts.contains { $0.hasPrefix("Sources/AutoStdlib/") })
+        #expect(Self.repositoryScripts.contains { $0.hasPrefix("stdlib/") })
+    }
+
+    /// Every script outside Tests/ is in the canonical layout (`auto format` them when this fails).
+    @Test(arguments: repositoryScripts)
+    func theRepositoryScriptIsFormatted(_ path: String) {
+        let text = Self.read(path)
+        #expect(!text.isEmpty)
+        let formatted = Self.format(text)
+        #expect(formatted == text, "\(path) is not formatted: run `auto format \(path)`")
+    }
+
     /// The golden fixtures that parse, the repository's scripts and the `auto` blocks of the docs: each formats
     /// (never refused as a change of meaning), and formatting the result changes nothing.
     @Test func everyScriptFormatsToAFixedPoint() {
