@@ -90,7 +90,7 @@ let package = Package(
         // 29 more shared libraries (5–7 ms on every start: docs/PERFORMANCE.md, issue 18). The SDK is the tests' client.
         .target(name: "AutoMCP", dependencies: ["AutoIntents", "AutoRuntime", "AutoLanguage", "AutoStdlib", "AutoPrelude"]),
         // The language server (`auto lsp`): the protocol's framing and messages, on the checker.
-        .target(name: "AutoLSP", dependencies: ["AutoLanguage"]),
+        .target(name: "AutoLSP", dependencies: ["AutoLanguage", "CLinux"]),
         // The argument-parser commands (run, check, graph, intents, repl, say, shortcuts, daemon, automations, mcp).
         .target(
             name: "AutoCLI",

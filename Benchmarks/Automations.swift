@@ -155,11 +155,6 @@ func idleDaemon(automations: Int) async throws
     let before = cpuTicks()
     try await Task.sleep(for: .seconds(2))
     let cpu = (cpuTicks() - before) * 1000 / Double(sysconf(Int32(_SC_CLK_TCK)))
-    let status = (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? ""
-    func kilobytes(_ field: String) -> Double {
-        status.split(separator: "\n").first { $0.hasPrefix(field + ":") }.flatMap { line in
-            line.split(whereSeparator: { $0 == " " || $0 == "\t" }).compactMap { Double($0) }.first
-        } ?? .nan
-    }
+    func kilobytes(_ field: String) -> Double { processStatusKilobytes(pid, field) ?? .nan }
     return (kilobytes("VmRSS") / 1024, kilobytes("RssFile") / 1024, kilobytes("RssAnon") / 1024, cpu, automations)
 }

@@ -592,10 +592,7 @@ final class Child: @unchecked Sendable {
 
     /// A field of /proc/PID/status in kB (VmHWM, VmRSS), while the child runs.
     func kilobytes(_ field: String) -> Double? {
-        guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return nil }
-        return status.split(separator: "\n").first { $0.hasPrefix(field + ":") }.flatMap { line in
-            line.split(whereSeparator: { $0 == " " || $0 == "\t" }).compactMap { Double($0) }.first
-        }
+        processStatusKilobytes(pid, field)
     }
 
     /// SIGTERM, up to five seconds to go, then SIGKILL; reaped either way. Once.

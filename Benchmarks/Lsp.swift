@@ -109,10 +109,47 @@ struct LspBenchFailure: Error, CustomStringConvertible {
     notes.add("lsp: one `auto lsp` with a \(lines)-line script open (pairs of `set vN = vN-1 + 1` and `show`); an edit of one character "
         + "to its diagnostics published, median of \(edits.count); completion of `sh` on a new last line, p99 of \(completions.count) "
         + "(median \(formatMilliseconds(median(completions)))).")
+    let large = try largeScriptFigures(auto: auto, lines: options.quick ? 10_000 : 100_000)
+    notes.add("lsp memory: `auto lsp` with the compile benchmark's generated \(large.lines)-line script open; its diagnostics (none) "
+        + "published, then its highlighting and a hover read (which index its names): the server's resident memory (VmRSS) and its "
+        + "peak (VmHWM). Diagnostics \(formatMilliseconds(large.diagnostics)) from the open, \(formatMilliseconds(large.edit)) after an "
+        + "edit; highlighting \(formatMilliseconds(large.tokens)).")
     return [
+        ResultRow(workload: "LSP server memory, \(large.lines) lines", engine: .milliseconds(large.megabytes),
+                  engineText: String(format: "%.0f MB (peak %.0f MB)", large.megabytes, large.peakMegabytes), anchors: [], goal: .none,
+                  scaled: options.quick),
         ResultRow(workload: "LSP diagnostics after an edit, \(lines) lines", engine: .milliseconds(median(edits)), anchors: [],
                   goal: .atMost(50, "≤ 50 ms"), scaled: options.quick),
         ResultRow(workload: "LSP completion p99, \(lines) lines", engine: .milliseconds(percentile(completions, 99)), anchors: [],
                   goal: .atMost(10, "≤ 10 ms"), scaled: options.quick),
     ]
+}
+
+/// `auto lsp` with a large script open: the time to its first diagnostics, to those after an edit and to its highlighting,
+/// and the server's memory then.
+func largeScriptFigures(auto: String, lines: Int) throws -> (lines: Int, diagnostics: Double, edit: Double, tokens: Double, megabytes: Double,
+                                                             peakMegabytes: Double) {
+    // The compile benchmark's script calls a native intent of its own registry; `auto lsp` has it as a shortcut.
+    let script = "shortcut \"add numbers\" (a: Int, b: Int) {\n  return a + b\n}\n" + generateScript(lines: lines - 3)
+    let text = String(data: try JSONEncoder().encode(script), encoding: .utf8) ?? "\"\""
+    let session = try LspSession(auto: auto)
+    let uri = "file:///tmp/large.auto"
+    var start = ContinuousClock.now
+    try session.send(#"{"jsonrpc":"2.0","method":"textDocument/didOpen","params":{"textDocument":{"uri":"\#(uri)","languageId":"auto","version":1,"text":\#(text)}}}"#)
+    let published = try session.message(containing: "publishDiagnostics")
+    let diagnostics = milliseconds(ContinuousClock.now - start)
+    guard published.contains(#""diagnostics":[]"#) else { throw LspBenchFailure("the generated script has problems: \(published.prefix(300))") }
+    start = ContinuousClock.now
+    try session.send(#"{"jsonrpc":"2.0","method":"textDocument/didChange","params":{"textDocument":{"uri":"\#(uri)","version":2},"contentChanges":[{"range":{"start":{"line":7,"character":12},"end":{"line":7,"character":13}},"text":"1"}]}}"#)
+    _ = try session.message(containing: "\"version\":2")
+    let edit = milliseconds(ContinuousClock.now - start)
+    start = ContinuousClock.now
+    try session.send(#"{"jsonrpc":"2.0","id":1,"method":"textDocument/semanticTokens/full","params":{"textDocument":{"uri":"\#(uri)"}}}"#)
+    _ = try session.response(1)
+    let tokens = milliseconds(ContinuousClock.now - start)
+    try session.send(#"{"jsonrpc":"2.0","id":2,"method":"textDocument/hover","params":{"textDocument":{"uri":"\#(uri)"},"position":{"line":8,"character":5}}}"#)
+    _ = try session.response(2)
+    let pid = session.command.process.processIdentifier
+    let resident = (processStatusKilobytes(pid, "VmRSS") ?? .nan) / 1024, peak = (processStatusKilobytes(pid, "VmHWM") ?? .nan) / 1024
+    return (lines, diagnostics, edit, tokens, resident, peak)
 }

@@ -291,6 +291,14 @@ let luaPrelude = """
 
 /// An `auto` subcommand with pipes on its standard input and output, as an editor or an assistant starts it (`auto lsp`,
 /// `auto mcp`); its standard error goes nowhere. `close` ends its input and waits for it.
+/// A field of /proc/PID/status in kB (VmRSS, VmHWM, RssFile, RssAnon) while the process runs; nil once it is gone.
+func processStatusKilobytes(_ pid: Int32, _ field: String) -> Double? {
+    guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return nil }
+    return status.split(separator: "\n").first { $0.hasPrefix(field + ":") }.flatMap { line in
+        line.split(whereSeparator: { $0 == " " || $0 == "\t" }).compactMap { Double($0) }.first
+    }
+}
+
 final class PipedCommand {
     let process = Process()
     let input: FileHandle

@@ -58,7 +58,8 @@ final class HostDocumentServices: DocumentServices {
     let preludeRegistry: Registry
     /// Completion's scope before the cursor, kept between requests.
     let scopes = CompletionScopes()
-    private var lastCompile: (name: String, text: String, result: Result<CompiledScript, CompilationFailure>)?
+    /// What the last check found, without the compiled program, which a long script's takes hundreds of megabytes for.
+    private var lastCheck: (name: String, text: String, problems: [Diagnostic], registry: Registry?)?
     private var lastIndex: (name: String, text: String, index: SymbolIndex)?
 
     init(host: ScriptHost) {
@@ -66,23 +67,24 @@ final class HostDocumentServices: DocumentServices {
         preludeRegistry = (try? host.compile(SourceFile(name: "<lsp>", text: "")).get().registry) ?? host.registry
     }
 
-    func compile(_ source: SourceFile) -> Result<CompiledScript, CompilationFailure> {
-        if let last = lastCompile, last.name == source.name, last.text == source.text { return last.result }
-        let result = host.compile(source)
-        lastCompile = (source.name, source.text, result)
-        return result
+    /// The script's problems, and its registry when it compiles.
+    func checked(_ source: SourceFile) -> (problems: [Diagnostic], registry: Registry?) {
+        if let last = lastCheck, last.name == source.name, last.text == source.text { return (last.problems, last.registry) }
+        let found: (problems: [Diagnostic], registry: Registry?) = switch host.compile(source) {
+        case .success(let compiled): (compiled.warnings, compiled.registry)
+        case .failure(let failure): (failure.diagnostics, nil)
+        }
+        lastCheck = (source.name, source.text, found.problems, found.registry)
+        return found
     }
 
     func check(_ source: SourceFile) -> [Diagnostic] {
-        switch compile(source) {
-        case .success(let compiled): compiled.warnings
-        case .failure(let failure): failure.diagnostics
-        }
+        checked(source).problems
     }
 
     /// The registry a script sees: with its own shortcuts when it compiles.
     func registry(of source: SourceFile) -> Registry {
-        (try? compile(source).get().registry) ?? preludeRegistry
+        checked(source).registry ?? preludeRegistry
     }
 
     func complete(_ source: SourceFile, at offset: Int) -> CompletionResult {

@@ -137,6 +137,7 @@ struct InitializeResult: Encodable {
         let signatureHelpProvider = SignatureHelpOptions()
         let semanticTokensProvider = SemanticTokensOptions()
         let codeActionProvider = CodeActionOptions()
+        let documentFormattingProvider = true
     }
     struct ServerInfo: Encodable {
         let name: String
@@ -291,10 +292,6 @@ struct SignatureHelp: Encodable {
     let activeSignature: Int
     /// Absent when no parameter is being given.
     let activeParameter: Int?
-}
-
-struct SemanticTokensResult: Encodable {
-    let data: [Int]
 }
 
 struct CodeActionParams: Decodable {

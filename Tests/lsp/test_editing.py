@@ -159,3 +159,24 @@ async def test_an_intents_name_completes_with_its_required_labels_as_a_snippet(c
     items = {item.label: item for item in (result.items if isinstance(result, types.CompletionList) else result)}
     assert items["add book"].text_edit.new_text == "add book ${1:title}"
     assert items["add book"].insert_text_format == types.InsertTextFormat.Snippet
+
+
+async def test_formatting_lays_the_document_out_as_auto_format_does(client, tmp_path):
+    uri = open_text(client, tmp_path, "if  true {\nshow   1\n}\n\n\n\nshow 2   # two\n")
+    edits = await client.text_document_formatting_async(
+        types.DocumentFormattingParams(text_document=types.TextDocumentIdentifier(uri=uri), options=types.FormattingOptions(tab_size=2, insert_spaces=True))
+    )
+    assert len(edits) == 1 and edits[0].range.start == types.Position(line=0, character=0)
+    assert edits[0].range.end == types.Position(line=7, character=0)
+    # The comment keeps the column it is written at: more than two spaces past the code.
+    assert edits[0].new_text == "if true {\n  show 1\n}\n\nshow 2   # two\n"
+    formatted = open_text(client, tmp_path, edits[0].new_text, name="formatted.auto")
+    again = await client.text_document_formatting_async(
+        types.DocumentFormattingParams(text_document=types.TextDocumentIdentifier(uri=formatted), options=types.FormattingOptions(tab_size=2, insert_spaces=True))
+    )
+    assert again is not None and len(again) == 0
+    broken = open_text(client, tmp_path, "show (1\n", name="broken.auto")
+    with pytest.raises(Exception, match="can't be formatted until its syntax is right"):
+        await client.text_document_formatting_async(
+            types.DocumentFormattingParams(text_document=types.TextDocumentIdentifier(uri=broken), options=types.FormattingOptions(tab_size=2, insert_spaces=True))
+        )
