@@ -37,7 +37,7 @@ import Testing
     }
 
     /// Neovim (Debian's, installed by .ci/setup), headless, with editors/neovim/auto.lua: it attaches `auto lsp` to a
-    /// broken script and shows the server's diagnostic, hint and all.
+    /// broken script and shows the server's diagnostic, hint and all; its client gets completion and hover.
     @Test func neovimWithTheEditorsConfigurationShowsADiagnostic() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("auto-neovim-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
@@ -51,5 +51,10 @@ import Testing
                           "XDG_CACHE_HOME": folder, "XDG_DATA_HOME": folder])
         #expect(result.standardOutput.hasPrefix("2: unknown action 'shwo'\nhint: did you mean 'show'?"),
                 "\(result.standardOutput)\n\(result.standardError.suffix(2_000))")
+        // Completion and hover, asked through Neovim's client.
+        let lines = result.standardOutput.split(separator: "\n")
+        let offered = lines.first { $0.hasPrefix("completion: ") }.map { $0.dropFirst(12).components(separatedBy: ", ") } ?? []
+        #expect(offered.contains("show"), "\(result.standardOutput)")
+        #expect(lines.contains("hover: Show"), "\(result.standardOutput)")
     }
 }
