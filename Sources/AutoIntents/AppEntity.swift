@@ -50,11 +50,14 @@ extension AppEntity {
     public static var valueType: ValueType { .entity(entityType) }
     /// The entity an engine value holds, when it is one of this type.
     public init?(autoValue value: Value) {
-        guard case .entity(let entity) = value, let typed = entity.payload as? Self else { return nil }
-        self = typed
+        guard case .entity(let entity) = value, let typed = entity.payload as? TypedEntityPayload<Self> else { return nil }
+        self = typed.entity
     }
     /// The entity as an engine value.
-    public var autoValue: Value { .entity(EntityValue(type: Self.entityType, payload: self)) }
+    public var autoValue: Value {
+        let type = Self.entityType
+        return .entity(EntityValue(type: type, payload: type.payloadClass.boxing(self)))
+    }
 }
 
 /// A property an entity type declares: its name in scripts, its title for people, its type and getter.
@@ -214,7 +217,7 @@ public class AnyEntityType: @unchecked Sendable, Hashable, CustomStringConvertib
         package let name: String
         package let title: String
         package let type: ValueType
-        package let get: @Sendable (any Sendable) -> Value
+        package let get: @Sendable (EntityPayload) -> Value
         /// Names it had in earlier versions of the host: still read, with a warning in scripts.
         package var formerNames: [String] = []
     }
@@ -258,8 +261,8 @@ public class AnyEntityType: @unchecked Sendable, Hashable, CustomStringConvertib
     /// The type's name as scripts write it in a type annotation: `Book`.
     public var description: String { typeName }
 
-    package func identifier(of payload: any Sendable) -> String { "" }
-    package func display(of payload: any Sendable) -> DisplayRepresentation { .init(title: "") }
+    package func identifier(of payload: EntityPayload) -> String { "" }
+    package func display(of payload: EntityPayload) -> DisplayRepresentation { .init(title: "") }
 
     /// Whether both are the same entity type.
     public static func == (a: AnyEntityType, b: AnyEntityType) -> Bool { a === b }
@@ -276,6 +279,8 @@ public class AnyEntityType: @unchecked Sendable, Hashable, CustomStringConvertib
 public final class EntityType<E: AppEntity>: AnyEntityType, @unchecked Sendable {
     /// The properties with their typed getters and comparisons, for engine-side queries.
     @usableFromInline package let typedProperties: [EntityProperty<E>]
+    /// `TypedEntityPayload<E>`, looked up once (see there).
+    let payloadClass = TypedEntityPayload<E>.self
 
     /// The type named `singular` in scripts (`book`), and `plural` (`books`, the default) where it names many; with
     /// `properties` nil: every stored property but `id`, in declaration order, and those whose names start with `_`
@@ -302,6 +307,7 @@ public final class EntityType<E: AppEntity>: AnyEntityType, @unchecked Sendable 
             }
         }
         let properties = found
+        let payloadClass = TypedEntityPayload<E>.self
         self.typedProperties = properties
         super.init(
             singular: singular,
@@ -309,22 +315,26 @@ public final class EntityType<E: AppEntity>: AnyEntityType, @unchecked Sendable 
             identifierForm: E.ID.self == UUID.self ? .uuid : E.ID.self is any BinaryInteger.Type ? .integer : .text,
             properties: properties.map { property in
                 let get = property.get
-                var made = Property(name: property.name, title: property.title, type: property.type) { payload in
-                    // The payload of an EntityValue of this type is always an E: EntityValue is built only by
-                    // `autoValue`, which pairs E with E.entityType.
-                    guard let entity = payload as? E else { return .null }
-                    return get(entity)
+                var made = Property(name: property.name, title: property.title, type: property.type) { [payloadClass] payload in
+                    get(payloadClass.entity(of: payload))
                 }
                 made.formerNames = property.formerNames
                 return made
             }, registrationProblem: problem)
     }
 
-    override package func identifier(of payload: any Sendable) -> String {
-        (payload as? E)?.id.entityIdentifier ?? ""
+    override package func identifier(of payload: EntityPayload) -> String {
+        entity(in: payload).id.entityIdentifier
     }
 
-    override package func display(of payload: any Sendable) -> DisplayRepresentation {
-        (payload as? E)?.displayRepresentation ?? .init(title: "")
+    override package func display(of payload: EntityPayload) -> DisplayRepresentation {
+        entity(in: payload).displayRepresentation
+    }
+
+    /// The E of a payload this type reads. An EntityValue of this type always holds one: `autoValue` alone makes
+    /// EntityValues, and it pairs `TypedEntityPayload<E>` with `E.entityType`, of which there is one per E (the
+    /// protocol's `EntityType<Self>` rules out sharing it with a subclass).
+    func entity(in payload: EntityPayload) -> E {
+        payloadClass.entity(of: payload)
     }
 }

@@ -69,7 +69,7 @@ import Testing
         let result = try await compiled.run()
         guard case .list(let items) = result else { return ([], summary) }
         return (items.compactMap { value in
-            if case .entity(let entity) = value { return (entity.payload as? Book)?.id }
+            if case .entity(let entity) = value { return (entity.payload as? TypedEntityPayload<Book>)?.entity.id }
             return nil
         }, summary)
     }
