@@ -222,6 +222,12 @@ package final class TypedEntityPayload<E: AppEntity>: EntityPayload, @unchecked 
     static func entity(of payload: EntityPayload) -> E {
         unsafeDowncast(payload, to: self).entity
     }
+
+    /// `body` applied to the E of a payload of this class, lent rather than copied: a copy retains and releases each
+    /// of its references.
+    static func read<R>(_ payload: EntityPayload, _ body: (E) -> R) -> R {
+        body(unsafeDowncast(payload, to: self).entity)
+    }
 }
 
 /// The range of the language's Decimal. Owned here, below the engine, because hosts convert into it too.

@@ -98,3 +98,65 @@ enum Pace: String, AppEnum {
         #expect(since == Date(timeIntervalSince1970: 0))
     }
 }
+
+/// Properties declared by key path: a struct's stored ones are read at their offsets, a computed one and a class's
+/// through the key path. Padding (an Int8 first) and optionals put the fields where a wrong offset would read garbage.
+struct Summit: AppEntity {
+    static let entityType = EntityType<Summit>(singular: "summit", properties: [
+        .init("name", \.name), .init("alias", \.alias), .init("height", \.height), .init("firstClimbed", \.firstClimbed),
+        .init("shout", \.shout),
+    ])
+    var flag: Int8 = 1
+    var id: Int
+    var name: String
+    var alias: String?
+    var height: Int
+    var firstClimbed: Int?
+    var shout: String { name.uppercased() }
+    var displayRepresentation: DisplayRepresentation { .init(title: name) }
+}
+
+final class Hut: AppEntity {
+    static let entityType = EntityType<Hut>(singular: "hut", properties: [.init("name", \.name), .init("beds", \.beds)])
+    let id: Int
+    let name: String
+    let beds: Int?
+    init(id: Int, name: String, beds: Int?) {
+        self.id = id
+        self.name = name
+        self.beds = beds
+    }
+    var displayRepresentation: DisplayRepresentation { .init(title: name) }
+}
+
+@Suite struct KeyPathPropertyTests {
+    /// The entity's properties, written out: texts quoted, numbers, `nil`.
+    func properties(of value: Value) -> [String] {
+        guard case .entity(let entity) = value else { return [] }
+        return entity.type.properties.indices.map { index in
+            switch entity.property(index) {
+            case .text(let text): "\"\(text)\""
+            case .int(let number): "\(number)"
+            case .null: "nil"
+            default: "another value"
+            }
+        }
+    }
+
+    @Test func aStructsStoredPropertiesAreReadAtTheirOffsetsAndOthersThroughTheKeyPath() throws {
+        let summit = Summit(id: 7, name: "Eiger", alias: nil, height: 3_967, firstClimbed: 1858)
+        #expect(MemoryLayout<Summit>.offset(of: \Summit.name) != nil && MemoryLayout<Summit>.offset(of: \Summit.shout) == nil)
+        #expect(properties(of: summit.autoValue) == ["\"Eiger\"", "nil", "3967", "1858", "\"EIGER\""])
+        let other = Summit(id: 8, name: "Mönch", alias: "Monk", height: 4_110, firstClimbed: nil)
+        #expect(properties(of: other.autoValue) == ["\"Mönch\"", "\"Monk\"", "4110", "nil", "\"MÖNCH\""])
+        #expect(Summit(autoValue: other.autoValue)?.name == "Mönch")
+        #expect(Summit(autoValue: Hut(id: 1, name: "x", beds: 2).autoValue) == nil, "another entity type's value is no Summit")
+    }
+
+    @Test func aClasssPropertiesAreReadThroughTheKeyPath() {
+        let hut = Hut(id: 1, name: "Hörnli", beds: 130)
+        #expect(properties(of: hut.autoValue) == ["\"Hörnli\"", "130"])
+        guard case .entity(let entity) = hut.autoValue else { return }
+        #expect(entity.id == "1" && entity.display.title == "Hörnli")
+    }
+}
