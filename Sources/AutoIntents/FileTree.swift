@@ -11,6 +11,10 @@ package struct FileTree: Sendable {
     package let recursive: Bool
     /// Keep the names that start with a dot (left out by default, as `ls` does).
     package let hidden: Bool
+    /// Whether each folder's entries are visited in order of name; false: in the order the file system lists them,
+    /// for a caller that orders what it keeps itself (`precedesInTree`). Sorting the entries is a fifth of the time of
+    /// a search that keeps the ten largest of 100,000 files.
+    package var inNameOrder = true
 
     package init(root: String, recursive: Bool, hidden: Bool) {
         self.root = root
@@ -23,7 +27,8 @@ package struct FileTree: Sendable {
     /// denied, removed meanwhile) is left out, as an entry that vanishes is simply not there.
     /// An explicit stack, not recursion: a deep tree must not exhaust a task's small stack.
     package func walk(_ visit: (_ folder: String, _ name: String, _ isFolder: Bool) throws -> Bool) throws {
-        var stack: [(folder: String, entries: [(name: String, isFolder: Bool)], next: Int)] = [(root, try Self.sortedEntries(of: root), 0)]
+        let entries = inNameOrder ? Self.sortedEntries : Self.entries
+        var stack: [(folder: String, entries: [(name: String, isFolder: Bool)], next: Int)] = [(root, try entries(root), 0)]
         while let top = stack.indices.last {
             guard stack[top].next < stack[top].entries.count else {
                 stack.removeLast()
@@ -36,7 +41,7 @@ package struct FileTree: Sendable {
             guard try visit(folder, entry.name, entry.isFolder) else { return }
             guard recursive, entry.isFolder else { continue }
             let path = Self.path(of: entry.name, in: folder)
-            if let inner = try? Self.sortedEntries(of: path) { stack.append((path, inner, 0)) }
+            if let inner = try? entries(path) { stack.append((path, inner, 0)) }
         }
     }
 
@@ -89,6 +94,17 @@ package struct FileTree: Sendable {
     }
 
     /// Whether `a` comes before `b` by their UTF-8 bytes (`strcmp`'s order), without walking them as collections.
+    /// Whether the path `a` comes before `b` in a walk in order of name: compared name by name, which is by their bytes
+    /// with `/` below every other (`d/x` before `d-x`, `d` before what is in it).
+    package static func precedesInTree(_ a: String, _ b: String) -> Bool {
+        for (x, y) in zip(a.utf8, b.utf8) where x != y {
+            if x == UInt8(ascii: "/") { return true }
+            if y == UInt8(ascii: "/") { return false }
+            return x < y
+        }
+        return a.utf8.count < b.utf8.count
+    }
+
     package static func precedes(_ a: String, _ b: String) -> Bool {
         var a = a, b = b
         return a.withUTF8 { x in

@@ -11,7 +11,7 @@ enum FileSearch {
     /// the rest, on the file.
     static func run(_ plan: FileSearchPlan, folder: Value?, limit: Int?, byName: ListQueries.Test? = nil,
                     test: ListQueries.Test?, grants: Grants, limits: ValueLimits) throws(EvaluationError) -> [Value] {
-        let tree = FileTree(root: try root(folder, grants: grants), recursive: plan.recursive, hidden: plan.hidden)
+        var tree = FileTree(root: try root(folder, grants: grants), recursive: plan.recursive, hidden: plan.hidden)
         let limit = limit ?? Int.max
         if limit == 0 { return [] }
         var failure: EvaluationError?
@@ -44,11 +44,15 @@ enum FileSearch {
             }
             return plan.sort.isEmpty ? found : try ListQueries.sort(found, plan.sort, grants: grants)
         }
-        var heap = BoundedHeap<(file: Value, keys: [Value])>(capacity: limit) { a, i, b, j in
-            ListQueries.precedes(a.keys, i, b.keys, j, plan.sort, failure: &failure)
+        // Sorted and cut here, ties in tree order by their paths: the walk needn't sort each folder's entries by name.
+        tree.inNameOrder = false
+        var heap = BoundedHeap<(file: Value, keys: [Value], path: String)>(capacity: limit) { a, _, b, _ in
+            let c = ListQueries.compare(a.keys, b.keys, plan.sort, failure: &failure)
+            return c != 0 ? c < 0 : FileTree.precedesInTree(a.path, b.path)
         }
         try walk { file, position in
-            heap.insert((file, ListQueries.sortValues(of: file, plan.sort, grants: grants)), position)
+            guard case .file(let ref) = file else { return true }
+            heap.insert((file, ListQueries.sortValues(of: file, plan.sort, grants: grants), ref.path), position)
             return true
         }
         if let failure { throw failure }

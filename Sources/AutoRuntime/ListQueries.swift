@@ -110,16 +110,23 @@ enum ListQueries {
     /// Whether the item at `i` with sort values `x` comes before the one at `j` with `y`: by the keys in turn, then by
     /// position (so sorts are stable). Two values that can't be ordered with each other set `failure`.
     static func precedes(_ x: [Value], _ i: Int, _ y: [Value], _ j: Int, _ keys: [SortPlan], failure: inout EvaluationError?) -> Bool {
+        let c = compare(x, y, keys, failure: &failure)
+        return c != 0 ? c < 0 : i < j
+    }
+
+    /// Which of two elements' sort keys goes first: below 0 `x`, above 0 `y`, 0 when they tie (or can't be ordered, which
+    /// sets `failure`).
+    static func compare(_ x: [Value], _ y: [Value], _ keys: [SortPlan], failure: inout EvaluationError?) -> Int {
         for (index, key) in keys.enumerated() {
             let (a, b) = (x[index], y[index])
             if !a.isNull, !b.isNull, Operations.order(a, b) == nil {
                 failure = failure ?? EvaluationError("sort by \(key.path.map(\.description).joined(separator: ".")) can't order \(a.type) and \(b.type)")
-                return i < j
+                return 0
             }
             let c = order(a, b)
-            if c != 0 { return key.descending ? c > 0 : c < 0 }
+            if c != 0 { return key.descending ? -c : c }
         }
-        return i < j
+        return 0
     }
 
     static func limit(_ value: Value) throws(EvaluationError) -> Int {

@@ -114,4 +114,29 @@ import Testing
         #expect(tested.load(ordering: .relaxed) == 201, "a sort reads every file")
         #expect(largest.map { value -> String in if case .file(let file) = value { return file.name }; return "" } == ["2019.pdf", "199.txt", "198.txt"])
     }
+
+    /// With a sort and a limit, the walk takes each folder as the file system lists it and the kept files are ordered
+    /// by their paths: ties come out in tree order as they do without a limit (`d/x` before `d-x`, which `/` below `-`
+    /// in the bytes of the path would get wrong).
+    @Test func tiesUnderALimitComeInTreeOrderThoughFoldersAreNotSorted() async throws {
+        let root = folder + "/ties"
+        for name in ["d", "d-x", "d.x", "b", "a b"] { try FileManager.default.createDirectory(atPath: root + "/" + name, withIntermediateDirectories: true) }
+        for path in ["d/x", "d/a", "d-x/x", "d.x/x", "b/z", "a b/y", "c", "d0", "A", "é"] {
+            FileManager.default.createFile(atPath: root + "/" + path, contents: Data(count: 7))
+        }
+        let all = await run(#"show (find files in "DIR/ties" recursive sort by size desc).path"#)
+        let limited = await run(#"show (find files in "DIR/ties" recursive sort by size desc limit 100).path"#)
+        #expect(all.exitCode == 0 && limited.exitCode == 0, "\(all.standardError)\(limited.standardError)")
+        #expect(limited.output == all.output)
+        let three = await run(#"show (find files in "DIR/ties" recursive where name != "A" sort by size limit 3).name"#)
+        #expect(three.output == [#"["y", "z", "c"]"#])
+        // The rule itself, against a walk in order of name.
+        var walked: [String] = []
+        try FileTree(root: root, recursive: true, hidden: false).walk { folder, name, _ in
+            walked.append(FileTree.path(of: name, in: folder))
+            return true
+        }
+        #expect(walked.count == 15)
+        #expect(zip(walked, walked.dropFirst()).allSatisfy { FileTree.precedesInTree($0, $1) && !FileTree.precedesInTree($1, $0) })
+    }
 }
