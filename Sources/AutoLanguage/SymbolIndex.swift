@@ -44,12 +44,19 @@ package final class SymbolIndex {
         self.script = script
     }
 
-    /// Every occurrence, in the order of the text.
-    package var occurrences: [Occurrence] { byStart.values.sorted { $0.span.start < $1.span.start } }
+    /// Every occurrence, in the order of the text: sorted once, when first read after the check.
+    package private(set) lazy var occurrences: [Occurrence] = byStart.values.sorted { $0.span.start < $1.span.start }
 
-    /// The occurrence whose name the offset is in or just after (an editor's cursor at a word's end is on it).
+    /// The occurrence whose name the offset is in or just after (an editor's cursor at a word's end is on it): the last
+    /// one starting at or before the offset, or else the one before it, should a name end where the next one starts.
     package func occurrence(at offset: Int) -> Occurrence? {
-        byStart.values.filter { $0.span.start <= offset && offset <= $0.span.end }.min { $0.span.end - $0.span.start < $1.span.end - $1.span.start }
+        let sorted = occurrences
+        var low = 0, high = sorted.count
+        while low < high {
+            let middle = (low + high) / 2
+            if sorted[middle].span.start <= offset { low = middle + 1 } else { high = middle }
+        }
+        return sorted[max(0, low - 2)..<low].reversed().first { $0.span.start <= offset && offset <= $0.span.end }
     }
 
     package func occurrences(of symbol: Int) -> [Occurrence] {
