@@ -41,7 +41,6 @@ import Synchronization
     if count != 1_000 { notes.mismatch("schedule: next -n 1000 gave \(count)") }
 
     // The same list from a process, beside systemd's (`systemd-analyze calendar --iterations`), where it is installed.
-    let here = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
     func processMedian(_ executable: String?, _ arguments: [String], _ program: String) -> Timing {
         guard let executable, FileManager.default.isExecutableFile(atPath: executable) else { return .notInstalled(program) }
         var samples: [Double] = []
@@ -51,7 +50,7 @@ import Synchronization
         }
         return .milliseconds(median(samples))
     }
-    let engineProcess = processMedian(here.appendingPathComponent("auto").path,
+    let engineProcess = processMedian(autoBinary,
                                       ["automations", "next", "--cron", "*/10 9-17 * * mon-fri", "--in", "Europe/Berlin", "-n", "1000"], "auto")
     let systemd = processMedian(which("systemd-analyze"),
                                 ["calendar", "--iterations=1000", "Mon..Fri *-*-* 09..17:00/10:00 Europe/Berlin"], "systemd-analyze")
@@ -124,14 +123,13 @@ func fireLatency(seconds: Int, store given: (any RunStore)? = nil) async throws 
 
 func idleDaemon(automations: Int) async throws
     -> (megabytes: Double, fileMegabytes: Double, anonymousMegabytes: Double, cpuMilliseconds: Double, automations: Int) {
-    let here = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("auto-bench-daemon-\(getpid())")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: folder) }
     let script = (0..<automations).map { "automation \"yearly \($0)\" cron \"0 0 1 1 *\" { show \($0) }" }.joined(separator: "\n")
     try script.write(to: folder.appendingPathComponent("yearly.auto"), atomically: true, encoding: .utf8)
     let process = Process()
-    process.executableURL = here.appendingPathComponent("auto")
+    process.executableURL = URL(fileURLWithPath: autoBinary)
     process.arguments = ["daemon", folder.path, "--store", folder.appendingPathComponent("runs.sqlite").path]
     let errors = Pipe()
     process.standardError = errors

@@ -73,7 +73,7 @@ import PostgresNIO
 
 /// The `auto` built beside auto-bench.
 func autoBeside() throws -> String {
-    let auto = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent().appendingPathComponent("auto").path
+    let auto = autoBinary
     guard FileManager.default.isExecutableFile(atPath: auto) else {
         throw BenchError("no auto beside auto-bench (build it with swift build -c release --product auto)")
     }

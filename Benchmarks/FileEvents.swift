@@ -11,8 +11,7 @@ import Glibc
 // folders, in process, beside `inotifywait -r`.
 
 @Sendable func fileEventsWorkload(_ options: Options, _ anchors: Anchors, _ notes: Notes) async throws -> [ResultRow] {
-    let here = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
-    let auto = here.appendingPathComponent("auto").path
+    let auto = autoBinary
     let root = FileManager.default.temporaryDirectory.appendingPathComponent("auto-bench-fileevents-\(getpid())").path
     try? FileManager.default.removeItem(atPath: root)
     try FileManager.default.createDirectory(atPath: root + "/scripts", withIntermediateDirectories: true)

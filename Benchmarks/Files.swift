@@ -5,8 +5,7 @@ import Foundation
 // as the walk reaches it and keeps the ten largest in a bounded heap.
 
 @Sendable func filesWorkload(_ options: Options, _ anchors: Anchors, _ notes: Notes) async throws -> [ResultRow] {
-    let here = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
-    let auto = here.appendingPathComponent("auto").path
+    let auto = autoBinary
     let count = options.quick ? 2_000 : 100_000
     let root = FileManager.default.temporaryDirectory.appendingPathComponent("auto-bench-files-\(getpid())").path
     defer { try? FileManager.default.removeItem(atPath: root) }

@@ -49,7 +49,7 @@ final class LspSession {
             if let end = pending.range(of: Data("\r\n\r\n".utf8)) {
                 let header = String(decoding: pending[pending.startIndex..<end.lowerBound], as: UTF8.self)
                 guard let length = header.split(separator: ":").last.flatMap({ Int($0.trimmingCharacters(in: .whitespaces)) }) else {
-                    throw LspBenchFailure("a header without a length: \(header)")
+                    throw BenchFailure("a header without a length: \(header)")
                 }
                 if pending.count - (end.upperBound - pending.startIndex) >= length {
                     let body = pending[end.upperBound..<end.upperBound + length]
@@ -58,20 +58,14 @@ final class LspSession {
                 }
             }
             let data = output.availableData
-            guard !data.isEmpty else { throw LspBenchFailure("auto lsp ended") }
+            guard !data.isEmpty else { throw BenchFailure("auto lsp ended") }
             pending.append(data)
         }
     }
 }
 
-struct LspBenchFailure: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
-}
-
 @Sendable func lspWorkload(_ options: Options, _ anchors: Anchors, _ notes: Notes) async throws -> [ResultRow] {
-    let here = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
-    let auto = here.appendingPathComponent("auto").path
+    let auto = autoBinary
     guard FileManager.default.isExecutableFile(atPath: auto) else {
         return [ResultRow(workload: "LSP diagnostics after an edit, 1,000 lines", engine: .notInstalled("auto: build it with swift build -c release --product auto"),
                           anchors: [], goal: .atMost(50, "≤ 50 ms"))]
@@ -103,7 +97,7 @@ struct LspBenchFailure: Error, CustomStringConvertible {
         let start = ContinuousClock.now
         try session.send(#"{"jsonrpc":"2.0","id":\#(id),"method":"textDocument/completion","params":{"textDocument":{"uri":"\#(uri)"},"position":{"line":\#(last),"character":2}}}"#)
         let answer = try session.response(id)
-        guard answer.contains("\"label\":\"show\"") else { throw LspBenchFailure("no `show` offered: \(answer.prefix(300))") }
+        guard answer.contains("\"label\":\"show\"") else { throw BenchFailure("no `show` offered: \(answer.prefix(300))") }
         completions.append(milliseconds(ContinuousClock.now - start))
     }
     notes.add("lsp: one `auto lsp` with a \(lines)-line script open (pairs of `set vN = vN-1 + 1` and `show`); an edit of one character "
@@ -138,7 +132,7 @@ func largeScriptFigures(auto: String, lines: Int) throws -> (lines: Int, diagnos
     try session.send(#"{"jsonrpc":"2.0","method":"textDocument/didOpen","params":{"textDocument":{"uri":"\#(uri)","languageId":"auto","version":1,"text":\#(text)}}}"#)
     let published = try session.message(containing: "publishDiagnostics")
     let diagnostics = milliseconds(ContinuousClock.now - start)
-    guard published.contains(#""diagnostics":[]"#) else { throw LspBenchFailure("the generated script has problems: \(published.prefix(300))") }
+    guard published.contains(#""diagnostics":[]"#) else { throw BenchFailure("the generated script has problems: \(published.prefix(300))") }
     start = ContinuousClock.now
     try session.send(#"{"jsonrpc":"2.0","method":"textDocument/didChange","params":{"textDocument":{"uri":"\#(uri)","version":2},"contentChanges":[{"range":{"start":{"line":7,"character":12},"end":{"line":7,"character":13}},"text":"1"}]}}"#)
     _ = try session.message(containing: "\"version\":2")

@@ -38,7 +38,7 @@ final class McpSession {
             }
             searched = pending.count
             let data = output.availableData
-            guard !data.isEmpty else { throw McpBenchFailure("auto mcp ended without answering") }
+            guard !data.isEmpty else { throw BenchFailure("auto mcp ended without answering") }
             pending.append(data)
         }
     }
@@ -58,20 +58,14 @@ final class McpSession {
         written.wait()
         guard String(decoding: answer.prefix(200), as: UTF8.self).contains("\"id\":\(id)"),
               !String(decoding: answer.prefix(200), as: UTF8.self).contains("\"error\"") else {
-            throw McpBenchFailure("unexpected answer: \(String(decoding: answer.prefix(300), as: UTF8.self))")
+            throw BenchFailure("unexpected answer: \(String(decoding: answer.prefix(300), as: UTF8.self))")
         }
         return elapsed
     }
 }
 
-struct McpBenchFailure: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
-}
-
 @Sendable func mcpWorkload(_ options: Options, _ anchors: Anchors, _ notes: Notes) async throws -> [ResultRow] {
-    let here = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
-    let auto = here.appendingPathComponent("auto").path
+    let auto = autoBinary
     guard FileManager.default.isExecutableFile(atPath: auto) else {
         return [ResultRow(workload: "MCP request of 20 MB", engine: .notInstalled("auto: build it with swift build -c release --product auto"),
                           anchors: [], goal: .atMost(1000, "≤ 1 s"))]

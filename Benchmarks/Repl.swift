@@ -61,8 +61,7 @@ func untilPrompt(_ executable: String, _ arguments: [String], prompt: String, en
 }
 
 @Sendable func replWorkload(_ options: Options, _ anchors: Anchors, _ notes: Notes) async throws -> [ResultRow] {
-    let here = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
-    let auto = here.appendingPathComponent("auto").path
+    let auto = autoBinary
     let state = FileManager.default.temporaryDirectory.appendingPathComponent("auto-bench-repl").path
 
     func ready(_ executable: String?, _ arguments: [String], prompt: String, _ program: String) -> Timing {

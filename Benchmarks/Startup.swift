@@ -4,8 +4,7 @@ import Foundation
 
 @Sendable func startWorkload(_ options: Options, _ anchors: Anchors, _ notes: Notes) async throws -> [ResultRow] {
     // The release `auto` binary sits next to this one in .build/release.
-    let here = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
-    let auto = here.appendingPathComponent("auto").path
+    let auto = autoBinary
 
     /// One untimed start (to warm the page cache), then the median of `options.starts`.
     func starts(_ executable: String?, _ arguments: [String], _ program: String) -> Timing {

@@ -291,6 +291,16 @@ let luaPrelude = """
 
 /// An `auto` subcommand with pipes on its standard input and output, as an editor or an assistant starts it (`auto lsp`,
 /// `auto mcp`); its standard error goes nowhere. `close` ends its input and waits for it.
+/// The `auto` built beside this benchmark (`scripts/benchmark` builds both into .build/release), which the workloads
+/// that time a whole process or talk to one run.
+let autoBinary = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent().appendingPathComponent("auto").path
+
+/// Why a workload that talks to a process gave no figure: what it said, or that it ended.
+struct BenchFailure: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
+
 /// A field of /proc/PID/status in kB (VmRSS, VmHWM, RssFile, RssAnon) while the process runs; nil once it is gone.
 func processStatusKilobytes(_ pid: Int32, _ field: String) -> Double? {
     guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return nil }
