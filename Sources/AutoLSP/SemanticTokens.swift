@@ -22,21 +22,6 @@ enum SemanticTokens {
 
     /// The document's tokens, in order, one line each.
     static func tokens(of file: SourceFile, index: SymbolIndex, registry: Registry) -> [Token] {
-        var parser = Parser(file: file)
-        _ = parser.parseProgram()
-        let names = Set(parser.nameSpans.map(\.start))
-        var occurrences: [Int: SymbolIndex.Occurrence] = [:]
-        for occurrence in index.occurrences { occurrences[occurrence.span.start] = occurrence }
-        let calls = index.calls.sorted { $0.start < $1.start }
-        /// Whether a word is in a call's words (`pages left`, `add book`).
-        func isCalled(_ span: Span) -> Bool {
-            var low = 0, high = calls.count
-            while low < high {
-                let middle = (low + high) / 2
-                if calls[middle].start <= span.start { low = middle + 1 } else { high = middle }
-            }
-            return low > 0 && calls[low - 1].end >= span.end
-        }
         let cases = Set(registry.enumTypes.flatMap { $0.cases.map(\.identifier) })
         var result: [Token] = []
 
@@ -52,12 +37,12 @@ enum SemanticTokens {
                 case .symbol(let symbol):
                     if Self.operators.contains(symbol) { result.append(Token(span: token.span, kind: .operator, modifiers: 0)) }
                 case .identifier(let word):
-                    if let occurrence = occurrences[token.span.start] {
+                    if let occurrence = index.occurrence(startingAt: token.span.start) {
                         let kind: Kind = index.symbols[occurrence.symbol].kind == .shortcut ? .function : .variable
                         result.append(Token(span: token.span, kind: kind, modifiers: occurrence.isDeclaration ? 1 : 0))
-                    } else if isCalled(token.span) {
+                    } else if index.isInCall(token.span) {
                         result.append(Token(span: token.span, kind: .function, modifiers: 0))
-                    } else if !names.contains(token.span.start) {
+                    } else if !index.nameStarts.contains(token.span.start) {
                         result.append(Token(span: token.span, kind: .keyword, modifiers: 0))
                     } else if previous?.isSymbol(.dot) == true {
                         result.append(Token(span: token.span, kind: .property, modifiers: 0))

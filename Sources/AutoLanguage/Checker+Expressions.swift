@@ -191,11 +191,11 @@ extension Checker {
         var candidates = scope.names + ["it"] + BuiltinFunction.readAsNames.map(\.rawValue)
         if case .enumeration(let enumeration)? = expected { candidates += enumeration.cases.map(\.identifier) }
         var hint = NearestNames.hint(for: name.name, in: candidates, listing: "variables here")
-        if case .enumeration(let enumeration)? = expected, NearestNames.suggest(name.name, from: candidates).isEmpty {
+        let nearest = NearestNames.suggest(name.name, from: candidates)
+        if case .enumeration(let enumeration)? = expected, nearest.isEmpty {
             hint = "a \(enumeration.typeName) is one of: " + enumeration.cases.map(\.identifier).joined(separator: ", ")
         }
         let ambiguous = ambiguousCaseHint(name.name)
-        let nearest = NearestNames.suggest(name.name, from: candidates)
         error("unknown name '\(name.name)'", name.span, hint: ambiguous ?? hint, fix: ambiguous == nil ? Self.fix(name.span, nearest: nearest) : nil)
         return .error(name.span)
     }

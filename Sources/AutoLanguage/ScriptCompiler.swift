@@ -132,7 +132,11 @@ package enum ScriptCompiler {
     package static func index(_ source: SourceFile, prelude: [SourceFile] = [], registry: Registry) -> SymbolIndex {
         let index = SymbolIndex(script: source)
         let run = {
-            let programs = (prelude + [source]).map { Parser.parse($0).0 }
+            // The script's parse also says which of its words are names, for highlighting.
+            var parser = Parser(file: source)
+            let script = parser.parseProgram()
+            index.nameStarts = Set(parser.nameSpans.map(\.start))
+            let programs = prelude.map { Parser.parse($0).0 } + [script]
             var checker = Checker(registry: registry, file: source)
             checker.symbols = index
             for shortcut in programs.flatMap({ checker.declareShortcuts(in: $0) }) { _ = checker.checkShortcut(shortcut) }

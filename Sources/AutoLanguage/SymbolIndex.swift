@@ -31,8 +31,10 @@ package final class SymbolIndex {
     }
 
     package private(set) var symbols: [Symbol] = []
+    /// Where the words the parser read as names start (`Parser.nameSpans`): any other word it read is a keyword there.
+    package internal(set) var nameStarts: Set<Int> = []
     /// The words of every call of an intent or shortcut, in the order they were checked.
-    package private(set) var calls: [Span] = []
+    private var calls: [Span] = []
     /// By where they start: a name the checker looks up several times is one occurrence.
     private var byStart: [Int: Occurrence] = [:]
     /// The current body's symbol for each of its slots.
@@ -46,17 +48,35 @@ package final class SymbolIndex {
 
     /// Every occurrence, in the order of the text: sorted once, when first read after the check.
     package private(set) lazy var occurrences: [Occurrence] = byStart.values.sorted { $0.span.start < $1.span.start }
+    private lazy var sortedCalls: [Span] = calls.sorted { $0.start < $1.start }
 
     /// The occurrence whose name the offset is in or just after (an editor's cursor at a word's end is on it): the last
     /// one starting at or before the offset, or else the one before it, should a name end where the next one starts.
     package func occurrence(at offset: Int) -> Occurrence? {
         let sorted = occurrences
+        let count = Self.count(sorted, startingAtOrBefore: offset) { $0.span.start }
+        return sorted[max(0, count - 2)..<count].reversed().first { $0.span.start <= offset && offset <= $0.span.end }
+    }
+
+    /// The occurrence whose name starts at `start` exactly.
+    package func occurrence(startingAt start: Int) -> Occurrence? {
+        byStart[start]
+    }
+
+    /// Whether `span` is among the words of a call (`pages left`, `add book`).
+    package func isInCall(_ span: Span) -> Bool {
+        let count = Self.count(sortedCalls, startingAtOrBefore: span.start) { $0.start }
+        return count > 0 && sortedCalls[count - 1].end >= span.end
+    }
+
+    /// How many of `sorted` (in order of their start) start at or before `offset`: a binary search.
+    static func count<T>(_ sorted: [T], startingAtOrBefore offset: Int, start: (T) -> Int) -> Int {
         var low = 0, high = sorted.count
         while low < high {
             let middle = (low + high) / 2
-            if sorted[middle].span.start <= offset { low = middle + 1 } else { high = middle }
+            if start(sorted[middle]) <= offset { low = middle + 1 } else { high = middle }
         }
-        return sorted[max(0, low - 2)..<low].reversed().first { $0.span.start <= offset && offset <= $0.span.end }
+        return low
     }
 
     package func occurrences(of symbol: Int) -> [Occurrence] {
