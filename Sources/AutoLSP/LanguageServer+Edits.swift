@@ -1,7 +1,7 @@
 import AutoLanguage
 
-// Edits the server proposes. Quick fixes: a problem whose hint names one replacement (a misspelt intent or variable, `x = 5` for `set x = 5`, a
-// name from an earlier version of the host) comes with the edit that makes it.
+// Edits the server proposes: quick fixes, where a problem's hint names one replacement (a misspelt intent or variable,
+// `x = 5` for `set x = 5`, a name from an earlier version of the host), and `auto format`'s layout.
 extension LanguageServer {
     /// The fixes of the document's problems in `range`.
     func codeActions(in uri: String, for range: LSPRange) -> [CodeAction] {
@@ -15,14 +15,10 @@ extension LanguageServer {
         }
     }
 
-    struct FormatRefusal: Error {
-        let message: String
-    }
-
     /// The document laid out as `auto format` lays it out: one edit of the whole text, none when it is laid out so
     /// already; refused, with the first problem, for a script with syntax errors (as `auto format` refuses it).
-    func formatting(uri: String) -> Result<[TextEdit], FormatRefusal> {
-        guard let source = source(of: uri) else { return .failure(FormatRefusal(message: "the document is not open")) }
+    func formatting(uri: String) -> Result<[TextEdit], RequestRefusal> {
+        guard let source = source(of: uri) else { return .failure(RequestRefusal(message: "the document is not open")) }
         switch Formatter.format(source) {
         case .success(let text):
             guard text != source.text else { return .success([]) }
@@ -30,7 +26,7 @@ extension LanguageServer {
             return .success([TextEdit(range: whole, newText: text)])
         case .failure(let failure):
             let first = failure.diagnostics.first.map { ": line \($0.location.line): \($0.message)" } ?? ""
-            return .failure(FormatRefusal(message: "the script can't be formatted until its syntax is right\(first)"))
+            return .failure(RequestRefusal(message: "the script can't be formatted until its syntax is right\(first)"))
         }
     }
 }

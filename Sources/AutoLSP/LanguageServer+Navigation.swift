@@ -24,20 +24,23 @@ extension LanguageServer {
         return Hover(contents: .init(value: text), range: encoding.range(of: span, in: source))
     }
 
-    /// Where the variable or shortcut at the position is declared; nil (null) for a name declared by nothing written.
-    func definition(in uri: String, at position: LSPPosition) -> Location? {
+    /// The open document, its index, and the variable or shortcut named at the position; nil when there is none.
+    func named(in uri: String, at position: LSPPosition) -> (source: SourceFile, index: SymbolIndex, occurrence: SymbolIndex.Occurrence)? {
         guard let source = source(of: uri) else { return nil }
         let index = services.index(source)
-        guard let occurrence = index.occurrence(at: encoding.offset(of: position, in: source)),
+        return index.occurrence(at: encoding.offset(of: position, in: source)).map { (source, index, $0) }
+    }
+
+    /// Where the variable or shortcut at the position is declared; nil (null) for a name declared by nothing written.
+    func definition(in uri: String, at position: LSPPosition) -> Location? {
+        guard let (source, index, occurrence) = named(in: uri, at: position),
               let declaration = index.symbols[occurrence.symbol].declaration else { return nil }
         return Location(uri: uri, range: encoding.range(of: declaration, in: source))
     }
 
     /// Every place the variable or shortcut at the position is named, in the order of the text.
     func references(in uri: String, at position: LSPPosition, includingDeclaration: Bool) -> [Location] {
-        guard let source = source(of: uri) else { return [] }
-        let index = services.index(source)
-        guard let occurrence = index.occurrence(at: encoding.offset(of: position, in: source)) else { return [] }
+        guard let (source, index, occurrence) = named(in: uri, at: position) else { return [] }
         let declaration = index.symbols[occurrence.symbol].declaration
         return index.occurrences(of: occurrence.symbol).filter { includingDeclaration || $0.span != declaration }.map {
             Location(uri: uri, range: encoding.range(of: $0.span, in: source))
@@ -47,33 +50,26 @@ extension LanguageServer {
     /// The range a rename at the position would change, with the name as it is; nil (null) where nothing can be
     /// renamed.
     func renameRange(in uri: String, at position: LSPPosition) -> PrepareRenameResult? {
-        guard let source = source(of: uri) else { return nil }
-        let index = services.index(source)
-        guard let occurrence = index.occurrence(at: encoding.offset(of: position, in: source)),
-              index.symbols[occurrence.symbol].declaration != nil else { return nil }
+        guard let (source, index, occurrence) = named(in: uri, at: position), index.symbols[occurrence.symbol].declaration != nil else { return nil }
         let span = Self.nameSpan(of: occurrence, in: source)
         return PrepareRenameResult(range: encoding.range(of: span, in: source), placeholder: index.symbols[occurrence.symbol].name)
     }
 
-    struct RenameRefusal: Error {
-        let message: String
-    }
-
     /// Every place of the variable or shortcut at the position, renamed; refused when the new name isn't one, or
     /// would change what the script means (another variable's name, a word the checker reads otherwise).
-    func rename(in uri: String, at position: LSPPosition, to newName: String) -> Result<WorkspaceEdit, RenameRefusal> {
-        guard let source = source(of: uri) else { return .failure(RenameRefusal(message: "the document is not open")) }
+    func rename(in uri: String, at position: LSPPosition, to newName: String) -> Result<WorkspaceEdit, RequestRefusal> {
+        guard let source = source(of: uri) else { return .failure(RequestRefusal(message: "the document is not open")) }
         let index = services.index(source)
         guard let occurrence = index.occurrence(at: encoding.offset(of: position, in: source)) else {
-            return .failure(RenameRefusal(message: "there is no variable or shortcut here to rename"))
+            return .failure(RequestRefusal(message: "there is no variable or shortcut here to rename"))
         }
         let symbol = index.symbols[occurrence.symbol]
         guard symbol.declaration != nil else {
-            return .failure(RenameRefusal(message: "'\(symbol.name)' is given by the language and can't be renamed"))
+            return .failure(RequestRefusal(message: "'\(symbol.name)' is given by the language and can't be renamed"))
         }
         guard let name = Self.validName(newName, severalWords: symbol.kind == .shortcut) else {
             let what = symbol.kind == .shortcut ? "a shortcut's name is words of letters, digits and _" : "a variable's name is one word of letters, digits and _"
-            return .failure(RenameRefusal(message: "'\(newName)' can't be a name: \(what)"))
+            return .failure(RequestRefusal(message: "'\(newName)' can't be a name: \(what)"))
         }
         let spans = index.occurrences(of: occurrence.symbol).map { Self.nameSpan(of: $0, in: source) }
         var bytes = source.bytes
@@ -87,7 +83,7 @@ extension LanguageServer {
         let errorsAfter = services.check(renamed).filter { $0.severity == .error }
         guard after.symbols.count == index.symbols.count, renamedCount == spans.count, errorsAfter.count <= errorsBefore else {
             let reason = errorsAfter.count > errorsBefore ? errorsAfter.first.map { ": \($0.message)" } ?? "" : ": '\(name)' is taken"
-            return .failure(RenameRefusal(message: "renaming '\(symbol.name)' to '\(name)' would change what the script means\(reason)"))
+            return .failure(RequestRefusal(message: "renaming '\(symbol.name)' to '\(name)' would change what the script means\(reason)"))
         }
         let edits = spans.map { TextEdit(range: encoding.range(of: $0, in: source), newText: name) }
         return .success(WorkspaceEdit(changes: [uri: edits]))

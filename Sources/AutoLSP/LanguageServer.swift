@@ -123,10 +123,7 @@ package final class LanguageServer {
             reply(renameRange(in: params.textDocument.uri, at: params.position), to: id)
         case (_, "textDocument/rename"):
             guard let params = decode(RenameParams.self, from: message, id: id) else { return nil }
-            switch rename(in: params.textDocument.uri, at: params.position, to: params.newName) {
-            case .success(let edit): reply(edit, to: id)
-            case .failure(let refusal): reply(error: ErrorResponse.requestFailed, refusal.message, to: id)
-            }
+            reply(rename(in: params.textDocument.uri, at: params.position, to: params.newName), to: id)
         case (_, "textDocument/documentSymbol"):
             guard let params = decode(DocumentParams.self, from: message, id: id) else { return nil }
             reply(symbols(in: params.textDocument.uri), to: id)
@@ -138,10 +135,7 @@ package final class LanguageServer {
             reply(json: semanticTokens(in: params.textDocument.uri), to: id)
         case (_, "textDocument/formatting"):
             guard let params = decode(DocumentParams.self, from: message, id: id) else { return nil }
-            switch formatting(uri: params.textDocument.uri) {
-            case .success(let edits): reply(edits, to: id)
-            case .failure(let refusal): reply(error: ErrorResponse.requestFailed, refusal.message, to: id)
-            }
+            reply(formatting(uri: params.textDocument.uri), to: id)
         case (_, "textDocument/codeAction"):
             guard let params = decode(CodeActionParams.self, from: message, id: id) else { return nil }
             reply(codeActions(in: params.textDocument.uri, for: params.range), to: id)
@@ -220,6 +214,19 @@ package final class LanguageServer {
 
     func reply<R: Encodable>(_ result: R, to id: RequestID?) {
         send(Response(id: id, result: result))
+    }
+
+    /// Why a request that can be refused (a rename, formatting) was: the error's message, which the editor shows.
+    struct RequestRefusal: Error {
+        let message: String
+    }
+
+    /// The result, or the refusal as the protocol's error.
+    func reply<R: Encodable>(_ result: Result<R, RequestRefusal>, to id: RequestID?) {
+        switch result {
+        case .success(let value): reply(value, to: id)
+        case .failure(let refusal): reply(error: ErrorResponse.requestFailed, refusal.message, to: id)
+        }
     }
 
     /// A response whose result is JSON written already.
