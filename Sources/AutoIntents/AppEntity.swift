@@ -289,7 +289,7 @@ public final class EntityType<E: AppEntity>: AnyEntityType, @unchecked Sendable 
     /// The properties with their typed getters and comparisons, for engine-side queries.
     @usableFromInline package let typedProperties: [EntityProperty<E>]
     /// `TypedEntityPayload<E>`, looked up once (see there).
-    let payloadClass = TypedEntityPayload<E>.self
+    let payloadClass: TypedEntityPayload<E>.Type
 
     /// The type named `singular` in scripts (`book`), and `plural` (`books`, the default) where it names many; with
     /// `properties` nil: every stored property but `id`, in declaration order, and those whose names start with `_`
@@ -317,6 +317,7 @@ public final class EntityType<E: AppEntity>: AnyEntityType, @unchecked Sendable 
         }
         let properties = found
         let payloadClass = TypedEntityPayload<E>.self
+        self.payloadClass = payloadClass
         self.typedProperties = properties
         super.init(
             singular: singular,
@@ -333,17 +334,10 @@ public final class EntityType<E: AppEntity>: AnyEntityType, @unchecked Sendable 
     }
 
     override package func identifier(of payload: EntityPayload) -> String {
-        entity(in: payload).id.entityIdentifier
+        payloadClass.read(payload) { $0.id.entityIdentifier }
     }
 
     override package func display(of payload: EntityPayload) -> DisplayRepresentation {
-        entity(in: payload).displayRepresentation
-    }
-
-    /// The E of a payload this type reads. An EntityValue of this type always holds one: `autoValue` alone makes
-    /// EntityValues, and it pairs `TypedEntityPayload<E>` with `E.entityType`, of which there is one per E (the
-    /// protocol's `EntityType<Self>` rules out sharing it with a subclass).
-    func entity(in payload: EntityPayload) -> E {
-        payloadClass.entity(of: payload)
+        payloadClass.read(payload) { $0.displayRepresentation }
     }
 }

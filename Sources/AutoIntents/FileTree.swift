@@ -93,7 +93,6 @@ package struct FileTree: Sendable {
         return entries
     }
 
-    /// Whether `a` comes before `b` by their UTF-8 bytes (`strcmp`'s order), without walking them as collections.
     /// Whether the path `a` comes before `b` in a walk in order of name: compared name by name, which is by their bytes
     /// with `/` below every other (`d/x` before `d-x`, `d` before what is in it).
     package static func precedesInTree(_ a: String, _ b: String) -> Bool {
@@ -105,6 +104,7 @@ package struct FileTree: Sendable {
         return a.utf8.count < b.utf8.count
     }
 
+    /// Whether `a` comes before `b` by their UTF-8 bytes (`strcmp`'s order), without walking them as collections.
     package static func precedes(_ a: String, _ b: String) -> Bool {
         var a = a, b = b
         return a.withUTF8 { x in

@@ -218,13 +218,10 @@ package final class TypedEntityPayload<E: AppEntity>: EntityPayload, @unchecked 
         self.init(entity)
     }
 
-    /// The E of a payload of this class.
-    static func entity(of payload: EntityPayload) -> E {
-        unsafeDowncast(payload, to: self).entity
-    }
-
     /// `body` applied to the E of a payload of this class, lent rather than copied: a copy retains and releases each
-    /// of its references.
+    /// of its references. An EntityValue whose type is `E.entityType` always holds one: `autoValue` alone makes
+    /// EntityValues and pairs the two, and there is one entity type per E (the protocol's `EntityType<Self>` rules out
+    /// sharing it with a subclass).
     static func read<R>(_ payload: EntityPayload, _ body: (E) -> R) -> R {
         body(unsafeDowncast(payload, to: self).entity)
     }
