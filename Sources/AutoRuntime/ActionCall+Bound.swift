@@ -9,8 +9,9 @@ import AutoIntents
 /// each call every computed value is too. Otherwise the call takes the array path (`Run.invokeNow`) with the same
 /// values, which converts, checks ranges and runs a list piped into a one-value input once per element, as before.
 extension ActionCall {
-    /// Runs the call and gives its result.
-    typealias BoundStep = @Sendable (Run, ActionCall, Frame, Node) throws -> Value
+    /// Runs the call and gives its result; nil when a list piped into it leaves the call to the awaiting path
+    /// (`Run.runNow`).
+    typealias BoundStep = @Sendable (Run, ActionCall, Frame, Node) throws -> Value?
 
     /// The step, or nil when the intent has no binder or a constant needs converting.
     static func boundStep(_ intent: IntentDescriptor, _ arguments: [Expr?], _ locations: [SourceLocation?]) -> BoundStep? {
@@ -114,9 +115,10 @@ extension Run {
     }
 
     /// A bound call whose computed values need what the array path does: the arguments as `ActionCall.evaluateArguments`
-    /// would have written them, in the frame's buffer, then `invokeNow` (or one call per element of a piped list).
+    /// would have written them, in the frame's buffer, then `invokeNow`; nil, with the arguments left in the frame, for
+    /// a piped list (as `runNow`).
     @inline(never)
-    func callUnbound(_ call: ActionCall, _ values: UnsafeBufferPointer<Value>, _ frame: Frame, _ node: Node) throws -> Value {
+    func callUnbound(_ call: ActionCall, _ values: UnsafeBufferPointer<Value>, _ frame: Frame, _ node: Node) throws -> Value? {
         var arguments = frame.takeArguments()
         arguments.removeAll(keepingCapacity: true)
         var position = 0
@@ -128,11 +130,11 @@ extension Run {
                 arguments.append(expression?.constantValue)
             }
         }
-        let value = if let items = pipedList(call, arguments) {
-            try performForEachNow(items, call, arguments, node)
-        } else {
-            try invokeNow(call, &arguments, node, ready: false)
+        if pipedList(call, arguments) != nil {
+            frame.pipedArguments = consume arguments
+            return nil
         }
+        let value = try invokeNow(call, &arguments, node, ready: false)
         frame.giveBack(consume arguments)
         return value
     }

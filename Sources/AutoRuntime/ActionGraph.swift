@@ -12,6 +12,8 @@ package final class ActionGraph: Sendable {
     /// Whether the last top-level statement produces a value worth printing (an expression or an action,
     /// not `set`, `show` or a control statement).
     package let endsWithValue: Bool
+    /// The body laid out as the executor runs it. Its instructions reference `body`'s nodes, which the graph keeps.
+    let code: Code
 
     package init(name: String, body: [Node], edges: [Edge], slotNames: [String], endsWithValue: Bool) {
         self.name = name
@@ -19,7 +21,12 @@ package final class ActionGraph: Sendable {
         self.edges = edges
         self.slotNames = slotNames
         self.endsWithValue = endsWithValue
+        code = Code(body)
     }
+
+    /// The nodes the executor awaits (`Instruction.await`), in order: calls of intents that await or ask, and finds.
+    /// Every other node runs without an async call.
+    package var awaitedNodes: [Node] { code.awaitedNodes }
 
     /// Every node, depth first, in source order.
     package var allNodes: [Node] {
@@ -66,10 +73,6 @@ package final class Node: Sendable {
     package let updatesIt: Bool
     /// What the node does in the script's own words, for graphs and traces: "Open Emma", "set x = x + 1".
     package let label: String
-    /// Whether running this node may await: it calls an intent or a query, or holds a block that does.
-    /// The executor runs every other node synchronously, so a loop of pure arithmetic pays no async call
-    /// (a task frame and an executor check) per iteration.
-    package let canSuspend: Bool
     /// How the node runs when it doesn't await (`Node+Step`).
     let step: Step
 
@@ -79,11 +82,6 @@ package final class Node: Sendable {
         self.location = location
         self.updatesIt = updatesIt
         self.label = label
-        switch kind {
-        case .action(let call): canSuspend = !call.runsImmediately
-        case .find: canSuspend = true
-        default: canSuspend = Self.blocks(of: kind).contains { $0.contains(where: \.canSuspend) }
-        }
         step = Self.step(for: kind, updatesIt: updatesIt)
     }
 
@@ -116,7 +114,7 @@ package final class ActionCall: Sendable {
     package let summary: String
     /// Whether the call runs without awaiting: the intent is an `ImmediateIntent`, and nothing before it
     /// awaits either (no question for a missing argument, no search for an entity named by text, no
-    /// confirmation). Then its node runs in the synchronous executor, a loop of such calls included.
+    /// confirmation). Then the executor runs it without awaiting (`Instruction.call`), a loop of such calls included.
     package let runsImmediately: Bool
     /// Whether the intent's input takes one value, so that a list given to it runs the call once per element:
     /// known when the call is built, so that other calls don't look at their first argument.

@@ -77,10 +77,10 @@ extension Expr {
         // A variable and a whole number (`x + 1`, `n * 2`) or two variables: read in place, without a call per operand.
         switch (left.kind, right.kind) {
         case (.local(let slot), .constant(.int(let constant))):
-            return Expr { run, frame throws(EvaluationError) in
+            return Expr(.slotArithmetic(op, slot: slot, constant: constant) { run, frame throws(EvaluationError) in
                 if case .int(let x) = frame.slots[slot], let result = Operations.intArithmetic(op, x, constant) { return .int(result) }
                 return try run.arithmetic(op, frame.slots[slot], .int(constant))
-            }
+            })
         case (.local(let a), .local(let b)):
             return Expr { run, frame throws(EvaluationError) in
                 if case .int(let x) = frame.slots[a], case .int(let y) = frame.slots[b], let result = Operations.intArithmetic(op, x, y) {

@@ -17,6 +17,9 @@ package struct Expr: Sendable {
         case local(Int)
         case it
         case compiled(Evaluator)
+        /// `x op n`, a variable and a whole number: compiled, and kept recognisable so that `set y = x op n` becomes
+        /// one instruction that computes on Ints in place (`Instruction.intUpdate`).
+        case slotArithmetic(ArithmeticOperator, slot: Int, constant: Int, Evaluator)
     }
 
     let kind: Kind
@@ -36,7 +39,7 @@ package struct Expr: Sendable {
         case .constant(let value): return value
         case .local(let slot): return frame.slots[slot]
         case .it: return frame.it
-        case .compiled(let evaluate): return try evaluate(run, frame)
+        case .compiled(let evaluate), .slotArithmetic(_, _, _, let evaluate): return try evaluate(run, frame)
         }
     }
 
@@ -48,15 +51,17 @@ package struct Expr: Sendable {
         case .constant(let value): return { _, _ throws(EvaluationError) in value }
         case .local(let slot): return { _, frame throws(EvaluationError) in frame.slots[slot] }
         case .it: return { _, frame throws(EvaluationError) in frame.it }
-        case .compiled(let evaluate): return evaluate
+        case .compiled(let evaluate), .slotArithmetic(_, _, _, let evaluate): return evaluate
         }
     }
 
     /// The closure of a compiled expression, nil for a leaf: for a closure that reads leaves in place (`evaluate`) and
     /// holds a compiled child's closure itself.
     var compiled: Evaluator? {
-        if case .compiled(let evaluate) = kind { return evaluate }
-        return nil
+        switch kind {
+        case .compiled(let evaluate), .slotArithmetic(_, _, _, let evaluate): return evaluate
+        case .constant, .local, .it: return nil
+        }
     }
 
     /// The value, when the expression is a constant (the checker resolved it before the run).

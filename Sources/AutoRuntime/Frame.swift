@@ -10,17 +10,28 @@ final class Frame {
     /// What `return` gave, until the call that runs this frame hands it back.
     @exclusivity(unchecked) var returned: Value = .null
 
+    /// The state of each loop of the code running here (`Code.loopCount`), by the loop's index: where it is, and a
+    /// `for` loop's list. In the frame, not in the executor's locals, so that a loop can wait for a call and go on.
+    let loops: UnsafeMutableBufferPointer<LoopState>
+
     /// Storage for the arguments of the action running in this frame, reused from call to call.
     @exclusivity(unchecked) private var argumentBuffer: [Value?] = []
+    /// The arguments of an immediate call that found a list piped into it, evaluated and left for the awaiting path,
+    /// which runs the call once per element (`Run.runNow`).
+    @exclusivity(unchecked) var pipedArguments: [Value?]?
 
-    init(slotCount: Int) {
+    init(slotCount: Int, loopCount: Int) {
         slots = .allocate(capacity: max(slotCount, 1))
         slots.initialize(repeating: .null)
+        loops = .allocate(capacity: max(loopCount, 1))
+        loops.initialize(repeating: LoopState())
     }
 
     deinit {
         slots.deinitialize()
         slots.deallocate()
+        loops.deinitialize()
+        loops.deallocate()
     }
 
     /// The argument buffer, moved out (not copied) so that the caller holds its only reference.
@@ -39,4 +50,11 @@ final class Frame {
         }
         argumentBuffer = arguments
     }
+}
+
+/// Where a loop is: the passes done and how many there are; for a `for` loop, its list.
+struct LoopState {
+    var list: [Value] = []
+    var done = 0
+    var count = 0
 }

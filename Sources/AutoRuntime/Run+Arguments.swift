@@ -1,8 +1,8 @@
 import AutoIntents
 
 /// Arguments, before an intent runs: what is missing is asked for, entities named by text are found, defaults
-/// are filled in and every value is brought to its parameter's type. The awaiting path (`prepare`) does what
-/// waits first and then the same synchronous core as an immediate call (`prepareNow`).
+/// are filled in and every value is brought to its parameter's type. An awaiting call asks first
+/// (`askForMissing`); every call then fills in and converts the same way (`prepareNow`, from `Run.admit`).
 extension Run {
     /// Whether every argument is already what its parameter takes: given (or optional with no default), of
     /// exactly its scalar type, with no range to check and no text to look up. Then nothing needs preparing,
@@ -20,8 +20,8 @@ extension Run {
         return true
     }
 
-    /// Asks for what is missing and finds the entities named by text, then fills in defaults and converts.
-    nonisolated(nonsending) func prepare(_ call: ActionCall, _ arguments: inout [Value?], _ node: Node) async throws {
+    /// Asks for what is missing and finds the entities named by text.
+    nonisolated(nonsending) func askForMissing(_ call: ActionCall, _ arguments: inout [Value?], _ node: Node) async throws {
         let intent = call.intent
         for (index, parameter) in intent.parameters.enumerated() {
             if arguments[index] == nil, parameter.isRequired, parameter.defaultValue == nil {
@@ -31,18 +31,17 @@ extension Run {
                                                     at: call.argumentLocations[index] ?? node.location)
             }
         }
-        try prepareNow(call, &arguments, node)
     }
 
     /// Fills in defaults and brings every argument to its parameter's type: all that a call which runs
-    /// immediately needs, and the last step of `prepare`.
+    /// immediately needs, and what an awaiting one needs after `askForMissing`.
     func prepareNow(_ call: ActionCall, _ arguments: inout [Value?], _ node: Node) throws {
         let intent = call.intent
         for (index, parameter) in intent.parameters.enumerated() {
             if arguments[index] == nil, let defaultValue = parameter.defaultValue { arguments[index] = defaultValue }
             let location = call.argumentLocations[index] ?? node.location
             guard let value = arguments[index] else {
-                // `prepare` asked for it, and `runsImmediately` rules it out: `perform` never reads a required
+                // `askForMissing` asked for it, and `runsImmediately` rules it out: `perform` never reads a required
                 // parameter that is unset.
                 guard !parameter.isRequired else { throw RuntimeError("'\(intent.name)' needs '\(parameter.name)'", at: location) }
                 continue

@@ -14,22 +14,21 @@ extension Run {
         return try arguments.withUnsafeMutableBufferPointer { buffer in try call.evaluateArguments(self, frame, node, buffer) }
     }
 
-    /// A call node that runs immediately: its arguments, the call (or one per element of a list piped into it),
-    /// and its result stored. The frame's argument buffer is taken for the call and given back after it, so that a
-    /// call in a loop allocates no array.
-    func runNow(_ call: ActionCall, _ frame: Frame, _ node: Node) throws {
+    /// A call node that runs immediately: its arguments, the call, and its result stored. The frame's argument buffer
+    /// is taken for the call and given back after it, so that a call in a loop allocates no array. A list piped into
+    /// it is left, evaluated, for the awaiting path (`Frame.pipedArguments`), which alone runs a call once per element;
+    /// then it returns false.
+    func runNow(_ call: ActionCall, _ frame: Frame, _ node: Node) throws -> Bool {
         var arguments = frame.takeArguments()
         let ready = try evaluateArguments(call, frame, node, into: &arguments)
-        let value: Value
-        if let trace {
-            value = try invokeTracedNow(call, &arguments, node, trace)
-        } else if let items = pipedList(call, arguments) {
-            value = try performForEachNow(items, call, arguments, node)
-        } else {
-            value = try invokeNow(call, &arguments, node, ready: ready)
+        if pipedList(call, arguments) != nil {
+            frame.pipedArguments = consume arguments
+            return false
         }
+        let value = try invokeNow(call, &arguments, node, ready: ready)
         frame.giveBack(consume arguments)
         store(value, in: call.resultSlots, of: node, frame)
+        return true
     }
 
     /// A list piped into a call whose input takes one value: the call then runs once per element.
@@ -60,37 +59,15 @@ extension Run {
         }
     }
 
-    /// `invokeTraced` without awaiting.
-    @inline(never)
-    func invokeTracedNow(_ call: ActionCall, _ arguments: inout [Value?], _ node: Node, _ trace: RunTrace) throws -> Value {
-        let startedAt = ContinuousClock.now
-        do {
-            let value = if let items = pipedList(call, arguments) {
-                try performForEachNow(items, call, arguments, node)
-            } else {
-                try invokeNow(call, &arguments, node)
-            }
-            trace.record(call.intent, arguments, result: .success(value), startedAt: startedAt, location: node.location)
-            return value
-        } catch {
-            trace.record(call.intent, arguments, result: .failure(error), startedAt: startedAt, location: node.location)
-            throw error
-        }
-    }
-
     // MARK: Awaiting
 
     /// Runs one call. `arguments` is the caller's buffer: it comes back with the values `perform` was given. `ready`
     /// as for `invokeNow`.
     nonisolated(nonsending) func invoke(_ call: ActionCall, _ arguments: inout [Value?], _ node: Node, ready: Bool? = nil) async throws -> Value {
         let intent = call.intent
-        if !(ready ?? Self.isReady(call, arguments)) {
-            try await prepare(call, &arguments, node)
-        }
-        if whatIf, intent.sideEffect != .none {
-            await interaction.show(whatIfDialog(intent, arguments))
-            throw WhatIfStop()
-        }
+        let ready = ready ?? Self.isReady(call, arguments)
+        if !ready { try await askForMissing(call, &arguments, node) }
+        try admit(call, &arguments, node, ready: ready)
         if intent.sideEffect == .destructive { try await confirmDestructive(intent, arguments, node) }
         // Only Ctrl-C here, on the path of every call: the time limit is looked at between steps, and it cancels
         // an intent that is running.
@@ -179,9 +156,10 @@ extension Run {
         return try await self.call(program.shortcuts[index], arguments: arguments.map { $0 ?? .null })
     }
 
+    /// A list piped into a call whose input takes one value: one call per element, each awaited if its intent awaits.
     nonisolated(nonsending) func performForEach(_ items: [Value], _ call: ActionCall, _ given: [Value?], _ node: Node) async throws -> Value {
         if whatIf, call.intent.sideEffect != .none {
-            for dialog in whatIfDialogs(items, call, given) { await interaction.show(dialog) }
+            for dialog in whatIfDialogs(items, call, given) { showNow(dialog) }
             throw WhatIfStop()
         }
         var results: [Value] = []
@@ -198,17 +176,11 @@ extension Run {
 
     // MARK: Immediate
 
-    /// `invoke` without awaiting, for calls that `ActionCall.runsImmediately` allows. `ready`: whether the arguments
-    /// are known to need no preparing (`ActionCall.evaluateArguments` says so); nil to find out.
-    func invokeNow(_ call: ActionCall, _ arguments: inout [Value?], _ node: Node, ready: Bool? = nil) throws -> Value {
+    /// `invoke` for calls that `ActionCall.runsImmediately` allows: nothing to ask, nothing to confirm, nothing to
+    /// await. `ready`: whether the arguments are known to need no preparing (`ActionCall.evaluateArguments` says so).
+    func invokeNow(_ call: ActionCall, _ arguments: inout [Value?], _ node: Node, ready: Bool) throws -> Value {
         let intent = call.intent
-        if !(ready ?? Self.isReady(call, arguments)) {
-            try prepareNow(call, &arguments, node)
-        }
-        if whatIf, intent.sideEffect != .none {
-            showNow(whatIfDialog(intent, arguments))
-            throw WhatIfStop()
-        }
+        try admit(call, &arguments, node, ready: ready)
         if cancellation.isCancelled { throw RunCancelled() }
         guard let performNow = call.performNow else {
             throw RuntimeError("internal error: '\(intent.name)' was run without awaiting it", at: node.location)
@@ -220,22 +192,16 @@ extension Run {
         }
     }
 
-    /// `performForEach` without awaiting: a list piped into an immediate call's one-value input.
-    func performForEachNow(_ items: [Value], _ call: ActionCall, _ given: [Value?], _ node: Node) throws -> Value {
+    /// What every call does before its intent runs, awaiting or not, once anything missing has been asked for:
+    /// defaults filled in and every argument brought to its parameter's type (unless `ready`), and with `--what-if`,
+    /// the stop before an intent that changes anything, saying what it would do.
+    @inline(__always)
+    func admit(_ call: ActionCall, _ arguments: inout [Value?], _ node: Node, ready: Bool) throws {
+        if !ready { try prepareNow(call, &arguments, node) }
         if whatIf, call.intent.sideEffect != .none {
-            for dialog in whatIfDialogs(items, call, given) { showNow(dialog) }
+            showNow(whatIfDialog(call.intent, arguments))
             throw WhatIfStop()
         }
-        var results: [Value] = []
-        results.reserveCapacity(items.count)
-        for item in items {
-            try countStep(node)
-            // Each element starts from the arguments as written, as in `performForEach`.
-            var each = given
-            each[0] = item
-            results.append(try invokeNow(call, &each, node))
-        }
-        return .list(results)
     }
 
     /// Runs an immediate intent and the immediate intents it opens, showing their dialogs.

@@ -24,9 +24,9 @@ extension Run {
     }
 
     @inline(__always)
-    func truth(_ expression: Expr, _ frame: Frame, _ node: Node, _ context: String) throws -> Bool {
+    func truth(_ evaluate: Expr.Evaluator, _ frame: Frame, _ node: Node, _ context: String) throws -> Bool {
         do {
-            return try Operations.truth(try expression.evaluate(self, frame), context)
+            return try Operations.truth(try evaluate(self, frame), context)
         } catch {
             throw located(error, at: node.location)
         }

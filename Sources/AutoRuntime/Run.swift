@@ -4,7 +4,7 @@ import AutoIntents
 /// never shared — it is not Sendable — so its hot state skips the dynamic exclusivity checks that would otherwise
 /// run on every step of a loop; that is sound because only that task touches it.
 ///
-/// The work is split by concern: the block drivers (`Run+Blocks`), expressions (`Run+Expressions`), `find`
+/// The work is split by concern: the executor (`Run+Execute`, running a body's `Code`), expressions (`Run+Expressions`), `find`
 /// (`Run+Find`), intent calls (`Run+Calls`) and their arguments (`Run+Arguments`).
 final class Run {
     let program: Program
@@ -88,12 +88,13 @@ final class Run {
 
     /// Runs a graph in a frame of its own: the script's, or a shortcut's. Returns its result.
     nonisolated(nonsending) func call(_ graph: ActionGraph, arguments: [Value], isScript: Bool = false, it: Value = .null) async throws -> Value {
-        let frame = Frame(slotCount: graph.slotNames.count)
+        let code = graph.code
+        let frame = Frame(slotCount: graph.slotNames.count, loopCount: code.loopCount)
         frame.it = it
         if isScript { scriptFrame = frame }
         for (index, argument) in arguments.enumerated() where index < frame.slots.count { frame.slots[index] = argument }
-        switch try await execute(graph.body, frame) {
-        case .normal, .stop, .breakLoop, .continueLoop: return frame.it  // the checker keeps break and continue in loops
+        switch try await execute(code, frame) {
+        case .normal, .stop: return frame.it
         case .returned: return frame.returned
         }
     }
@@ -135,10 +136,10 @@ final class Run {
 
     // MARK: Dialogs
 
+    /// Shows a dialog from an awaiting intent, after those that wait to be shown.
     nonisolated(nonsending) func showDialog(_ dialog: Dialog) async {
+        showNow(dialog)
         await showPendingDialogs()
-        dialogs += 1
-        await interaction.show(dialog)
     }
 
     /// Shows a dialog at once where the interaction can; otherwise it waits for `showPendingDialogs`.

@@ -1,0 +1,217 @@
+import AutoIntents
+
+/// The executor: a body's code (`Code`) run by one loop, `advance`, which never awaits, and driven by `execute`, which
+/// awaits only what has to be awaited: a node that calls an awaiting intent, asks or finds, and dialogs the
+/// interaction can't show at once. Control flow has one owner, the code's jumps, so a loop of plain statements pays
+/// no async call per pass, and a loop that awaits is the same loop.
+extension Run {
+    /// How a body ended.
+    enum Ending {
+        case normal
+        case stop
+        /// `return`: the value waits in the frame's `returned`.
+        case returned
+    }
+
+    /// Why `advance` handed control back to its driver.
+    enum Pause {
+        case ended(Ending)
+        /// The node at the current instruction awaits; it has been counted.
+        case awaiting(Unmanaged<Node>)
+        /// Dialogs wait to be shown (`pendingDialogs`); the current instruction is the next to run.
+        case dialogs
+    }
+
+    /// Runs `code` in `frame` to its end. An error of the script or of an intent goes to the innermost `try` around the
+    /// instruction that threw, if any.
+    nonisolated(nonsending) func execute(_ code: Code, _ frame: Frame) async throws -> Ending {
+        var pc = 0
+        while true {
+            do {
+                switch try advance(code, frame, &pc) {
+                case .ended(let ending):
+                    if !pendingDialogs.isEmpty { await showPendingDialogs() }
+                    return ending
+                case .awaiting(let node):
+                    try await runAwaiting(node.takeUnretainedValue(), frame)
+                    pc += 1
+                    if !pendingDialogs.isEmpty { await showPendingDialogs() }
+                case .dialogs:
+                    await showPendingDialogs()
+                }
+            } catch let failure as RuntimeError where failure.isCatchable {
+                guard let handler = code.handler(at: pc) else { throw failure }
+                frame.slots[handler.errorSlot] = .text(failure.message)
+                pc = handler.handler
+            }
+        }
+    }
+
+    /// Runs instructions from `pc` until the body ends or something has to be awaited; `pc` is then the instruction to
+    /// go on from (or, when it throws, the one that threw).
+    func advance(_ code: Code, _ frame: Frame, _ pc: inout Int) throws -> Pause {
+        let instructions = code.instructions.baseAddress!
+        let isScript = frame === scriptFrame
+        var at = pc
+        defer { pc = at }
+        while true {
+            switch instructions[at] {
+            case .run(let node):
+                try node._withUnsafeGuaranteedRef { node in
+                    try enter(node, isScript)
+                    _ = try node.step(self, frame, node)
+                }
+                at += 1
+            case .intUpdate(let update):
+                try update._withUnsafeGuaranteedRef { update in
+                    try enter(update.node, isScript)
+                    if case .int(let x) = frame.slots[update.source], let result = Operations.intArithmetic(update.op, x, update.constant) {
+                        frame.slots[update.target] = .int(result)
+                        if update.updatesIt { frame.it = .int(result) }
+                    } else {
+                        _ = try update.node.step(self, frame, update.node)
+                    }
+                }
+                at += 1
+            case .call(let node):
+                let ran = try node._withUnsafeGuaranteedRef { node in
+                    try enter(node, isScript)
+                    // A traced call is timed and recorded by the awaiting path.
+                    return trace == nil ? try node.step(self, frame, node) : false
+                }
+                guard ran else { return .awaiting(node) }
+                at += 1
+                if !pendingDialogs.isEmpty { return .dialogs }
+            case .await(let node):
+                try node._withUnsafeGuaranteedRef { node in try enter(node, isScript) }
+                return .awaiting(node)
+            case .enter(let node):
+                try node._withUnsafeGuaranteedRef { node in try enter(node, isScript) }
+                at += 1
+            case .pass(let node):
+                try node._withUnsafeGuaranteedRef { node in try countStep(node) }
+                at += 1
+            case .jump(let target):
+                at = target
+            case .jumpUnless(let condition, let target):
+                let holds = try condition._withUnsafeGuaranteedRef { condition in
+                    try truth(condition.evaluate, frame, condition.node, condition.context)
+                }
+                at = holds ? at + 1 : target
+            case .repeatStart(let loop):
+                at = try loop._withUnsafeGuaranteedRef { loop in
+                    let count = try repeatCount(loop.expression, frame, loop.node)
+                    guard count > 0 else { return loop.exit }
+                    frame.loops[loop.index].done = 0
+                    frame.loops[loop.index].count = count
+                    try countStep(loop.node)
+                    return loop.body
+                }
+            case .repeatNext(let loop):
+                at = try loop._withUnsafeGuaranteedRef { loop in
+                    let state = frame.loops.baseAddress! + loop.index
+                    state.pointee.done += 1
+                    guard state.pointee.done < state.pointee.count else { return loop.exit }
+                    try countStep(loop.node)
+                    return loop.body
+                }
+            case .forStart(let loop):
+                at = try loop._withUnsafeGuaranteedRef { loop in
+                    let list = try listToIterate(loop.expression, frame, loop.node)
+                    guard !list.isEmpty else { return loop.exit }
+                    try countStep(loop.node)
+                    frame.slots[loop.variable] = list[0]
+                    frame.loops[loop.index] = LoopState(list: list, done: 1, count: list.count)
+                    return loop.body
+                }
+            case .forNext(let loop):
+                at = try loop._withUnsafeGuaranteedRef { loop in
+                    let state = frame.loops.baseAddress! + loop.index
+                    guard state.pointee.done < state.pointee.count else { return loop.exit }
+                    try countStep(loop.node)
+                    frame.slots[loop.variable] = state.pointee.list[state.pointee.done]
+                    state.pointee.done += 1
+                    return loop.body
+                }
+            case .forEnd(let index):
+                frame.loops[index].list = []
+                at += 1
+            case .stop(let node):
+                try node._withUnsafeGuaranteedRef { node in try enter(node, isScript) }
+                return .ended(.stop)
+            case .returnValue(let node):
+                try node._withUnsafeGuaranteedRef { node in
+                    try enter(node, isScript)
+                    guard case .returnValue(let expression) = node.kind else { return }
+                    frame.returned = try expression.map { try evaluate($0, frame, node) } ?? .null
+                }
+                return .ended(.returned)
+            case .end:
+                return .ended(.normal)
+            }
+        }
+    }
+
+    /// A statement begins: one step, and for a statement of the script itself, the mark of which dialogs it showed.
+    @inline(__always)
+    func enter(_ node: Node, _ isScript: Bool) throws {
+        try countStep(node)
+        if isScript, node.updatesIt { dialogsBeforeStatement = dialogs }
+    }
+
+    /// A node that awaits: a call of an awaiting intent (or of an immediate one that asks, or is traced, or has a list
+    /// piped into it), or a `find`.
+    nonisolated(nonsending) func runAwaiting(_ node: Node, _ frame: Frame) async throws {
+        switch node.kind {
+        case .action(let call):
+            // The frame's argument buffer is taken for the call and given back after it, so that a call in a
+            // loop allocates no array. (A shortcut called from here runs in a frame of its own.)
+            var arguments: [Value?]
+            let ready: Bool?
+            if let piped = frame.pipedArguments {
+                frame.pipedArguments = nil
+                arguments = piped
+                ready = nil
+            } else {
+                arguments = frame.takeArguments()
+                ready = try evaluateArguments(call, frame, node, into: &arguments)
+            }
+            let value: Value
+            if let trace {
+                value = try await invokeTraced(call, &arguments, node, trace)
+            } else if let items = pipedList(call, arguments) {
+                value = try await performForEach(items, call, arguments, node)
+            } else {
+                value = try await invoke(call, &arguments, node, ready: ready)
+            }
+            frame.giveBack(consume arguments)
+            store(value, in: call.resultSlots, of: node, frame)
+        case .find(let call):
+            store(try await find(call, frame, node), in: call.resultSlots, of: node, frame)
+        default:
+            throw RuntimeError("internal error: '\(node.label)' was awaited, but it runs without awaiting", at: node.location)
+        }
+    }
+
+    /// A call's or a find's result, into the slots that receive it and, where the node sets it, into `it`.
+    @inline(__always)
+    func store(_ value: Value, in slots: [Int], of node: Node, _ frame: Frame) {
+        if !slots.isEmpty { for slot in slots { frame.slots[slot] = value } }
+        if node.updatesIt { frame.it = value }
+    }
+
+    func listToIterate(_ sequence: Expr, _ frame: Frame, _ node: Node) throws -> [Value] {
+        switch try evaluate(sequence, frame, node) {
+        case .list(let list): return list
+        case .null: return []
+        case let other: throw RuntimeError("'for' goes through a list, not \(other.type)", at: node.location)
+        }
+    }
+
+    func repeatCount(_ count: Expr, _ frame: Frame, _ node: Node) throws -> Int {
+        guard case .int(let count) = try evaluate(count, frame, node) else {
+            throw RuntimeError("'repeat' needs a whole number of times", at: node.location)
+        }
+        return count
+    }
+}
