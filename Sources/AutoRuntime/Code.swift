@@ -58,6 +58,8 @@ enum Instruction {
     case await(Unmanaged<Node>)
     /// `set x = y op n` on Ints, in place; any other value goes through the node's step.
     case intUpdate(Unmanaged<IntUpdate>)
+    /// `intUpdate` for `+` and `-` (as `+` of the negated number), the shapes of counters: no operator to choose.
+    case intAdd(Unmanaged<IntUpdate>)
     /// A control statement entered: counted as one step, as every statement is.
     case enter(Unmanaged<Node>)
     /// One pass of a `while`: counted.
@@ -103,14 +105,19 @@ final class Loop {
     /// The first instruction of the body, and the first after the loop.
     let body: Int
     let exit: Int
+    /// The body, when it is one statement that never pauses (a `set`, an expression): the loop's first instruction
+    /// then runs every pass itself, with no instruction dispatched per pass. The body's instructions stay in place
+    /// for `break`'s and `continue`'s targets, unused.
+    let single: Instruction?
 
-    init(node: Node, expression: Expr, index: Int, variable: Int, body: Int, exit: Int) {
+    init(node: Node, expression: Expr, index: Int, variable: Int, body: Int, exit: Int, single: Instruction?) {
         self.node = node
         self.expression = expression
         self.index = index
         self.variable = variable
         self.body = body
         self.exit = exit
+        self.single = single
     }
 }
 
@@ -128,7 +135,8 @@ final class Condition {
     }
 }
 
-/// `set x = y op n`, with `y` a variable and `n` a whole number: the shape of most counters in loops.
+/// `set x = y op n`, with `y` a variable and `n` a whole number: the shape of most counters in loops. For `intAdd`,
+/// `constant` is the number added (negated for `-`).
 final class IntUpdate {
     let node: Node
     let target: Int
@@ -171,9 +179,12 @@ private struct Builder {
             instructions.append(.await(reference))
         case .assign(let slot, let expression):
             if case .slotArithmetic(let op, let source, let constant, _) = expression.kind {
-                let update = IntUpdate(node: node, target: slot, source: source, op: op, constant: constant)
+                // `x - n` is `x + -n`, with the same overflow, for every n but the one whose negation overflows.
+                let added: Int? = op == .add ? constant : op == .subtract && constant != .min ? -constant : nil
+                let update = IntUpdate(node: node, target: slot, source: source, op: op, constant: added ?? constant)
                 owned.append(update)
-                instructions.append(.intUpdate(Unmanaged.passUnretained(update)))
+                let reference = Unmanaged.passUnretained(update)
+                instructions.append(added == nil ? .intUpdate(reference) : .intAdd(reference))
             } else {
                 instructions.append(.run(reference))
             }
@@ -194,14 +205,14 @@ private struct Builder {
             instructions.append(.enter(reference))
             let start = placeholder()
             let (next, exit) = emitLoopBody(body)
-            let loop = makeLoop(node, count, variable: -1, body: start + 1, exit: exit)
+            let loop = makeLoop(node, count, variable: -1, body: start + 1, exit: exit, single: single(start + 1, next))
             instructions[start] = .repeatStart(loop)
             instructions[next] = .repeatNext(loop)
         case .forEach(let slot, let sequence, let body):
             instructions.append(.enter(reference))
             let start = placeholder()
             let (next, exit) = emitLoopBody(body)
-            let loop = makeLoop(node, sequence, variable: slot, body: start + 1, exit: exit)
+            let loop = makeLoop(node, sequence, variable: slot, body: start + 1, exit: exit, single: single(start + 1, next))
             instructions[start] = .forStart(loop)
             instructions[next] = .forNext(loop)
             instructions.append(.forEnd(loop: loop.takeUnretainedValue().index))
@@ -252,8 +263,17 @@ private struct Builder {
         return (next, next + 1)
     }
 
-    private mutating func makeLoop(_ node: Node, _ expression: Expr, variable: Int, body: Int, exit: Int) -> Unmanaged<Loop> {
-        let loop = Loop(node: node, expression: expression, index: loopCount, variable: variable, body: body, exit: exit)
+    /// The instruction of a loop body from `start` to `end`, when it is one that `Run.runSingle` runs.
+    private func single(_ start: Int, _ end: Int) -> Instruction? {
+        guard end == start + 1 else { return nil }
+        switch instructions[start] {
+        case .run, .intAdd, .intUpdate: return instructions[start]
+        default: return nil
+        }
+    }
+
+    private mutating func makeLoop(_ node: Node, _ expression: Expr, variable: Int, body: Int, exit: Int, single: Instruction?) -> Unmanaged<Loop> {
+        let loop = Loop(node: node, expression: expression, index: loopCount, variable: variable, body: body, exit: exit, single: single)
         loopCount += 1
         owned.append(loop)
         return Unmanaged.passUnretained(loop)

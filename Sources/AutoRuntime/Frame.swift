@@ -5,9 +5,16 @@ import AutoIntents
 /// exclusivity checks on each access. Only the executor's task touches a frame.
 final class Frame {
     let slots: UnsafeMutableBufferPointer<Value>
-    /// Unchecked for the same reason: only the executor's task reads or writes these.
-    @exclusivity(unchecked) var it: Value = .null
-    /// What `return` gave, until the call that runs this frame hands it back.
+    /// The result of the previous statement. Kept in memory of its own, as the slots are, rather than in a stored
+    /// property: the compiler reads a stored property's case with a load wider than the byte the last write stored,
+    /// which the processor can't forward from that write, and a loop writing `it` on every pass waited on it.
+    var it: Value {
+        unsafeAddress { UnsafePointer(itStorage) }
+        unsafeMutableAddress { itStorage }
+    }
+    let itStorage: UnsafeMutablePointer<Value>
+    /// What `return` gave, until the call that runs this frame hands it back. Unchecked for the same reason as the
+    /// slots: only the executor's task reads or writes it.
     @exclusivity(unchecked) var returned: Value = .null
 
     /// The state of each loop of the code running here (`Code.loopCount`), by the loop's index: where it is, and a
@@ -23,6 +30,8 @@ final class Frame {
     init(slotCount: Int, loopCount: Int) {
         slots = .allocate(capacity: max(slotCount, 1))
         slots.initialize(repeating: .null)
+        itStorage = .allocate(capacity: 1)
+        itStorage.initialize(to: .null)
         loops = .allocate(capacity: max(loopCount, 1))
         loops.initialize(repeating: LoopState())
     }
@@ -30,6 +39,8 @@ final class Frame {
     deinit {
         slots.deinitialize()
         slots.deallocate()
+        itStorage.deinitialize(count: 1)
+        itStorage.deallocate()
         loops.deinitialize()
         loops.deallocate()
     }

@@ -57,21 +57,13 @@ extension Run {
         while true {
             switch instructions[at] {
             case .run(let node):
-                try node._withUnsafeGuaranteedRef { node in
-                    try enter(node, isScript)
-                    _ = try node.step(self, frame, node)
-                }
+                try run(node, frame, isScript)
+                at += 1
+            case .intAdd(let update):
+                try add(update, frame, isScript)
                 at += 1
             case .intUpdate(let update):
-                try update._withUnsafeGuaranteedRef { update in
-                    try enter(update.node, isScript)
-                    if case .int(let x) = frame.slots[update.source], let result = Operations.intArithmetic(update.op, x, update.constant) {
-                        frame.slots[update.target] = .int(result)
-                        if update.updatesIt { frame.it = .int(result) }
-                    } else {
-                        _ = try update.node.step(self, frame, update.node)
-                    }
-                }
+                try apply(update, frame, isScript)
                 at += 1
             case .call(let node):
                 let ran = try node._withUnsafeGuaranteedRef { node in
@@ -102,6 +94,13 @@ extension Run {
                 at = try loop._withUnsafeGuaranteedRef { loop in
                     let count = try repeatCount(loop.expression, frame, loop.node)
                     guard count > 0 else { return loop.exit }
+                    if let single = loop.single {
+                        for _ in 0..<count {
+                            try countStep(loop.node)
+                            try runSingle(single, frame, isScript)
+                        }
+                        return loop.exit
+                    }
                     frame.loops[loop.index].done = 0
                     frame.loops[loop.index].count = count
                     try countStep(loop.node)
@@ -119,6 +118,14 @@ extension Run {
                 at = try loop._withUnsafeGuaranteedRef { loop in
                     let list = try listToIterate(loop.expression, frame, loop.node)
                     guard !list.isEmpty else { return loop.exit }
+                    if let single = loop.single {
+                        for item in list {
+                            try countStep(loop.node)
+                            frame.slots[loop.variable] = item
+                            try runSingle(single, frame, isScript)
+                        }
+                        return loop.exit
+                    }
                     try countStep(loop.node)
                     frame.slots[loop.variable] = list[0]
                     frame.loops[loop.index] = LoopState(list: list, done: 1, count: list.count)
@@ -150,6 +157,62 @@ extension Run {
                 return .ended(.normal)
             }
         }
+    }
+
+    /// A statement that runs without awaiting, through its step.
+    @inline(__always)
+    func run(_ node: Unmanaged<Node>, _ frame: Frame, _ isScript: Bool) throws {
+        try node._withUnsafeGuaranteedRef { node in
+            try enter(node, isScript)
+            _ = try node.step(self, frame, node)
+        }
+    }
+
+    @inline(__always)
+    func add(_ update: Unmanaged<IntUpdate>, _ frame: Frame, _ isScript: Bool) throws {
+        try update._withUnsafeGuaranteedRef { update in
+            try enter(update.node, isScript)
+            let source = frame.slots.baseAddress! + update.source
+            if case .int(let x) = source.pointee, case (let result, false) = x.addingReportingOverflow(update.constant) {
+                store(result, update, frame)
+            } else {
+                _ = try update.node.step(self, frame, update.node)
+            }
+        }
+    }
+
+    @inline(__always)
+    func apply(_ update: Unmanaged<IntUpdate>, _ frame: Frame, _ isScript: Bool) throws {
+        try update._withUnsafeGuaranteedRef { update in
+            try enter(update.node, isScript)
+            if case .int(let x) = frame.slots[update.source], let result = Operations.intArithmetic(update.op, x, update.constant) {
+                store(result, update, frame)
+            } else {
+                _ = try update.node.step(self, frame, update.node)
+            }
+        }
+    }
+
+    /// The body of a loop that is one statement which never pauses (`Loop.single`).
+    @inline(__always)
+    func runSingle(_ instruction: Instruction, _ frame: Frame, _ isScript: Bool) throws {
+        switch instruction {
+        case .intAdd(let update): try add(update, frame, isScript)
+        case .intUpdate(let update): try apply(update, frame, isScript)
+        case .run(let node): try run(node, frame, isScript)
+        default: throw RuntimeError("internal error: a loop's body was taken for one statement", at: nil)
+        }
+    }
+
+    /// The result of an `IntUpdate`, into its variable and, where the statement sets it, `it`. A value that was an Int
+    /// holds no reference, so it is written over without being destroyed (a call per write otherwise).
+    @inline(__always)
+    func store(_ result: Int, _ update: IntUpdate, _ frame: Frame) {
+        let target = frame.slots.baseAddress! + update.target
+        if case .int = target.pointee { target.initialize(to: .int(result)) } else { target.pointee = .int(result) }
+        guard update.updatesIt else { return }
+        let it = frame.itStorage
+        if case .int = it.pointee { it.initialize(to: .int(result)) } else { it.pointee = .int(result) }
     }
 
     /// A statement begins: one step, and for a statement of the script itself, the mark of which dialogs it showed.
