@@ -17,6 +17,17 @@ package typealias BoundCall = @Sendable (_ values: UnsafeBufferPointer<Value>, I
 @usableFromInline
 package typealias CallBinder = @Sendable (_ arguments: [BoundArgument]) -> BoundCall?
 
+/// A call site of a native intent that awaits (`AppIntent.perform`), made as `BoundCall`'s is: its constants set once
+/// in the site's intent. `values` are the `.perCall` arguments, in parameter order, each of its parameter's exact type;
+/// a call fills them into a copy of the site's intent, which the call keeps across its suspensions. A site whose
+/// arguments are all constants performs on its own intent, shared (`perform` doesn't change it), without a copy.
+@usableFromInline
+package typealias AwaitingBoundCall = @Sendable (_ values: [Value], IntentContext) async throws -> IntentOutput
+
+/// `CallBinder` for an intent that awaits.
+@usableFromInline
+package typealias AwaitingCallBinder = @Sendable (_ arguments: [BoundArgument]) -> AwaitingBoundCall?
+
 /// What a call site gives one parameter.
 @usableFromInline
 package enum BoundArgument: Sendable {
@@ -34,22 +45,7 @@ extension IntentDescriptor {
     static func binder<I: AppIntent>(_ prototype: I, _ parameters: [ParameterSetter]) -> CallBinder? {
         guard let performNow: ImmediatePerform = I.immediatePerform else { return nil }
         return { arguments in
-            var site = prototype
-            var perCall: [ParameterSetter] = []
-            let bound = withUnsafeMutableBytes(of: &site) { intent in
-                for (index, argument) in zip(arguments.indices, arguments) {
-                    switch argument {
-                    case .constant(let value):
-                        guard parameters[index].assign(intent.baseAddress! + parameters[index].offset, value) else { return false }
-                    case .perCall:
-                        perCall.append(parameters[index])
-                    case .absent:
-                        break
-                    }
-                }
-                return true
-            }
-            guard bound else { return nil }
+            guard let (site, perCall) = bindConstants(prototype, parameters, arguments) else { return nil }
             guard !perCall.isEmpty else {
                 // Every argument is the site's own: a call performs on the site's intent, which nothing writes
                 // (`performNow` takes it by address, read-only), so runs calling it at once need not take turns.
@@ -74,6 +70,49 @@ extension IntentDescriptor {
                 return try performNow(reusable.intent, context)
             }
         }
+    }
+
+    /// The binder of an intent that awaits; nil for an immediate one.
+    @inlinable
+    static func awaitingBinder<I: AppIntent>(_ prototype: I, _ parameters: [ParameterSetter]) -> AwaitingCallBinder? {
+        guard I.immediatePerform == nil else { return nil }
+        return { arguments in
+            guard let (site, perCall) = bindConstants(prototype, parameters, arguments) else { return nil }
+            guard !perCall.isEmpty else {
+                return { _, context in try await perform(site, context) }
+            }
+            let fill = valuesFiller(perCall)
+            return { values, context in
+                var intent = site
+                try withUnsafeMutablePointer(to: &intent) { pointer in
+                    try values.withUnsafeBufferPointer { values in try fill(pointer, values) }
+                }
+                return try await perform(intent, context)
+            }
+        }
+    }
+
+    /// The site's intent, a copy of the prototype with every constant argument set, and the parameters given a value
+    /// on each call, in order; nil when a constant can't be set as it is.
+    @inlinable
+    static func bindConstants<I: AppIntent>(_ prototype: I, _ parameters: [ParameterSetter],
+                                            _ arguments: [BoundArgument]) -> (site: I, perCall: [ParameterSetter])? {
+        var site = prototype
+        var perCall: [ParameterSetter] = []
+        let bound = withUnsafeMutableBytes(of: &site) { intent in
+            for (index, argument) in zip(arguments.indices, arguments) {
+                switch argument {
+                case .constant(let value):
+                    guard parameters[index].assign(intent.baseAddress! + parameters[index].offset, value) else { return false }
+                case .perCall:
+                    perCall.append(parameters[index])
+                case .absent:
+                    break
+                }
+            }
+            return true
+        }
+        return bound ? (site, perCall) : nil
     }
 
     /// Sets the per-call parameters from `values`, in order: a chain of closures, as `filler`'s, whose last link

@@ -98,6 +98,14 @@ package final class IntentDescriptor: Sendable {
         case .native(let native): native.made.binder
         }
     }
+
+    /// For a native intent that awaits: makes a call site with its constant arguments set once (`AwaitingBoundCall`).
+    package var awaitingBinder: AwaitingCallBinder? {
+        switch calls {
+        case .made: nil
+        case .native(let native): native.made.awaitingBinder
+        }
+    }
     /// Where a shortcut was declared (`stdlib/text.auto:3`); nil for native intents.
     package let origin: String?
     /// The Swift type of a native intent, for messages about it.
@@ -205,7 +213,8 @@ package final class IntentDescriptor: Sendable {
         self.init(
             title: I.title, description: I.Description.intentDescription(I.description), parameters: infos, summary: summary,
             sideEffect: I.sideEffect, capabilities: { I.capabilities }, isDiscoverable: I.isDiscoverable, outputType: I.Output.valueType, resultRule: resultRule,
-            calls: .native(NativeCalls { [prototype] in NativeCalls.Made(Self.native(prototype, parameters), Self.binder(prototype, parameters)) }),
+            calls: .native(NativeCalls { [prototype] in NativeCalls.Made(Self.native(prototype, parameters), Self.binder(prototype, parameters),
+                                                                            Self.awaitingBinder(prototype, parameters)) }),
             origin: nil, type: I.self, formerTitles: I.formerTitles,
             deprecation: I.deprecation)
     }
@@ -422,11 +431,13 @@ final class NativeCalls: Sendable {
     final class Made: Sendable {
         let implementation: IntentDescriptor.Implementation
         let binder: CallBinder?
+        let awaitingBinder: AwaitingCallBinder?
 
         @usableFromInline
-        init(_ implementation: IntentDescriptor.Implementation, _ binder: CallBinder?) {
+        init(_ implementation: IntentDescriptor.Implementation, _ binder: CallBinder?, _ awaitingBinder: AwaitingCallBinder?) {
             self.implementation = implementation
             self.binder = binder
+            self.awaitingBinder = awaitingBinder
         }
     }
 

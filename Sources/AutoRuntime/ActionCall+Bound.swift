@@ -15,7 +15,26 @@ extension ActionCall {
 
     /// The step, or nil when the intent has no binder or a constant needs converting.
     static func boundStep(_ intent: IntentDescriptor, _ arguments: [Expr?], _ locations: [SourceLocation?]) -> BoundStep? {
-        guard let binder = intent.binder else { return nil }
+        guard let binder = intent.binder, let (binding, perCall) = siteBinding(intent, arguments), let bound = binder(binding) else { return nil }
+        guard !perCall.isEmpty else {
+            return { run, _, _, node in try run.callBound(bound, UnsafeBufferPointer(start: nil, count: 0), intent, node) }
+        }
+        let count = perCall.count
+        let evaluate = valuesStep(intent, perCall.map { (index: $0, expression: arguments[$0]!, location: locations[$0]) })
+        return { run, call, frame, node in
+            try withUnsafeTemporaryAllocation(of: Value.self, capacity: count) { values in
+                let ready = try evaluate(run, frame, node, values.baseAddress!)
+                defer { for position in 0..<count { (values.baseAddress! + position).deinitialize(count: 1) } }
+                guard ready else { return try run.callUnbound(call, UnsafeBufferPointer(values), frame, node) }
+                return try run.callBound(bound, UnsafeBufferPointer(values), intent, node)
+            }
+        }
+    }
+
+    /// What a call site sets once and what each call gives: by parameter, a constant (a default included), a value
+    /// per call, or nothing; and the parameters given per call. Nil when a constant isn't of its parameter's exact type,
+    /// or a computed argument's parameter takes no value as it is: such a call would take the array path every time.
+    static func siteBinding(_ intent: IntentDescriptor, _ arguments: [Expr?]) -> (binding: [BoundArgument], perCall: [Int])? {
         var binding: [BoundArgument] = []
         var perCall: [Int] = []
         for index in arguments.indices {
@@ -33,22 +52,8 @@ extension ActionCall {
             guard Coercion.isReady(given, for: parameter) else { return nil }
             binding.append(.constant(given))
         }
-        // A computed argument whose parameter takes no value as it is would take the array path on every call.
         guard perCall.allSatisfy({ intent.parameters[$0].takesAsIs != nil }) else { return nil }
-        guard let bound = binder(binding) else { return nil }
-        guard !perCall.isEmpty else {
-            return { run, _, _, node in try run.callBound(bound, UnsafeBufferPointer(start: nil, count: 0), intent, node) }
-        }
-        let count = perCall.count
-        let evaluate = valuesStep(intent, perCall.map { (index: $0, expression: arguments[$0]!, location: locations[$0]) })
-        return { run, call, frame, node in
-            try withUnsafeTemporaryAllocation(of: Value.self, capacity: count) { values in
-                let ready = try evaluate(run, frame, node, values.baseAddress!)
-                defer { for position in 0..<count { (values.baseAddress! + position).deinitialize(count: 1) } }
-                guard ready else { return try run.callUnbound(call, UnsafeBufferPointer(values), frame, node) }
-                return try run.callBound(bound, UnsafeBufferPointer(values), intent, node)
-            }
-        }
+        return (binding, perCall)
     }
 
     /// Initialises the value of each computed argument, in order, and says whether each is of the kind its parameter
@@ -120,9 +125,24 @@ extension Run {
     @inline(never)
     func callUnbound(_ call: ActionCall, _ values: UnsafeBufferPointer<Value>, _ frame: Frame, _ node: Node) throws -> Value? {
         var arguments = frame.takeArguments()
+        call.writeArguments(values, into: &arguments)
+        if pipedList(call, arguments) != nil {
+            frame.evaluatedArguments = consume arguments
+            return nil
+        }
+        let value = try invokeNow(call, &arguments, node, ready: false)
+        frame.giveBack(consume arguments)
+        return value
+    }
+}
+
+extension ActionCall {
+    /// The arguments by parameter, as `evaluateArguments` writes them, from a site's per-call values (in parameter
+    /// order) and the call's constants.
+    func writeArguments(_ values: UnsafeBufferPointer<Value>, into arguments: inout [Value?]) {
         arguments.removeAll(keepingCapacity: true)
         var position = 0
-        for expression in call.arguments {
+        for expression in self.arguments {
             if let expression, expression.constantValue == nil {
                 arguments.append(values[position])
                 position += 1
@@ -130,12 +150,5 @@ extension Run {
                 arguments.append(expression?.constantValue)
             }
         }
-        if pipedList(call, arguments) != nil {
-            frame.pipedArguments = consume arguments
-            return nil
-        }
-        let value = try invokeNow(call, &arguments, node, ready: false)
-        frame.giveBack(consume arguments)
-        return value
     }
 }

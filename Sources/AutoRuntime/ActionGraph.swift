@@ -129,8 +129,12 @@ package final class ActionCall: Sendable {
     /// The call through its own call site, when the intent is a native `ImmediateIntent` that runs immediately
     /// here (`ActionCall+Bound`); nil otherwise.
     let boundStep: BoundStep?
-    /// Whether the call goes through a call site of its own (`boundStep`), in runs that neither trace nor only say.
-    package var callsThroughSite: Bool { boundStep != nil }
+    /// The call through its own awaiting call site, when the intent is a native one that awaits and nothing before it
+    /// does (`ActionCall+AwaitingSite`); nil otherwise.
+    let awaitingSite: AwaitingSite?
+    /// Whether the call goes through a call site of its own (`boundStep` or `awaitingSite`), in runs that neither trace
+    /// nor only say.
+    package var callsThroughSite: Bool { boundStep != nil || awaitingSite != nil }
 
     package init(intent: IntentDescriptor, arguments: [Expr?], argumentLocations: [SourceLocation?], textLookups: [QueryDescriptor?],
                 resultSlots: [Int], summary: String) {
@@ -143,18 +147,25 @@ package final class ActionCall: Sendable {
         inputTakesOneValue = intent.parameters.first?.type.takesOneValue ?? false
         evaluateArguments = Self.argumentsStep(intent, arguments, argumentLocations, textLookups)
         implementation = intent.implementation
+        // Nothing awaits before the intent runs: no question for a missing argument, no search, no confirmation.
+        let needsNothing = intent.sideEffect != .destructive && intent.parameters.indices.allSatisfy { index in
+            let parameter = intent.parameters[index]
+            let asked = arguments[index] == nil && parameter.isRequired && parameter.defaultValue == nil
+            return !asked && textLookups[index] == nil
+        }
         if case .immediate(let performNow) = implementation {
             self.performNow = performNow
-            runsImmediately = intent.sideEffect != .destructive && intent.parameters.indices.allSatisfy { index in
-                let parameter = intent.parameters[index]
-                let asked = arguments[index] == nil && parameter.isRequired && parameter.defaultValue == nil
-                return !asked && textLookups[index] == nil
-            }
+            runsImmediately = needsNothing
         } else {
             performNow = nil
             runsImmediately = false
         }
         boundStep = runsImmediately ? Self.boundStep(intent, arguments, argumentLocations) : nil
+        if case .native = implementation, needsNothing {
+            awaitingSite = AwaitingSite(intent, arguments, argumentLocations)
+        } else {
+            awaitingSite = nil
+        }
     }
 }
 

@@ -36,7 +36,10 @@ final class Code: @unchecked Sendable {
 
     var awaitedNodes: [Node] {
         instructions.compactMap { instruction in
-            if case .await(let node) = instruction { node.takeUnretainedValue() } else { nil }
+            switch instruction {
+            case .await(let node), .awaitSite(let node, _): node.takeUnretainedValue()
+            default: nil
+            }
         }
     }
 
@@ -56,6 +59,8 @@ enum Instruction {
     case call(Unmanaged<Node>)
     /// A node that awaits (a call of an awaiting intent, one that asks, a `find`): counted, then run by the driver.
     case await(Unmanaged<Node>)
+    /// A call of an awaiting intent through its site (`AwaitingSite`): counted, then run by the driver.
+    case awaitSite(Unmanaged<Node>, Unmanaged<ActionCall>)
     /// `set x = y op n` on Ints, in place; any other value goes through the node's step.
     case intUpdate(Unmanaged<IntUpdate>)
     /// `intUpdate` for `+` and `-` (as `+` of the negated number), the shapes of counters: no operator to choose.
@@ -174,7 +179,14 @@ private struct Builder {
         let reference = Unmanaged.passUnretained(node)
         switch node.kind {
         case .action(let call):
-            instructions.append(call.runsImmediately ? .call(reference) : .await(reference))
+            if call.runsImmediately {
+                instructions.append(.call(reference))
+            } else if call.awaitingSite != nil {
+                owned.append(call)
+                instructions.append(.awaitSite(reference, Unmanaged.passUnretained(call)))
+            } else {
+                instructions.append(.await(reference))
+            }
         case .find:
             instructions.append(.await(reference))
         case .assign(let slot, let expression):

@@ -23,9 +23,10 @@ final class Frame {
 
     /// Storage for the arguments of the action running in this frame, reused from call to call.
     @exclusivity(unchecked) private var argumentBuffer: [Value?] = []
-    /// The arguments of an immediate call that found a list piped into it, evaluated and left for the awaiting path,
-    /// which runs the call once per element (`Run.runNow`).
-    @exclusivity(unchecked) var pipedArguments: [Value?]?
+    /// The arguments of a call, evaluated and left for the awaiting path, which runs the call: an immediate call that
+    /// found a list piped into it (`Run.runNow`), or a call whose site can't take the values it computed
+    /// (`Run.callSite`).
+    @exclusivity(unchecked) var evaluatedArguments: [Value?]?
 
     init(slotCount: Int, loopCount: Int) {
         slots = .allocate(capacity: max(slotCount, 1))

@@ -16,13 +16,13 @@ extension Run {
 
     /// A call node that runs immediately: its arguments, the call, and its result stored. The frame's argument buffer
     /// is taken for the call and given back after it, so that a call in a loop allocates no array. A list piped into
-    /// it is left, evaluated, for the awaiting path (`Frame.pipedArguments`), which alone runs a call once per element;
+    /// it is left, evaluated, for the awaiting path (`Frame.evaluatedArguments`), which alone runs a call once per element;
     /// then it returns false.
     func runNow(_ call: ActionCall, _ frame: Frame, _ node: Node) throws -> Bool {
         var arguments = frame.takeArguments()
         let ready = try evaluateArguments(call, frame, node, into: &arguments)
         if pipedList(call, arguments) != nil {
-            frame.pipedArguments = consume arguments
+            frame.evaluatedArguments = consume arguments
             return false
         }
         let value = try invokeNow(call, &arguments, node, ready: ready)
@@ -91,28 +91,60 @@ extension Run {
     }
 
     /// `perform`, asked again with an answer when it says it needs a value; then the intents it opens. Every
-    /// progress task it started and left open is finished when it ends, however it ends.
+    /// progress task it started and left open is finished when it ends, however it ends. The common call (one
+    /// `perform` that shows nothing and opens nothing) awaits nothing but `perform`.
     @inline(__always)
     nonisolated(nonsending) func performNative(_ perform: @Sendable ([Value?], IntentContext) async throws -> IntentOutput,
                                                _ call: ActionCall, _ arguments: inout [Value?], _ node: Node) async throws -> Value {
-        let intent = call.intent
         let progressMark = context.progressMark()
+        let output: IntentOutput
         do {
-            var output: IntentOutput
-            var asked: [Int: Int] = [:]
+            output = try await perform(arguments, context)
+        } catch let needed as NeedsValueError {
+            return try await performAsking(perform, needed, call, &arguments, node, progressMark)
+        } catch {
+            await finishProgress(after: progressMark, failed: true)
+            throw error
+        }
+        if context.progressMark() != progressMark || output.extras != nil {
+            return try await finish(output, of: call, node, progressMark)
+        }
+        return output.value
+    }
+
+    /// A `perform` that said it needs a value: the parameter asked for and `perform` run again from the start, three
+    /// times at most for each parameter.
+    @inline(never)
+    nonisolated(nonsending) func performAsking(_ perform: @Sendable ([Value?], IntentContext) async throws -> IntentOutput,
+                                               _ firstNeed: NeedsValueError, _ call: ActionCall, _ arguments: inout [Value?],
+                                               _ node: Node, _ progressMark: Int) async throws -> Value {
+        let intent = call.intent
+        var needed = firstNeed
+        var asked: [Int: Int] = [:]
+        do {
             while true {
+                guard let index = intent.parameterIndex(named: needed.parameter), asked[index, default: 0] < 3 else {
+                    throw unansweredNeed(needed, of: intent, node)
+                }
+                asked[index, default: 0] += 1
+                arguments[index] = try await answer(for: index, of: call, given: arguments, reason: needed.reason, node)
                 do {
-                    output = try await perform(arguments, context)
-                    break
-                } catch let needed as NeedsValueError {
-                    // Ask for the parameter and run `perform` again from the start, three times at most.
-                    guard let index = intent.parameterIndex(named: needed.parameter), asked[index, default: 0] < 3 else {
-                        throw unansweredNeed(needed, of: intent, node)
-                    }
-                    asked[index, default: 0] += 1
-                    arguments[index] = try await answer(for: index, of: call, given: arguments, reason: needed.reason, node)
+                    return try await finish(try await perform(arguments, context), of: call, node, progressMark)
+                } catch let again as NeedsValueError {
+                    needed = again
                 }
             }
+        } catch {
+            await finishProgress(after: progressMark, failed: true)
+            throw error
+        }
+    }
+
+    /// After `perform`: its open progress tasks finished, its dialog shown and the intents it opens run, their
+    /// results shown; the value.
+    @inline(never)
+    nonisolated(nonsending) func finish(_ output: IntentOutput, of call: ActionCall, _ node: Node, _ progressMark: Int) async throws -> Value {
+        do {
             await finishProgress(after: progressMark, failed: false)
             if let dialog = output.dialog {
                 try checkCancellation(at: node.location)

@@ -18,6 +18,8 @@ extension Run {
         case ended(Ending)
         /// The node at the current instruction awaits; it has been counted.
         case awaiting(Unmanaged<Node>)
+        /// The same, for a call through its awaiting site.
+        case awaitingSite(Unmanaged<Node>, Unmanaged<ActionCall>)
         /// Dialogs wait to be shown (`pendingDialogs`); the current instruction is the next to run.
         case dialogs
     }
@@ -35,6 +37,17 @@ extension Run {
                 case .awaiting(let node):
                     try await runAwaiting(node.takeUnretainedValue(), frame)
                     pc += 1
+                    if !pendingDialogs.isEmpty { await showPendingDialogs() }
+                case .awaitingSite(let node, let call):
+                    // Run here, not one call deeper: each async call allocates its frame.
+                    let node = node.takeUnretainedValue(), call = call.takeUnretainedValue()
+                    if let site = call.awaitingSite, callsThroughSites, try await callSite(site, call, frame, node) {
+                        // Done: a site's call shows its dialogs as it goes (`finish`).
+                    } else {
+                        try await runAwaiting(node, frame)
+                    }
+                    pc += 1
+                    if !pendingDialogs.isEmpty { await showPendingDialogs() }
                     if !pendingDialogs.isEmpty { await showPendingDialogs() }
                 case .dialogs:
                     await showPendingDialogs()
@@ -77,6 +90,9 @@ extension Run {
             case .await(let node):
                 try node._withUnsafeGuaranteedRef { node in try enter(node, isScript) }
                 return .awaiting(node)
+            case .awaitSite(let node, let call):
+                try node._withUnsafeGuaranteedRef { node in try enter(node, isScript) }
+                return .awaitingSite(node, call)
             case .enter(let node):
                 try node._withUnsafeGuaranteedRef { node in try enter(node, isScript) }
                 at += 1
@@ -231,8 +247,8 @@ extension Run {
             // loop allocates no array. (A shortcut called from here runs in a frame of its own.)
             var arguments: [Value?]
             let ready: Bool?
-            if let piped = frame.pipedArguments {
-                frame.pipedArguments = nil
+            if let piped = frame.evaluatedArguments {
+                frame.evaluatedArguments = nil
                 arguments = piped
                 ready = nil
             } else {

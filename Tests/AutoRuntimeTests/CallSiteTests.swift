@@ -21,10 +21,39 @@ struct Join: ImmediateIntent {
     }
 }
 
+/// `Join` with an async `perform` that really suspends: its calls go through an awaiting site (`AwaitingSite`).
+struct JoinLater: AppIntent {
+    static let title = "Join later"
+    @Parameter var n: Int
+    @Parameter var word: String
+    @Parameter(default: true) var loud: Bool
+    @Parameter var note: String?
+    @Parameter var weight: Double?
+
+    func perform(_ context: IntentContext) async throws -> IntentResult<String> {
+        await Task.yield()
+        guard n >= 0 else { throw IntentError("can't join \(n) times") }
+        let text = String(repeating: loud ? word.uppercased() : word, count: n)
+        return .result(value: text + (note.map { " (\($0))" } ?? "") + (weight.map { " x\($0)" } ?? ""))
+    }
+}
+
+/// Awaits, and asks for another `n` when it is odd.
+struct EvenLater: AppIntent {
+    static let title = "Even later"
+    @Parameter var n: Int
+    func perform(_ context: IntentContext) async throws -> IntentResult<Int> {
+        await Task.yield()
+        guard n.isMultiple(of: 2) else { throw context.needsValue("n", reason: "it must be even") }
+        return .result(value: n, dialog: "even \(n)")
+    }
+}
+
 /// Calls through a call site (`ActionCall+Bound`): constants set once in the site's intent, computed arguments
 /// written on each call. Each must give what the array path gives, which a traced run takes.
 @Suite struct CallSiteTests {
-    static let registry = Registry.standard(adding: [Join.self, Scale.self, Tick.self, Bump.self, Shred.self])
+    static let registry = Registry.standard(adding: [Join.self, JoinLater.self, EvenLater.self, Scale.self, ScaleLater.self, Tick.self,
+                                                     Bump.self, Shred.self])
 
     func compile(_ text: String) throws -> CompiledScript {
         try ScriptCompiler.compile(SourceFile(name: "t.auto", text: text), registry: Self.registry).get()
@@ -59,10 +88,29 @@ struct Join: ImmediateIntent {
         ])
     }
 
+    @Test func anAwaitingCallHasASiteWhenNothingBeforeItAwaits() throws {
+        let calls = try sites("""
+            join later n: 1 word: "a"
+            set i = 2
+            join later n: i word: "b" note: "c"
+            even later
+            scale later 1.5 by: 3
+            """)
+        #expect(calls == [
+            "join later: true", "join later: true",
+            // A missing argument is asked for first.
+            "even later: false",
+            // A parameter with a range is checked on every call.
+            "scale later: false",
+        ])
+    }
+
     /// The same compiled program, run through its sites and then along the array path (a trace turns sites off):
     /// constants, computed texts and numbers, an optional left out and given, a default, a value that needs
-    /// converting on one call of three, and lists piped into a one-value input.
-    @Test func aSiteGivesWhatTheArrayPathGives() async throws {
+    /// converting on one call of three, and lists piped into a one-value input; with an immediate intent and with one
+    /// that awaits.
+    @Test(arguments: ["join", "join later"])
+    func aSiteGivesWhatTheArrayPathGives(_ intent: String) async throws {
         let script = try compile("""
             set words = ["a", "b"]
             for i in [0, 1, 2] {
@@ -83,7 +131,7 @@ struct Join: ImmediateIntent {
             xs | join word: "q" -> qs
             show qs
             join n: 1 word: "e" note: nil
-            """)
+            """.replacingOccurrences(of: "join ", with: intent + " "))
         let engine = Engine(registry: script.registry)
         let throughSites = ScriptedInteraction(), alongArrays = ScriptedInteraction()
         let sited = try await engine.run(script.program, interaction: throughSites).value()
@@ -98,20 +146,31 @@ struct Join: ImmediateIntent {
         #expect(ValueFormatter.display(sited) == "E" && ValueFormatter.display(arrayed) == "E", "\(sited) \(arrayed)")
     }
 
-    @Test func anErrorThroughASiteHasItsLocation() async throws {
-        let wrongKind = await EngineHarness.run("set w = \"a\"\nfor v in [1, \"2\"] { join n: v word: w }", registry: Self.registry)
+    @Test(arguments: ["join", "join later"])
+    func anErrorThroughASiteHasItsLocation(_ intent: String) async throws {
+        // The column of the argument, after the intent's name.
+        let shift = intent.count - "join".count
+        let wrongKind = await EngineHarness.run("set w = \"a\"\nfor v in [1, \"2\"] { \(intent) n: v word: w }", registry: Self.registry)
         #expect(wrongKind.exitCode == 1)
-        #expect(wrongKind.standardError.contains("test.auto:2:29: error:"), "\(wrongKind.standardError)")
-        let refused = await EngineHarness.run("for v in [1, -1] { join n: v word: \"a\" -> j\nshow j }", registry: Self.registry)
+        #expect(wrongKind.standardError.contains("test.auto:2:\(29 + shift): error:"), "\(wrongKind.standardError)")
+        let refused = await EngineHarness.run("for v in [1, -1] { \(intent) n: v word: \"a\" -> j\nshow j }", registry: Self.registry)
         #expect(refused.output == ["A"])
-        #expect(refused.standardError.contains("test.auto:1:20: error: join: can't join -1 times"), "\(refused.standardError)")
-        let failing = await EngineHarness.run("set w = \"a\"\nrepeat 2 times { join n: 1 / 0 word: w }", registry: Self.registry)
-        #expect(failing.standardError.contains("test.auto:2:26: error:"), "\(failing.standardError)")
+        #expect(refused.standardError.contains("test.auto:1:20: error: \(intent): can't join -1 times"), "\(refused.standardError)")
+        let failing = await EngineHarness.run("set w = \"a\"\nrepeat 2 times { \(intent) n: 1 / 0 word: w }", registry: Self.registry)
+        #expect(failing.standardError.contains("test.auto:2:\(26 + shift): error:"), "\(failing.standardError)")
+    }
+
+    @Test func anAwaitingSiteWhoseIntentNeedsAValueAsksForIt() async throws {
+        let outcome = await EngineHarness.run("set n = 3\neven later n: n -> e\nshow e + 1", registry: Self.registry, answers: ["4"])
+        #expect(outcome.exitCode == 0, "\(outcome.standardError)")
+        #expect(outcome.questions.count == 1)
+        #expect(outcome.output == ["even 4", "5"])
     }
 
     /// One compiled program run six times at once, as an automation's body is: each run's calls of one site see
     /// only their own arguments, whether they take the site's intent or find it taken and copy it.
-    @Test func runsOfOneProgramAtOnceEachGetTheirOwnArguments() async throws {
+    @Test(arguments: ["join", "join later"])
+    func runsOfOneProgramAtOnceEachGetTheirOwnArguments(_ intent: String) async throws {
         let script = try compile("""
             set wrong = 0
             set i = 0
@@ -124,7 +183,7 @@ struct Join: ImmediateIntent {
               if c != "C" { set wrong = wrong + 1 }
             }
             wrong
-            """)
+            """.replacingOccurrences(of: "join ", with: intent + " "))
         let engine = Engine(registry: script.registry)
         let results = await withTaskGroup(of: String.self) { group in
             for _ in 1...6 {

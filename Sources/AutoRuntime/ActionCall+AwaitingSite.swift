@@ -1,0 +1,74 @@
+import AutoIntents
+
+/// A call of a native intent that awaits, through a call site of its own (`AwaitingBoundCall`), as `ActionCall+Bound`
+/// does for immediate ones: constant arguments are set in the site's intent once, a call evaluates only the others and
+/// awaits `perform`. No argument array is filled and no descriptor's enum is read, and a site whose arguments are all
+/// constants performs on its own intent without copying it.
+///
+/// The site is used only when the call needs nothing else: nothing to ask or look up, no confirmation, no trace, no
+/// `--what-if`, and on each call every computed value of its parameter's exact type. Otherwise the call takes the
+/// array path (`Run.invoke`) with the same values.
+final class AwaitingSite: Sendable {
+    let call: AwaitingBoundCall
+    /// The computed arguments, in parameter order, and the kind each parameter takes as it is.
+    let perCall: [(expression: Expr, evaluate: Expr.Evaluator?, location: SourceLocation?, kind: ScalarKind)]
+
+    /// The site, or nil when the intent has no awaiting binder or a constant needs converting.
+    init?(_ intent: IntentDescriptor, _ arguments: [Expr?], _ locations: [SourceLocation?]) {
+        guard let binder = intent.awaitingBinder, let (binding, perCall) = ActionCall.siteBinding(intent, arguments),
+              let call = binder(binding) else { return nil }
+        self.call = call
+        // `siteBinding` keeps only parameters that take some values as they are.
+        self.perCall = perCall.map { index in
+            (arguments[index]!, arguments[index]!.compiled, locations[index], intent.parameters[index].takesAsIs!)
+        }
+    }
+}
+
+extension Run {
+    /// Runs a call through its awaiting site and stores its result. False, with nothing run, when a computed value is
+    /// not what its parameter takes as it is: the values are then left in the frame for the array path.
+    @inline(__always)
+    nonisolated(nonsending) func callSite(_ site: AwaitingSite, _ call: ActionCall, _ frame: Frame, _ node: Node) async throws -> Bool {
+        var values: [Value] = []
+        if !site.perCall.isEmpty {
+            values.reserveCapacity(site.perCall.count)
+            var ready = true
+            for argument in site.perCall {
+                let value = try ActionCall.argument(argument.expression, argument.evaluate, at: argument.location, self, frame, node)
+                ready = ready && value.isScalar(argument.kind)
+                values.append(value)
+            }
+            guard ready else {
+                var arguments = frame.takeArguments()
+                values.withUnsafeBufferPointer { values in call.writeArguments(values, into: &arguments) }
+                frame.evaluatedArguments = arguments
+                return false
+            }
+        }
+        let intent = call.intent
+        if cancellation.isCancelled { throw RunCancelled() }
+        let progressMark = context.progressMark()
+        let value: Value
+        do {
+            let output = try await site.call(values, context)
+            value = context.progressMark() != progressMark || output.extras != nil
+                ? try await finish(output, of: call, node, progressMark) : output.value
+        } catch let needed as NeedsValueError {
+            // Asked for after all: the array path's way, with the arguments as it would have had them.
+            guard case .native(let perform) = call.implementation else { throw reported(needed, doing: intent.name, at: node.location) }
+            var arguments: [Value?] = []
+            values.withUnsafeBufferPointer { values in call.writeArguments(values, into: &arguments) }
+            do {
+                value = try await performAsking(perform, needed, call, &arguments, node, progressMark)
+            } catch {
+                throw reported(error, doing: intent.name, at: node.location)
+            }
+        } catch {
+            await finishProgress(after: progressMark, failed: true)
+            throw reported(error, doing: intent.name, at: node.location)
+        }
+        store(value, in: call.resultSlots, of: node, frame)
+        return true
+    }
+}
