@@ -35,6 +35,10 @@
     @usableFromInline package var condition: EntityCondition?
     @usableFromInline package var sort: [EntitySortKey]
     @usableFromInline package var limit: Int?
+    /// `count by` or `group by` one property of what is found, after the condition, sort and limit: done where the
+    /// entities are still the host's Swift values (`EngineQuery.group`), so that each is made into an engine value only
+    /// where the result holds it, and none for a count.
+    @usableFromInline package var group: EntityGrouping?
     /// The engine's own comparison and order of values, for what can't be compared typed.
     @usableFromInline package var compare: @Sendable (ComparisonOperator, Value, Value) -> Bool
     @usableFromInline package var order: @Sendable (Value, Value) -> Int
@@ -54,6 +58,20 @@
     /// entity named by text, a sentence's words, completions, an example value).
     package static func asReturned(_ source: Source, limit: Int? = nil) -> FindRequest {
         FindRequest(source: source, limit: limit, compare: { _, _, _ in false }, order: { _, _ in 0 })
+    }
+}
+
+/// `count by` or `group by` one property, for `FindRequest.group`.
+@usableFromInline package struct EntityGrouping: Sendable {
+    /// The property, by index in the entity type's properties.
+    @usableFromInline package let property: Int
+    /// The engine's grouping of `count` elements (`ListQueries.group`): `key` reads an element's key, `element` makes an
+    /// element an engine value, asked only for the elements the result holds. Gives the groups.
+    @usableFromInline package let run: @Sendable (_ count: Int, _ key: (Int) -> Value, _ element: (Int) -> Value) throws -> [Value]
+
+    package init(property: Int, run: @escaping @Sendable (_ count: Int, _ key: (Int) -> Value, _ element: (Int) -> Value) throws -> [Value]) {
+        self.property = property
+        self.run = run
     }
 }
 
@@ -85,6 +103,15 @@
             }
             let test = request.condition.map { compile($0, type, request) }
             return select(buffer.indices.lazy.filter { test?(buffer[$0]) ?? true }, buffer, type, request, limit: limit)
+        }
+    }
+
+    /// The groups of `entities` by one property (`FindRequest.group`), the property read in place from each.
+    @inlinable
+    package static func group<E: AppEntity>(_ entities: [E], _ type: EntityType<E>, _ grouping: EntityGrouping) throws -> [Value] {
+        let get = type.typedProperties[grouping.property].get
+        return try entities.withUnsafeBufferPointer { buffer in
+            try grouping.run(buffer.count, { get(buffer[$0]) }, { buffer[$0].autoValue })
         }
     }
 

@@ -83,10 +83,10 @@ extension Registry {
                     source = try await Self.runPushed(comparisons, mode, sorts, limit, pushed: pushed, support: support,
                                                       enumerable: enumerable, type: type, request: &request)
                 }
-                if request.condition == nil && request.sort.isEmpty && request.limit == nil {
-                    return source.map(\.autoValue)
-                }
-                return EngineQuery.run(source, type, request).map(\.autoValue)
+                let found = request.condition == nil && request.sort.isEmpty && request.limit == nil ? source
+                    : EngineQuery.run(source, type, request)
+                if let group = request.group { return try EngineQuery.group(found, type, group) }
+                return found.map(\.autoValue)
             },
             lookup: { identifiers in
                 let ids = identifiers.compactMap { Q.Entity.ID(entityIdentifier: $0) }

@@ -134,6 +134,9 @@ struct BoundFind {
     let condition: BoundCondition?
     let sort: [BoundSortKey]
     let limit: BoundExpression?
-    let summary: String
+    /// `| count by p` or `| group by p` right after the find, on a property of its entity: grouped on what the host
+    /// returns, before its entities are values (`FindCall.grouping`).
+    var grouping: (property: Int, Grouping)?
+    var summary: String
     let span: Span
 }

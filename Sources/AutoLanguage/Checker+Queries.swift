@@ -228,6 +228,15 @@ extension Checker {
             let grouping: Grouping
             if case .count = stage { grouping = .count } else { grouping = .items }
             let shape = RecordShape(names: ["key", grouping == .count ? "count" : "items"], types: [keyType, grouping == .count ? .int : .list(element)])
+            // Right after a `find`, on one property of its entity: the find groups what the host returns, so that a
+            // count makes no value of any entity.
+            if case .find(var find) = input.kind, find.grouping == nil, path.count == 1, case .entity(let type, let index) = path[0],
+               type === find.query.entityType {
+                find.grouping = (index, grouping)
+                let stage = "\(Self.stageName(stage)) \(path[0])"
+                find.summary += find.summary.contains(" · engine: ") ? ", \(stage)" : " · engine: \(stage)"
+                return BoundExpression(kind: .find(find), type: .list(.recordOf(shape)), span: span)
+            }
             return BoundExpression(kind: .group(input, path, grouping), type: .list(.recordOf(shape)), span: span)
         case .distinct:
             return BoundExpression(kind: .group(input, [], .distinct), type: input.type, span: span)

@@ -278,7 +278,7 @@ struct Compiler {
         }
         let call = FindCall(query: find.query, source: source, condition: find.condition.map { lower($0, into: &nodes) },
                             sort: find.sort.map { SortPlan(path: $0.path, descending: $0.descending, ignoringCase: $0.ignoringCase) },
-                            limit: find.limit.map { lower($0, into: &nodes) },
+                            limit: find.limit.map { lower($0, into: &nodes) }, grouping: find.grouping,
                             resultSlots: resultSlots, summary: find.summary)
         return node(.find(call), find.span, label: find.summary, updatesIt: updatesIt, writes: resultSlots)
     }

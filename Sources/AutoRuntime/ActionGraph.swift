@@ -184,17 +184,21 @@ package final class FindCall: Sendable {
     package let condition: ConditionPlan?
     package let sort: [SortPlan]
     package let limit: Expr?
+    /// `| count by p` or `| group by p` right after the find, on one property of the entity (by index): done on what
+    /// the host returned, before its entities are values (`FindRequest.group`). The find's result is then the groups.
+    package let grouping: (property: Int, Grouping)?
     package let resultSlots: [Int]
     /// What runs where, for `auto graph`: "host: author == "X" · engine: sort by published desc, limit 3".
     package let summary: String
 
     package init(query: QueryDescriptor, source: Source, condition: ConditionPlan?, sort: [SortPlan], limit: Expr?,
-                resultSlots: [Int], summary: String) {
+                grouping: (property: Int, Grouping)? = nil, resultSlots: [Int], summary: String) {
         self.query = query
         self.source = source
         self.condition = condition
         self.sort = sort
         self.limit = limit
+        self.grouping = grouping
         self.resultSlots = resultSlots
         self.summary = summary
     }

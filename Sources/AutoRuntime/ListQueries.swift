@@ -139,27 +139,38 @@ enum ListQueries {
     /// element, so a list of a million distinct values is grouped in one pass.
     static func group(_ items: [Value], by path: [PropertyAccess], _ grouping: Grouping, limits: ValueLimits, grants: Grants)
         throws(EvaluationError) -> Value {
+        .list(try group(count: items.count, key: { index throws(EvaluationError) in try read(path, items[index], grants: grants) },
+                        element: { items[$0] }, grouping, limits: limits))
+    }
+
+    /// The grouping of `count` elements, whatever holds them: a list of values, or the host's entities before they are
+    /// values (`FindRequest.group`). `key` reads an element's key; `element` gives an element as a value, asked only for
+    /// those the result holds (none for `count by`).
+    static func group(count: Int, key: (Int) throws(EvaluationError) -> Value, element: (Int) -> Value, _ grouping: Grouping,
+                      limits: ValueLimits) throws(EvaluationError) -> [Value] {
         var positions: [GroupKey: Int] = [:]
         var groups: [(key: Value, items: [Value], count: Int)] = []
-        for index in items.indices {
+        for index in 0..<count {
             if index % Interruption.stride == 0 { try Interruption.check() }
-            let item = items[index]
-            let key = GroupKey(try read(path, item, grants: grants))
+            let key = GroupKey(try key(index))
             if let position = positions[key] {
                 groups[position].count += 1
-                if grouping == .items { groups[position].items.append(item) }
+                if grouping == .items { groups[position].items.append(element(index)) }
             } else {
                 positions[key] = groups.count
-                groups.append((key.value, [item], 1))
+                groups.append((key.value, grouping == .count ? [] : [element(index)], 1))
             }
         }
+        let result: [Value]
         switch grouping {
         case .distinct:
-            return .list(groups.map { $0.items[0] })
+            return groups.map { $0.items[0] }
         case .items:
-            return try limits.list(groups.map { .record(Record(keys: ["key", "items"], values: [$0.key, .list($0.items)])) })
+            result = groups.map { .record(Record(keys: ["key", "items"], values: [$0.key, .list($0.items)])) }
         case .count:
-            return try limits.list(groups.map { .record(Record(keys: ["key", "count"], values: [$0.key, .int($0.count)])) })
+            result = groups.map { .record(Record(keys: ["key", "count"], values: [$0.key, .int($0.count)])) }
         }
+        try limits.checkNesting(result)
+        return result
     }
 }

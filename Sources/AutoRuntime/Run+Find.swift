@@ -53,9 +53,16 @@ extension Run {
                 return folding?(read) ?? read
             }, descending: key.descending)
         }
-        return FindRequest(source: source, condition: condition, sort: sort, limit: limit,
-                           compare: { op, a, b in (try? Operations.compare(op, a, b)) ?? false },
-                           order: ListQueries.order)
+        var request = FindRequest(source: source, condition: condition, sort: sort, limit: limit,
+                                  compare: { op, a, b in (try? Operations.compare(op, a, b)) ?? false },
+                                  order: ListQueries.order)
+        if let (property, grouping) = call.grouping {
+            let limits = self.limits.values
+            request.group = EntityGrouping(property: property) { count, key, element in
+                try ListQueries.group(count: count, key: { index throws(EvaluationError) in key(index) }, element: element, grouping, limits: limits)
+            }
+        }
+        return request
     }
 
     /// A where-clause for the engine, with one-property comparisons left typed for the entity's own test.
