@@ -149,16 +149,22 @@ enum ListQueries {
     static func group(count: Int, key: (Int) throws(EvaluationError) -> Value, element: (Int) -> Value, _ grouping: Grouping,
                       limits: ValueLimits) throws(EvaluationError) -> [Value] {
         var positions: [GroupKey: Int] = [:]
+        // Texts, the most common keys, by the text itself: two texts are equal keys exactly when `==` says so (as in
+        // `GroupKey`), and a text never equals a key of another kind, so they can be apart; this skips `GroupKey`'s
+        // switches on every element.
+        var textPositions: [String: Int] = [:]
         var groups: [(key: Value, items: [Value], count: Int)] = []
         for index in 0..<count {
             if index % Interruption.stride == 0 { try Interruption.check() }
-            let key = GroupKey(try key(index))
-            if let position = positions[key] {
+            let value = try key(index)
+            let found: Int?
+            if case .text(let text) = value { found = textPositions[text] } else { found = positions[GroupKey(value)] }
+            if let position = found {
                 groups[position].count += 1
                 if grouping == .items { groups[position].items.append(element(index)) }
             } else {
-                positions[key] = groups.count
-                groups.append((key.value, grouping == .count ? [] : [element(index)], 1))
+                if case .text(let text) = value { textPositions[text] = groups.count } else { positions[GroupKey(value)] = groups.count }
+                groups.append((value, grouping == .count ? [] : [element(index)], 1))
             }
         }
         let result: [Value]
