@@ -128,10 +128,11 @@ package final class SQLiteRunStore: RunStore {
     package func claim(_ fires: [Fire], at start: Date) throws(RunStoreError) -> [RunID?] {
         try write { db in
             try fires.map { fire in
-                try db.execute(sql: """
+                // Kept by the connection: compiling the statement was a fifth of a claim, on the way from an event to its run.
+                try db.cachedStatement(sql: """
                     INSERT OR IGNORE INTO run (script, name, trigger, scheduled_ms, manual, started_ms, outcome, files, rescan, caught_up)
                     VALUES (?, ?, ?, ?, ?, ?, 'running', ?, ?, ?)
-                    """, arguments: [fire.automation.script, fire.automation.name, fire.trigger, Self.milliseconds(fire.scheduled),
+                    """).execute(arguments: [fire.automation.script, fire.automation.name, fire.trigger, Self.milliseconds(fire.scheduled),
                                      fire.manual, Self.milliseconds(start), fire.files.map { Self.encode(paths: $0.files) },
                                      fire.files?.fromRescan ?? false, fire.caughtUp])
                 guard db.changesCount == 1 else { return nil }
@@ -238,7 +239,14 @@ package final class SQLiteRunStore: RunStore {
     }
 
     package func disabledNames() throws(RunStoreError) -> Set<String> {
-        try read { db in Set(try String.fetchAll(db, sql: "SELECT name FROM disabled")) }
+        // Read at each fire, on the way from an event to its run: on the writer's connection, with its statement kept,
+        // 0.07 ms where a read from the pool with a statement compiled each time took 0.22 ms. The claim that follows
+        // needs the writer anyway, so waiting for it here makes no fire later.
+        do {
+            return try pool.writeWithoutTransaction { db in Set(try String.fetchAll(db.cachedStatement(sql: "SELECT name FROM disabled"))) }
+        } catch {
+            throw RunStoreError(path: path, reason: Self.reason(for: error, path: path))
+        }
     }
 
     package func setEnabled(_ enabled: Bool, for name: String) throws(RunStoreError) {
