@@ -311,9 +311,12 @@ extension Checker {
             if precise.count == 1 { return precise[0].intent }
         }
         let phrase = words.map(\.name).joined(separator: " ")
-        let listed = (fitting.isEmpty ? candidates : fitting).map { candidate in
+        // Five at most: a host of a thousand intents would otherwise be listed whole in one message, and completion,
+        // which checks every prefix typed, would write that message on each key.
+        let shown = fitting.isEmpty ? candidates : fitting
+        let listed = shown.prefix(5).map { candidate in
             "'\(candidate.intent.name)'" + (candidate.intent.input.map { " (\($0.type))" } ?? "")
-        }.joined(separator: ", ")
+        }.joined(separator: ", ") + (shown.count > 5 ? " and \(shown.count - 5) more" : "")
         if fitting.isEmpty, let input {
             error("no '\(phrase)' action takes \(input.type) as its input", input.span, hint: "the candidates: \(listed)")
         } else {

@@ -16,6 +16,15 @@ import Testing
         }
     }
 
+    @Test func anAmbiguousActionListsFiveCandidatesAndCountsTheRest() throws {
+        let shortcuts = (1...7).map { "shortcut \"zap number \($0)\" (n: Int) { return n }" }.joined(separator: "\n")
+        let result = ScriptCompiler.compile(SourceFile(name: "t.auto", text: shortcuts + "\n3 | zap"), registry: try SampleLibrary.registry())
+        guard case .failure(let failure) = result else { Issue.record("compiled"); return }
+        let message = failure.diagnostics.map(\.message).first { $0.contains("ambiguous") } ?? "\(failure.diagnostics)"
+        #expect(message.contains("'zap number 5' (Int)") && !message.contains("'zap number 6'"), "\(message)")
+        #expect(message.hasSuffix(" and 2 more"), "\(message)")
+    }
+
     @Test func pipelineBecomesTwoActionNodesJoinedByAPipeEdge() throws {
         let graph = try compile("list books | open -> opened\nshow opened.title").graph
         #expect(actions(graph) == ["list books", "open book", "show"])
