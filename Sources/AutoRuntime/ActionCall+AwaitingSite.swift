@@ -26,10 +26,12 @@ final class AwaitingSite: Sendable {
 }
 
 extension Run {
-    /// Runs a call through its awaiting site and stores its result. False, with nothing run, when a computed value is
-    /// not what its parameter takes as it is: the values are then left in the frame for the array path.
+    /// Runs a call through its awaiting site and stores its result. False, with nothing run, when the call has no site
+    /// or a computed value is not what its parameter takes as it is: the values are then left in the frame for the
+    /// array path.
     @inline(__always)
-    nonisolated(nonsending) func callSite(_ site: AwaitingSite, _ call: ActionCall, _ frame: Frame, _ node: Node) async throws -> Bool {
+    nonisolated(nonsending) func callSite(_ call: ActionCall, _ frame: Frame, _ node: Node) async throws -> Bool {
+        guard let site = call.awaitingSite else { return false }
         var values: [Value] = []
         if !site.perCall.isEmpty {
             values.reserveCapacity(site.perCall.count)

@@ -41,13 +41,9 @@ extension Run {
                 case .awaitingSite(let node, let call):
                     // Run here, not one call deeper: each async call allocates its frame.
                     let node = node.takeUnretainedValue(), call = call.takeUnretainedValue()
-                    if let site = call.awaitingSite, callsThroughSites, try await callSite(site, call, frame, node) {
-                        // Done: a site's call shows its dialogs as it goes (`finish`).
-                    } else {
-                        try await runAwaiting(node, frame)
-                    }
+                    let ran = callsThroughSites ? try await callSite(call, frame, node) : false
+                    if !ran { try await runAwaiting(node, frame) }
                     pc += 1
-                    if !pendingDialogs.isEmpty { await showPendingDialogs() }
                     if !pendingDialogs.isEmpty { await showPendingDialogs() }
                 case .dialogs:
                     await showPendingDialogs()
