@@ -51,26 +51,42 @@ extension Run {
         let intent = call.intent
         if cancellation.isCancelled { throw RunCancelled() }
         let progressMark = context.progressMark()
-        let value: Value
+        let output: IntentOutput
         do {
-            let output = try await site.call(values, context)
-            value = context.progressMark() != progressMark || output.extras != nil
-                ? try await finish(output, of: call, node, progressMark) : output.value
+            output = try await site.call(values, context)
         } catch let needed as NeedsValueError {
-            // Asked for after all: the array path's way, with the arguments as it would have had them.
-            guard case .native(let perform) = call.implementation else { throw reported(needed, doing: intent.name, at: node.location) }
-            var arguments: [Value?] = []
-            values.withUnsafeBufferPointer { values in call.writeArguments(values, into: &arguments) }
-            do {
-                value = try await performAsking(perform, needed, call, &arguments, node, progressMark)
-            } catch {
-                throw reported(error, doing: intent.name, at: node.location)
-            }
+            store(try await siteAsking(needed, values, call, node, progressMark), in: call.resultSlots, of: node, frame)
+            return true
         } catch {
             await finishProgress(after: progressMark, failed: true)
             throw reported(error, doing: intent.name, at: node.location)
         }
-        store(value, in: call.resultSlots, of: node, frame)
+        guard context.progressMark() == progressMark, output.extras == nil else {
+            // Apart from `perform`'s errors: a need of an intent this one opens is not this one's to ask.
+            do {
+                store(try await finish(output, of: call, node, progressMark), in: call.resultSlots, of: node, frame)
+                return true
+            } catch {
+                throw reported(error, doing: intent.name, at: node.location)
+            }
+        }
+        store(output.value, in: call.resultSlots, of: node, frame)
         return true
+    }
+
+    /// A site's intent that said it needs a value: asked for the array path's way, with the arguments as that path
+    /// would have had them.
+    @inline(never)
+    nonisolated(nonsending) func siteAsking(_ needed: NeedsValueError, _ values: [Value], _ call: ActionCall, _ node: Node,
+                                            _ progressMark: Int) async throws -> Value {
+        let intent = call.intent
+        guard case .native(let perform) = call.implementation else { throw reported(needed, doing: intent.name, at: node.location) }
+        var arguments: [Value?] = []
+        values.withUnsafeBufferPointer { values in call.writeArguments(values, into: &arguments) }
+        do {
+            return try await performAsking(perform, needed, call, &arguments, node, progressMark)
+        } catch {
+            throw reported(error, doing: intent.name, at: node.location)
+        }
     }
 }

@@ -128,11 +128,15 @@ extension Run {
                 }
                 asked[index, default: 0] += 1
                 arguments[index] = try await answer(for: index, of: call, given: arguments, reason: needed.reason, node)
+                let output: IntentOutput
                 do {
-                    return try await finish(try await perform(arguments, context), of: call, node, progressMark)
+                    output = try await perform(arguments, context)
                 } catch let again as NeedsValueError {
                     needed = again
+                    continue
                 }
+                // Outside the retry: a need of an intent this one opens is not this one's (`finish` reports it).
+                return try await finish(output, of: call, node, progressMark)
             }
         } catch {
             await finishProgress(after: progressMark, failed: true)
