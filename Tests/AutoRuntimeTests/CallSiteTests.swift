@@ -49,10 +49,22 @@ struct EvenLater: AppIntent {
     }
 }
 
+/// Awaits, then opens `EvenLater` with an odd number, whose need is that intent's, not this one's.
+struct OpenOdd: AppIntent {
+    static let title = "Open odd"
+    @Parameter var n: Int
+    func perform(_ context: IntentContext) async throws -> IntentResult<Int> {
+        await Task.yield()
+        var next = EvenLater()
+        next.n = n * 2 + 1
+        return .result(value: n, opensIntent: next)
+    }
+}
+
 /// Calls through a call site (`ActionCall+Bound`): constants set once in the site's intent, computed arguments
 /// written on each call. Each must give what the array path gives, which a traced run takes.
 @Suite struct CallSiteTests {
-    static let registry = Registry.standard(adding: [Join.self, JoinLater.self, EvenLater.self, Scale.self, ScaleLater.self, Tick.self,
+    static let registry = Registry.standard(adding: [Join.self, JoinLater.self, EvenLater.self, OpenOdd.self, Scale.self, ScaleLater.self, Tick.self,
                                                      Bump.self, Shred.self])
 
     func compile(_ text: String) throws -> CompiledScript {
@@ -158,6 +170,13 @@ struct EvenLater: AppIntent {
         #expect(refused.standardError.contains("test.auto:1:20: error: \(intent): can't join -1 times"), "\(refused.standardError)")
         let failing = await EngineHarness.run("set w = \"a\"\nrepeat 2 times { \(intent) n: 1 / 0 word: w }", registry: Self.registry)
         #expect(failing.standardError.contains("test.auto:2:\(26 + shift): error:"), "\(failing.standardError)")
+    }
+
+    @Test func theNeedOfAnOpenedIntentIsNotAskedAsTheCallersParameter() async throws {
+        let outcome = await EngineHarness.run("open odd n: 1", registry: Self.registry, answers: ["4"])
+        #expect(outcome.questions.isEmpty)
+        #expect(outcome.exitCode == 1)
+        #expect(outcome.standardError.contains("open odd"), "\(outcome.standardError)")
     }
 
     @Test func anAwaitingSiteWhoseIntentNeedsAValueAsksForIt() async throws {
