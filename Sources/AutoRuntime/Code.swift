@@ -51,8 +51,8 @@ final class Code: @unchecked Sendable {
 
 /// One step of a body's code. Every payload is a plain value or an unmanaged reference (see `Code`).
 enum Instruction {
-    /// A statement that runs without awaiting (`set`, an expression, an immediate call's `append`): counted, then
-    /// its node's step.
+    /// A statement that runs without awaiting (`set`, `set x = x + more` on a list or a text, an expression):
+    /// counted, then its node's step.
     case run(Unmanaged<Node>)
     /// A call of an intent that runs immediately: as `run`, and then the dialogs it could not show at once are shown
     /// by the driver. The driver runs it instead when the run is traced or a list is piped into it.
@@ -72,7 +72,8 @@ enum Instruction {
     case jump(to: Int)
     /// Goes on when the condition holds, jumps when it doesn't.
     case jumpUnless(Unmanaged<Condition>, to: Int)
-    /// `repeat n times`: the count evaluated; no pass jumps to the loop's end, otherwise the first pass is counted.
+    /// `repeat n times`: the count evaluated; no pass jumps to the loop's end, otherwise the first pass is counted. A
+    /// body of one statement that never pauses runs every pass here (`Loop.single`), and so for `forStart`.
     case repeatStart(Unmanaged<Loop>)
     /// After a pass of `repeat`: the next one, counted, or on past the loop.
     case repeatNext(Unmanaged<Loop>)
