@@ -40,7 +40,8 @@ package enum AutoCommandLine {
         return moved
     }
 
-    package static func main(_ host: ScriptHost, arguments: [String]? = nil) async -> Never {
+    /// On the caller's executor, as `AutoHost.main`: no hop to the cooperative pool before the command starts.
+    nonisolated(nonsending) package static func main(_ host: ScriptHost, arguments: [String]? = nil) async -> Never {
         Self.host = host
         var arguments = arguments ?? givenArguments()
         // `auto` alone on a terminal opens the REPL; without a terminal it stays a usage error.

@@ -29,6 +29,9 @@ public enum AutoHost {
     /// or the host's own (a database that can't be opened) — ends the program with its message and exit status 2,
     /// never a trap; so does an intent of the host named as one of the standard library's.
     ///
+    /// It runs on the caller's executor: called from a program's top-level code, the command starts where that code
+    /// runs, without first waiting for a thread of the cooperative pool to start (half a millisecond of every start).
+    ///
     /// - Parameters:
     ///   - name: the command's name, in its help, messages, prompts and MCP resource addresses (`library://book/42`).
     ///   - version: what `--version` prints; by default the name and the engine's version.
@@ -37,7 +40,7 @@ public enum AutoHost {
     ///   - arguments: the command line, without the program's name; by default the process's (a host that reads
     ///     options of its own first passes what is left).
     ///   - register: registers the host's dependencies, intents, queries and App Shortcuts.
-    public static func main(name: String, version: String? = nil, standardLibrary: Bool = true, mcpTools: McpTools? = nil,
+    public nonisolated(nonsending) static func main(name: String, version: String? = nil, standardLibrary: Bool = true, mcpTools: McpTools? = nil,
                             arguments: [String]? = nil, register: (inout Registry) throws -> Void) async -> Never {
         var registry = Registry.standard
         do {
