@@ -61,16 +61,14 @@ extension Run {
             await finishProgress(after: progressMark, failed: true)
             throw reported(error, doing: intent.name, at: node.location)
         }
-        guard context.progressMark() == progressMark, output.extras == nil else {
-            // Apart from `perform`'s errors: a need of an intent this one opens is not this one's to ask.
-            do {
-                store(try await finish(output, of: call, node, progressMark), in: call.resultSlots, of: node, frame)
-                return true
-            } catch {
-                throw reported(error, doing: intent.name, at: node.location)
-            }
+        // Apart from `perform`'s errors: a need of an intent this one opens is not this one's to ask.
+        let value: Value
+        do {
+            value = try await completed(output, of: call, node, progressMark)
+        } catch {
+            throw reported(error, doing: intent.name, at: node.location)
         }
-        store(output.value, in: call.resultSlots, of: node, frame)
+        store(value, in: call.resultSlots, of: node, frame)
         return true
     }
 

@@ -126,13 +126,7 @@ extension Run {
     func callUnbound(_ call: ActionCall, _ values: UnsafeBufferPointer<Value>, _ frame: Frame, _ node: Node) throws -> Value? {
         var arguments = frame.takeArguments()
         call.writeArguments(values, into: &arguments)
-        if pipedList(call, arguments) != nil {
-            frame.evaluatedArguments = consume arguments
-            return nil
-        }
-        let value = try invokeNow(call, &arguments, node, ready: false)
-        frame.giveBack(consume arguments)
-        return value
+        return try invokeNow(call, taking: arguments, ready: false, frame, node)
     }
 }
 

@@ -183,7 +183,7 @@ private struct Builder {
             if call.runsImmediately {
                 instructions.append(.call(reference))
             } else if call.awaitingSite != nil {
-                owned.append(call)
+                // The node's kind holds the call, so the graph keeps it as it keeps the node.
                 instructions.append(.awaitSite(reference, Unmanaged.passUnretained(call)))
             } else {
                 instructions.append(.await(reference))

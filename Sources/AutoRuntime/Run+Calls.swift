@@ -21,14 +21,23 @@ extension Run {
     func runNow(_ call: ActionCall, _ frame: Frame, _ node: Node) throws -> Bool {
         var arguments = frame.takeArguments()
         let ready = try evaluateArguments(call, frame, node, into: &arguments)
-        if pipedList(call, arguments) != nil {
-            frame.evaluatedArguments = consume arguments
-            return false
-        }
-        let value = try invokeNow(call, &arguments, node, ready: ready)
-        frame.giveBack(consume arguments)
+        guard let value = try invokeNow(call, taking: arguments, ready: ready, frame, node) else { return false }
         store(value, in: call.resultSlots, of: node, frame)
         return true
+    }
+
+    /// `invokeNow` with the frame's argument buffer, which it gives back; nil, with the arguments left in the frame for
+    /// the awaiting path, when a list is piped into the call.
+    @inline(__always)
+    func invokeNow(_ call: ActionCall, taking arguments: consuming [Value?], ready: Bool, _ frame: Frame, _ node: Node) throws -> Value? {
+        if pipedList(call, arguments) != nil {
+            frame.evaluatedArguments = consume arguments
+            return nil
+        }
+        var arguments = arguments
+        let value = try invokeNow(call, &arguments, node, ready: ready)
+        frame.giveBack(consume arguments)
+        return value
     }
 
     /// A list piped into a call whose input takes one value: the call then runs once per element.
@@ -106,9 +115,14 @@ extension Run {
             await finishProgress(after: progressMark, failed: true)
             throw error
         }
-        if context.progressMark() != progressMark || output.extras != nil {
-            return try await finish(output, of: call, node, progressMark)
-        }
+        return try await completed(output, of: call, node, progressMark)
+    }
+
+    /// `perform`'s value, through `finish` only when something is left to do: a dialog, an opened intent, progress
+    /// left open. The common call awaits nothing more.
+    @inline(__always)
+    nonisolated(nonsending) func completed(_ output: IntentOutput, of call: ActionCall, _ node: Node, _ progressMark: Int) async throws -> Value {
+        guard context.progressMark() == progressMark, output.extras == nil else { return try await finish(output, of: call, node, progressMark) }
         return output.value
     }
 
