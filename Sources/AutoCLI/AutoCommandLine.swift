@@ -18,6 +18,16 @@ package enum AutoCommandLine {
         (1..<Int(CommandLine.argc)).map { FileNameBytes.text(cString: CommandLine.unsafeArgv[$0]!) }
     }
 
+    /// Unblocks every signal on this thread. A process starts with the signals its parent's spawning thread had
+    /// blocked (Foundation's `Process` passes them on), and a script of immediate calls runs on this, the main, thread:
+    /// with SIGINT blocked, Ctrl-C would never reach its handler, nor SIGTERM end it. libdispatch's main loop, where
+    /// the main thread used to wait while the command ran on the pool, unblocked them the same way.
+    static func acceptSignals() {
+        var none = sigset_t()
+        sigemptyset(&none)
+        pthread_sigmask(SIG_SETMASK, &none, nil)
+    }
+
     /// The options of the default command (`run`) that take their value as the next argument; any other option
     /// before a subcommand's name is a flag, or carries its value after `=` (`--allow-read=~/Books`).
     static let optionsWithValues: Set<String> = ["-e", "--answer", "--answers", "--max-steps", "--timeout", "--max-memory", "--max-depth"]
@@ -43,6 +53,7 @@ package enum AutoCommandLine {
     /// On the caller's executor, as `AutoHost.main`: no hop to the cooperative pool before the command starts.
     nonisolated(nonsending) package static func main(_ host: ScriptHost, arguments: [String]? = nil) async -> Never {
         Self.host = host
+        acceptSignals()
         var arguments = arguments ?? givenArguments()
         // `auto` alone on a terminal opens the REPL; without a terminal it stays a usage error.
         if arguments.isEmpty, isatty(0) == 1 { arguments = ["repl"] }

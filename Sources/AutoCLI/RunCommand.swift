@@ -68,7 +68,8 @@ struct RunCommand: AsyncParsableCommand {
     }
 
     /// Runs `script` on the host, Ctrl-C cancelling it; the exit code. Also `DirectRun`'s, without the parser.
-    static func run(_ script: SourceFile, options: RunOptions) async -> Int32 {
+    /// On the caller's executor: a script of immediate calls starts no thread.
+    nonisolated(nonsending) static func run(_ script: SourceFile, options: RunOptions) async -> Int32 {
         let cancellation = CancellationFlag()
         InterruptHandler.install(cancellation: cancellation)
         return await ScriptRunner(host: AutoCommandLine.host, console: .standard)

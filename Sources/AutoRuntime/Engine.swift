@@ -27,13 +27,16 @@ package struct Engine: Sendable {
     /// - `it`: what `it` starts as (an automation's scheduled instant).
     /// - `trace`: where each action is recorded as it runs (an automation's run history).
     /// - `writes`: told each path an intent is allowed to write (a file automation ignores its own writes).
-    package func run(_ program: Program, arguments: [Value] = [], interaction: any Interaction,
+    ///
+    /// On the caller's executor: a run of immediate calls (`auto -e 'show 1'`) hops to no other thread, so starting
+    /// one starts none. Only a time limit's race runs the program in a task of its own.
+    nonisolated(nonsending) package func run(_ program: Program, arguments: [Value] = [], interaction: any Interaction,
                     cancellation: CancellationFlag = CancellationFlag(), limits: RunLimits? = nil,
                     whatIf: Bool = false, session: SessionState? = nil, it: Value = .null, trace: RunTrace? = nil,
                     writes: (@Sendable (String) -> Void)? = nil) async -> RunOutcome {
         let limits = limits ?? self.limits
         let dependencies = self.dependencies, grants = self.grants
-        let start: @Sendable (ContinuousClock.Instant?) async -> RunOutcome = { deadline in
+        let start: nonisolated(nonsending) @Sendable (ContinuousClock.Instant?) async -> RunOutcome = { deadline in
             let context = IntentContext(interaction: interaction, cancellation: cancellation, dependencies: dependencies, grants: grants,
                                         json: JSONReader.codec(limits: limits.values), writes: writes)
             let run = Run(program: program, context: context, limits: limits, deadline: deadline, whatIf: whatIf, trace: trace)

@@ -24,13 +24,16 @@ extension Run {
         case dialogs
     }
 
-    /// Runs `code` in `frame` to its end. An error of the script or of an intent goes to the innermost `try` around the
-    /// instruction that threw, if any.
-    nonisolated(nonsending) func execute(_ code: Code, _ frame: Frame) async throws -> Ending {
-        var pc = 0
+    /// Runs `code` in `frame` to its end, from `pc` (and from `pause`, when `advance` already stopped there). An error
+    /// of the script or of an intent goes to the innermost `try` around the instruction that threw, if any.
+    nonisolated(nonsending) func execute(_ code: Code, _ frame: Frame, from start: Int = 0, after first: Pause? = nil) async throws -> Ending {
+        var pc = start
+        var paused = first
         while true {
             do {
-                switch try advance(code, frame, &pc) {
+                let pause = paused
+                paused = nil
+                switch try pause ?? advance(code, frame, &pc) {
                 case .ended(let ending):
                     if !pendingDialogs.isEmpty { await showPendingDialogs() }
                     return ending
@@ -48,12 +51,29 @@ extension Run {
                 case .dialogs:
                     await showPendingDialogs()
                 }
-            } catch let failure as RuntimeError where failure.isCatchable {
-                guard let handler = code.handler(at: pc) else { throw failure }
-                frame.slots[handler.errorSlot] = .text(failure.message)
-                pc = handler.handler
+            } catch {
+                try handle(error, code, frame, &pc)
             }
         }
+    }
+
+    /// `advance`, with failures going to their `try`s: runs until the body ends or something has to be awaited.
+    func advanceHandling(_ code: Code, _ frame: Frame, _ pc: inout Int) throws -> Pause {
+        while true {
+            do {
+                return try advance(code, frame, &pc)
+            } catch {
+                try handle(error, code, frame, &pc)
+            }
+        }
+    }
+
+    /// Sends a failure at `pc` to the innermost `try` around it (its message in the `try`'s slot, `pc` at its
+    /// handler), or throws it on when there is none or the failure can't be caught (a limit, a cancellation).
+    func handle(_ error: any Error, _ code: Code, _ frame: Frame, _ pc: inout Int) throws {
+        guard let failure = error as? RuntimeError, failure.isCatchable, let handler = code.handler(at: pc) else { throw error }
+        frame.slots[handler.errorSlot] = .text(failure.message)
+        pc = handler.handler
     }
 
     /// Runs instructions from `pc` until the body ends or something has to be awaited; `pc` is then the instruction to

@@ -47,7 +47,8 @@ package struct ScriptRunner: Sendable {
         self.console = console
     }
 
-    package func run(_ source: SourceFile, options: RunOptions, interaction: (any Interaction)? = nil,
+    /// On the caller's executor, as `Engine.run`.
+    nonisolated(nonsending) package func run(_ source: SourceFile, options: RunOptions, interaction: (any Interaction)? = nil,
                     cancellation: CancellationFlag = CancellationFlag()) async -> Int32 {
         let timeLimit = options.limits.maxDuration.map { TimeLimit(limit: $0, deadline: ContinuousClock.now + $0) }
         // The `Result` is taken apart where it is made: copying it out of `finish` made its type's metadata, whose

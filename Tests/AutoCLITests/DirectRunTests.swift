@@ -43,4 +43,23 @@ import Testing
             #expect(direct.standardError == parsed.standardError, "\(arguments)")
         }
     }
+
+    /// A script of immediate calls runs on the main thread, which starts with the mask of the thread that spawned the
+    /// process. Signals that thread blocked must still reach the run: Ctrl-C cancels it, SIGTERM ends it.
+    @Test func signalsTheParentBlockedStillReachTheRun() throws {
+        let code = "show \"counting\"\nrepeat 1_000_000_000 times { set x = 1 }"
+        for (signal, status) in [(SIGINT, Int32(130)), (SIGTERM, 128 + SIGTERM)] {
+            var blocked = sigset_t(), previous = sigset_t()
+            sigemptyset(&blocked)
+            sigaddset(&blocked, SIGINT)
+            sigaddset(&blocked, SIGTERM)
+            pthread_sigmask(SIG_BLOCK, &blocked, &previous)
+            let child = Result { try ChildProcess(BinaryRunner.binary, ["-e", code]) }
+            pthread_sigmask(SIG_SETMASK, &previous, nil)
+            let run = try child.get()
+            #expect(run.waitForOutput { $0.contains("counting") }, "\(run.standardError)")
+            run.signal(signal)
+            #expect(run.waitForExit(timeout: .seconds(30)) == status, "signal \(signal): \(run.standardError)")
+        }
+    }
 }
