@@ -59,7 +59,7 @@ extension Dependencies {
     func fills(for fields: [StoredProperties.Field], in owner: String) throws(RegistrationError) -> [DependencyFill] {
         var fills: [DependencyFill] = []
         for field in fields where field.isSpecialisation(of: Dependency<Int>.self) {
-            guard let filler = fillers[ObjectIdentifier(field.type)] else {
+            guard let filler = tables.fillers[ObjectIdentifier(field.type)] else {
                 // `Dependency<Clock>`: the type inside is the one to name.
                 let type = String(describing: field.type).dropFirst("Dependency<".count).dropLast()
                 throw RegistrationError("\(owner) uses a dependency of type \(type) ('\(field.propertyName)'), "
@@ -78,27 +78,46 @@ struct DependencyFill: Sendable {
 }
 
 /// The host's dependencies, one of each type.
+///
+/// Both tables live in one immutable object, which `add` replaces: copying the struct (every engine and every run's
+/// context holds one) is then one retain. Copying the two dictionaries went through their type's metadata, whose
+/// first instantiation scans every conformance record of the binary for `ObjectIdentifier: Hashable`: a tenth of a
+/// millisecond of every start, for a host with no dependency at all.
 @usableFromInline
 package struct Dependencies: Sendable {
-    private var values: [ObjectIdentifier: any Sendable] = [:]
-    /// For each registered type `T`, keyed by `Dependency<T>`, what sets a `@Dependency` property of that type:
-    /// registration matches a property's type here, with no dynamic cast.
-    private var fillers: [ObjectIdentifier: @Sendable (UnsafeMutableRawPointer) -> Void] = [:]
+    private var tables = DependencyTables.none
 
     @usableFromInline
     package init() {}
 
     package subscript<T>(_ type: T.Type) -> T? {
-        values[ObjectIdentifier(type)] as? T
+        tables.values[ObjectIdentifier(type)] as? T
     }
 
     mutating func add<T: Sendable>(_ value: T) throws(RegistrationError) {
-        guard values[ObjectIdentifier(T.self)] == nil else {
+        guard tables.values[ObjectIdentifier(T.self)] == nil else {
             throw RegistrationError("a dependency of type \(T.self) is already registered; there is one of each type")
         }
+        var values = tables.values, fillers = tables.fillers
         values[ObjectIdentifier(T.self)] = value
         fillers[ObjectIdentifier(Dependency<T>.self)] = { field in
             field.assumingMemoryBound(to: Dependency<T>.self).pointee.value = value
         }
+        tables = DependencyTables(values: values, fillers: fillers)
     }
+}
+
+/// What `Dependencies` holds, replaced whole when a dependency is added.
+final class DependencyTables: Sendable {
+    let values: [ObjectIdentifier: any Sendable]
+    /// For each registered type `T`, keyed by `Dependency<T>`, what sets a `@Dependency` property of that type:
+    /// registration matches a property's type here, with no dynamic cast.
+    let fillers: [ObjectIdentifier: @Sendable (UnsafeMutableRawPointer) -> Void]
+
+    init(values: [ObjectIdentifier: any Sendable], fillers: [ObjectIdentifier: @Sendable (UnsafeMutableRawPointer) -> Void]) {
+        self.values = values
+        self.fillers = fillers
+    }
+
+    static let none = DependencyTables(values: [:], fillers: [:])
 }
