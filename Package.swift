@@ -130,8 +130,11 @@ let package = Package(
             dependencies: ["AutoIntents", "AutoLanguage", "AutoRuntime", "AutoAutomation", "AutoPostgresServer",
                            .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Logging", package: "swift-log"),
                            .product(name: "PostgresNIO", package: "postgres-nio")],
-            path: "Benchmarks"
+            path: "Benchmarks",
+            exclude: ["StartFloor"]
         ),
+        // The start row's floor: a static Swift program that imports Foundation, linked as `auto` is.
+        .executableTarget(name: "start-floor", path: "Benchmarks/StartFloor", linkerSettings: startupLinking),
 
         // The fuzzing harness: generated programs and mutated fixtures run against the built `auto`, with
         // oracles on the exit code, JSON output and deadlines (`swift run auto-fuzz --quick`), and sandbox escapes.

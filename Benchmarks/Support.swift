@@ -294,6 +294,8 @@ let luaPrelude = """
 /// The `auto` built beside this benchmark (`scripts/benchmark` builds both into .build/release), which the workloads
 /// that time a whole process or talk to one run.
 let autoBinary = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent().appendingPathComponent("auto").path
+/// The start row's floor, built beside `auto` (scripts/benchmark builds it).
+let startFloorBinary = URL(fileURLWithPath: autoBinary).deletingLastPathComponent().appendingPathComponent("start-floor").path
 
 /// Why a workload that talks to a process gave no figure: what it said, or that it ended.
 struct BenchFailure: Error, CustomStringConvertible {

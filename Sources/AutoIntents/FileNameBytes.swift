@@ -69,9 +69,12 @@ package enum FileNameBytes {
         }
     }
 
-    /// The text for a C string the system returned.
+    /// The text for a C string the system returned. A name that is UTF-8 (nearly all) takes
+    /// `String(validatingCString:)`, which isn't generic: `String(validating:as:)` looks up generic metadata on every
+    /// call, a twentieth of a walk of a large tree.
     package static func text(cString: UnsafePointer<CChar>) -> String {
-        text(UnsafeRawBufferPointer(start: cString, count: strlen(cString)))
+        if let text = String(validatingCString: cString), !holdsBytes(text) { return text }
+        return text(UnsafeRawBufferPointer(start: cString, count: strlen(cString)))
     }
 
     /// The current folder, as `getcwd` gives it ("/" if it can't: the folder was removed, or is too deep).

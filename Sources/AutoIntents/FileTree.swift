@@ -78,7 +78,9 @@ package struct FileTree: Sendable {
         defer { closedir(directory) }
         var entries: [(name: String, isFolder: Bool)] = []
         while let entry = readdir(directory) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { FileNameBytes.text($0.prefix { $0 != 0 }) }
+            let name = withUnsafePointer(to: entry.pointee.d_name) { name in
+                name.withMemoryRebound(to: CChar.self, capacity: MemoryLayout.size(ofValue: name.pointee)) { FileNameBytes.text(cString: $0) }
+            }
             if name == "." || name == ".." { continue }
             let type = entry.pointee.d_type
             let isFolder: Bool

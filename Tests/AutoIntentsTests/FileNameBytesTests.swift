@@ -38,6 +38,9 @@ import Testing
             let bytes = (0..<length).map { _ in pool.randomElement(using: &generator)! }
             let text = FileNameBytes.text(bytes)
             #expect(FileNameBytes.bytes(text) == bytes, "\(bytes)")
+            // A name from readdir takes the C string's path, which must read every name the same.
+            let fromCString = (bytes.map { CChar(bitPattern: $0) } + [0]).withUnsafeBufferPointer { FileNameBytes.text(cString: $0.baseAddress!) }
+            #expect(fromCString == text, "\(bytes)")
             let fromC = FileNameBytes.withCString(text) { Array(UnsafeBufferPointer(start: $0, count: strlen($0))).map { UInt8(bitPattern: $0) } }
             #expect(fromC == bytes, "\(bytes)")
         }
