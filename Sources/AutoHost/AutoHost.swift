@@ -31,6 +31,10 @@ public enum AutoHost {
     ///
     /// It runs on the caller's executor: called from a program's top-level code, the command starts where that code
     /// runs, without first waiting for a thread of the cooperative pool to start (half a millisecond of every start).
+    /// `auto -e CODE` and `auto SCRIPT` then run the script on that thread too, until its first call that awaits:
+    /// an `ImmediateIntent`'s `performNow` may run on the main thread; an `AppIntent`'s `perform` runs where its own
+    /// isolation says (a nonisolated one on the cooperative pool). Every signal is unblocked on that thread, so that
+    /// Ctrl-C and SIGTERM reach the run whatever the parent blocked.
     ///
     /// - Parameters:
     ///   - name: the command's name, in its help, messages, prompts and MCP resource addresses (`library://book/42`).
