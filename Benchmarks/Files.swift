@@ -28,7 +28,8 @@ import Foundation
     if let shown = try? run(auto, ["--json", "-e", script]).stdout, !shown.contains(expected.first ?? "?") {
         notes.mismatch("files: the engine's ten largest are not the expected ones: \(shown.prefix(200))")
     }
-    let repetitions = options.quick ? 1 : 3
+    // Seven: with three, one slow run of either side on a busy machine decided the verdict.
+    let repetitions = options.quick ? 1 : 7
     func timed(_ executable: String?, _ arguments: [String], _ program: String) -> Timing {
         guard let executable, FileManager.default.isExecutableFile(atPath: executable) else { return .notInstalled(program) }
         var samples: [Double] = []
