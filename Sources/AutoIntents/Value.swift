@@ -162,11 +162,27 @@ public struct FileRef: Sendable, Hashable {
     }
 
     /// What follows the name's last dot: `gz` for `a.tar.gz`; empty for `README`, for `.bashrc` (a dot first starts
-    /// a hidden name, not an extension) and for `a.` (a byte scan, not NSString's: a folder's listing reads it per file).
+    /// a hidden name, not an extension) and for `a.` (a byte scan, not NSString's: a folder's listing reads it per file,
+    /// and `find files … where extension == …` per name, so the scan goes back from the path's end without making the
+    /// name first).
     public var pathExtension: String {
-        let name = self.name
-        guard let dot = name.utf8.lastIndex(of: UInt8(ascii: ".")), dot != name.utf8.startIndex else { return "" }
-        return String(name[name.utf8.index(after: dot)...])
+        let bytes = path.utf8
+        var end = bytes.endIndex
+        while end > bytes.startIndex, bytes[bytes.index(before: end)] == UInt8(ascii: "/") { end = bytes.index(before: end) }
+        var index = end
+        while index > bytes.startIndex {
+            let before = bytes.index(before: index)
+            switch bytes[before] {
+            case UInt8(ascii: "/"):
+                return ""
+            case UInt8(ascii: "."):
+                guard before > bytes.startIndex, bytes[bytes.index(before: before)] != UInt8(ascii: "/") else { return "" }
+                return String(Substring(bytes[index..<end]))
+            default:
+                index = before
+            }
+        }
+        return ""
     }
 }
 
