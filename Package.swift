@@ -7,7 +7,11 @@ import PackageDescription
 /// - without exporting the binary's own 35,000 symbols, which every symbol lookup of the loader and every `dladdr`
 ///   of the Swift runtime went through;
 /// - with the C++ runtime and libgcc from their static archives (linker/libstdc++.so says how), as the Swift
-///   runtime is: the loader no longer resolves libstdc++.so.6's thousands of symbols.
+///   runtime is: the loader no longer resolves libstdc++.so.6's thousands of symbols;
+/// - with SQLite and zlib from their static archives too (linker/libsqlite3.so, linker/libz.so), when the build is given
+///   `--pkg-config-path linker/pkgconfig` (scripts/install and scripts/benchmark do): Debian's zlib.pc, which the zip
+///   intents' zlib module reads, puts /usr/lib/x86_64-linux-gnu first on the library search path, where -lsqlite3
+///   finds the shared library before linker/ is searched.
 /// Shared libraries, the heap and the stack are still placed at random. Debug builds (and the tests) link as usual.
 let startupLinking: [LinkerSetting] = [
     .unsafeFlags(["-Xclang-linker", "-no-pie", "-Xlinker", "--no-export-dynamic",
