@@ -24,8 +24,9 @@ extension Run {
         case dialogs
     }
 
-    /// Runs `code` in `frame` to its end, from `pc` (and from `pause`, when `advance` already stopped there). An error
-    /// of the script or of an intent goes to the innermost `try` around the instruction that threw, if any.
+    /// Runs `code` in `frame` to its end, from the instruction `start`, and from `first` when `advance` already stopped
+    /// there with it. An error of the script or of an intent goes to the innermost `try` around the instruction that
+    /// threw, if any.
     ///
     /// Never inlined: inlined into `runScript`'s closure, it made each awaiting call a sixth slower (1M calls: 86–90 ms
     /// against 72–75).
