@@ -153,9 +153,7 @@ public struct FileRef: Sendable, Hashable {
     public init(path: String) { self.path = path }
     /// The last part of the path, trailing slashes aside: `notes.txt`, `Downloads` for `~/Downloads/`, `/` for `/`.
     public var name: String {
-        let bytes = path.utf8
-        var end = bytes.endIndex
-        while end > bytes.startIndex, bytes[bytes.index(before: end)] == UInt8(ascii: "/") { end = bytes.index(before: end) }
+        let bytes = path.utf8, end = nameEnd
         if end == bytes.startIndex { return path.isEmpty ? "" : "/" }
         let start = bytes[..<end].lastIndex(of: UInt8(ascii: "/")).map { bytes.index(after: $0) } ?? bytes.startIndex
         return String(path[start..<end])
@@ -163,12 +161,10 @@ public struct FileRef: Sendable, Hashable {
 
     /// What follows the name's last dot: `gz` for `a.tar.gz`; empty for `README`, for `.bashrc` (a dot first starts
     /// a hidden name, not an extension) and for `a.` (a byte scan, not NSString's: a folder's listing reads it per file,
-    /// and `find files … where extension == …` per name, so the scan goes back from the path's end without making the
+    /// and `find files … where extension == …` per name, so one scan goes back from the name's end without making the
     /// name first).
     public var pathExtension: String {
-        let bytes = path.utf8
-        var end = bytes.endIndex
-        while end > bytes.startIndex, bytes[bytes.index(before: end)] == UInt8(ascii: "/") { end = bytes.index(before: end) }
+        let bytes = path.utf8, end = nameEnd
         var index = end
         while index > bytes.startIndex {
             let before = bytes.index(before: index)
@@ -183,6 +179,14 @@ public struct FileRef: Sendable, Hashable {
             }
         }
         return ""
+    }
+
+    /// Where the path's last part ends: before its trailing slashes (at the start when it is empty or only slashes).
+    private var nameEnd: String.Index {
+        let bytes = path.utf8
+        var end = bytes.endIndex
+        while end > bytes.startIndex, bytes[bytes.index(before: end)] == UInt8(ascii: "/") { end = bytes.index(before: end) }
+        return end
     }
 }
 
