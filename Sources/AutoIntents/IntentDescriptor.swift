@@ -121,6 +121,31 @@ package final class IntentDescriptor: Sendable {
     /// joining runs the standard library's unspecialised generic code, whose first use scans every conformance
     /// record of the binary, on every start.
     package static func name(of title: String) -> String {
+        asciiName(of: title) ?? unicodeName(of: title)
+    }
+
+    /// `name(of:)` of a title in ASCII, as nearly all are, from its bytes: lower-casing the text and reading each
+    /// character's Unicode properties took most of the names a start makes (the standard library's, checked against
+    /// the host's). Nil for a title with any other byte. ASCII's whitespace is Unicode's: tab to carriage return, space.
+    static func asciiName(of title: String) -> String? {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(title.utf8.count)
+        var spaceBefore = false
+        for byte in title.utf8 {
+            guard byte < 0x80 else { return nil }
+            if byte == 0x20 || (0x09...0x0D).contains(byte) {
+                spaceBefore = !bytes.isEmpty
+                continue
+            }
+            if spaceBefore { bytes.append(0x20) }
+            spaceBefore = false
+            bytes.append(byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte)
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// `name(of:)` of any title, character by character.
+    static func unicodeName(of title: String) -> String {
         var name = ""
         var spaceBefore = false
         for character in title.lowercased() {
