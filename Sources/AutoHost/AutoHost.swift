@@ -47,9 +47,10 @@ public enum AutoHost {
     public nonisolated(nonsending) static func main(name: String, version: String? = nil, standardLibrary: Bool = true, mcpTools: McpTools? = nil,
                             arguments: [String]? = nil, register: (inout Registry) throws -> Void) async -> Never {
         var registry = Registry.standard
+        let standardCount = registry.intents.count
         do {
             try register(&registry)
-            try Self.checkTitles(of: registry)
+            try Self.checkTitles(of: registry.intents.dropFirst(standardCount))
             if standardLibrary { try Self.checkNames(of: registry, against: StandardLibrary.intents) }
         } catch {
             StandardStream.error.write("\(name): can't start: \(IntentError.message(of: error))\n")
@@ -63,10 +64,11 @@ public enum AutoHost {
         await AutoCommandLine.main(host, arguments: arguments)
     }
 
-    /// Refuses an intent of the host's whose title scripts can't call (`CallableTitle`): one that starts with `find`
-    /// registers and is listed, and every script, `say` and MCP call that names it fails to parse.
-    package static func checkTitles(of registry: Registry) throws(RegistrationError) {
-        for intent in registry.intents.dropFirst(Registry.standard.intents.count) {
+    /// Refuses an intent of the host's (`intents`: those registered after the standard ones) whose title scripts can't
+    /// call (`CallableTitle`): one that starts with `find` registers and is listed, and every script, `say` and MCP
+    /// call that names it fails to parse.
+    package static func checkTitles(of intents: ArraySlice<IntentDescriptor>) throws(RegistrationError) {
+        for intent in intents {
             if let problem = CallableTitle.problem(intent.title) {
                 throw RegistrationError("intent '\(intent.title)'\(intent.declaredAs.map { " (\($0))" } ?? "") can't be called by its title: \(problem)")
             }
