@@ -363,7 +363,7 @@ package final class SQLiteRunStore: RunStore {
     // MARK: Access
 
     /// A write in one transaction; then, unless it is a claim (`checkpointing` false), the log's checkpoint when it is
-    /// due. A checkpoint that fails leaves the log as it was, to be checkpointed after the next write.
+    /// due. A checkpoint that fails leaves the log as it was, to be checkpointed once as many writes again are done.
     private func write<T>(checkpointing: Bool = true, _ work: (Database) throws -> T) throws(RunStoreError) -> T {
         let result = try reporting { try pool.write(work) }
         let written = uncheckpointed.add(1, ordering: .relaxed).newValue

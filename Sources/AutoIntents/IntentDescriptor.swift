@@ -117,9 +117,7 @@ package final class IntentDescriptor: Sendable {
     /// How a message names where the intent comes from: its Swift type, or the place its shortcut was declared at.
     package var declaredAs: String? { swiftType ?? origin.map { "the shortcut at \($0)" } }
 
-    /// `Add  Book ` → "add book": lower case, words one space apart. Built character by character: splitting and
-    /// joining runs the standard library's unspecialised generic code, whose first use scans every conformance
-    /// record of the binary, on every start.
+    /// `Add  Book ` → "add book": lower case, words one space apart.
     package static func name(of title: String) -> String {
         asciiName(of: title) ?? unicodeName(of: title)
     }
@@ -144,7 +142,8 @@ package final class IntentDescriptor: Sendable {
         return String(decoding: bytes, as: UTF8.self)
     }
 
-    /// `name(of:)` of any title, character by character.
+    /// `name(of:)` of any title, character by character: splitting and joining runs the standard library's
+    /// unspecialised generic code, whose first use scans every conformance record of the binary, on every start.
     static func unicodeName(of title: String) -> String {
         var name = ""
         var spaceBefore = false

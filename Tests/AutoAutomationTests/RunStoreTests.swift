@@ -323,8 +323,6 @@ final class StorePlace: Sendable {
 
     // MARK: SQLite's own
 
-    /// A daemon starting while `auto automations list` runs: each opens a new store on its own connections. Without
-    /// the opening lock about half of such pairs failed ("table automation already exists", "locked").
     /// The store checkpoints its log itself, after writes that aren't claims: the log stays small, so that a commit
     /// writes over blocks the log already has, and a claim never copies pages into the database on its way to a run.
     @Test func theLogStaysSmallAndClaimsLeaveItsCheckpointToOtherWrites() async throws {
@@ -357,6 +355,8 @@ final class StorePlace: Sendable {
         return try queue.writeWithoutTransaction { db in try db.checkpoint(.passive).walFrameCount }
     }
 
+    /// A daemon starting while `auto automations list` runs: each opens a new store on its own connections. Without
+    /// the opening lock about half of such pairs failed ("table automation already exists", "locked").
     @Test func aNewStoreOpenedByManyAtOnceOpensForEach() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("auto-store-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
