@@ -18,11 +18,35 @@ package typealias BoundCall = @Sendable (_ values: UnsafeBufferPointer<Value>, I
 package typealias CallBinder = @Sendable (_ arguments: [BoundArgument]) -> BoundCall?
 
 /// A call site of a native intent that awaits (`AppIntent.perform`), made as `BoundCall`'s is: its constants set once
-/// in the site's intent. `values` are the `.perCall` arguments, in parameter order, each of its parameter's exact type;
-/// a call fills them into a copy of the site's intent, which the call keeps across its suspensions. A site whose
-/// arguments are all constants performs on its own intent, shared (`perform` doesn't change it), without a copy.
+/// in the site's intent, which `site` holds (`AwaitingSiteIntent`). A call is `perform(site, values, context)`:
+/// `values` are the `.perCall` arguments, in parameter order, each of its parameter's exact type, filled into a copy of
+/// the site's intent, which the call keeps across its suspensions. A site whose arguments are all constants performs
+/// on its own intent, shared (`perform` doesn't change it), without a copy.
+///
+/// The site is passed in rather than captured so that, for a site of constants, `perform` captures nothing: the
+/// engine's await then enters the specialised closure without a forwarder, one async frame on the task fewer per call.
 @usableFromInline
-package typealias AwaitingBoundCall = @Sendable (_ values: [Value], IntentContext) async throws -> IntentOutput
+package struct AwaitingBoundCall: Sendable {
+    @usableFromInline package let site: AnyObject & Sendable
+    @usableFromInline package let perform: @Sendable (_ site: AnyObject, _ values: [Value], IntentContext) async throws -> IntentOutput
+
+    @inlinable
+    init(_ site: AnyObject & Sendable, _ perform: @escaping @Sendable (AnyObject, [Value], IntentContext) async throws -> IntentOutput) {
+        self.site = site
+        self.perform = perform
+    }
+}
+
+/// The intent of an awaiting call site, with its constants set. A `let` of a class, so that `perform` borrows it where
+/// it is across its suspensions: read through a pointer, the intent was copied for each call, with a retain and a
+/// release of each parameter's storage.
+@usableFromInline
+final class AwaitingSiteIntent<I: AppIntent>: Sendable {
+    @usableFromInline let intent: I
+
+    @usableFromInline
+    init(_ intent: I) { self.intent = intent }
+}
 
 /// `CallBinder` for an intent that awaits.
 @usableFromInline
@@ -78,12 +102,15 @@ extension IntentDescriptor {
         guard I.immediatePerform == nil else { return nil }
         return { arguments in
             guard let (site, perCall) = bindConstants(prototype, parameters, arguments) else { return nil }
+            let shared = AwaitingSiteIntent(site)
             guard !perCall.isEmpty else {
-                return { _, context in try await perform(site, context) }
+                return AwaitingBoundCall(shared) { site, _, context in
+                    try output(try await unsafeDowncast(site, to: AwaitingSiteIntent<I>.self).intent.perform(context))
+                }
             }
             let fill = valuesFiller(perCall)
-            return { values, context in
-                var intent = site
+            return AwaitingBoundCall(shared) { site, values, context in
+                var intent = unsafeDowncast(site, to: AwaitingSiteIntent<I>.self).intent
                 try withUnsafeMutablePointer(to: &intent) { pointer in
                     try values.withUnsafeBufferPointer { values in try fill(pointer, values) }
                 }

@@ -29,9 +29,52 @@ extension Run {
     /// Runs a call through its awaiting site and stores its result. False, with nothing run, when the call has no site
     /// or a computed value is not what its parameter takes as it is: the values are then left in the frame for the
     /// array path.
+    ///
+    /// The call and its node come unretained from the code, which the run holds, and stay so across the await; only
+    /// the site is held. Held as references, the call and its node were two retains and releases more per call
+    /// (1M awaiting calls: 70–76 against 62–66 ms).
     @inline(__always)
-    nonisolated(nonsending) func callSite(_ call: ActionCall, _ frame: Frame, _ node: Node) async throws -> Bool {
-        guard let site = call.awaitingSite else { return false }
+    nonisolated(nonsending) func callSite(_ call: Unmanaged<ActionCall>, _ frame: Frame, _ node: Unmanaged<Node>) async throws -> Bool {
+        guard let (site, values) = try call._withUnsafeGuaranteedRef({ call in
+            try node._withUnsafeGuaranteedRef { node in try siteArguments(call, frame, node) }
+        }) else { return false }
+        if cancellation.isCancelled { throw RunCancelled() }
+        let progressMark = context.progressMark()
+        let output: IntentOutput
+        do {
+            output = try await site.call.perform(site.call.site, values, context)
+        } catch let needed as NeedsValueError {
+            let call = call.takeUnretainedValue(), node = node.takeUnretainedValue()
+            store(try await siteAsking(needed, values, call, node, progressMark), in: call.resultSlots, of: node, frame)
+            return true
+        } catch {
+            await finishProgress(after: progressMark, failed: true)
+            let call = call.takeUnretainedValue(), node = node.takeUnretainedValue()
+            throw reported(error, doing: call.intent.name, at: node.location)
+        }
+        let value: Value
+        if let settled = settled(output, progressMark) {
+            value = settled
+        } else {
+            // Apart from `perform`'s errors: a need of an intent this one opens is not this one's to ask.
+            let call = call.takeUnretainedValue(), node = node.takeUnretainedValue()
+            do {
+                value = try await finish(output, of: call, node, progressMark)
+            } catch {
+                throw reported(error, doing: call.intent.name, at: node.location)
+            }
+        }
+        call._withUnsafeGuaranteedRef { call in
+            node._withUnsafeGuaranteedRef { node in store(value, in: call.resultSlots, of: node, frame) }
+        }
+        return true
+    }
+
+    /// The call's site and the values it computes on each call; nil when the call has no site or a value is not what its
+    /// parameter takes as it is, with the values then left in the frame for the array path.
+    @inline(__always)
+    func siteArguments(_ call: ActionCall, _ frame: Frame, _ node: Node) throws -> (AwaitingSite, [Value])? {
+        guard let site = call.awaitingSite else { return nil }
         var values: [Value] = []
         if !site.perCall.isEmpty {
             values.reserveCapacity(site.perCall.count)
@@ -45,31 +88,10 @@ extension Run {
                 var arguments = frame.takeArguments()
                 values.withUnsafeBufferPointer { values in call.writeArguments(values, into: &arguments) }
                 frame.evaluatedArguments = arguments
-                return false
+                return nil
             }
         }
-        let intent = call.intent
-        if cancellation.isCancelled { throw RunCancelled() }
-        let progressMark = context.progressMark()
-        let output: IntentOutput
-        do {
-            output = try await site.call(values, context)
-        } catch let needed as NeedsValueError {
-            store(try await siteAsking(needed, values, call, node, progressMark), in: call.resultSlots, of: node, frame)
-            return true
-        } catch {
-            await finishProgress(after: progressMark, failed: true)
-            throw reported(error, doing: intent.name, at: node.location)
-        }
-        // Apart from `perform`'s errors: a need of an intent this one opens is not this one's to ask.
-        let value: Value
-        do {
-            value = try await completed(output, of: call, node, progressMark)
-        } catch {
-            throw reported(error, doing: intent.name, at: node.location)
-        }
-        store(value, in: call.resultSlots, of: node, frame)
-        return true
+        return (site, values)
     }
 
     /// A site's intent that said it needs a value: asked for the array path's way, with the arguments as that path

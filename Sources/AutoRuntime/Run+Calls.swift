@@ -122,8 +122,14 @@ extension Run {
     /// left open. The common call awaits nothing more.
     @inline(__always)
     nonisolated(nonsending) func completed(_ output: IntentOutput, of call: ActionCall, _ node: Node, _ progressMark: Int) async throws -> Value {
-        guard context.progressMark() == progressMark, output.extras == nil else { return try await finish(output, of: call, node, progressMark) }
-        return output.value
+        guard let value = settled(output, progressMark) else { return try await finish(output, of: call, node, progressMark) }
+        return value
+    }
+
+    /// `perform`'s value when nothing is left to do after it (`completed`), nil when `finish` has work.
+    @inline(__always)
+    func settled(_ output: IntentOutput, _ progressMark: Int) -> Value? {
+        context.progressMark() == progressMark && output.extras == nil ? output.value : nil
     }
 
     /// A `perform` that said it needs a value: the parameter asked for and `perform` run again from the start, three

@@ -53,9 +53,8 @@ extension Run {
                     if !pendingDialogs.isEmpty { await showPendingDialogs() }
                 case .awaitingSite(let node, let call):
                     // Run here, not one call deeper: each async call allocates its frame.
-                    let node = node.takeUnretainedValue(), call = call.takeUnretainedValue()
                     let ran = callsThroughSites ? try await callSite(call, frame, node) : false
-                    if !ran { try await runAwaiting(node, frame) }
+                    if !ran { try await runAwaiting(node.takeUnretainedValue(), frame) }
                     pc += 1
                     if !pendingDialogs.isEmpty { await showPendingDialogs() }
                 case .dialogs:

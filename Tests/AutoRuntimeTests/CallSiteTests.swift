@@ -168,6 +168,10 @@ struct OpenOdd: AppIntent {
         let refused = await EngineHarness.run("for v in [1, -1] { \(intent) n: v word: \"a\" -> j\nshow j }", registry: Self.registry)
         #expect(refused.output == ["A"])
         #expect(refused.standardError.contains("test.auto:1:20: error: \(intent): can't join -1 times"), "\(refused.standardError)")
+        // A site of constants only, which performs on its own intent.
+        let refusedConstants = await EngineHarness.run("show 1\n  \(intent) n: -1 word: \"a\"\nshow 2", registry: Self.registry)
+        #expect(refusedConstants.output == ["1"] && refusedConstants.exitCode == 1)
+        #expect(refusedConstants.standardError.contains("test.auto:2:3: error: \(intent): can't join -1 times"), "\(refusedConstants.standardError)")
         let failing = await EngineHarness.run("set w = \"a\"\nrepeat 2 times { \(intent) n: 1 / 0 word: w }", registry: Self.registry)
         #expect(failing.standardError.contains("test.auto:2:\(26 + shift): error:"), "\(failing.standardError)")
     }
