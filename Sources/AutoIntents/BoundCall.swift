@@ -105,7 +105,7 @@ extension IntentDescriptor {
             let shared = AwaitingSiteIntent(site)
             guard !perCall.isEmpty else {
                 return AwaitingBoundCall(shared) { site, _, context in
-                    try output(try await unsafeDowncast(site, to: AwaitingSiteIntent<I>.self).intent.perform(context))
+                    try await perform(unsafeDowncast(site, to: AwaitingSiteIntent<I>.self).intent, context)
                 }
             }
             let fill = valuesFiller(perCall)
