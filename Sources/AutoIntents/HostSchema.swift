@@ -129,9 +129,9 @@ package struct SchemaError: Error, Sendable, CustomStringConvertible {
 }
 
 extension IntentDescriptor {
-    /// What stays when the intent's title changes: its Swift type's name, or its name for an intent made without one
-    /// (a built-in, a shortcut).
-    package var identifier: String { type.map(Self.identifier(of:)) ?? name }
+    /// What stays when the intent's title changes: its Swift type's name; for an intent made without one, the
+    /// identifier it was made with (a built-in's) or its name (a shortcut's).
+    package var identifier: String { type.map(Self.identifier(of:)) ?? madeIdentifier ?? name }
 
     /// A native intent's identifier: its Swift type's name, without the module (a host may move it).
     package static func identifier(of type: any AppIntent.Type) -> String { String(describing: type) }

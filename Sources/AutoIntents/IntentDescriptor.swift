@@ -110,6 +110,9 @@ package final class IntentDescriptor: Sendable {
     package let origin: String?
     /// The Swift type of a native intent, for messages about it.
     let type: (any AppIntent.Type)?
+    /// The identifier of an intent made without a Swift type that keeps one of its own: a built-in keeps its
+    /// struct's (`ShowIntent`). Nil for the others (`identifier`).
+    let madeIdentifier: String?
     /// The Swift type of a native intent, module first (`LibraryHost.OpenBook`), made when a message needs it
     /// (`IntentBundle.Entry.swiftType` says why not before).
     package var swiftType: String? { type.map { String(reflecting: $0) } }
@@ -161,18 +164,20 @@ package final class IntentDescriptor: Sendable {
 
     package convenience init(title: String, description: IntentDescription = "", parameters: [ParameterInfo],
                 summary: ParameterSummary? = nil, sideEffect: SideEffect = .none, capabilities: Set<Capability> = [],
-                isDiscoverable: Bool = true, outputType: ValueType, resultRule: ResultRule = .fixed, implementation: Implementation,
-                origin: String? = nil, formerTitles: [String] = []) {
+                isDiscoverable: Bool = true, outputType: ValueType, resultRule: ResultRule = .fixed, identifier: String? = nil,
+                implementation: Implementation, origin: String? = nil, formerTitles: [String] = []) {
         self.init(title: title, description: description, parameters: parameters, summary: summary, sideEffect: sideEffect,
                   capabilities: { capabilities }, isDiscoverable: isDiscoverable, outputType: outputType, resultRule: resultRule,
-                  calls: .made(implementation, nil), origin: origin, formerTitles: formerTitles)
+                  calls: .made(implementation, nil), origin: origin, madeIdentifier: identifier, formerTitles: formerTitles)
     }
 
     @usableFromInline
     init(title: String, description: IntentDescription, parameters: [ParameterInfo], summary: ParameterSummary?, sideEffect: SideEffect,
          capabilities: @escaping @Sendable () -> Set<Capability>, isDiscoverable: Bool, outputType: ValueType, resultRule: ResultRule,
-         calls: Calls, origin: String?, type: (any AppIntent.Type)? = nil, formerTitles: [String] = [], deprecation: IntentDeprecation? = nil) {
+         calls: Calls, origin: String?, type: (any AppIntent.Type)? = nil, madeIdentifier: String? = nil, formerTitles: [String] = [],
+         deprecation: IntentDeprecation? = nil) {
         self.type = type
+        self.madeIdentifier = madeIdentifier
         formerNames = formerTitles.map(Self.name(of:))
         formerWords = formerNames.map { $0.split(separator: " ") }
         self.deprecation = deprecation
@@ -198,7 +203,7 @@ package final class IntentDescriptor: Sendable {
     package func withOutputType(_ type: ValueType) -> IntentDescriptor {
         IntentDescriptor(title: title, description: description, parameters: parameters, summary: summary, sideEffect: sideEffect,
                          capabilities: capabilitiesOfIntent, isDiscoverable: isDiscoverable, outputType: type, resultRule: resultRule, calls: calls,
-                         origin: origin, type: self.type, formerTitles: formerNames, deprecation: deprecation)
+                         origin: origin, type: self.type, madeIdentifier: madeIdentifier, formerTitles: formerNames, deprecation: deprecation)
     }
 
     /// The parameter a label names: by its name, or by a name it had before (`ParameterInfo.formerNames`).
