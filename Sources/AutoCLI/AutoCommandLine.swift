@@ -7,10 +7,14 @@ import Foundation
 /// The whole command line (`run`, `-e`, the REPL, `check`, `daemon`, `mcp`, …) over one host's scripts: what
 /// `AutoHost.main` ends with.
 package enum AutoCommandLine {
-    /// The host the commands work with. Set once, before the arguments are parsed; ArgumentParser
-    /// builds the commands itself, so they can't be handed it any other way. Empty until then: setting it first
-    /// makes its initial value, which, as `ScriptHost()`, registered the built-in intents once more on every start.
-    nonisolated(unsafe) static var host = ScriptHost(registry: Registry(), prelude: [])
+    /// The host the commands work with: the one `main` was given, set before the arguments are parsed (ArgumentParser
+    /// builds the commands itself, so they can't be handed it any other way); before that, a host with nothing in it.
+    static var host: ScriptHost { givenHost ?? unsetHost }
+
+    /// Nil until `main` sets it. Not a host to replace: as `ScriptHost()`, an initial host registered the built-in
+    /// intents once more on every start, and as an empty one it was destroyed when replaced, 1% of `auto -e 'show 1'`.
+    nonisolated(unsafe) private static var givenHost: ScriptHost?
+    private static let unsetHost = ScriptHost(registry: Registry(), prelude: [])
 
     /// The process's arguments, its name left out, as given: a byte that isn't UTF-8 (a file's name) is kept as
     /// `FileNameBytes` says, where `CommandLine.arguments` would make it U+FFFD and name no file.
@@ -30,7 +34,8 @@ package enum AutoCommandLine {
 
     /// The options of the default command (`run`) that take their value as the next argument; any other option
     /// before a subcommand's name is a flag, or carries its value after `=` (`--allow-read=~/Books`).
-    static let optionsWithValues: Set<String> = ["-e", "--answer", "--answers", "--max-steps", "--timeout", "--max-memory", "--max-depth"]
+    /// An array: the first `Set<String>` of a start made its metadata and hashed each option, 1% of `auto -e 'show 1'`.
+    static let optionsWithValues = ["-e", "--answer", "--answers", "--max-steps", "--timeout", "--max-memory", "--max-depth"]
 
     /// `auto --json run f.auto`, `library --no-input say …`: options written before a subcommand's name are that
     /// subcommand's, as git and nushell read them, so the name moves to the front. Only when every argument before
@@ -52,7 +57,7 @@ package enum AutoCommandLine {
 
     /// On the caller's executor, as `AutoHost.main`: no hop to the cooperative pool before the command starts.
     nonisolated(nonsending) package static func main(_ host: ScriptHost, arguments: [String]? = nil) async -> Never {
-        Self.host = host
+        givenHost = host
         acceptSignals()
         var arguments = arguments ?? givenArguments()
         // `auto` alone on a terminal opens the REPL; without a terminal it stays a usage error.

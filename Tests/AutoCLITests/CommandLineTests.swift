@@ -109,7 +109,7 @@ import Testing
         }
         let separate = Set(listed.filter { !$0.hasPrefix("--allow-") })  // --allow-read takes its paths after '='
         #expect(!separate.isEmpty)
-        #expect(separate == AutoCommandLine.optionsWithValues, "\(listed)")
+        #expect(separate == Set(AutoCommandLine.optionsWithValues), "\(listed)")
     }
 
     /// One rule for the result in both modes: the last statement's value when it makes one, nothing (`null`) after
