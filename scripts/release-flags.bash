@@ -10,7 +10,10 @@
 #   linker/start-order.txt gives (scripts/start-order writes it): a start then maps its code in about 85 page faults
 #   instead of 140 scattered over the 37 MB of code, 0.2 ms of a start (docs/PERFORMANCE.md). gold, Swift's linker
 #   on Linux, reads the list; a section it doesn't name is laid out after them, as before.
-release_flags=(-c release --static-swift-stdlib --pkg-config-path linker/pkgconfig
+# - no `$ORIGIN` run path, which SwiftPM gives every executable: a static binary loads no library from its folder, and
+#   with it the loader looked for libm and libc beside the binary first (in its folder and its glibc-hwcaps, tls and
+#   x86_64 subfolders), 22 failed system calls of each start.
+release_flags=(-c release --static-swift-stdlib --pkg-config-path linker/pkgconfig --disable-local-rpath
                -Xswiftc -Xfrontend -Xswiftc -disable-concrete-type-metadata-mangled-name-accessors
                -Xswiftc -Xfrontend -Xswiftc -function-sections
                -Xlinker --section-ordering-file -Xlinker "$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)/linker/start-order.txt")
