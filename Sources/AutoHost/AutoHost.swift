@@ -51,7 +51,8 @@ public enum AutoHost {
         do {
             try register(&registry)
             try Self.checkTitles(of: registry.intents.dropFirst(standardCount))
-            if standardLibrary { try Self.checkNames(of: registry, against: StandardLibrary.intents) }
+            // A host that registered no intent has no name to clash (`auto` itself): its start skips the check.
+            if standardLibrary, registry.intents.count > standardCount { try Self.checkNames(of: registry, against: StandardLibrary.intents) }
         } catch {
             StandardStream.error.write("\(name): can't start: \(IntentError.message(of: error))\n")
             exit(ExitCode.usageError)

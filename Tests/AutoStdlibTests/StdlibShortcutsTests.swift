@@ -1,4 +1,5 @@
 import AutoIntents
+import AutoStdlib
 import AutoTestSupport
 import Foundation
 import Testing
@@ -22,6 +23,19 @@ import Testing
     }
 
     func tree(_ path: String) throws -> [String] { try FileManager.default.subpathsOfDirectory(atPath: folder + "/" + path).sorted() }
+
+    /// Each file of Shortcuts/ is in the prelude, by its name, in name order, with its text.
+    @Test func thePreludeIsTheShortcutsFolder() throws {
+        let shortcuts = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("../../Sources/AutoStdlib/Shortcuts").standardizedFileURL
+        let files = try FileManager.default.contentsOfDirectory(atPath: shortcuts.path).filter { $0.hasSuffix(".auto") }.sorted()
+        #expect(!files.isEmpty)
+        #expect(StandardLibrary.prelude.map(\.name) == files.map { "stdlib-intents/" + $0 })
+        for (file, embedded) in zip(files, StandardLibrary.prelude) {
+            let text = try String(contentsOf: shortcuts.appendingPathComponent(file), encoding: .utf8)
+            #expect(embedded.text == text || embedded.text + "\n" == text, "\(file)")
+        }
+    }
 
     @Test func tidyFolderSortsFilesByKind() async throws {
         let result = try await auto(#"show count(tidy folder "DIR/in")"#)
