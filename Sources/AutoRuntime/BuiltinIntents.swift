@@ -38,7 +38,8 @@ package enum BuiltinIntents {
             summary: "Ask {prompt}", outputType: .any, resultRule: .typeNamedBy(parameter: 1), identifier: "AskIntent",
             implementation: .native { arguments, context in
                 let prompt = try text(arguments, 0, of: "ask")
-                let asked = askedType(arguments[1])
+                // Optional: not given is Text, and a call made with fewer arguments is no trap.
+                let asked = askedType(arguments.count > 1 ? arguments[1] : nil)
                 let value = try await context.interaction.requestValue(ValueRequest(prompt: prompt, type: asked, intent: "ask"))
                 return IntentOutput(value: value)
             })

@@ -79,7 +79,7 @@ import Testing
         }
     }
 
-    @Test func argumentsOfAnotherKindAreErrorsNotTraps() throws {
+    @Test func argumentsOfAnotherKindAreErrorsNotTraps() async throws {
         guard case .immediate(let show) = BuiltinIntents.show.implementation else {
             Issue.record("show is not immediate")
             return
@@ -88,5 +88,17 @@ import Testing
         #expect(throws: IntentError.self) { try show([], context) }
         #expect(throws: IntentError.self) { try show([nil], context) }
         #expect(try show([.int(3)], context).dialog?.full == "3")
+        guard case .native(let ask) = BuiltinIntents.ask.implementation else {
+            Issue.record("ask is not an awaiting intent")
+            return
+        }
+        await #expect(throws: IntentError.self) { try await ask([], context) }
+        // `as` left out, even from the array: the answer is read as Text.
+        let answered = IntentContext(interaction: ScriptedInteraction(answers: ["42"]), cancellation: CancellationFlag())
+        guard case .text(let answer) = try await ask([.text("How many?")], answered).value else {
+            Issue.record("ask without 'as' gave no text")
+            return
+        }
+        #expect(answer == "42")
     }
 }
