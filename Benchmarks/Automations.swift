@@ -102,7 +102,7 @@ struct NoteStart: ImmediateIntent {
 /// or on a new SQLite file.
 func fireLatency(seconds: Int, store given: (any RunStore)? = nil) async throws -> (p99: Double, samples: Int) {
     let path = FileManager.default.temporaryDirectory.appendingPathComponent("auto-bench-latency-\(getpid()).sqlite").path
-    defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) } }
+    defer { for suffix in ["", "-wal", "-shm", ".lock"] { try? FileManager.default.removeItem(atPath: path + suffix) } }
     let store: any RunStore = try given ?? SQLiteRunStore(path: path)
     let times = StartTimes()
     var registry = Registry.standard

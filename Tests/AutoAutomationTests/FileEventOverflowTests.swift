@@ -1,4 +1,5 @@
 @testable import AutoAutomation
+import AutoTestSupport
 import Foundation
 import Testing
 
@@ -11,7 +12,8 @@ import Testing
     }
 
     @Test func anOverflowIsMadeUpByARescanThatReportsExactlyWhatWasMissed() async throws {
-        let folder = try ScratchFolder()
+        let folder = try TemporaryFolder("auto-file-events")
+        defer { withExtendedLifetime(folder) {} }
         for number in 0..<100 { try writeFile(folder("old-\(number)"), "x") }
         let log = EventLog()
         // An instance of its own: the overflow is of its queue alone.
@@ -49,7 +51,8 @@ import Testing
     }
 
     @Test func runningOutOfWatchesNamesTheSettingAndItsValue() throws {
-        let folder = try ScratchFolder()
+        let folder = try TemporaryFolder("auto-file-events")
+        defer { withExtendedLifetime(folder) {} }
         try makeFolder(folder("sub"))
         var calls = InotifyCalls.system
         calls.addWatch = { descriptor, path, mask in
@@ -67,7 +70,8 @@ import Testing
     }
 
     @Test func runningOutOfWatchesLaterIsAStatusAndTheRestGoesOn() async throws {
-        let folder = try ScratchFolder()
+        let folder = try TemporaryFolder("auto-file-events")
+        defer { withExtendedLifetime(folder) {} }
         var calls = InotifyCalls.system
         calls.addWatch = { descriptor, path, mask in
             path.hasSuffix("/full") ? (-1, ENOSPC) : InotifyCalls.system.addWatch(descriptor, path, mask)
@@ -88,7 +92,8 @@ import Testing
     }
 
     @Test func aFolderInsideThatCantBeWatchedIsReportedAndItsFilesAreNeitherMadeNorLost() async throws {
-        let folder = try ScratchFolder()
+        let folder = try TemporaryFolder("auto-file-events")
+        defer { withExtendedLifetime(folder) {} }
         try shell("mkdir -p locked open && touch locked/a open/b", in: folder.path)
         var calls = InotifyCalls.system
         // As a folder without read permission answers (this test may run as root, who reads every folder).
@@ -119,7 +124,8 @@ import Testing
     }
 
     @Test func aFileOrARelativePathCantBeWatched() throws {
-        let folder = try ScratchFolder()
+        let folder = try TemporaryFolder("auto-file-events")
+        defer { withExtendedLifetime(folder) {} }
         try writeFile(folder("file"), "")
         #expect(throws: FileWatchError.notAFolder(folder("file"))) {
             _ = try FileEventWatcher(WatchSpec(folder: folder("file")), events: { _ in })
@@ -130,7 +136,8 @@ import Testing
     }
 
     @Test(.enabled(if: getuid() != 0, "root reads every folder")) func aFolderWithoutPermissionIsReportedNotWatched() async throws {
-        let folder = try ScratchFolder()
+        let folder = try TemporaryFolder("auto-file-events")
+        defer { withExtendedLifetime(folder) {} }
         try shell("mkdir locked && touch locked/a && chmod 000 locked", in: folder.path)
         let log = EventLog()
         let watcher = try FileEventWatcher(WatchSpec(folder: folder.path, recursive: true), events: log.add, status: log.addStatus)

@@ -1,5 +1,6 @@
 @testable import AutoAutomation
 import AutoLanguage
+import AutoTestSupport
 import Foundation
 import Testing
 
@@ -16,7 +17,8 @@ import Testing
     }
 
     @Test func eachTickReportsTheDifferencesSinceTheLast() async throws {
-        let parent = try ScratchFolder()
+        let parent = try TemporaryFolder("auto-file-events")
+        defer { withExtendedLifetime(parent) {} }
         let folder = parent("polled")
         try makeFolder(folder)
         try writeFile(folder + "/a", "1")
@@ -51,7 +53,8 @@ import Testing
     }
 
     @Test func aStoredSnapshotIsComparedAtOnceAndTheGlobAndKindsApply() async throws {
-        let folder = try ScratchFolder()
+        let folder = try TemporaryFolder("auto-file-events")
+        defer { withExtendedLifetime(folder) {} }
         try writeFile(folder("a.log"), "")
         try writeFile(folder("b.log"), "")
         let spec = WatchSpec(folder: folder.path, glob: try FileGlob("*.log"), kinds: [.created])

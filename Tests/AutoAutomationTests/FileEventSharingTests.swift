@@ -1,4 +1,5 @@
 @testable import AutoAutomation
+import AutoTestSupport
 import Foundation
 import Testing
 
@@ -9,7 +10,8 @@ import Testing
     @Test func moreWatchesThanTheLimitOfInstancesEachReportTheirFolder() async throws {
         let limit = FileEventOverflowTests.proc("max_user_instances").flatMap { Int($0) } ?? 128
         let count = max(200, limit + 72)
-        let parent = try ScratchFolder()
+        let parent = try TemporaryFolder("auto-file-events")
+        defer { withExtendedLifetime(parent) {} }
         var watchers: [FileEventWatcher] = []
         var logs: [EventLog] = []
         for number in 0..<count {
@@ -30,7 +32,8 @@ import Testing
     }
 
     @Test func watchesOfOneFolderEachSeeWhatTheyAskedForAndOneStoppingLeavesTheOther() async throws {
-        let folder = try ScratchFolder()
+        let folder = try TemporaryFolder("auto-file-events")
+        defer { withExtendedLifetime(folder) {} }
         try makeFolder(folder("sub"))
         let everything = EventLog(), created = EventLog(), inside = EventLog()
         let recursive = try FileEventWatcher(WatchSpec(folder: folder.path, recursive: true), events: everything.add,
@@ -67,7 +70,8 @@ import Testing
     /// instance reads its tree again — the quiet one too, which finds what it missed.
     @Test func anOverflowOfTheSharedQueueIsMadeUpByEveryWatchersRescan() async throws {
         let instance = try InotifyInstance(calls: .system)
-        let busy = try ScratchFolder(), quiet = try ScratchFolder()
+        let busy = try TemporaryFolder("auto-file-events"), quiet = try TemporaryFolder("auto-file-events")
+        defer { withExtendedLifetime((busy, quiet)) {} }
         let busyLog = EventLog(), quietLog = EventLog()
         let busyWatcher = try FileEventWatcher(WatchSpec(folder: busy.path), since: nil, on: instance, events: busyLog.add,
                                                status: busyLog.addStatus)

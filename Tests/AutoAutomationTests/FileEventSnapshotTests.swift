@@ -1,17 +1,20 @@
 @testable import AutoAutomation
 import AutoLanguage
+import AutoTestSupport
 import Foundation
 import Testing
 
 /// Snapshots of a tree: what a scan takes in, what it leaves out, and the changes between two, in order.
 @Suite struct FileEventSnapshotTests {
     @Test func aScanTakesHiddenFilesAndFoldersButNeverEntersLinksToFolders() throws {
-        let folder = try ScratchFolder()
+        let folder = try TemporaryFolder("auto-file-events")
+        defer { withExtendedLifetime(folder) {} }
         try makeFolder(folder("sub"))
         try writeFile(folder("a.txt"), "aaa")
         try writeFile(folder(".hidden"), "")
         try writeFile(folder("sub/b.txt"), "b")
-        let outside = try ScratchFolder()
+        let outside = try TemporaryFolder("auto-file-events")
+        defer { withExtendedLifetime(outside) {} }
         try writeFile(outside("secret.txt"), "")
         #expect(symlink(outside.path, folder("link")) == 0)
 
@@ -29,7 +32,8 @@ import Testing
     }
 
     @Test func changesAreCreatedChangedDeletedInOrderOfPath() throws {
-        let folder = try ScratchFolder()
+        let folder = try TemporaryFolder("auto-file-events")
+        defer { withExtendedLifetime(folder) {} }
         for name in ["b", "c", "d", "e"] { try writeFile(folder(name), name) }
         let spec = WatchSpec(folder: folder.path)
         let before = TreeSnapshot.scan(spec)
@@ -48,7 +52,8 @@ import Testing
     }
 
     @Test func aSnapshotSurvivesJSONAsTheDaemonStoresIt() throws {
-        let folder = try ScratchFolder()
+        let folder = try TemporaryFolder("auto-file-events")
+        defer { withExtendedLifetime(folder) {} }
         try makeFolder(folder("sub"))
         try writeFile(folder("sub/x y\nz"), "1")
         let snapshot = TreeSnapshot.scan(WatchSpec(folder: folder.path, recursive: true))
@@ -57,7 +62,8 @@ import Testing
     }
 
     @Test func aMissingFolderIsEmptyAndAVanishedOneMidScanIsNoError() throws {
-        let folder = try ScratchFolder()
+        let folder = try TemporaryFolder("auto-file-events")
+        defer { withExtendedLifetime(folder) {} }
         #expect(TreeSnapshot.scan(WatchSpec(folder: folder("nothing"))).entries.isEmpty)
         // Folders made and removed while scans run: every scan ends, with what it could read.
         try makeFolder(folder("churn"))
@@ -80,7 +86,8 @@ import Testing
 
     /// A name that isn't UTF-8 is in the snapshot as `FileNameBytes` writes it: 0xFF as U+EFFF.
     @Test func namesThatAreNotUTF8AreKeptByTheirBytes() throws {
-        let folder = try ScratchFolder()
+        let folder = try TemporaryFolder("auto-file-events")
+        defer { withExtendedLifetime(folder) {} }
         try writeFile(folder("-rf"), "")
         try writeFile(folder("new\nline"), "")
         var bytes = Array((folder.path + "/bad-").utf8CString.dropLast()) + [CChar(bitPattern: 0xff), 0]
@@ -98,7 +105,8 @@ import Testing
     }
 
     @Test(.enabled(if: getuid() != 0, "root reads every folder")) func aFolderWithoutPermissionIsUnreadable() throws {
-        let folder = try ScratchFolder()
+        let folder = try TemporaryFolder("auto-file-events")
+        defer { withExtendedLifetime(folder) {} }
         try makeFolder(folder("locked"))
         try writeFile(folder("locked/a"), "")
         let spec = WatchSpec(folder: folder.path, recursive: true)

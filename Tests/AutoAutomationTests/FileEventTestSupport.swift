@@ -1,25 +1,6 @@
 @testable import AutoAutomation
 import Foundation
 
-/// A folder of its own under the system's temporary folder, removed when the test lets go of it.
-final class ScratchFolder: Sendable {
-    let path: String
-
-    init() throws {
-        let made = FileManager.default.temporaryDirectory.appendingPathComponent("auto-fe-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: made, withIntermediateDirectories: true)
-        path = URL(fileURLWithPath: made).resolvingSymlinksInPath().path
-    }
-
-    deinit {
-        // Folders a test made unreadable must be opened up again to be removed.
-        _ = try? Process.run(URL(fileURLWithPath: "/bin/chmod"), arguments: ["-R", "u+rwx", path]).waitUntilExit()
-        try? FileManager.default.removeItem(atPath: path)
-    }
-
-    func callAsFunction(_ relative: String) -> String { path + "/" + relative }
-}
-
 /// A file operation of a test's own that failed: the test fails, the others go on.
 struct SetupFailure: Error, CustomStringConvertible {
     let description: String

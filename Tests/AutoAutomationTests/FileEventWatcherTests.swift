@@ -1,5 +1,6 @@
 @testable import AutoAutomation
 import AutoLanguage
+import AutoTestSupport
 import Foundation
 import Synchronization
 import Testing
@@ -22,7 +23,8 @@ import Testing
     }
 
     @Test func aNewFileWrittenAndClosedIsCreatedOnce() async throws {
-        let folder = try ScratchFolder()
+        let folder = try TemporaryFolder("auto-file-events")
+        defer { withExtendedLifetime(folder) {} }
         let (watcher, log) = try watch(WatchSpec(folder: folder.path))
         try writeFile(folder("a.txt"), "hello")
         try await #require(log.settle(folder.path))
@@ -34,7 +36,8 @@ import Testing
     }
 
     @Test func theHandlerMayReadTheSnapshotWhichHoldsWhatItIsGiven() async throws {
-        let folder = try ScratchFolder()
+        let folder = try TemporaryFolder("auto-file-events")
+        defer { withExtendedLifetime(folder) {} }
         let watcher = Mutex<FileEventWatcher?>(nil)
         let seen = Mutex<[Bool]>([])
         let made = try FileEventWatcher(WatchSpec(folder: folder.path)) { events in
@@ -52,7 +55,8 @@ import Testing
     }
 
     @Test func aFileStillBeingWrittenIsCreatedWhenClosed() async throws {
-        let folder = try ScratchFolder()
+        let folder = try TemporaryFolder("auto-file-events")
+        defer { withExtendedLifetime(folder) {} }
         let (_, log) = try watch(WatchSpec(folder: folder.path))
         let descriptor = open(folder("big.bin"), O_WRONLY | O_CREAT | O_CLOEXEC, 0o644)
         try #require(descriptor >= 0)
@@ -67,8 +71,10 @@ import Testing
     }
 
     @Test func linksAndHardLinksAreCompleteAtOnce() async throws {
-        let folder = try ScratchFolder()
-        let outside = try ScratchFolder()
+        let folder = try TemporaryFolder("auto-file-events")
+        defer { withExtendedLifetime(folder) {} }
+        let outside = try TemporaryFolder("auto-file-events")
+        defer { withExtendedLifetime(outside) {} }
         try writeFile(outside("target"), "t")
         let (watcher, log) = try watch(WatchSpec(folder: folder.path))
         #expect(symlink(outside("target"), folder("soft")) == 0)
@@ -80,7 +86,8 @@ import Testing
     }
 
     @Test func anAtomicSaveIsOneChange() async throws {
-        let folder = try ScratchFolder()
+        let folder = try TemporaryFolder("auto-file-events")
+        defer { withExtendedLifetime(folder) {} }
         try writeFile(folder("notes.txt"), "v1")
         let (watcher, log) = try watch(WatchSpec(folder: folder.path), alone: true)
         // As an editor saves: a new file beside, renamed over the old one.
@@ -104,7 +111,8 @@ import Testing
     }
 
     @Test func anAtomicSaveThroughATemporaryNameTheGlobSkipsIsOneChange() async throws {
-        let folder = try ScratchFolder()
+        let folder = try TemporaryFolder("auto-file-events")
+        defer { withExtendedLifetime(folder) {} }
         try writeFile(folder("budget.csv"), "1")
         let (_, log) = try watch(WatchSpec(folder: folder.path, glob: try FileGlob("*.csv")))
         try writeFile(folder("budget.csv.tmp"), "1,2")
@@ -114,8 +122,10 @@ import Testing
     }
 
     @Test func movesInOutAndWithinAndDeletions() async throws {
-        let folder = try ScratchFolder()
-        let outside = try ScratchFolder()
+        let folder = try TemporaryFolder("auto-file-events")
+        defer { withExtendedLifetime(folder) {} }
+        let outside = try TemporaryFolder("auto-file-events")
+        defer { withExtendedLifetime(outside) {} }
         try writeFile(folder("old.txt"), "")
         let (watcher, log) = try watch(WatchSpec(folder: folder.path))
         try writeFile(outside("a.txt"), "a")
@@ -144,13 +154,15 @@ import Testing
     }
 
     @Test func aGlobAndTheKindsFilterWhatIsReported() async throws {
-        let folder = try ScratchFolder()
+        let folder = try TemporaryFolder("auto-file-events")
+        defer { withExtendedLifetime(folder) {} }
         let (_, log) = try watch(WatchSpec(folder: folder.path, glob: try FileGlob("*.pdf")))
         for name in ["invoice.pdf", "notes.txt", ".draft.pdf", "x.pdf.part"] { try writeFile(folder(name), "") }
         try await #require(log.settle(folder.path, suffix: ".pdf"))
         #expect(log.events == [.created(folder("invoice.pdf")), .created(folder(".draft.pdf"))])
 
-        let reports = try ScratchFolder()
+        let reports = try TemporaryFolder("auto-file-events")
+        defer { withExtendedLifetime(reports) {} }
         let (_, csv) = try watch(WatchSpec(folder: reports.path, glob: try FileGlob("{report-??,zz-sentinel-*}.csv"), kinds: [.created, .deleted]))
         for name in ["report-01.csv", "report-1.csv", "report-123.csv", "summary.csv"] { try writeFile(reports(name), "") }
         try await #require(csv.settle(reports.path, suffix: ".csv"))
@@ -162,7 +174,8 @@ import Testing
     }
 
     @Test func recursionEntersAFolderMadeAndFilledAtOnce() async throws {
-        let folder = try ScratchFolder()
+        let folder = try TemporaryFolder("auto-file-events")
+        defer { withExtendedLifetime(folder) {} }
         let (watcher, log) = try watch(WatchSpec(folder: folder.path, recursive: true))
         // One process, no pause: the files are in the folders before their watches can be.
         try shell("for i in 1 2 3 4 5 6 7 8 9 10; do mkdir -p d$i/b/c && touch d$i/b/x d$i/b/c/y d$i/z; done", in: folder.path)
@@ -178,8 +191,10 @@ import Testing
     }
 
     @Test func aTreeMovedInIsCreatedAndMovedOutIsDeleted() async throws {
-        let folder = try ScratchFolder()
-        let outside = try ScratchFolder()
+        let folder = try TemporaryFolder("auto-file-events")
+        defer { withExtendedLifetime(folder) {} }
+        let outside = try TemporaryFolder("auto-file-events")
+        defer { withExtendedLifetime(outside) {} }
         try shell("mkdir -p tree/a/b && touch tree/one tree/a/two tree/a/b/three", in: outside.path)
         let (watcher, log) = try watch(WatchSpec(folder: folder.path, recursive: true))
         try move(outside("tree"), folder("tree"))
@@ -203,7 +218,8 @@ import Testing
     }
 
     @Test func aFolderRemovedWithItsFilesInsideARecursiveWatch() async throws {
-        let folder = try ScratchFolder()
+        let folder = try TemporaryFolder("auto-file-events")
+        defer { withExtendedLifetime(folder) {} }
         try shell("mkdir -p sub/deeper && touch sub/a sub/deeper/b", in: folder.path)
         let (watcher, log) = try watch(WatchSpec(folder: folder.path, recursive: true))
         try FileManager.default.removeItem(atPath: folder("sub"))
@@ -213,7 +229,8 @@ import Testing
     }
 
     @Test func withoutRecursionFoldersInsideAreNotEntered() async throws {
-        let folder = try ScratchFolder()
+        let folder = try TemporaryFolder("auto-file-events")
+        defer { withExtendedLifetime(folder) {} }
         let (_, log) = try watch(WatchSpec(folder: folder.path))
         try shell("mkdir -p sub && touch sub/a", in: folder.path)
         try writeFile(folder("sub/b"), "")
@@ -222,7 +239,8 @@ import Testing
     }
 
     @Test func aBurstOfTenThousandFilesIsEachReportedOnce() async throws {
-        let folder = try ScratchFolder()
+        let folder = try TemporaryFolder("auto-file-events")
+        defer { withExtendedLifetime(folder) {} }
         let (watcher, log) = try watch(WatchSpec(folder: folder.path), alone: true)
         let names = (0..<10_000).map { String(format: "file-%05d.dat", $0) }
         try await offThePool { for name in names { try writeFile(folder(name), name) } }
@@ -241,7 +259,8 @@ import Testing
     /// A name that isn't UTF-8 is reported too, as `FileNameBytes` writes it (its byte 0xFE as U+EFFE), so the
     /// run it starts reaches the same file.
     @Test func oddNamesAndNamesThatAreNotUTF8AreReported() async throws {
-        let folder = try ScratchFolder()
+        let folder = try TemporaryFolder("auto-file-events")
+        defer { withExtendedLifetime(folder) {} }
         let (_, log) = try watch(WatchSpec(folder: folder.path))
         let names = ["with space", "new\nline", "-rf", "--", "é", "tab\there", "*"]
         for name in names { try writeFile(folder(name), "") }
@@ -261,7 +280,8 @@ import Testing
     }
 
     @Test func theWatchedFolderRemovedAndMadeAgain() async throws {
-        let parent = try ScratchFolder()
+        let parent = try TemporaryFolder("auto-file-events")
+        defer { withExtendedLifetime(parent) {} }
         let folder = parent("watched")
         try makeFolder(folder)
         try writeFile(folder + "/a", "")
@@ -297,7 +317,8 @@ import Testing
     /// its path (it is missing, its files deleted), and what then happens where the folder went is not reported under
     /// the old name. The path made again, or the folder brought back, is watched again, its files found by a rescan.
     @Test func aFolderAboveRenamedTakesTheWatchedFolderAwayUntilThePathIsThereAgain() async throws {
-        let scratch = try ScratchFolder()
+        let scratch = try TemporaryFolder("auto-file-events")
+        defer { withExtendedLifetime(scratch) {} }
         let folder = scratch("top/parent/watched")
         try shell("mkdir -p top/parent/watched/sub && touch top/parent/watched/a top/parent/watched/sub/b", in: scratch.path)
         let (watcher, log) = try watch(WatchSpec(folder: folder, recursive: true))
@@ -338,7 +359,8 @@ import Testing
     }
 
     @Test func aFolderMissingAtStartIsWaitedForThroughTheFoldersAboveIt() async throws {
-        let parent = try ScratchFolder()
+        let parent = try TemporaryFolder("auto-file-events")
+        defer { withExtendedLifetime(parent) {} }
         let folder = parent("not/yet/here")
         let (watcher, log) = try watch(WatchSpec(folder: folder, recursive: true))
         #expect(await log.wait { $0.statuses == [.folderMissing(folder)] })
@@ -352,7 +374,8 @@ import Testing
     /// Waiting for a missing folder is waiting for its path: the nearest folder there taken away by a folder above
     /// it renamed, the wait goes on from the folders that are on the path now.
     @Test func aMissingFolderIsWaitedForAtItsPathWhenAFolderAboveIsRenamed() async throws {
-        let scratch = try ScratchFolder()
+        let scratch = try TemporaryFolder("auto-file-events")
+        defer { withExtendedLifetime(scratch) {} }
         try shell("mkdir -p a/b", in: scratch.path)
         let folder = scratch("a/b/c/watched")
         let (watcher, log) = try watch(WatchSpec(folder: folder))
@@ -366,7 +389,8 @@ import Testing
     }
 
     @Test func whatChangedSinceAStoredSnapshotComesFirst() async throws {
-        let folder = try ScratchFolder()
+        let folder = try TemporaryFolder("auto-file-events")
+        defer { withExtendedLifetime(folder) {} }
         for name in ["keep", "change", "delete"] { try writeFile(folder(name), name) }
         let spec = WatchSpec(folder: folder.path)
         let stored = try JSONDecoder().decode(TreeSnapshot.self, from: JSONEncoder().encode(TreeSnapshot.scan(spec)))
@@ -380,12 +404,14 @@ import Testing
     }
 
     @Test func aStoppedWatcherReportsNothingMore() async throws {
-        let folder = try ScratchFolder()
+        let folder = try TemporaryFolder("auto-file-events")
+        defer { withExtendedLifetime(folder) {} }
         let (watcher, log) = try watch(WatchSpec(folder: folder.path))
         watcher.stop()
         watcher.stop()
         try writeFile(folder("after"), "")
-        let other = try ScratchFolder()
+        let other = try TemporaryFolder("auto-file-events")
+        defer { withExtendedLifetime(other) {} }
         let (_, otherLog) = try watch(WatchSpec(folder: other.path))
         try await #require(otherLog.settle(other.path))
         #expect(log.events.isEmpty)
@@ -396,7 +422,8 @@ import Testing
     }
 
     @Test func churnInARecursiveWatchEndsWithTheSnapshotAScanFinds() async throws {
-        let folder = try ScratchFolder()
+        let folder = try TemporaryFolder("auto-file-events")
+        defer { withExtendedLifetime(folder) {} }
         let (watcher, log) = try watch(WatchSpec(folder: folder.path, recursive: true))
         try shell("""
             for i in $(seq 1 60); do

@@ -12,10 +12,13 @@ import Testing
 /// store's copy of the folder follows every fire handled, run or rejected.
 @Suite struct FileFireTests {
     let store: SQLiteRunStore
+    /// The store's folder, with its log, shared memory and lock files beside it.
+    let folder: TemporaryFolder
     let gate = Gate()
 
     init() throws {
-        store = try SQLiteRunStore(path: FileManager.default.temporaryDirectory.appendingPathComponent("auto-filefire-\(UUID().uuidString).sqlite").path)
+        folder = try TemporaryFolder("auto-filefire")
+        store = try SQLiteRunStore(path: folder("runs.sqlite"))
     }
 
     func scheduler(_ text: String) async throws -> Scheduler {

@@ -45,10 +45,13 @@ struct LogLine: ImmediateIntent {
 /// destructive intents failing the run with a reason, the timeout, and a log line at each end.
 @Suite struct FireRunnerTests {
     let store: SQLiteRunStore
+    /// The store's folder, with its log, shared memory and lock files beside it.
+    let folder: TemporaryFolder
     let log = CapturedLog()
 
     init() throws {
-        store = try SQLiteRunStore(path: FileManager.default.temporaryDirectory.appendingPathComponent("auto-fires-\(UUID().uuidString).sqlite").path)
+        folder = try TemporaryFolder("auto-fires")
+        store = try SQLiteRunStore(path: folder("runs.sqlite"))
     }
 
     func loaded(_ text: String) throws -> [LoadedAutomation] {

@@ -26,10 +26,13 @@ import Testing
         """
 
     let store: SQLiteRunStore
+    /// The store's folder, with its log, shared memory and lock files beside it.
+    let folder: TemporaryFolder
     let automations: [(loaded: LoadedAutomation, schedule: (any FireSchedule)?)]
 
     init() throws {
-        store = try SQLiteRunStore(path: FileManager.default.temporaryDirectory.appendingPathComponent("auto-agree-\(UUID().uuidString).sqlite").path)
+        folder = try TemporaryFolder("auto-agree")
+        store = try SQLiteRunStore(path: folder("runs.sqlite"))
         let compiled = try ScriptCompiler.compile(SourceFile(name: "s.auto", text: Self.script), registry: try SampleLibrary.registry()).get()
         automations = try LoadedAutomation.all(in: compiled, script: "/s.auto").map { loaded in
             (loaded, try Schedules.schedule(for: loaded.automation.trigger, zone: Self.berlin))

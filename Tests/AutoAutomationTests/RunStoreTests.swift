@@ -21,11 +21,14 @@ final class StorePlace: Sendable {
     let kind: StoreKind
     /// The SQLite file's path, or the database's URL.
     let location: String
+    /// The SQLite file's folder, removed when the place goes.
+    private let folder: TemporaryFolder?
     private let opened = Mutex<[PostgresRunStore]>([])
 
-    private init(kind: StoreKind, location: String) {
+    private init(kind: StoreKind, location: String, folder: TemporaryFolder? = nil) {
         self.kind = kind
         self.location = location
+        self.folder = folder
     }
 
     /// A place for `kind`, handed to `body`, whose stores are closed after it, whether it threw or not.
@@ -33,9 +36,8 @@ final class StorePlace: Sendable {
         let place: StorePlace
         switch kind {
         case .sqlite:
-            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("auto-store-\(UUID().uuidString)")
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            place = StorePlace(kind: kind, location: folder.appendingPathComponent("state/runs.sqlite").path)
+            let folder = try TemporaryFolder("auto-store")
+            place = StorePlace(kind: kind, location: folder("state/runs.sqlite"), folder: folder)
         case .postgres:
             place = StorePlace(kind: kind, location: try await PostgresServer.database())
         }
@@ -62,7 +64,6 @@ final class StorePlace: Sendable {
 
     private func close() async {
         for store in opened.withLock({ $0 }) { await store.close() }
-        if kind == .sqlite { try? FileManager.default.removeItem(atPath: ((location as NSString).deletingLastPathComponent as NSString).deletingLastPathComponent) }
     }
 }
 
@@ -358,11 +359,11 @@ final class StorePlace: Sendable {
     /// A daemon starting while `auto automations list` runs: each opens a new store on its own connections. Without
     /// the opening lock about half of such pairs failed ("table automation already exists", "locked").
     @Test func aNewStoreOpenedByManyAtOnceOpensForEach() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("auto-store-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let folder = try TemporaryFolder("auto-store")
+        defer { withExtendedLifetime(folder) {} }
         let failures = Mutex<[String]>([])
         for round in 0..<12 {
-            let fresh = folder.appendingPathComponent("fresh-\(round)/runs.sqlite").path
+            let fresh = folder("fresh-\(round)/runs.sqlite")
             DispatchQueue.concurrentPerform(iterations: 6) { _ in
                 do {
                     _ = try SQLiteRunStore(path: fresh)
@@ -375,26 +376,25 @@ final class StorePlace: Sendable {
     }
 
     @Test func aSQLiteStoreThatCantBeUsedSaysWhy() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("auto-store-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let folderPath = folder.appendingPathComponent("a-folder.sqlite").path
+        let folder = try TemporaryFolder("auto-store")
+        defer { withExtendedLifetime(folder) {} }
+        let folderPath = folder("a-folder.sqlite")
         try FileManager.default.createDirectory(atPath: folderPath, withIntermediateDirectories: true)
         #expect { try SQLiteRunStore(path: folderPath) } throws: { "\($0)".contains("it is a folder") }
 
-        let notDatabase = folder.appendingPathComponent("notes.sqlite").path
+        let notDatabase = folder("notes.sqlite")
         try String(repeating: "these are not the runs you are looking for\n", count: 200).write(toFile: notDatabase, atomically: true, encoding: .utf8)
         #expect { try SQLiteRunStore(path: notDatabase) } throws: { "\($0)".contains("is not a SQLite database") }
 
         // A store a newer auto migrated further.
-        let newer = folder.appendingPathComponent("newer.sqlite").path
+        let newer = folder("newer.sqlite")
         _ = try SQLiteRunStore(path: newer)
         let queue = try DatabaseQueue(path: newer)
         try queue.write { db in try db.execute(sql: "INSERT INTO grdb_migrations (identifier) VALUES ('v9: from the future')") }
         try queue.close()
         #expect { try SQLiteRunStore(path: newer) } throws: { "\($0)".contains("written by a newer version of auto") }
 
-        let fileAsFolder = folder.appendingPathComponent("plain-file").path
+        let fileAsFolder = folder("plain-file")
         try "x".write(toFile: fileAsFolder, atomically: true, encoding: .utf8)
         #expect { try SQLiteRunStore(path: fileAsFolder + "/runs.sqlite") } throws: { "\($0)".contains("its folder can't be made") }
     }
@@ -593,9 +593,9 @@ final class StorePlace: Sendable {
 /// The check of a store at a daemon's start, bounded in time.
 @Suite struct StoreCheckTests {
     @Test func aStoreTooBigToCheckInTheTimeGivenIsLeftPartlyUnchecked() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("auto-check-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let path = folder.appendingPathComponent("runs.sqlite").path
+        let folder = try TemporaryFolder("auto-check")
+        defer { withExtendedLifetime(folder) {} }
+        let path = folder("runs.sqlite")
         _ = try SQLiteRunStore(path: path)
         // About 30 MB of runs: some 40 ms to check, far more than the 1,000 steps between looks at the clock.
         let queue = try DatabaseQueue(path: path)
@@ -612,10 +612,9 @@ final class StorePlace: Sendable {
     }
 
     @Test func theRecoveredStoreIsANewFileBesideTheDamagedOne() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("auto-check-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: folder) }
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let path = folder.appendingPathComponent("runs.sqlite").path
+        let folder = try TemporaryFolder("auto-check")
+        defer { withExtendedLifetime(folder) {} }
+        let path = folder("runs.sqlite")
         #expect(StoreCheck.recoveredPath(for: path) == folder.path + "/runs-recovered.sqlite")
         FileManager.default.createFile(atPath: folder.path + "/runs-recovered.sqlite", contents: nil)
         #expect(StoreCheck.recoveredPath(for: path) == folder.path + "/runs-recovered-2.sqlite")
@@ -626,8 +625,9 @@ final class StorePlace: Sendable {
 /// One daemon per store.
 @Suite struct StoreLockTests {
     @Test func aSecondLockOnTheSameStoreIsRefusedUntilTheFirstGoes() throws {
-        let store = FileManager.default.temporaryDirectory.appendingPathComponent("auto-lock-\(UUID().uuidString).sqlite").path
-        defer { try? FileManager.default.removeItem(atPath: store) }
+        let folder = try TemporaryFolder("auto-lock")
+        defer { withExtendedLifetime(folder) {} }
+        let store = folder("runs.sqlite")
         var first: StoreLock? = try StoreLock(store: store)
         #expect { try StoreLock(store: store) } throws: { "\($0)".contains("another daemon uses it (process \(getpid()))") }
         #expect(first != nil)

@@ -127,10 +127,13 @@ struct WaitAtGate: AppIntent {
 /// ways, and each mode with a run still going.
 @Suite struct SchedulerTests {
     let store: SQLiteRunStore
+    /// The store's folder, with its log, shared memory and lock files beside it.
+    let folder: TemporaryFolder
     let gate = Gate()
 
     init() throws {
-        store = try SQLiteRunStore(path: FileManager.default.temporaryDirectory.appendingPathComponent("auto-sched-\(UUID().uuidString).sqlite").path)
+        folder = try TemporaryFolder("auto-sched")
+        store = try SQLiteRunStore(path: folder("runs.sqlite"))
     }
 
     func automations(_ text: String) throws -> [(LoadedAutomation, any FireSchedule)] {

@@ -5,10 +5,9 @@ import Testing
 
 /// How the daemon reads a script: its text, gone, or why it can't be read now, on real files.
 @Suite struct ScriptReadTests {
-    let folder: String
+    let folder: TemporaryFolder
     init() throws {
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("auto-read-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        folder = try TemporaryFolder("auto-read")
     }
 
     /// Writes a file through a child process (`printf`'s octal escapes for bytes): a child that another test starts
@@ -19,26 +18,23 @@ import Testing
     }
 
     @Test func aScriptIsItsTextOrGone() throws {
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        try write(#"show "\303\251"\n"#, to: folder + "/a.auto")
-        #expect(ScriptRead.read(folder + "/a.auto") == .text("show \"é\"\n"))
-        #expect(ScriptRead.read(folder + "/gone.auto") == .gone)
-        #expect(ScriptRead.read(folder + "/a.auto/b.auto") == .gone, "a file where a folder was")
+        try write(#"show "\303\251"\n"#, to: folder("a.auto"))
+        #expect(ScriptRead.read(folder("a.auto")) == .text("show \"é\"\n"))
+        #expect(ScriptRead.read(folder("gone.auto")) == .gone)
+        #expect(ScriptRead.read(folder("a.auto/b.auto")) == .gone, "a file where a folder was")
     }
 
     @Test func whatCantBeReadSaysWhy() throws {
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        try write(#"show 1\n# caf\303\251\n# caf\351\n"#, to: folder + "/latin1.auto")
-        #expect(ScriptRead.read(folder + "/latin1.auto") == .unreadable("line 3 is not UTF-8"))
-        try FileManager.default.createDirectory(atPath: folder + "/folder.auto", withIntermediateDirectories: true)
-        #expect(ScriptRead.read(folder + "/folder.auto") == .unreadable("it is a folder"))
-        #expect(mkfifo(folder + "/fifo.auto", 0o644) == 0)
-        #expect(ScriptRead.read(folder + "/fifo.auto") == .unreadable("it is not a regular file"), "and no wait for a writer")
+        try write(#"show 1\n# caf\303\251\n# caf\351\n"#, to: folder("latin1.auto"))
+        #expect(ScriptRead.read(folder("latin1.auto")) == .unreadable("line 3 is not UTF-8"))
+        try FileManager.default.createDirectory(atPath: folder("folder.auto"), withIntermediateDirectories: true)
+        #expect(ScriptRead.read(folder("folder.auto")) == .unreadable("it is a folder"))
+        #expect(mkfifo(folder("fifo.auto"), 0o644) == 0)
+        #expect(ScriptRead.read(folder("fifo.auto")) == .unreadable("it is not a regular file"), "and no wait for a writer")
     }
 
     @Test func aFileOpenForWritingIsBeingWritten() async throws {
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        let path = folder + "/a.auto"
+        let path = folder("a.auto")
         try write(#"show 1\n"#, to: path)
         let writer = open(path, O_WRONLY | O_APPEND | O_CLOEXEC)
         try #require(writer >= 0)

@@ -5,10 +5,9 @@ import Testing
 /// `--answer` and `--answers` on the command line: questions, choices and confirmations answered before a run that
 /// nobody attends (`run`, `-e`, `automations run`), and the hints of every refusal naming them.
 @Suite struct AnswerOptionTests {
-    let folder: URL
+    let folder: TemporaryFolder
     init() throws {
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("auto-answers-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        folder = try TemporaryFolder("auto-answers")
     }
 
     func auto(_ arguments: String...) async throws -> BinaryRunner.Result {
@@ -38,7 +37,7 @@ import Testing
     }
 
     @Test func aFileOfAnswersIsJSON() async throws {
-        let file = folder.appendingPathComponent("answers.json").path
+        let file = folder("answers.json")
         try #"{"Your name?": "Ada", "How many?": 2, "Which colour?": "red", "Paint 2 walls red?": true}"#.write(toFile: file, atomically: true, encoding: .utf8)
         let run = try await auto("-e", Self.asking, "--answers", file)
         #expect(run.exitCode == 0, "\(run.standardError)")
@@ -83,7 +82,7 @@ import Testing
     }
 
     @Test func aRunByHandOfAnAutomationTakesAnswersAndYes() async throws {
-        let script = folder.appendingPathComponent("a.auto").path
+        let script = folder("a.auto")
         try """
             automation "greet" every day at 07:30 {
               ask "Your name?" -> name
@@ -91,7 +90,7 @@ import Testing
               log "hello \\(name)"
             }
             """.write(toFile: script, atomically: true, encoding: .utf8)
-        let store = folder.appendingPathComponent("runs.sqlite").path
+        let store = folder("runs.sqlite")
         let unanswered = try await auto("automations", "run", script, "greet", "--store", store)
         #expect(unanswered.exitCode == 1)
         #expect(unanswered.standardError.contains(

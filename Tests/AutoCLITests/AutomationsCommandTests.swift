@@ -6,12 +6,11 @@ import Testing
 /// `auto automations`: next fires across a daylight-saving change, a bad cron expression with a caret, and a run
 /// by hand seen in list, history and trace, as text and as JSON.
 @Suite struct AutomationsCommandTests {
-    let folder: URL
+    let folder: TemporaryFolder
     init() throws {
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("auto-automations-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        folder = try TemporaryFolder("auto-automations")
     }
-    var store: String { folder.appendingPathComponent("runs.sqlite").path }
+    var store: String { folder("runs.sqlite") }
 
     @Test func nextFiresFollowDaylightSavingWithTheZonesOffset() async throws {
         let result = try await BinaryRunner.runAwaiting(["automations", "next", "--cron", "30 2 * * *", "--in", "Europe/Berlin",
@@ -32,7 +31,7 @@ import Testing
     }
 
     @Test func aRunByHandIsInListHistoryAndTrace() async throws {
-        let script = folder.appendingPathComponent("a.auto").path
+        let script = folder("a.auto")
         try """
             automation "greet" every day at 07:30 { show "hello" }
             automation "broken" every hour { fail politely }
@@ -77,7 +76,7 @@ import Testing
 
     /// A script's path as the commands and the daemon key its automations: absolute, standardized.
     func script(_ name: String, _ text: String) throws -> String {
-        let path = folder.appendingPathComponent(name).standardizedFileURL.path
+        let path = folder.url.appendingPathComponent(name).standardizedFileURL.path
         try text.write(toFile: path, atomically: true, encoding: .utf8)
         return path
     }

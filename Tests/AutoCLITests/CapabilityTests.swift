@@ -8,10 +8,13 @@ import Testing
 /// `--sandbox` and `--allow-…` on the real binary: what a run is refused, before anything happens where the
 /// checker can tell, and what `check` and `intents describe` say about it.
 @Suite struct CapabilityTests {
+    /// The test's folder, whose path is `home`: removed with everything in it after the test.
+    let temporary: TemporaryFolder
     let home: String
 
     init() throws {
-        home = try GrantedPath.resolve(FileManager.default.temporaryDirectory.appendingPathComponent("auto-home-\(UUID().uuidString)").path)
+        temporary = try TemporaryFolder("auto-home")
+        home = try GrantedPath.resolve(temporary.path)
         try FileManager.default.createDirectory(atPath: home + "/Documents", withIntermediateDirectories: true)
     }
 
@@ -139,8 +142,9 @@ import Testing
     @Test func aShortcutNeedsWhatItsBodyCalls() async throws {
         let fetch = try await BinaryRunner.runAwaiting(["intents", "describe", "fetch", "json"])
         #expect(fetch.standardOutput.contains("Needs: use the network (--allow-net)\n"), "\(fetch.standardOutput)")
-        let script = FileManager.default.temporaryDirectory.appendingPathComponent("needs-\(UUID().uuidString).auto").path
-        defer { try? FileManager.default.removeItem(atPath: script) }
+        let folder = try TemporaryFolder("auto-needs")
+        defer { withExtendedLifetime(folder) {} }
+        let script = folder("needs.auto")
         try """
             shortcut "first line" (file: File) { return first(lines(read text file)) }
             shortcut "head" (file: File) { return first line file }

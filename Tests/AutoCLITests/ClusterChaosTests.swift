@@ -19,6 +19,7 @@ struct ClusterChaosTests {
 
     @Test func killsAPauseAndARestartLoseAndRepeatNoFire() async throws {
         let cluster = try ClusterHarness(automations: Self.automations)
+        defer { withExtendedLifetime(cluster) {} }
         let server = try await PostgresServer.privateServer()
         let url = try await server.newDatabase()
         let seed = ProcessInfo.processInfo.environment["AUTO_CHAOS_SEED"].flatMap(UInt64.init) ?? UInt64.random(in: 0...UInt64.max)
@@ -98,6 +99,5 @@ struct ClusterChaosTests {
         #expect(cluster.ledgerLines().count > 20 * Self.automations)
         try await cluster.expectEachFireOnce(url, all)
         await server.stop()
-        cluster.remove()
     }
 }

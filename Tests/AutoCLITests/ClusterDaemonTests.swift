@@ -45,7 +45,6 @@ import Testing
         // Whatever ran in between, the fires a node missed while alpha was dead are recorded with their reason.
         #expect(fires.contains { $0.outcome == "skipped" && $0.message.contains("no daemon owned it") })
         FileHandle.standardError.write(Data("cluster: SIGKILL taken over after \(takeover), SIGTERM handed over after \(handover)\n".utf8))
-        cluster.remove()
     }
 
     /// A node paused past its lease (SIGSTOP) is taken over; when it goes on (SIGCONT) it finds its lease gone, claims
@@ -65,6 +64,5 @@ import Testing
             #expect(process.waitForExit(timeout: .seconds(60)) == 0, "\(process.standardError.suffix(3_000))")
         }
         #expect(cluster.repeatedLines().isEmpty, "fires run twice: \(cluster.repeatedLines())")
-        cluster.remove()
     }
 }

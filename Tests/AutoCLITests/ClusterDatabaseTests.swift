@@ -10,6 +10,7 @@ import Testing
     /// go on firing, and across it no fire ran twice and none has no row.
     @Test func nodesGoOnAfterTheirDatabaseRestartsLosingAndRepeatingNoFire() async throws {
         let cluster = try ClusterHarness(automations: 30)
+        defer { withExtendedLifetime(cluster) {} }
         let server = try await PostgresServer.privateServer()
         let url = try await server.newDatabase()
         let nodes = try ["alpha", "beta", "gamma"].map { try cluster.daemon($0, url) }
@@ -29,13 +30,13 @@ import Testing
         }
         try await cluster.expectEachFireOnce(url, nodes)
         await server.stop()
-        cluster.remove()
     }
 
     /// A daemon started while its server is down (both started at boot) waits for it, saying why, and joins once it is
     /// up; one told to stop while it waits stops.
     @Test func aDaemonStartedBeforeItsDatabaseWaitsForIt() async throws {
         let cluster = try ClusterHarness(automations: 2)
+        defer { withExtendedLifetime(cluster) {} }
         let server = try await PostgresServer.privateServer()
         let url = try await server.newDatabase()
         try await server.halt()
@@ -55,13 +56,13 @@ import Testing
         waiting.signal(SIGTERM)
         #expect(waiting.waitForExit(timeout: .seconds(60)) == 0, "\(waiting.standardError.suffix(3_000))")
         await server.stop()
-        cluster.remove()
     }
 
     /// A node whose server is gone still stops on SIGTERM, within its grace and lease: it can't say it leaves (its lease
     /// runs out instead) nor record its runs' ends (the next daemon closes them), and says so.
     @Test func aDaemonWhoseDatabaseIsGoneStillStops() async throws {
         let cluster = try ClusterHarness(automations: 2)
+        defer { withExtendedLifetime(cluster) {} }
         let server = try await PostgresServer.privateServer()
         let url = try await server.newDatabase()
         let daemon = try cluster.daemon("alpha", url)
@@ -76,6 +77,5 @@ import Testing
         #expect(daemon.standardError.contains("daemon stopped"), "\(daemon.standardError.suffix(3_000))")
         FileHandle.standardError.write(Data("cluster: a node whose database is gone stopped \(ContinuousClock.now - stopping) after SIGTERM\n".utf8))
         await server.stop()
-        cluster.remove()
     }
 }

@@ -5,16 +5,16 @@ import Testing
 /// Real `auto daemon` processes on one PostgreSQL store, for the cluster's tests: a script of automations that fire
 /// every second, each run appending "NAME INSTANT" to a ledger outside the store, of which each node has its own copy
 /// (as nodes on several machines would: a shared store knows a script by its file name); the nodes started on it;
-/// what `auto automations status` says each owns; and what the store and the ledger say ran.
+/// what `auto automations status` says each owns; and what the store and the ledger say ran. The folder of the
+/// scripts and the ledger goes with the harness: a test keeps it to its end, after its nodes.
 struct ClusterHarness {
-    let folder: String
+    let folder: TemporaryFolder
     let automations: Int
-    var ledger: String { folder + "/ledger.txt" }
+    var ledger: String { folder("ledger.txt") }
 
     init(automations: Int) throws {
         self.automations = automations
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("auto-cluster-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        folder = try TemporaryFolder("auto-cluster")
     }
 
     /// The script, as first written or edited: an edit adds a comment to every body, which changes each automation's
@@ -22,22 +22,17 @@ struct ClusterHarness {
     func script(edited: Bool) -> String {
         (1...automations).map { index in
             "automation \"tick\(index)\" every 1 second {\(edited ? " # edited" : "")\n"
-                + "  write text \"tick\(index) \\(it)\\n\" to \"\(folder)/ledger.txt\" append: true\n}"
+                + "  write text \"tick\(index) \\(it)\\n\" to \"\(ledger)\" append: true\n}"
         }.joined(separator: "\n") + "\n"
     }
 
     /// The folder of a node's copy of the script.
-    func scripts(of node: String) -> String { folder + "/nodes/" + node }
+    func scripts(of node: String) -> String { folder("nodes/" + node) }
 
     /// Writes a node's copy of the script (the node, if it runs, reloads it).
     func writeScript(of node: String, edited: Bool) throws {
         try FileManager.default.createDirectory(atPath: scripts(of: node), withIntermediateDirectories: true)
         try script(edited: edited).write(toFile: scripts(of: node) + "/ticks.auto", atomically: true, encoding: .utf8)
-    }
-
-    /// Removes the folder, its script and ledger.
-    func remove() {
-        try? FileManager.default.removeItem(atPath: folder)
     }
 
     /// Starts a node on its copy of the script, written first if it has none.

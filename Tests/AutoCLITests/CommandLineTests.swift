@@ -5,6 +5,12 @@ import Testing
 
 /// The `auto` binary, run as a user runs it.
 @Suite struct CommandLineTests {
+    let folder: TemporaryFolder
+
+    init() throws {
+        folder = try TemporaryFolder("auto-cli")
+    }
+
     func auto(_ arguments: String..., input: String = "", environment: [String: String] = [:]) async throws -> BinaryRunner.Result {
         try await auto(arguments, input: input, environment: environment)
     }
@@ -13,10 +19,11 @@ import Testing
         try await BinaryRunner.runAwaiting(arguments, input: input, environment: environment)
     }
 
+    /// `text` in a file named `name`, alone in a folder of its own in the test's: a test may write two of one name.
     func temporaryFile(_ text: String, name: String = "script.auto") throws -> String {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("auto-cli-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let path = folder.appendingPathComponent(name).path
+        let own = folder(UUID().uuidString)
+        try FileManager.default.createDirectory(atPath: own, withIntermediateDirectories: true)
+        let path = own + "/" + name
         try text.write(toFile: path, atomically: true, encoding: .utf8)
         return path
     }
@@ -78,7 +85,7 @@ import Testing
     /// Options before the subcommand's name are the subcommand's, as git and nushell read them (`auto --json run f`
     /// was "run: no such file").
     @Test func optionsMayComeBeforeTheSubcommand() async throws {
-        let script = try Fixture.newFolder("options-first").appendingPathComponent("f.auto").path
+        let script = folder("f.auto")
         try "show 1\n{a: 2}".write(toFile: script, atomically: true, encoding: .utf8)
         let before = try await auto("--json", "run", script)
         #expect(before.exitCode == 0, "\(before.standardError)")
@@ -146,8 +153,7 @@ import Testing
     }
 
     @Test func runsAnExecutableScriptThroughItsShebang() async throws {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("auto-shebang-\(UUID().uuidString).auto").path
-        defer { try? FileManager.default.removeItem(atPath: path) }
+        let path = folder("shebang.auto")
         try BinaryRunner.writeExecutable("#!/usr/bin/env auto\nshow \"from a shebang \\(args)\"\n", to: path)
         let result = try await BinaryRunner.runAwaiting(["arg"], executable: path)
         #expect(result.exitCode == 0, "\(result.standardError)")

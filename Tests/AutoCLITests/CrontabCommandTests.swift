@@ -7,14 +7,14 @@ import Testing
 /// output or in a file, warnings and errors at their place on standard error, exit codes; and a migrated job run for
 /// real, seeing the environment, folder and input cron would have given it.
 @Suite struct CrontabCommandTests {
-    let folder: URL
+    let folder: TemporaryFolder
 
     init() throws {
-        folder = try Fixture.newFolder("crontab-command")
+        folder = try TemporaryFolder("crontab-command")
     }
 
     func write(_ name: String, _ text: String) throws -> String {
-        let path = folder.appendingPathComponent(name).path
+        let path = folder(name)
         try text.write(toFile: path, atomically: true, encoding: .utf8)
         return path
     }
@@ -59,14 +59,14 @@ import Testing
 
     @Test func outputGoesToAFileThatCompiles() async throws {
         let path = try write("tab", "*/10 * * * * /usr/bin/poll\n")
-        let output = folder.appendingPathComponent("jobs.auto").path
+        let output = folder("jobs.auto")
         let result = try await BinaryRunner.runAwaiting(["migrate", "crontab", path, "--output", output])
         #expect(result.exitCode == 0 && result.standardOutput.isEmpty, "\(result.standardError)")
         let script = try String(contentsOfFile: output, encoding: .utf8)
         #expect(script.contains(#"automation "poll" cron "*/10 * * * *" mode parallel {"#), "\(script)")
         let check = try await BinaryRunner.runAwaiting(["check", output])
         #expect(check.exitCode == 0, "\(check.standardError)")
-        let missing = try await BinaryRunner.runAwaiting(["migrate", "crontab", folder.appendingPathComponent("none").path])
+        let missing = try await BinaryRunner.runAwaiting(["migrate", "crontab", folder("none")])
         #expect(missing.exitCode == 2 && missing.standardError.contains("no such file"))
     }
 
@@ -77,15 +77,15 @@ import Testing
             * * * * * cat > out.txt; echo "$GREETING|$PATH|$SHELL|$(pwd -P)|$MAILTO" >> out.txt%line one%line two
 
             """)
-        let jobs = folder.appendingPathComponent("jobs.auto").path
+        let jobs = folder("jobs.auto")
         let home = ["HOME": folder.path]
         let migrated = try await BinaryRunner.runAwaiting(["migrate", "crontab", crontab, "--output", jobs], environment: home)
         #expect(migrated.exitCode == 0, "\(migrated.standardError)")
-        let store = folder.appendingPathComponent("runs.sqlite").path
+        let store = folder("runs.sqlite")
         let run = try await BinaryRunner.runAwaiting(["automations", "run", jobs, "cat", "--store", store], environment: home)
         #expect(run.exitCode == 0, "\(run.standardError)")
-        let written = try String(contentsOfFile: folder.appendingPathComponent("out.txt").path, encoding: .utf8)
-        let physical = folder.resolvingSymlinksInPath().path
+        let written = try String(contentsOfFile: folder("out.txt"), encoding: .utf8)
+        let physical = folder.url.resolvingSymlinksInPath().path
         #expect(written == "line one\nline two\nhello from cron|/usr/bin:/bin|/bin/sh|\(physical)|\n", "\(written)")
     }
 }

@@ -6,17 +6,12 @@ import Testing
 /// `auto daemon --metrics`: the real daemon serves its fires and runs, by automation and outcome, to a Prometheus
 /// scrape on 127.0.0.1; a bad address is refused before it starts.
 @Suite(.serialized) final class DaemonMetricsTests {
-    let folder: URL
-    var store: String { folder.appendingPathComponent("runs.sqlite").path }
-    var script: String { folder.appendingPathComponent("jobs.auto").path }
+    let folder: TemporaryFolder
+    var store: String { folder("runs.sqlite") }
+    var script: String { folder("jobs.auto") }
 
     init() throws {
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("auto-metrics-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    }
-
-    deinit {
-        try? FileManager.default.removeItem(at: folder)
+        folder = try TemporaryFolder("auto-metrics")
     }
 
     /// One HTTP/1.1 request to 127.0.0.1:`port`, read to the end (the server closes after `Connection: close`).

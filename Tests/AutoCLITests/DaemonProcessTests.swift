@@ -10,17 +10,13 @@ import Testing
 /// deleted one stops. Every wait is for something in the store or the log, with a generous deadline, and sleeps between looks
 /// without holding a thread of the shared pool.
 @Suite(.serialized) final class DaemonProcessTests {
-    let folder: URL
-    var store: String { folder.appendingPathComponent("runs.sqlite").path }
-    var scripts: String { folder.appendingPathComponent("scripts").path }
+    let folder: TemporaryFolder
+    var store: String { folder("runs.sqlite") }
+    var scripts: String { folder("scripts") }
 
     init() throws {
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("auto-daemon-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(atPath: folder.appendingPathComponent("scripts").path, withIntermediateDirectories: true)
-    }
-
-    deinit {
-        try? FileManager.default.removeItem(at: folder)
+        folder = try TemporaryFolder("auto-daemon")
+        try FileManager.default.createDirectory(atPath: folder("scripts"), withIntermediateDirectories: true)
     }
 
     func write(_ name: String, _ text: String) throws {

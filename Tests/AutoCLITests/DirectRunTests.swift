@@ -7,8 +7,14 @@ import Testing
 /// `auto -e CODE` and `auto SCRIPT ARGS…` skip ArgumentParser; everything else goes through it. Both paths must
 /// give the same output, errors and exit codes.
 @Suite struct DirectRunTests {
+    let folder: TemporaryFolder
+
+    init() throws {
+        folder = try TemporaryFolder("auto-direct")
+    }
+
     func script(_ text: String) throws -> String {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("auto-direct-\(UUID().uuidString).auto").path
+        let path = folder("\(UUID().uuidString).auto")
         try text.write(toFile: path, atomically: true, encoding: .utf8)
         return path
     }

@@ -128,17 +128,17 @@ struct DocBlock: Sendable, CustomStringConvertible {
 enum DocBlockRunner {
     static func failures(of block: DocBlock) async throws -> [String] {
         guard let mark = block.mark else { return [] }
-        let folder = try Fixture.newFolder("doc-block")
-        defer { try? FileManager.default.removeItem(at: folder) }
-        try copyExamples(to: folder.appendingPathComponent("examples"))
+        let folder = try TemporaryFolder("doc-block")
+        defer { withExtendedLifetime(folder) {} }
+        try copyExamples(to: folder.url.appendingPathComponent("examples"))
         let home = folder.path
         let environment = ["HOME": home, "XDG_DATA_HOME": home + "/.local/share", "XDG_STATE_HOME": home + "/.local/state",
                            "XDG_CONFIG_HOME": home + "/.config", "XDG_CACHE_HOME": home + "/.cache", "NO_COLOR": "1"]
         if block.isScript {
-            return try await runScript(block, mark: mark, folder: folder, environment: environment)
+            return try await runScript(block, mark: mark, folder: folder.url, environment: environment)
         }
         if block.language == "sh" {
-            return try await runCommands(block, mark: mark, folder: folder, environment: environment)
+            return try await runCommands(block, mark: mark, folder: folder.url, environment: environment)
         }
         return ["\(block): a ```\(block.language) block can't run: mark only ```auto and ```sh blocks"]
     }

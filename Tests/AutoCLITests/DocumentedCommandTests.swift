@@ -11,10 +11,11 @@ import Testing
 
     static func run(_ product: String, _ arguments: [String]) async throws -> BinaryRunner.Result {
         // The Library's database and every store go to a folder of the test's own, should a command open one.
-        let home = try Fixture.newFolder("documented-commands").path
+        let home = try TemporaryFolder("documented-commands")
+        defer { withExtendedLifetime(home) {} }
         return try await BinaryRunner.runAwaiting(arguments, executable: BinaryRunner.productsFolder.appendingPathComponent(product).path,
-                                                  environment: ["HOME": home, "XDG_DATA_HOME": home, "XDG_STATE_HOME": home],
-                                                  directory: home)
+                                                  environment: ["HOME": home.path, "XDG_DATA_HOME": home.path, "XDG_STATE_HOME": home.path],
+                                                  directory: home.path)
     }
 
     /// The names a help text lists under SUBCOMMANDS: each entry's first word, on a line indented by two spaces

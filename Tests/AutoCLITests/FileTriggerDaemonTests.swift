@@ -9,19 +9,15 @@ import Testing
 /// with every file once. Every wait is for a file or a run, with a generous deadline, and sleeps between looks
 /// without holding a thread of the shared pool (the debouncer and other suites' tasks run there).
 @Suite(.serialized) final class FileTriggerDaemonTests {
-    let folder: String
-    var store: String { folder + "/runs.sqlite" }
-    var scripts: String { folder + "/scripts" }
+    let folder: TemporaryFolder
+    var store: String { folder("runs.sqlite") }
+    var scripts: String { folder("scripts") }
 
     init() throws {
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("auto-filetrigger-\(UUID().uuidString)").path
+        folder = try TemporaryFolder("auto-filetrigger")
         for sub in ["scripts/inbox", "scripts/box", "scripts/burst"] {
-            try FileManager.default.createDirectory(atPath: folder + "/" + sub, withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(atPath: folder(sub), withIntermediateDirectories: true)
         }
-    }
-
-    deinit {
-        try? FileManager.default.removeItem(atPath: folder)
     }
 
     func daemon() async throws -> ChildProcess {

@@ -8,14 +8,14 @@ import Testing
     static let messy = "if true {\nshow   1 # one\n\n\n}\r\nset x=[1,2]\n"
     static let canonical = "if true {\n  show 1  # one\n}\nset x = [1, 2]\n"
 
-    let folder: URL
+    let folder: TemporaryFolder
 
     init() throws {
-        folder = try Fixture.newFolder("format-command")
+        folder = try TemporaryFolder("format-command")
     }
 
     func write(_ name: String, _ text: String, mode: Int = 0o644) throws -> String {
-        let path = folder.appendingPathComponent(name).path
+        let path = folder(name)
         try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
         try text.write(toFile: path, atomically: true, encoding: .utf8)
         try FileManager.default.setAttributes([.posixPermissions: mode], ofItemAtPath: path)
@@ -68,7 +68,7 @@ import Testing
         let first = try write("scripts/a.auto", Self.messy)
         let hidden = try write("scripts/.hidden/c.auto", Self.messy)
         let other = try write("scripts/notes.txt", Self.messy)
-        let scripts = folder.appendingPathComponent("scripts").path
+        let scripts = folder("scripts")
         let check = try await BinaryRunner.runAwaiting(["format", "--check", scripts + "/"])
         #expect(check.exitCode == 1)
         #expect(check.standardOutput == [first, b, a].map { "\($0): would reformat\n" }.joined(), "\(check.standardOutput)")
@@ -113,7 +113,7 @@ import Testing
     }
 
     @Test func aFileThatCantBeReadOrWrittenIsNamedAndTheOthersAreFormatted() async throws {
-        let missing = folder.appendingPathComponent("missing.auto").path
+        let missing = folder("missing.auto")
         let readOnly = try write("read-only.auto", Self.messy, mode: 0o444)
         let messy = try write("messy.auto", Self.messy)
         let result = try await BinaryRunner.runAwaiting(["format", missing, readOnly, messy])
@@ -131,7 +131,7 @@ import Testing
     /// A link is followed: the file it names is formatted, and the link stays a link.
     @Test func aLinkedScriptIsFormattedThroughTheLink() async throws {
         let target = try write("target.auto", Self.messy)
-        let link = folder.appendingPathComponent("link.auto").path
+        let link = folder("link.auto")
         try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: target)
         let result = try await BinaryRunner.runAwaiting(["format", link])
         #expect(result.exitCode == 0 && result.standardOutput == "\(link): formatted\n", "\(result)")

@@ -1,18 +1,19 @@
 @testable import AutoTerminal
 @testable import AutoCLI
 import AutoIntents
+import AutoTestSupport
 import Foundation
 import Testing
 
 /// Paths Tab offers inside a text for a File parameter, and a parameter's options from its host.
 @Suite struct HostValuesTests {
     @Test func pathsInAFolderWithFoldersGoingOnAndFilesClosingTheText() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("auto-paths-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder.appendingPathComponent("books"), withIntermediateDirectories: true)
-        try "x".write(to: folder.appendingPathComponent("books.csv"), atomically: true, encoding: .utf8)
-        try "x".write(to: folder.appendingPathComponent(".hidden"), atomically: true, encoding: .utf8)
-        try "x".write(to: folder.appendingPathComponent("say \"hi\".txt"), atomically: true, encoding: .utf8)
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let folder = try TemporaryFolder("auto-paths")
+        defer { withExtendedLifetime(folder) {} }
+        try FileManager.default.createDirectory(at: folder.url.appendingPathComponent("books"), withIntermediateDirectories: true)
+        try "x".write(to: folder.url.appendingPathComponent("books.csv"), atomically: true, encoding: .utf8)
+        try "x".write(to: folder.url.appendingPathComponent(".hidden"), atomically: true, encoding: .utf8)
+        try "x".write(to: folder.url.appendingPathComponent("say \"hi\".txt"), atomically: true, encoding: .utf8)
         let base = folder.path + "/"
         #expect(HostValues.files(startingWith: base + "bo").map(\.text) == [base + "books/", base + "books.csv\""])
         #expect(HostValues.files(startingWith: base).map(\.text).contains(base + "say \\\"hi\\\".txt\""), "a quote in a name is escaped")

@@ -6,6 +6,7 @@ import Testing
 @Suite struct InstallTests {
     @Test func anInstalledAutoRunsWithItsPrelude() throws {
         let auto = try InstalledBinary(copying: "auto")
+        defer { withExtendedLifetime(auto) {} }
         // `average` is a shortcut of the stdlib prelude, which the binary must carry.
         let result = try auto.run(["-e", "show average [1, 2, 3]"])
         #expect(result.exitCode == 0, "\(result.standardError)")

@@ -19,10 +19,9 @@ import Testing
 
     /// `check --json`: one object per problem, with the place in both forms.
     @Test func checkJsonGivesEachProblemWithItsPlaceAndHints() async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("auto-check-json-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        let path = folder + "/bad.auto"
+        let folder = try TemporaryFolder("auto-check-json")
+        defer { withExtendedLifetime(folder) {} }
+        let path = folder("bad.auto")
         try "set x = \"é\"\nshwo x\n".write(toFile: path, atomically: true, encoding: .utf8)
         let result = try await BinaryRunner.runAwaiting(["check", "--json", path])
         #expect(result.exitCode == 2)
@@ -39,16 +38,15 @@ import Testing
     /// Neovim (Debian's, installed by .ci/setup), headless, with editors/neovim/auto.lua: it attaches `auto lsp` to a
     /// broken script and shows the server's diagnostic, hint and all; its client gets completion and hover.
     @Test func neovimWithTheEditorsConfigurationShowsADiagnostic() async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("auto-neovim-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        let script = folder + "/broken.auto"
+        let folder = try TemporaryFolder("auto-neovim")
+        defer { withExtendedLifetime(folder) {} }
+        let script = folder("broken.auto")
         try "show 1\nshwo 2\n".write(toFile: script, atomically: true, encoding: .utf8)
         // Its state and log in the test's folder, not the user's.
         let result = try await BinaryRunner.runAwaiting(
             ["nvim", "--headless", "-u", "NONE", "-i", "NONE", "-c", "luafile Tests/editors/neovim-smoke.lua"], executable: "/usr/bin/env",
-            environment: ["AUTO_SMOKE_CONFIG": "editors/neovim/auto.lua", "AUTO_SMOKE_FILE": script, "XDG_STATE_HOME": folder,
-                          "XDG_CACHE_HOME": folder, "XDG_DATA_HOME": folder])
+            environment: ["AUTO_SMOKE_CONFIG": "editors/neovim/auto.lua", "AUTO_SMOKE_FILE": script, "XDG_STATE_HOME": folder.path,
+                          "XDG_CACHE_HOME": folder.path, "XDG_DATA_HOME": folder.path])
         #expect(result.standardOutput.hasPrefix("2: unknown action 'shwo'\nhint: did you mean 'show'?"),
                 "\(result.standardOutput)\n\(result.standardError.suffix(2_000))")
         // Completion and hover, asked through Neovim's client.

@@ -47,9 +47,9 @@ import Testing
 
     /// Compiling is inside the time limit too: it can't be interrupted, so the command line ends at the deadline.
     @Test func theTimeLimitCoversCompiling() async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("auto-limits-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let path = folder.appendingPathComponent("big.auto").path
+        let folder = try TemporaryFolder("auto-limits")
+        defer { withExtendedLifetime(folder) {} }
+        let path = folder("big.auto")
         try String(repeating: "set x = [1, 2, 3] + [4]\n", count: 400_000).write(toFile: path, atomically: true, encoding: .utf8)
         let result = try await auto("--timeout", "0.001", path)
         #expect(result.exitCode == 1, "\(result.standardError)")

@@ -7,9 +7,9 @@ import Testing
 @Suite struct McpCommandTests {
     @Test func theServerIsInTheHostsOwnBinary() async throws {
         // A copy of `auto` alone in a folder: nothing beside it to start.
-        let folder = try Fixture.newFolder("mcp-command")
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let auto = folder.appendingPathComponent("auto").path
+        let folder = try TemporaryFolder("mcp-command")
+        defer { withExtendedLifetime(folder) {} }
+        let auto = folder("auto")
         // Through a descriptor closed on exec: FileManager's copy, open while another test started a program, once made
         // running the copy fail with "Text file busy".
         try InstalledBinary.copy(BinaryRunner.binary, to: auto)

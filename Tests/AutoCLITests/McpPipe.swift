@@ -34,26 +34,36 @@ final class McpPipe: @unchecked Sendable {
         try? stdout.fileHandleForWriting.close()
         input = stdin.fileHandleForWriting
         let output = stdout.fileHandleForReading
-        Thread.detachNewThread { [self] in
+        // Weakly: a reader holding this would keep it, and so the server, until the server ends on its own: past the
+        // end of a test that never closes its input, and of the folder the server may run in.
+        Thread.detachNewThread { [weak self] in
             var pending = Data()
             while true {
                 let data = output.availableData
                 if data.isEmpty { break }
                 pending.append(data)
                 while let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
-                    received(pending[pending.startIndex..<newline])
+                    self?.received(pending[pending.startIndex..<newline])
                     pending.removeSubrange(pending.startIndex...newline)
                 }
             }
-            condition.lock()
-            ended = true
-            condition.broadcast()
-            condition.unlock()
+            self?.outputEnded()
         }
     }
 
     deinit {
-        if process.isRunning { process.terminate() }
+        // Waited for: a test's folder, removed after this, may be where the server runs or writes.
+        guard process.isRunning else { return }
+        process.terminate()
+        let deadline = Date() + 10
+        while process.isRunning, Date() < deadline { usleep(10_000) }
+    }
+
+    private func outputEnded() {
+        condition.lock()
+        ended = true
+        condition.broadcast()
+        condition.unlock()
     }
 
     private func received(_ line: Data) {

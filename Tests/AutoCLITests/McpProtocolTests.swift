@@ -80,9 +80,9 @@ import Testing
     /// small), a ping and the call's cancellation: the ping is answered and the 20 MB request too, and the cancelled
     /// call writes nothing when the person's answer comes after.
     @Test func aLargeRequestHoldsUpNeitherAPingNorACancellationWhileACallRuns() async throws {
-        let folder = try Fixture.newFolder("mcp-protocol")
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let file = folder.appendingPathComponent("cancelled.txt")
+        let folder = try TemporaryFolder("mcp-protocol")
+        defer { withExtendedLifetime(folder) {} }
+        let file = folder.url.appendingPathComponent("cancelled.txt")
         let server = try McpPipe(["--allow-write=\(folder.path)"])
         try await server.initialize(elicitation: true)
 
@@ -113,8 +113,8 @@ import Testing
     /// or quoting the value), never with the inside of the line it became (`mcpArgument0`). Without grants, and with files granted in a
     /// folder of the test's (the file tools are then listed too, their paths in that folder).
     @Test(arguments: [false, true]) func everyListedToolTakesArgumentsMadeFromItsSchema(filesGranted: Bool) async throws {
-        let folder = try Fixture.newFolder("mcp-tools")
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let folder = try TemporaryFolder("mcp-tools")
+        defer { withExtendedLifetime(folder) {} }
         let server = try McpPipe(filesGranted ? ["--allow-read=\(folder.path)", "--allow-write=\(folder.path)"] : [], directory: folder.path)
         try await server.initialize(elicitation: true)
         server.request(1, "tools/list")

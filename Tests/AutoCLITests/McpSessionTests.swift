@@ -66,9 +66,9 @@ import Testing
     /// A call waiting for the person's answer is cancelled: the server stops waiting (and says so to the client), the
     /// call gets no response, its file is not written, and the next request is answered.
     @Test func aCancelledCallGetsNoResponseAndTheNextRequestIsAnswered() async throws {
-        let folder = try Fixture.newFolder("mcp-session")
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let file = folder.appendingPathComponent("cancelled.txt")
+        let folder = try TemporaryFolder("mcp-session")
+        defer { withExtendedLifetime(folder) {} }
+        let file = folder.url.appendingPathComponent("cancelled.txt")
         let server = try McpPipe(["--allow-write=\(folder.path)"])
         try await server.initialize(elicitation: true)
         server.request(1, "tools/call", #"{"name":"write_text","arguments":{"to":"\#(file.path)"}}"#)
@@ -91,8 +91,8 @@ import Testing
     /// The client goes away while a call waits for its answer: the wait ends, the call with it, and the server ends
     /// with status 0.
     @Test func theEndOfTheInputWhileACallWaitsForAnAnswerEndsTheServer() async throws {
-        let folder = try Fixture.newFolder("mcp-session")
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let folder = try TemporaryFolder("mcp-session")
+        defer { withExtendedLifetime(folder) {} }
         let server = try McpPipe(["--allow-write=\(folder.path)"])
         try await server.initialize(elicitation: true)
         server.request(1, "tools/call", #"{"name":"write_text","arguments":{"to":"\#(folder.path)/never.txt"}}"#)

@@ -8,15 +8,10 @@ import Testing
 /// the screen: libedit switches the terminal's mode when it starts reading, and what was typed ahead is lost
 /// then, as it is for a person typing ahead.
 @Suite(.serialized) final class ReplTerminalTests {
-    let state: URL
+    let state: TemporaryFolder
 
     init() throws {
-        state = FileManager.default.temporaryDirectory.appendingPathComponent("auto-repl-state-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: state, withIntermediateDirectories: true)
-    }
-
-    deinit {
-        try? FileManager.default.removeItem(at: state)
+        state = try TemporaryFolder("auto-repl-state")
     }
 
     func repl(_ arguments: [String] = []) throws -> TerminalSession {
@@ -209,7 +204,7 @@ import Testing
         #expect(first.waitFor("auto> ", count: 3) && first.waitForKeys())
         first.send("\u{4}")
         #expect(first.waitForExit(timeout: .seconds(20)) == 0)
-        let saved = try String(contentsOfFile: state.appendingPathComponent("auto/history").path, encoding: .utf8)
+        let saved = try String(contentsOfFile: state("auto/history"), encoding: .utf8)
         #expect(saved == "show 40 + 2\nshow \"alpha\"\n")
 
         let second = try repl(["repl"])
@@ -261,7 +256,7 @@ import Testing
     @Test func libraryCompletesAndConfirmsAtThePrompt() throws {
         let library = BinaryRunner.productsFolder.appendingPathComponent("library").path
         try #require(FileManager.default.isExecutableFile(atPath: library), "build the library product first: swift build")
-        let database = state.appendingPathComponent("lib.sqlite").path
+        let database = state("lib.sqlite")
         let session = try TerminalSession(["--db", database], executable: library, environment: ["XDG_STATE_HOME": state.path], columns: 80)
         #expect(session.waitFor("library> ", timeout: .seconds(30)) && session.waitForKeys(), "\(session.visibleOutput)")
         session.send("find books where au\t")
@@ -295,7 +290,7 @@ import Testing
     func library(columns: UInt16 = 80) throws -> TerminalSession {
         let library = BinaryRunner.productsFolder.appendingPathComponent("library").path
         try #require(FileManager.default.isExecutableFile(atPath: library), "build the library product first: swift build")
-        let database = state.appendingPathComponent("lib.sqlite").path
+        let database = state("lib.sqlite")
         return try TerminalSession(["--db", database], executable: library, environment: ["XDG_STATE_HOME": state.path], columns: columns)
     }
 
@@ -324,7 +319,7 @@ import Testing
     /// A progress bar drawn during an entry is gone when the entry ends: its last line says it is done, and the
     /// prompt comes back on a line of its own.
     @Test func aProgressBarInsideTheREPLLeavesThePromptIntact() throws {
-        let csv = state.appendingPathComponent("new.csv")
+        let csv = state.url.appendingPathComponent("new.csv")
         try "title,author\nFirst Invented Book,A. Writer\nSecond Invented Book,A. Writer\n".write(to: csv, atomically: true, encoding: .utf8)
         let session = try library()
         #expect(session.waitFor("library> ", timeout: .seconds(30)) && session.waitForKeys(), "\(session.visibleOutput)")

@@ -71,9 +71,9 @@ import Testing
     }
 
     @Test func loadRunsAScriptIntoTheSession() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("auto-repl-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let path = folder.appendingPathComponent("setup.auto").path
+        let folder = try TemporaryFolder("auto-repl")
+        defer { withExtendedLifetime(folder) {} }
+        let path = folder("setup.auto")
         try "set greeting = \"hi\"\nshortcut \"twice\" (t: Text) { return t + t }\n".write(toFile: path, atomically: true, encoding: .utf8)
         let result = try repl(":load \(path)", "twice greeting", ":load \(path).missing")
         #expect(result.standardOutput == "hihi\n", "\(result.standardError)")

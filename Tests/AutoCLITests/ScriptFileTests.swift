@@ -17,10 +17,9 @@ import Testing
     }
 
     @Test func aScriptIsReadFromAFIFO() async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("auto-fifo-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let fifo = folder.appendingPathComponent("script.auto").path
+        let folder = try TemporaryFolder("auto-fifo")
+        defer { withExtendedLifetime(folder) {} }
+        let fifo = folder("script.auto")
         #expect(mkfifo(fifo, 0o600) == 0)
         let result = try await shell(#"(echo 'show "from a fifo"' > "$2") & timeout 60 "$1" run "$2"; wait"#, fifo)
         #expect(result.exitCode == 0, "\(result.standardError)")

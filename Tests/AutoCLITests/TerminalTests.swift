@@ -6,15 +6,10 @@ import Testing
 /// prompts, watch a progress bar and press Ctrl-C. Serialized: the assertions about time (a bar drawn, a
 /// prompt exit after Ctrl-C) should not compete with each other for the machine.
 @Suite(.serialized) final class TerminalTests {
-    let folder: URL
+    let folder: TemporaryFolder
 
     init() throws {
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("auto-terminal-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    }
-
-    deinit {
-        try? FileManager.default.removeItem(at: folder)
+        folder = try TemporaryFolder("auto-terminal")
     }
 
     // MARK: Helpers
@@ -23,7 +18,7 @@ import Testing
 
     /// A fresh database path in this test's own folder (created, and seeded, by the first run).
     func database(_ name: String = "lib") -> String {
-        folder.appendingPathComponent("\(name).sqlite").path
+        folder("\(name).sqlite")
     }
 
     /// `library --db DATABASE ARGUMENTS…` in a pseudo-terminal.
@@ -63,7 +58,7 @@ import Testing
             let published = String(format: "20%02d-%02d-%02d", index % 20, index % 12 + 1, index % 28 + 1)
             text += "\(title),\(authors[index % authors.count]),\(published),\(150 + index)\n"
         }
-        let path = folder.appendingPathComponent("new-books.csv").path
+        let path = folder("new-books.csv")
         try text.write(toFile: path, atomically: true, encoding: .utf8)
         return path
     }

@@ -7,15 +7,14 @@ import Testing
 /// `auto migrate timer`: a timer and its service in a folder become a script that compiles with the host; what
 /// can't be carried over is refused at its line, and what runs differently is a warning.
 @Suite struct TimerMigrationTests {
-    let folder: String
+    let folder: TemporaryFolder
 
     init() throws {
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("auto-timer-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        folder = try TemporaryFolder("auto-timer")
     }
 
     func write(_ name: String, _ text: String) throws -> String {
-        let path = folder + "/" + name
+        let path = folder(name)
         try text.write(toFile: path, atomically: true, encoding: .utf8)
         return path
     }
@@ -90,7 +89,7 @@ import Testing
         #expect(result.standardOutput.contains(#"run command "/bin/echo" arguments: ["report", "for mail-report"]"#), "\(result.standardOutput)")
         let compiled = try MigratedAutomationTests.host.compile(SourceFile(name: "m.auto", text: result.standardOutput)).get()
         #expect(compiled.automations.map(\.name) == ["report", "report 2"])
-        let output = folder + "/out.auto"
+        let output = folder("out.auto")
         let written = try await BinaryRunner.runAwaiting(["migrate", "timer", "--output", output, timer])
         #expect(written.exitCode == 0)
         #expect(written.standardOutput.isEmpty)
@@ -113,7 +112,7 @@ import Testing
         let timer = try write("lonely.timer", "[Timer]\nOnCalendar=daily\n")
         let result = try await BinaryRunner.runAwaiting(["migrate", "timer", timer])
         #expect(result.exitCode == 2)
-        #expect(result.standardError.contains("lonely.timer: error: the service it starts is missing: there is no \(folder)/lonely.service"),
+        #expect(result.standardError.contains("lonely.timer: error: the service it starts is missing: there is no \(folder.path)/lonely.service"),
                 "\(result.standardError)")
     }
 
@@ -135,7 +134,7 @@ import Testing
         let migration = TimerMigration(timerPath: timer, environment: Self.environment)
         #expect(migration.automations.map(\.trigger) == [])
         // Two ExecStart= without Type=oneshot: systemd refuses the service, at the second line.
-        #expect(migration.errors.map(\.description) == ["\(folder)/reset.service:3: error: a service runs several ExecStart= commands only with Type=oneshot; systemd refuses this one"])
+        #expect(migration.errors.map(\.description) == ["\(folder.path)/reset.service:3: error: a service runs several ExecStart= commands only with Type=oneshot; systemd refuses this one"])
         _ = try write("reset.service", "[Service]\nType=oneshot\nExecStart=/bin/true\nExecStart=/bin/false\n")
         let fixed = TimerMigration(timerPath: timer, environment: Self.environment)
         #expect(fixed.errors.isEmpty, "\(fixed.errors)")

@@ -7,11 +7,13 @@ import Testing
 /// isn't UTF-8, show it as `\xHH`, and find the same file again from what they showed. The files are made and looked
 /// at here by their bytes with the C calls, never through the engine's own conversion.
 @Suite struct ByteNameTests {
+    /// The test's folder, whose path is `home`: removed with everything in it after the test.
+    let temporary: TemporaryFolder
     let home: String
 
     init() throws {
-        home = try GrantedPath.resolve(FileManager.default.temporaryDirectory.appendingPathComponent("auto-bytes-\(UUID().uuidString)").path)
-        try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
+        temporary = try TemporaryFolder("auto-bytes")
+        home = try GrantedPath.resolve(temporary.path)
     }
 
     /// `home/` and `name`'s bytes, NUL-ended, for a C call.

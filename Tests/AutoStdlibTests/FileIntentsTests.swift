@@ -9,12 +9,14 @@ import Testing
 /// `read text` and `write text` on real files in a temporary folder: what they write, what they refuse, and that a
 /// refused or failed write leaves everything as it was.
 @Suite struct FileIntentsTests {
+    /// The test's folder, whose path is `folder`: removed with everything in it after the test.
+    let temporary: TemporaryFolder
     let folder: String
     let registry: Registry
 
     init() throws {
-        folder = try GrantedPath.resolve(FileManager.default.temporaryDirectory.appendingPathComponent("auto-files-\(UUID().uuidString)").path)
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        temporary = try TemporaryFolder("auto-files")
+        folder = try GrantedPath.resolve(temporary.path)
         registry = try stdlibRegistry()
     }
 
@@ -146,7 +148,9 @@ import Testing
 /// Paths as grants compare them.
 @Suite struct GrantedPathTests {
     @Test func homeRelativeDotsAndLinksResolve() throws {
-        let root = try GrantedPath.resolve(FileManager.default.temporaryDirectory.appendingPathComponent("auto-paths-\(UUID().uuidString)").path)
+        let temporary = try TemporaryFolder("auto-paths")
+        defer { withExtendedLifetime(temporary) {} }
+        let root = try GrantedPath.resolve(temporary.path)
         try FileManager.default.createDirectory(atPath: root + "/a/b", withIntermediateDirectories: true)
         try FileManager.default.createSymbolicLink(atPath: root + "/link", withDestinationPath: "a/b")
         try FileManager.default.createSymbolicLink(atPath: root + "/loop", withDestinationPath: "loop")
@@ -174,7 +178,9 @@ import Testing
     }
 
     @Test func aProgramNameIsLookedUpOnThePathGivenAndResolvedToItsFile() throws {
-        let root = try GrantedPath.resolve(FileManager.default.temporaryDirectory.appendingPathComponent("auto-programs-\(UUID().uuidString)").path)
+        let temporary = try TemporaryFolder("auto-programs")
+        defer { withExtendedLifetime(temporary) {} }
+        let root = try GrantedPath.resolve(temporary.path)
         try FileManager.default.createDirectory(atPath: root + "/a", withIntermediateDirectories: true)
         try FileManager.default.createDirectory(atPath: root + "/b", withIntermediateDirectories: true)
         try BinaryRunner.writeExecutable("#!/bin/sh\n", to: root + "/b/tool")

@@ -8,10 +8,13 @@ import Testing
 
 /// `find files in FOLDER recursive hidden where … sort by … limit n` on a real tree in a temporary folder.
 @Suite struct FindFilesTests {
+    /// The test's folder, whose path is `folder`: removed with everything in it after the test.
+    let temporary: TemporaryFolder
     let folder: String
 
     init() throws {
-        folder = try GrantedPath.resolve(FileManager.default.temporaryDirectory.appendingPathComponent("auto-find-\(UUID().uuidString)").path)
+        temporary = try TemporaryFolder("auto-find")
+        folder = try GrantedPath.resolve(temporary.path)
         try FileManager.default.createDirectory(atPath: folder + "/Downloads/old", withIntermediateDirectories: true)
         try FileManager.default.createDirectory(atPath: folder + "/Downloads/.cache", withIntermediateDirectories: true)
         // Four PDFs of different sizes and ages, one in a folder inside, one hidden; a text; a small PDF.

@@ -9,11 +9,14 @@ import Testing
 /// Listing, making, copying, moving, renaming and deleting on real files in a temporary folder. Deleting runs the
 /// real `auto` with a trash of the test's own (XDG_DATA_HOME in its environment).
 @Suite struct FolderIntentsTests {
+    /// The test's folder, whose path is `folder`: removed with everything in it after the test.
+    let temporary: TemporaryFolder
     let folder: String
     let registry: Registry
 
     init() throws {
-        folder = try GrantedPath.resolve(FileManager.default.temporaryDirectory.appendingPathComponent("auto-folders-\(UUID().uuidString)").path)
+        temporary = try TemporaryFolder("auto-folders")
+        folder = try GrantedPath.resolve(temporary.path)
         try FileManager.default.createDirectory(atPath: folder + "/box/sub", withIntermediateDirectories: true)
         try "one".write(toFile: folder + "/box/a.txt", atomically: true, encoding: .utf8)
         try "two".write(toFile: folder + "/box/sub/b.md", atomically: true, encoding: .utf8)

@@ -9,12 +9,15 @@ import ZIPFoundation
 /// archive's 6755 entry, a program of the box's own under a granted name, a hard link to a file outside. Nothing
 /// may land, change or run outside what the flags grant.
 @Suite struct SandboxEscapeTests {
+    /// The test's folder, whose path is `home`: removed with everything in it after the test.
+    let temporary: TemporaryFolder
     let home: String
     let box: String
     let outside: String
 
     init() throws {
-        home = try GrantedPath.resolve(FileManager.default.temporaryDirectory.appendingPathComponent("auto-escape-\(UUID().uuidString)").path)
+        temporary = try TemporaryFolder("auto-escape")
+        home = try GrantedPath.resolve(temporary.path)
         box = home + "/box"
         outside = home + "/outside"
         for folder in [box + "/sub", outside] { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) }

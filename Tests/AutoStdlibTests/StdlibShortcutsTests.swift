@@ -7,10 +7,13 @@ import Testing
 /// The standard library's shortcuts (Sources/AutoStdlib/Shortcuts), run by the real `auto` on real folders, with a
 /// trash of the test's own.
 @Suite struct StdlibShortcutsTests {
+    /// The test's folder, whose path is `folder`: removed with everything in it after the test.
+    let temporary: TemporaryFolder
     let folder: String
 
     init() throws {
-        folder = try GrantedPath.resolve(FileManager.default.temporaryDirectory.appendingPathComponent("auto-shortcuts-\(UUID().uuidString)").path)
+        temporary = try TemporaryFolder("auto-shortcuts")
+        folder = try GrantedPath.resolve(temporary.path)
         try FileManager.default.createDirectory(atPath: folder + "/in", withIntermediateDirectories: true)
         for name in ["a.jpg", "b.PDF", "song.mp3", "IMG_001.png", "IMG_002.png", "data.weird"] {
             try name.write(toFile: folder + "/in/" + name, atomically: true, encoding: .utf8)

@@ -140,8 +140,9 @@ import Testing
     /// A program granted by its path, in a folder the run may write: the run could have changed it, so it is not
     /// started, and the refusal says which grant and why.
     @Test func aGrantedProgramUnderAWritableFolderIsNotStarted() async throws {
-        let folder = try GrantedPath.resolve(FileManager.default.temporaryDirectory.appendingPathComponent("auto-run-\(UUID().uuidString)").path)
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let temporary = try TemporaryFolder("auto-run")
+        defer { withExtendedLifetime(temporary) {} }
+        let folder = try GrantedPath.resolve(temporary.path)
         try BinaryRunner.writeExecutable("#!/bin/sh\necho started\n", to: folder + "/tool")
         let readOnly = await run(#"show (run command "\#(folder)/tool").stdout"#, grants: Grants(run: .only([folder + "/tool"])))
         #expect(readOnly.output.first == "started", "\(readOnly.standardError)")

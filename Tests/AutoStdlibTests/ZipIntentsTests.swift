@@ -9,11 +9,14 @@ import ZIPFoundation
 /// `zip` and `unzip` on real folders: what goes in comes out the same, nothing is replaced silently, and no entry
 /// lands outside the folder it is unzipped into.
 @Suite struct ZipIntentsTests {
+    /// The test's folder, whose path is `folder`: removed with everything in it after the test.
+    let temporary: TemporaryFolder
     let folder: String
     let registry: Registry
 
     init() throws {
-        folder = try GrantedPath.resolve(FileManager.default.temporaryDirectory.appendingPathComponent("auto-zip-\(UUID().uuidString)").path)
+        temporary = try TemporaryFolder("auto-zip")
+        folder = try GrantedPath.resolve(temporary.path)
         try FileManager.default.createDirectory(atPath: folder + "/src/sub", withIntermediateDirectories: true)
         try "one".write(toFile: folder + "/src/a.txt", atomically: true, encoding: .utf8)
         try String(repeating: "two ", count: 10_000).write(toFile: folder + "/src/sub/b.txt", atomically: true, encoding: .utf8)

@@ -83,13 +83,6 @@ package struct Fixture: Sendable, CustomStringConvertible {
         }
     }
 
-    /// A new, empty folder of a test's own under the temporary folder, named `<name>-<UUID>`.
-    package static func newFolder(_ name: String) throws -> URL {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("\(name)-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        return folder
-    }
-
     /// The repository's top folder, found from this file's path.
     package static let repositoryRoot: String = {
         var url = URL(fileURLWithPath: #filePath)

@@ -2,15 +2,17 @@ import Foundation
 
 /// A built binary copied to an empty folder, as `scripts/install` leaves it, and run with the build folder out
 /// of its reach: under a private mount namespace whose build folder is an empty tmpfs, where the machine allows
-/// one (`unshare`), so that nothing compiled into the binary can reach back into it.
+/// one (`unshare`), so that nothing compiled into the binary can reach back into it. The copy (160 MB of a debug
+/// build) goes with its folder when the value does: a test keeps it to its end.
 package struct InstalledBinary {
-    package let folder: URL
+    /// The folder of the copy (in `bin`), also its HOME.
+    package let folder: TemporaryFolder
     package let path: String
 
     package init(copying product: String) throws {
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("installed-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder.appendingPathComponent("bin"), withIntermediateDirectories: true)
-        path = folder.appendingPathComponent("bin/\(product)").path
+        folder = try TemporaryFolder("installed")
+        try FileManager.default.createDirectory(atPath: folder("bin"), withIntermediateDirectories: true)
+        path = folder("bin/\(product)")
         try Self.copy(BinaryRunner.productsFolder.appendingPathComponent(product).path, to: path)
     }
 
@@ -48,7 +50,7 @@ package struct InstalledBinary {
     package func run(_ arguments: [String]) throws -> BinaryRunner.Result {
         let home = folder.path
         let environment = ["HOME": home, "XDG_DATA_HOME": home + "/data", "XDG_STATE_HOME": home + "/state",
-                           "PATH": folder.appendingPathComponent("bin").path + ":/usr/bin:/bin"]
+                           "PATH": folder("bin") + ":/usr/bin:/bin"]
         guard Self.canHideBuildFolder else {
             return try BinaryRunner.run(arguments, executable: path, environment: environment, directory: home)
         }

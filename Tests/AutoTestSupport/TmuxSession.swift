@@ -6,8 +6,9 @@ import Foundation
 /// terminal's line discipline, as at a real one). Each session has a tmux server of its own (a socket in a
 /// temporary folder), killed when the session goes away.
 package final class TmuxSession: @unchecked Sendable {
-    let folder: URL
-    var socket: String { folder.appendingPathComponent("tmux").path }
+    /// The server's socket, its configuration and the commands' output; removed once the server is killed.
+    let folder: TemporaryFolder
+    var socket: String { folder("tmux") }
     static let target = "repl"
 
     /// Starts `executable` (the `auto` binary by default) with `arguments` in a pane of `columns` × `rows`, in the
@@ -15,30 +16,28 @@ package final class TmuxSession: @unchecked Sendable {
     package init(_ arguments: [String], executable: String? = nil, environment: [String: String] = [:],
                 columns: Int = 100, rows: Int = 30) throws {
         guard Self.tmux != nil else { throw TerminalSessionError("tmux is needed for this test (.ci/setup installs it)") }
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("auto-tmux-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        folder = try TemporaryFolder("auto-tmux")
         let command = ["env"] + environment.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
             + [executable ?? BinaryRunner.binary] + arguments
         // `remain-on-exit` keeps the pane once the program has ended, to be asked whether it has.
-        let configuration = folder.appendingPathComponent("tmux.conf")
+        let configuration = folder.url.appendingPathComponent("tmux.conf")
         try "set-option -g remain-on-exit on\n".write(to: configuration, atomically: true, encoding: .utf8)
         // Given as several words, the command is run as it is, not through a shell.
-        let started = Self.tmuxCommand(["-S", socket, "-f", configuration.path, "new-session", "-d", "-s", Self.target,
+        let started = tmuxCommand(["-S", socket, "-f", configuration.path, "new-session", "-d", "-s", Self.target,
                                         "-x", "\(columns)", "-y", "\(rows)", "-c", Fixture.repositoryRoot, "--"] + command)
         guard started.status == 0 else { throw TerminalSessionError("tmux didn't start (\(started.status))") }
     }
 
     deinit {
-        _ = Self.tmuxCommand(["-S", socket, "kill-server"])
-        try? FileManager.default.removeItem(at: folder)
+        _ = tmuxCommand(["-S", socket, "kill-server"])
     }
 
     /// Runs tmux with `arguments` and waits for it; its exit status and what it wrote to standard output. Spawned and
     /// waited for here, not by `Process`: the server the first command starts keeps every descriptor it is given (a
     /// pipe's reader would wait for it forever), and `Process` was seen never to reap the tmux client.
-    static func tmuxCommand(_ arguments: [String]) -> (status: Int32, output: String) {
-        guard let tmux else { return (-1, "") }
-        let output = FileManager.default.temporaryDirectory.appendingPathComponent("auto-tmux-output-\(UUID().uuidString)").path
+    func tmuxCommand(_ arguments: [String]) -> (status: Int32, output: String) {
+        guard let tmux = Self.tmux else { return (-1, "") }
+        let output = folder("output-\(UUID().uuidString)")
         defer { unlink(output) }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
@@ -71,7 +70,7 @@ package final class TmuxSession: @unchecked Sendable {
 
     /// The lines on the screen now, trailing blanks removed.
     package var screen: [String] {
-        Self.tmuxCommand(["-S", socket, "capture-pane", "-p", "-t", Self.target]).output.split(separator: "\n", omittingEmptySubsequences: false).map {
+        tmuxCommand(["-S", socket, "capture-pane", "-p", "-t", Self.target]).output.split(separator: "\n", omittingEmptySubsequences: false).map {
             String($0.reversed().drop { $0 == " " }.reversed())
         }
     }
@@ -95,12 +94,12 @@ package final class TmuxSession: @unchecked Sendable {
 
     /// Types `text` as it is (no key names).
     package func send(_ text: String) {
-        _ = Self.tmuxCommand(["-S", socket, "send-keys", "-t", Self.target, "-l", text])
+        _ = tmuxCommand(["-S", socket, "send-keys", "-t", Self.target, "-l", text])
     }
 
     /// Presses keys by tmux's names: `C-c`, `C-r`, `Enter`, `Escape`.
     package func press(_ keys: String...) {
-        _ = Self.tmuxCommand(["-S", socket, "send-keys", "-t", Self.target] + keys)
+        _ = tmuxCommand(["-S", socket, "send-keys", "-t", Self.target] + keys)
     }
 
     /// Waits for the program to end (its pane stays, dead); false after `timeout`. Its exit status is not asked:
@@ -108,7 +107,7 @@ package final class TmuxSession: @unchecked Sendable {
     package func waitForEnd(timeout: Duration = .seconds(5)) -> Bool {
         let deadline = TerminalSession.deadline(timeout)
         repeat {
-            if Self.tmuxCommand(["-S", socket, "display-message", "-p", "-t", Self.target, "#{pane_dead}"]).output.hasPrefix("1") { return true }
+            if tmuxCommand(["-S", socket, "display-message", "-p", "-t", Self.target, "#{pane_dead}"]).output.hasPrefix("1") { return true }
             usleep(20_000)
         } while Date() < deadline
         return false

@@ -7,11 +7,17 @@ import Testing
 /// breaks exactly what the oracle checks, and must report it; a well-behaved fake must pass. Only the
 /// deadline oracles depend on time, with margins of seconds around what they measure.
 @Suite struct OracleTests {
-    /// An executable shell script in a folder of its own; `$last` is the script file auto-fuzz passes.
+    let folder: TemporaryFolder
+
+    init() throws {
+        folder = try TemporaryFolder("auto-fuzz-test")
+    }
+
+    /// An executable shell script in a folder of its own, in the test's; `$last` is the script file auto-fuzz passes.
     func fake(_ body: String) throws -> String {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("auto-fuzz-test-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let path = folder.appendingPathComponent("fake-auto").path
+        let own = folder(UUID().uuidString)
+        try FileManager.default.createDirectory(atPath: own, withIntermediateDirectories: true)
+        let path = own + "/fake-auto"
         try BinaryRunner.writeExecutable("#!/bin/sh\nfor last; do :; done\n" + body + "\n", to: path)
         return path
     }
@@ -124,9 +130,8 @@ import Testing
 
     @Test func aChildInheritsNoOtherFileDescriptor() {
         // As if another thread were writing a file (without close-on-exec) at the moment of the spawn.
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("auto-fuzz-stray-\(UUID().uuidString)").path
-        let stray = open(path, O_WRONLY | O_CREAT, 0o644)
-        defer { close(stray); unlink(path) }
+        let stray = open(folder("stray"), O_WRONLY | O_CREAT, 0o644)
+        defer { close(stray) }
         let request = ProcessRunner.Request(executable: "/bin/sh", arguments: ["-c", "[ -e /proc/$$/fd/\(stray) ] && echo inherited || echo closed"],
                                             environment: ["PATH": "/usr/bin:/bin"], input: .empty, output: .pipe, hardDeadline: 30)
         #expect(ProcessRunner.run(request).standardOutputText == "closed\n")

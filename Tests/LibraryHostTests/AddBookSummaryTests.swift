@@ -5,8 +5,12 @@ import Testing
 /// `add book`'s summary follows its shelf: a rating is for a book added as read. `intents describe`, `--what-if` and
 /// the run itself say so, through the real binary.
 @Suite struct AddBookSummaryTests {
-    let folder = temporaryFolder("library-add-summary")
-    var database: String { folder.appendingPathComponent("library.sqlite").path }
+    let folder: TemporaryFolder
+    var database: String { folder("library.sqlite") }
+
+    init() throws {
+        folder = try TemporaryFolder("library-add-summary")
+    }
 
     func library(_ arguments: String...) async throws -> BinaryRunner.Result {
         try await LibraryBinary.runAwaiting(["--db", database] + arguments, directory: folder.path)

@@ -2,6 +2,7 @@ import AutoIntents
 import AutoLanguage
 import AutoRuntime
 import AutoTerminal
+import AutoTestSupport
 import Foundation
 import LibraryExample
 import Testing
@@ -43,10 +44,13 @@ import Testing
     static let statementKeywords: Set = ["set", "if", "for", "repeat", "while", "try", "return", "stop", "shortcut", "find"]
 
     let session: ReplSession
+    /// The folder of the session's database.
+    let folder: TemporaryFolder
 
     init() throws {
+        folder = try TemporaryFolder("library-tests")
         let console = Console(writeOut: { _ in }, writeError: { _ in })
-        session = ReplSession(host: try Library.host(database: freshDatabase()), console: console)
+        session = ReplSession(host: try Library.host(database: freshDatabase(in: folder)), console: console)
     }
 
     /// Rule 1 to 3 above.

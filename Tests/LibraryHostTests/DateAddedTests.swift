@@ -12,10 +12,10 @@ import Testing
 /// Books have the date they were added (issue 31, item 12): an import's books its one instant, `add book`'s its
 /// own, a new library's books its creation, and an older library's books none. `added` is found and sorted in SQL.
 @Suite final class DateAddedTests {
-    let folder = temporaryFolder("library-added")
+    let folder: TemporaryFolder
 
-    deinit {
-        try? FileManager.default.removeItem(at: folder)
+    init() throws {
+        folder = try TemporaryFolder("library-added")
     }
 
     /// Local time, as scripts' `date("…")` and `today` read it.
@@ -30,7 +30,7 @@ import Testing
     }
 
     func write(_ text: String, to name: String) throws -> String {
-        let path = folder.appendingPathComponent(name).path
+        let path = folder(name)
         try text.write(toFile: path, atomically: true, encoding: .utf8)
         return path
     }
@@ -59,7 +59,7 @@ import Testing
     @Test func anImportsBooksAreAddedAtOneInstant() async throws {
         let start = Self.time(2026, 11, 20, 10, 0)
         let clock = TickingClock(start)
-        let database = freshDatabase(clock: clock.read)
+        let database = freshDatabase(in: folder, clock: clock.read)
         try await importBooks(["One", "Two", "Three", "Four"], into: database)
         let all = try await books(database)
         let imported = all.filter { $0.author == "Ann" }
@@ -74,7 +74,7 @@ import Testing
 
     @Test func addBookAddsAtItsOwnTime() async throws {
         let clock = SetClock(Self.time(2026, 11, 20, 10, 0))
-        let database = freshDatabase(clock: clock.read)
+        let database = freshDatabase(in: folder, clock: clock.read)
         #expect(try await books(database).count == 680)
         // Kept to the second, as SQLite keeps it (to the millisecond), so the book added is the book stored.
         clock.set(Self.time(2026, 11, 24, 18, 30).addingTimeInterval(12.75))
@@ -91,7 +91,7 @@ import Testing
     /// The file's own `added` is kept (a library's export brings its dates); a row without one gets the import's.
     @Test func aFilesAddedColumnIsKept() async throws {
         let clock = SetClock(Self.time(2026, 11, 20, 10, 0))
-        let database = freshDatabase(clock: clock.read)
+        let database = freshDatabase(in: folder, clock: clock.read)
         #expect(try await books(database).count == 680)
         let csv = try write("title,author,added\nOld One,Ann,2019-05-01\nNew One,Ann,\n", to: "added.csv")
         clock.set(Self.time(2026, 11, 21, 8, 15))
@@ -109,7 +109,7 @@ import Testing
         let today = Self.calendar.startOfDay(for: Date())
         let day: TimeInterval = 24 * 3600
         let clock = SetClock(today - 10 * day)
-        let database = freshDatabase(clock: clock.read)
+        let database = freshDatabase(in: folder, clock: clock.read)
         #expect(try await books(database).count == 680, "made (and seeded) on its first use, ten days ago")
         clock.set(today - 3 * day + 9 * 3600)
         try await importBooks(["Three Days Ago"], into: database)
@@ -127,7 +127,7 @@ import Testing
     /// sort and the limit, and its SQL compares the `added` column; the engine alone finds the same books.
     @Test func addedIsFoundSortedAndLimitedInSQL() async throws {
         let clock = SetClock(Self.time(2026, 10, 1))
-        let database = freshDatabase(clock: clock.read)
+        let database = freshDatabase(in: folder, clock: clock.read)
         #expect(try await books(database).count == 680, "made on October 1st")
         for (title, time) in [("October", Self.time(2026, 10, 30, 12)), ("November 2", Self.time(2026, 11, 2, 9)),
                               ("November 5", Self.time(2026, 11, 5, 20)), ("November 9", Self.time(2026, 11, 9, 7))] {
@@ -160,7 +160,7 @@ import Testing
     /// A library as the Library made it before `added`: its books get none (nil, not the migration's time),
     /// the column and its index are added, and books added from then on have their date.
     @Test func anOlderLibraryIsMigratedAndItsBooksHaveNoDateAdded() async throws {
-        let path = folder.appendingPathComponent("old.sqlite").path
+        let path = folder("old.sqlite")
         let old = try DatabaseQueue(path: path)
         try await old.write { db in
             try db.execute(sql: """

@@ -11,7 +11,9 @@ import Testing
 /// pushdown, through engine-side evaluation and through a brute-force oracle written here.
 @Suite struct DifferentialTests {
     @Test func pushdownEngineAndOracleAgree() async throws {
-        let database = freshDatabase()
+        let folder = try TemporaryFolder("library-tests")
+        defer { withExtendedLifetime(folder) {} }
+        let database = freshDatabase(in: folder)
         try await spreadDatesAdded(database)
         let pushdown = try Library.registry(database: database)
         var engineOnly = Registry.standard

@@ -12,10 +12,10 @@ import Testing
 
 /// `import books`: all the rows or none, whatever stops it; books already there skipped when told to.
 @Suite final class ImportTests {
-    let folder = temporaryFolder("library-import")
+    let folder: TemporaryFolder
 
-    deinit {
-        try? FileManager.default.removeItem(at: folder)
+    init() throws {
+        folder = try TemporaryFolder("library-import")
     }
 
     /// A CSV of `count` invented books, none of which the Library has, at `name` in this test's folder.
@@ -28,7 +28,7 @@ import Testing
     }
 
     func write(_ text: String, to name: String) throws -> String {
-        let path = folder.appendingPathComponent(name).path
+        let path = folder(name)
         try text.write(toFile: path, atomically: true, encoding: .utf8)
         return path
     }
@@ -51,7 +51,7 @@ import Testing
     /// Ctrl-C at the 100th row: the transaction stops there (it waits for each row's progress step to be
     /// reported, so it can't have run ahead) and rolls back.
     @Test func anImportCancelledHalfwayImportsNothing() async throws {
-        let database = freshDatabase()
+        let database = freshDatabase(in: folder)
         let csv = try booksCSV(count: 300)
         let cancellation = CancellationFlag()
         let interaction = ProgressWatcher { event in
@@ -75,7 +75,7 @@ import Testing
     /// not kept; told to skip or add again, it does that in the transaction.
     @Test(arguments: [(Duplicates.ask, 681), (.skip, 980), (.addAgain, 981)])
     func aBookAddedByAnotherProgramDuringTheImport(_ duplicates: Duplicates, books: Int) async throws {
-        let database = freshDatabase()
+        let database = freshDatabase(in: folder)
         let csv = try booksCSV(count: 300)
         let other = LibraryDatabase(path: database.path)
         let intruder = ProgressWatcher { event in
@@ -105,7 +105,7 @@ import Testing
     }
 
     @Test func aMissingAuthorNobodyCanGiveLeavesNothing() async throws {
-        let database = freshDatabase()
+        let database = freshDatabase(in: folder)
         let csv = try write("title,author\nOne,Ann\nTwo,Bo\nThree,\nFour,Di\n", to: "authors.csv")
         let outcome = await ScriptHarness.run("import books from \"\(csv)\"", host: try Library.host(database: database), confirmations: [true])
         #expect(outcome.exitCode == 1)
@@ -121,7 +121,7 @@ import Testing
     // MARK: Books already there
 
     @Test func duplicatesSkipLetsARerunFinishWithoutAnyone() async throws {
-        let database = freshDatabase()
+        let database = freshDatabase(in: folder)
         let host = try Library.host(database: database)
         let csv = try write("title,author\nA New Book,Ann\nemma,JANE AUSTEN\nAnother New Book,Bo\n", to: "more.csv")
         let nobody = await ScriptHarness.run("import books from \"\(csv)\"", host: host, confirmations: [true])
@@ -139,7 +139,7 @@ import Testing
     }
 
     @Test func duplicatesAddAgainAddsNumberedCopies() async throws {
-        let database = freshDatabase()
+        let database = freshDatabase(in: folder)
         let host = try Library.host(database: database)
         let csv = try write("title,author\nEmma,Jane Austen\n", to: "emma.csv")
         let year = Calendar.current.component(.year, from: Date())
@@ -154,7 +154,7 @@ import Testing
     }
 
     @Test func whatToDoWithABookAlreadyThereIsAskedWithTheLine() async throws {
-        let database = freshDatabase()
+        let database = freshDatabase(in: folder)
         let host = try Library.host(database: database)
         let csv = try write("title,author\nEmma,Jane Austen\nNew One,Ann\nnew one,ann\nPersuasion,Jane Austen\n", to: "dups.csv")
         // 3 is "Skip every book already here": asked once, for Emma; the second New One and Persuasion are skipped.
@@ -169,7 +169,7 @@ import Testing
     }
 
     @Test func aDeclinedImportWritesNothing() async throws {
-        let database = freshDatabase()
+        let database = freshDatabase(in: folder)
         let csv = try booksCSV(count: 5)
         let outcome = await ScriptHarness.run("import books from \"\(csv)\"", host: try Library.host(database: database), confirmations: [false])
         #expect(outcome.exitCode == 130)
@@ -214,7 +214,7 @@ import Testing
     @Test(arguments: badFiles)
     func aBadValueIsAnErrorAtItsLineAndColumn(_ bad: (csv: String, error: String)) async throws {
         let csv = try write(bad.csv, to: "bad.csv")
-        let database = freshDatabase()
+        let database = freshDatabase(in: folder)
         let error = await #expect(throws: IntentError.self, "not asked for another file") { _ = try await importBooks(from: csv, into: database) }
         #expect(error?.message == "\(csv):\(bad.error); no book was imported")
         #expect(try await count(database) == 680)
@@ -224,7 +224,7 @@ import Testing
     /// line, column and what is wrong, not with "nobody can answer 'Which CSV file?'" (issue 31, item 10).
     /// A file that isn't there still is asked for, which nobody can answer here.
     @Test func withoutATerminalABadValueIsAnErrorThatSaysWhere() throws {
-        let database = folder.appendingPathComponent("library.sqlite").path
+        let database = folder("library.sqlite")
         let script = try write("import books from \"bad.csv\"\n", to: "import.auto")
         for bad in Self.badFiles where bad.error.hasPrefix("3:22") || bad.error.contains("never closed") || bad.error.contains("fields") {
             _ = try write(bad.csv, to: "bad.csv")
@@ -260,12 +260,12 @@ import Testing
     @Test func aFileThatCantBeUsedSaysWhy() async throws {
         let empty = try write("", to: "empty.csv")
         let blank = try write("\n  \n", to: "blank.csv")
-        let latin1 = folder.appendingPathComponent("latin1.csv").path
+        let latin1 = folder("latin1.csv")
         try Data([0x74, 0x69, 0x74, 0x6C, 0x65, 0x0A, 0x43, 0x61, 0x66, 0xE9, 0x0A]).write(to: URL(fileURLWithPath: latin1))  // title, Café in Latin-1
-        let loop = folder.appendingPathComponent("loop.csv").path
+        let loop = folder("loop.csv")
         try FileManager.default.createSymbolicLink(atPath: loop, withDestinationPath: loop)
         var cases: [(String, String)] = [
-            (folder.appendingPathComponent("missing.csv").path, "\(folder.path)/missing.csv: no such file"),
+            (folder("missing.csv"), "\(folder.path)/missing.csv: no such file"),
             (empty, "\(empty) is empty"),
             (blank, "\(blank) is empty"),
             (latin1, "\(latin1) is not UTF-8 text"),
@@ -278,12 +278,12 @@ import Testing
             cases.append((locked, "\(locked) can't be read: permission denied"))
         }
         for (path, reason) in cases {
-            let needed = await #expect(throws: NeedsValueError.self) { _ = try await importBooks(from: path, into: freshDatabase()) }
+            let needed = await #expect(throws: NeedsValueError.self) { _ = try await importBooks(from: path, into: freshDatabase(in: folder)) }
             #expect(needed?.reason == reason)
         }
         // A header and nothing else is no error: there is nothing to import.
         let headerOnly = try write("title,author\n", to: "header.csv")
-        let outcome = await ScriptHarness.run("import books from \"\(headerOnly)\"", host: try Library.host(database: freshDatabase()))
+        let outcome = await ScriptHarness.run("import books from \"\(headerOnly)\"", host: try Library.host(database: freshDatabase(in: folder)))
         #expect(outcome.output == ["header.csv has no books to import"], "\(outcome.standardError)")
     }
 

@@ -5,15 +5,19 @@ import Testing
 /// The Library's questions answered before the run, without a terminal: `import books`'s file and confirmation, and
 /// `say`'s parameters.
 @Suite struct LibraryAnswerTests {
-    let folder = temporaryFolder("library-answers")
-    var database: String { folder.appendingPathComponent("library.sqlite").path }
+    let folder: TemporaryFolder
+    var database: String { folder("library.sqlite") }
+
+    init() throws {
+        folder = try TemporaryFolder("library-answers")
+    }
 
     func library(_ arguments: String...) async throws -> BinaryRunner.Result {
         try await LibraryBinary.runAwaiting(["--db", database] + arguments, directory: folder.path)
     }
 
     @Test func anImportsFileAndConfirmationAreAnsweredBeforeTheRun() async throws {
-        try "title,author\nThe Answer Given,Ann Swer\nA Second Answer,Ann Swer\n".write(to: folder.appendingPathComponent("two.csv"), atomically: true, encoding: .utf8)
+        try "title,author\nThe Answer Given,Ann Swer\nA Second Answer,Ann Swer\n".write(to: folder.url.appendingPathComponent("two.csv"), atomically: true, encoding: .utf8)
         let unanswered = try await library("--no-input", "-e", "import books")
         #expect(unanswered.exitCode == 1)
         #expect(unanswered.standardError.contains("hint: answer it with --answer 'from=VALUE'"), "\(unanswered.standardError)")

@@ -7,16 +7,16 @@ import Testing
 /// help, usage errors and the commands that only read scripts create no file, and a `--db` that would be
 /// lost among a script's args is refused.
 @Suite final class LibraryCommandLineTests {
-    let folder = temporaryFolder("library-cli")
+    let folder: TemporaryFolder
 
-    deinit {
-        try? FileManager.default.removeItem(at: folder)
+    init() throws {
+        folder = try TemporaryFolder("library-cli")
     }
 
     /// The files `arguments` left in an empty folder, run with HOME and XDG_DATA_HOME inside it, so that the
     /// default database would be created there too.
     func filesLeft(by arguments: [String]) async throws -> (result: BinaryRunner.Result, files: [String]) {
-        let home = folder.appendingPathComponent("home-\(UUID().uuidString)")
+        let home = folder.url.appendingPathComponent("home-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
         try "find books where author == \"Jane Austen\" | open\n".write(to: home.appendingPathComponent("a.auto"), atomically: true, encoding: .utf8)
         let result = try await LibraryBinary.runAwaiting(arguments, directory: home.path, environment: ["HOME": home.path, "XDG_DATA_HOME": ""])
@@ -80,15 +80,15 @@ import Testing
     }
 
     @Test func dbBeforeTheScriptIsTakenAndArgsAfterItAreTheScripts() async throws {
-        try "show args\n".write(to: folder.appendingPathComponent("args.auto"), atomically: true, encoding: .utf8)
+        try "show args\n".write(to: folder.url.appendingPathComponent("args.auto"), atomically: true, encoding: .utf8)
         let result = try await LibraryBinary.runAwaiting(["--db", "lib.sqlite", "args.auto", "a", "--", "--db", "b"], directory: folder.path)
         #expect(result.exitCode == 0, "\(result.standardError)")
         #expect(result.standardOutput == "[\"a\", \"--\", \"--db\", \"b\"]\n")
         // The script touched no book: no database either.
-        #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("lib.sqlite").path))
+        #expect(!FileManager.default.fileExists(atPath: folder("lib.sqlite")))
         let equals = try await LibraryBinary.runAwaiting(["--db=lib.sqlite", "-e", "show count(find books)"], directory: folder.path)
         #expect(equals.standardOutput == "680\n", "\(equals.standardError)")
-        #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("lib.sqlite").path))
+        #expect(FileManager.default.fileExists(atPath: folder("lib.sqlite")))
     }
 
     /// Whether this test process can run the binary as a user who is refused a folder: as root, only in a
@@ -102,7 +102,7 @@ import Testing
     }
 
     @Test(.enabled(if: canBeRefused)) func aLibraryInAnUnwritableFolderIsAPlainError() async throws {
-        let locked = folder.appendingPathComponent("locked")
+        let locked = folder.url.appendingPathComponent("locked")
         try FileManager.default.createDirectory(at: locked, withIntermediateDirectories: true)
         try FileManager.default.setAttributes([.posixPermissions: 0o555], ofItemAtPath: locked.path)
         defer { try? FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: locked.path) }
@@ -114,7 +114,7 @@ import Testing
     }
 
     @Test func aFileThatIsNoLibraryIsAPlainError() async throws {
-        let text = folder.appendingPathComponent("notes.sqlite")
+        let text = folder.url.appendingPathComponent("notes.sqlite")
         try String(repeating: "not a database\n", count: 100).write(to: text, atomically: true, encoding: .utf8)
         let result = try await LibraryBinary.runAwaiting(["--db", text.path, "-e", "find books limit 1"])
         #expect(result.exitCode == 1)
@@ -151,7 +151,7 @@ extension LibraryCommandLineTests {
     /// `library intents` reads a script's shortcuts over the host's own types, as `auto intents` does, and opens
     /// no database to do it.
     @Test func intentsListAndDescribeAScriptsShortcutsOverBooks() async throws {
-        let home = folder.appendingPathComponent("shortcuts-\(UUID().uuidString)")
+        let home = folder.url.appendingPathComponent("shortcuts-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
         try """
             shortcut "shelve" (book: Book, on: Shelf = wantToRead) {

@@ -6,8 +6,12 @@ import Testing
 /// retired `list shelf` for `open shelf`: a script of the first version still runs with warnings, and `library migrate`
 /// rewrites it, keeping its comments and layout, and the second time changes nothing.
 @Suite struct LibraryMigrationTests {
-    let folder = temporaryFolder("library-migration")
-    var database: String { folder.appendingPathComponent("library.sqlite").path }
+    let folder: TemporaryFolder
+    var database: String { folder("library.sqlite") }
+
+    init() throws {
+        folder = try TemporaryFolder("library-migration")
+    }
 
     func library(_ arguments: String...) async throws -> BinaryRunner.Result {
         try await LibraryBinary.runAwaiting(["--db", database] + arguments, directory: folder.path)
@@ -23,7 +27,7 @@ import Testing
         """
 
     @Test func aScriptOfTheFirstVersionRunsWithWarningsThatSayWhatToWrite() async throws {
-        try Self.firstVersion.write(to: folder.appendingPathComponent("review.auto"), atomically: true, encoding: .utf8)
+        try Self.firstVersion.write(to: folder.url.appendingPathComponent("review.auto"), atomically: true, encoding: .utf8)
         let checked = try await library("check", "review.auto")
         #expect(checked.exitCode == 0, "\(checked.standardError)")
         #expect(checked.standardError.contains("review.auto:2:1: warning: 'finish book' is now called 'mark as read'"), "\(checked.standardError)")
@@ -46,7 +50,7 @@ import Testing
     }
 
     @Test func migrateRewritesFormerNamesInPlaceAndOnlyOnce() async throws {
-        let scripts = folder.appendingPathComponent("scripts")
+        let scripts = folder.url.appendingPathComponent("scripts")
         try FileManager.default.createDirectory(at: scripts.appendingPathComponent("more"), withIntermediateDirectories: true)
         let review = scripts.appendingPathComponent("more/review.auto")
         try Self.firstVersion.write(to: review, atomically: true, encoding: .utf8)
@@ -90,9 +94,9 @@ import Testing
         old.replaceSubrange(intents, with: """
             "intents" : [{"id": "LendBook", "title": "Lend book", "formerTitles": [], "parameters": [], "result": "nothing", "sideEffect": "changes"},
             """)
-        try old.write(to: folder.appendingPathComponent("old.json"), atomically: true, encoding: .utf8)
+        try old.write(to: folder.url.appendingPathComponent("old.json"), atomically: true, encoding: .utf8)
         let script = "finish book \"Emma\"\nlend book \"Emma\"\n"
-        try script.write(to: folder.appendingPathComponent("c.auto"), atomically: true, encoding: .utf8)
+        try script.write(to: folder.url.appendingPathComponent("c.auto"), atomically: true, encoding: .utf8)
         let checked = try await library("migrate", "--check", "--against", "old.json", "c.auto")
         #expect(checked.exitCode == 1, "\(checked.standardError)")
         #expect(checked.standardOutput == """
@@ -101,19 +105,19 @@ import Testing
             1 script: 1 break, 1 warning
 
             """)
-        #expect(try String(contentsOf: folder.appendingPathComponent("c.auto"), encoding: .utf8) == script)
-        try "mark as read \"Emma\"\n".write(to: folder.appendingPathComponent("c.auto"), atomically: true, encoding: .utf8)
+        #expect(try String(contentsOf: folder.url.appendingPathComponent("c.auto"), encoding: .utf8) == script)
+        try "mark as read \"Emma\"\n".write(to: folder.url.appendingPathComponent("c.auto"), atomically: true, encoding: .utf8)
         let clean = try await library("migrate", "--check", "c.auto")
         #expect(clean.exitCode == 0 && clean.standardOutput == "1 script: 0 breaks, 0 warnings\n", "\(clean.standardOutput)")
     }
 
     @Test func aScriptWithErrorsIsLeftAlone() async throws {
         let broken = "finish book \"Emma\"\nshow nosuchname\n"
-        try broken.write(to: folder.appendingPathComponent("broken.auto"), atomically: true, encoding: .utf8)
+        try broken.write(to: folder.url.appendingPathComponent("broken.auto"), atomically: true, encoding: .utf8)
         let result = try await library("migrate", "--write", "broken.auto")
         #expect(result.exitCode == 2)
         #expect(result.standardError.contains("broken.auto: not migrated: it has errors"), "\(result.standardError)")
-        #expect(try String(contentsOf: folder.appendingPathComponent("broken.auto"), encoding: .utf8) == broken)
+        #expect(try String(contentsOf: folder.url.appendingPathComponent("broken.auto"), encoding: .utf8) == broken)
         #expect(try await library("migrate", "scripts").exitCode == 2, "neither --write nor --dry-run")
     }
 }
@@ -121,10 +125,14 @@ import Testing
 /// The Library's schema: written in a stable order, and compared with the first version's (examples/library/schema/
 /// v1.json) every change is compatible; a change that breaks is found and fails the command, as a host's CI runs it.
 @Suite struct LibrarySchemaTests {
-    let folder = temporaryFolder("library-schema")
+    let folder: TemporaryFolder
+
+    init() throws {
+        folder = try TemporaryFolder("library-schema")
+    }
 
     func library(_ arguments: String...) async throws -> BinaryRunner.Result {
-        try await LibraryBinary.runAwaiting(["--db", folder.appendingPathComponent("library.sqlite").path] + arguments, directory: Fixture.repositoryRoot)
+        try await LibraryBinary.runAwaiting(["--db", folder("library.sqlite")] + arguments, directory: Fixture.repositoryRoot)
     }
 
     @Test func theNextVersionBreaksNothingOfTheFirst() async throws {
@@ -150,9 +158,9 @@ import Testing
         var edited = first.standardOutput
         let rate = try #require(edited.range(of: "\"id\" : \"RateBook\""))
         edited.replaceSubrange(rate, with: "\"id\" : \"RateTheBook\"")
-        let path = folder.appendingPathComponent("next.json").path
+        let path = folder("next.json")
         try edited.write(toFile: path, atomically: true, encoding: .utf8)
-        let old = folder.appendingPathComponent("old.json").path
+        let old = folder("old.json")
         try first.standardOutput.write(toFile: old, atomically: true, encoding: .utf8)
         let diff = try await library("intents", "diff", old, path)
         #expect(diff.exitCode == 1, "\(diff.standardOutput)")

@@ -7,13 +7,13 @@ import Testing
 /// import by Ctrl-C or by kill -9. Every wait is for something the processes say or do, with a generous
 /// deadline; none is a fixed sleep.
 @Suite final class LibraryProcessTests {
-    let folder = temporaryFolder("library-processes")
+    let folder: TemporaryFolder
 
-    deinit {
-        try? FileManager.default.removeItem(at: folder)
+    init() throws {
+        folder = try TemporaryFolder("library-processes")
     }
 
-    var database: String { folder.appendingPathComponent("library.sqlite").path }
+    var database: String { folder("library.sqlite") }
 
     /// The number of books and what `PRAGMA integrity_check` says, read directly from the file.
     func inspect(_ path: String) throws -> (books: Int, integrity: String) {
@@ -24,7 +24,7 @@ import Testing
     }
 
     func script(_ name: String, _ text: String) throws -> String {
-        let path = folder.appendingPathComponent(name).path
+        let path = folder(name)
         try text.write(toFile: path, atomically: true, encoding: .utf8)
         return path
     }

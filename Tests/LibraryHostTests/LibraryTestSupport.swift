@@ -5,17 +5,10 @@ import AutoTestSupport
 import Foundation
 import LibraryExample
 
-/// A fresh library database seeded from books.csv, in a temporary folder of its own (created on first use),
-/// adding books at the times `clock` tells.
-func freshDatabase(clock: @escaping @Sendable () -> Date = Date.init) -> LibraryDatabase {
-    LibraryDatabase(path: temporaryFolder().appendingPathComponent("library.sqlite").path, clock: clock)
-}
-
-/// A new, empty folder of this test's own.
-func temporaryFolder(_ name: String = "library-tests") -> URL {
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("\(name)-\(UUID().uuidString)")
-    try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    return folder
+/// A fresh library database seeded from books.csv (created on first use), adding books at the times `clock` tells:
+/// a file of its own in `folder`, which the test keeps as long as it uses the database.
+func freshDatabase(in folder: TemporaryFolder, clock: @escaping @Sendable () -> Date = Date.init) -> LibraryDatabase {
+    LibraryDatabase(path: folder("library-\(UUID().uuidString).sqlite"), clock: clock)
 }
 
 /// The built `library` binary, run as its users run it.

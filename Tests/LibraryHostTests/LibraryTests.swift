@@ -12,6 +12,12 @@ import Testing
     static let scripts: [Fixture] = Fixture.all(under: Fixture.repositoryRoot + "/examples/library")
         + Fixture.all(under: Fixture.repositoryRoot + "/examples/everyday/library")
 
+    let folder: TemporaryFolder
+
+    init() throws {
+        folder = try TemporaryFolder("library-tests")
+    }
+
     @Test func thereAreExampleScripts() {
         #expect(Self.scripts.count >= 5)
         #expect(Self.scripts.contains { $0.text.contains("find books where author == \"Jane Austen\" sort by published desc limit 3 | open") })
@@ -20,13 +26,13 @@ import Testing
     /// Every examples/library script, on a fresh database, prints what its `# expect:` lines say.
     @Test(arguments: scripts)
     func exampleScript(_ script: Fixture) async throws {
-        let outcome = await ScriptHarness.run(script.text, name: script.path, host: try Library.host(database: freshDatabase()))
+        let outcome = await ScriptHarness.run(script.text, name: script.path, host: try Library.host(database: freshDatabase(in: folder)))
         #expect(outcome.exitCode == 0, "\(script.path): \(outcome.standardError)")
         #expect(outcome.output == script.output)
     }
 
     @Test func seedHoldsTheWholeCSV() async throws {
-        let books = try await BookQuery(database: freshDatabase()).allEntities()
+        let books = try await BookQuery(database: freshDatabase(in: folder)).allEntities()
         #expect(books.count == 680)
         let feynman = try #require(books.first { $0.title.hasPrefix("\"Surely You're Joking, Mr. Feynman!\"") })
         #expect(feynman.author == "Richard P. Feynman")
@@ -34,7 +40,7 @@ import Testing
     }
 
     @Test func changesAreKeptInTheDatabase() async throws {
-        let database = freshDatabase()
+        let database = freshDatabase(in: folder)
         let host = try Library.host(database: database)
         let first = await ScriptHarness.run("""
             add book "A Book Nobody Wrote" author: "Ann Onymous" -> b
@@ -51,13 +57,13 @@ import Testing
     }
 
     @Test func aDuplicateIsAClearError() async throws {
-        let outcome = await ScriptHarness.run("add book \"Emma\" author: \"Jane Austen\"", name: "dup.auto", host: try Library.host(database: freshDatabase()))
+        let outcome = await ScriptHarness.run("add book \"Emma\" author: \"Jane Austen\"", name: "dup.auto", host: try Library.host(database: freshDatabase(in: folder)))
         #expect(outcome.exitCode == 1)
         #expect(outcome.standardError.contains("dup.auto:1:1: error: add book: 'Emma' by Jane Austen is already in the library"))
     }
 
     @Test func deletingNeedsAConfirmationAndADeclineKeepsTheBook() async throws {
-        let host = try Library.host(database: freshDatabase())
+        let host = try Library.host(database: freshDatabase(in: folder))
         let declined = await ScriptHarness.run("delete book \"Persuasion\"", host: host, confirmations: [false])
         #expect(declined.exitCode == 130)
         let still = await ScriptHarness.run("show count(find books where title == \"Persuasion\")", host: host)
@@ -69,13 +75,13 @@ import Testing
     }
 
     @Test func ratingsOutOfRangeAreRefusedBeforeAnythingChanges() async throws {
-        let outcome = await ScriptHarness.run("rate book \"Emma\" rating: 9", host: try Library.host(database: freshDatabase()))
+        let outcome = await ScriptHarness.run("rate book \"Emma\" rating: 9", host: try Library.host(database: freshDatabase(in: folder)))
         #expect(outcome.exitCode == 2)
         #expect(outcome.diagnostics.first?.message == "'rating' of 'rate book' must be between 1 and 5")
     }
 
     @Test func theGraphShowsWhatIsPushedDown() async throws {
-        let compiled = try Library.host(database: freshDatabase()).compile(.init(name: "g.auto", text: """
+        let compiled = try Library.host(database: freshDatabase(in: folder)).compile(.init(name: "g.auto", text: """
             find books where author == "Jane Austen" and readDate.year > 2016 sort by published desc limit 3 | open
             """)).get()
         let dot = compiled.graph.dot()
@@ -83,7 +89,7 @@ import Testing
     }
 
     @Test func theBinaryPrintsTheThreeNewestAustensAsJSON() async throws {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("library-cli-\(UUID().uuidString)/books.sqlite").path
+        let path = folder("books.sqlite")
         let binary = BinaryRunner.productsFolder.appendingPathComponent("library").path
         let json = try await BinaryRunner.runAwaiting(["--db", path, "--json", "-e", #"find books where author == "Jane Austen" sort by published desc limit 3"#], executable: binary)
         #expect(json.exitCode == 0, "\(json.standardError)")
@@ -100,6 +106,7 @@ import Testing
 @Suite struct InstalledLibraryTests {
     @Test func anInstalledLibrarySeedsItsDatabase() async throws {
         let library = try InstalledBinary(copying: "library")
+        defer { withExtendedLifetime(library) {} }
         let result = try library.run(["-e", "show count(find books)"])
         #expect(result.exitCode == 0, "\(result.standardError)")
         #expect(result.standardOutput == "680\n")

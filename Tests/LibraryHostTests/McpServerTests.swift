@@ -67,7 +67,7 @@ import Testing
             return
         }
         #expect(books.count == 3)
-        let script = try LibraryBinary.run(["--db", library.folder.appendingPathComponent("library.sqlite").path, "--json", "-e",
+        let script = try LibraryBinary.run(["--db", library.folder("library.sqlite"), "--json", "-e",
                                             "find books where author == \"Jane Austen\" sort by published desc limit 3"])
         #expect(try JSONDecoder().decode(MCP.Value.self, from: Data(script.standardOutput.utf8)) == .array(books))
 
@@ -207,17 +207,17 @@ import Testing
     }
 
     /// A CSV of `count` invented books in `folder`.
-    static func booksCSV(count: Int, in folder: URL) throws -> String {
+    static func booksCSV(count: Int, in folder: TemporaryFolder) throws -> String {
         var text = "title,author,published,pages\n"
         for index in 0..<count { text += "Invented Book \(index + 1),Author \(index % 7),2001-02-03,\(100 + index)\n" }
-        let path = folder.appendingPathComponent("more.csv").path
+        let path = folder("more.csv")
         try text.write(toFile: path, atomically: true, encoding: .utf8)
         return path
     }
 
     @Test func anImportReportsItsProgress() async throws {
-        let folder = temporaryFolder("library-mcp-csv")
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let folder = try TemporaryFolder("library-mcp-csv")
+        defer { withExtendedLifetime(folder) {} }
         let csv = try Self.booksCSV(count: 40, in: folder)
         let library = try await McpLibrary(["--allow-read=\(folder.path)"], answer: McpLibrary.accept)
         let (progress, reported) = AsyncStream.makeStream(of: (progress: Double, total: Double?).self)
@@ -244,8 +244,8 @@ import Testing
     /// The client cancels the import while it waits for the confirmation: the answer that follows finds the run
     /// cancelled, and nothing is imported.
     @Test func cancellingTheRequestCancelsTheRun() async throws {
-        let folder = temporaryFolder("library-mcp-csv")
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let folder = try TemporaryFolder("library-mcp-csv")
+        defer { withExtendedLifetime(folder) {} }
         let csv = try Self.booksCSV(count: 40, in: folder)
         let request = Shared<(client: Client?, id: ID?)>((nil, nil))
         let library = try await McpLibrary(["--allow-read=\(folder.path)"], answer: { _ in
@@ -276,8 +276,8 @@ import Testing
         await library.stop()
 
         // Granted one folder, a file outside it can't be read, and nobody can be asked for another.
-        let granted = temporaryFolder("library-mcp-granted"), elsewhere = temporaryFolder("library-mcp-elsewhere")
-        defer { for folder in [granted, elsewhere] { try? FileManager.default.removeItem(at: folder) } }
+        let granted = try TemporaryFolder("library-mcp-granted"), elsewhere = try TemporaryFolder("library-mcp-elsewhere")
+        defer { withExtendedLifetime((granted, elsewhere)) {} }
         let csv = try Self.booksCSV(count: 3, in: elsewhere)
         let scoped = try await McpLibrary(["--allow-read=\(granted.path)"], elicitation: false)
         let outside = try await scoped.call("import_books", ["from": .string(csv)])

@@ -56,19 +56,19 @@ final class McpLibrary: Sendable {
 
     let process: Process
     let client: Client
-    let folder: URL
+    let folder: TemporaryFolder
     /// The questions the server asked, in order.
     let questions = Mutex<[String]>([])
 
     init(_ flags: [String] = [], elicitation: Bool = true, answer: Answer? = nil) async throws {
-        folder = temporaryFolder("library-mcp")
+        folder = try TemporaryFolder("library-mcp")
         process = Process()
         process.executableURL = URL(fileURLWithPath: LibraryBinary.path)
-        process.arguments = ["--db", folder.appendingPathComponent("library.sqlite").path, "mcp"] + flags
+        process.arguments = ["--db", folder("library.sqlite"), "mcp"] + flags
         let input = Pipe(), output = Pipe()
         process.standardInput = input
         process.standardOutput = output
-        let log = folder.appendingPathComponent("stderr.txt")
+        let log = folder.url.appendingPathComponent("stderr.txt")
         FileManager.default.createFile(atPath: log.path, contents: nil)
         process.standardError = try FileHandle(forWritingTo: log)
         try process.run()
@@ -85,8 +85,12 @@ final class McpLibrary: Sendable {
     }
 
     deinit {
-        if process.isRunning { process.terminate() }
-        try? FileManager.default.removeItem(at: folder)
+        // The server ends before its folder goes: one still writing its database or its log there would leave files
+        // in the folder as it is removed.
+        guard process.isRunning else { return }
+        process.terminate()
+        let deadline = Date() + 10
+        while process.isRunning, Date() < deadline { usleep(10_000) }
     }
 
     /// Closes the server's input, which ends it.

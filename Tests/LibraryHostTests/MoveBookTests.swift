@@ -5,6 +5,12 @@ import Testing
 
 /// `move book`: a book goes to another shelf and keeps everything else, one book or every piped one.
 @Suite struct MoveBookTests {
+    let folder: TemporaryFolder
+
+    init() throws {
+        folder = try TemporaryFolder("library-tests")
+    }
+
     /// Every book of `database`, by id, as stored.
     func books(in database: LibraryDatabase) async throws -> [Int64: Book] {
         Dictionary(uniqueKeysWithValues: try await BookQuery(database: database).allEntities().map { ($0.id, $0) })
@@ -19,7 +25,7 @@ import Testing
 
     /// A book on the read shelf with a rating and a date read moves to want to read and keeps both.
     @Test func movingOneBookChangesOnlyItsShelf() async throws {
-        let database = freshDatabase()
+        let database = freshDatabase(in: folder)
         let host = try Library.host(database: database)
         let before = try await books(in: database)
         let book = try #require(before.values.filter { $0.shelf == .read && $0.rating != nil && $0.readDate != nil && !$0.title.contains("\"") && !$0.title.contains("\\") }
@@ -41,7 +47,7 @@ import Testing
     /// 'Put every book rated 1 back on want-to-read' (issue 12, 18): each piped book is moved, and each keeps
     /// its rating and the day it was read.
     @Test func everyPipedBookIsMovedAndKeepsItsRatingAndReadDate() async throws {
-        let database = freshDatabase()
+        let database = freshDatabase(in: folder)
         let host = try Library.host(database: database)
         let before = try await books(in: database)
         let rated1 = before.values.filter { $0.rating == 1 }
@@ -76,7 +82,7 @@ import Testing
     }
 
     @Test func anUnknownShelfIsACompileErrorAtItsPlace() async throws {
-        let database = freshDatabase()
+        let database = freshDatabase(in: folder)
         let host = try Library.host(database: database)
         let before = try await books(in: database)
         let outcome = await ScriptHarness.run("""

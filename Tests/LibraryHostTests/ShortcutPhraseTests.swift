@@ -10,11 +10,11 @@ import Testing
 /// The Library's App Shortcuts: what sentences find, over the seeded books, and the real `library` binary's
 /// `say` and `shortcuts --json`.
 @Suite final class ShortcutPhraseTests {
-    let folder = temporaryFolder("library-shortcuts")
-    var database: String { folder.appendingPathComponent("library.sqlite").path }
+    let folder: TemporaryFolder
+    var database: String { folder("library.sqlite") }
 
-    deinit {
-        try? FileManager.default.removeItem(at: folder)
+    init() throws {
+        folder = try TemporaryFolder("library-shortcuts")
     }
 
     enum Expected: Sendable, CustomStringConvertible {
