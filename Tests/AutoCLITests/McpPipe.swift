@@ -53,10 +53,7 @@ final class McpPipe: @unchecked Sendable {
 
     deinit {
         // Waited for: a test's folder, removed after this, may be where the server runs or writes.
-        guard process.isRunning else { return }
-        process.terminate()
-        let deadline = Date() + 10
-        while process.isRunning, Date() < deadline { usleep(10_000) }
+        process.terminateAndWait()
     }
 
     private func outputEnded() {

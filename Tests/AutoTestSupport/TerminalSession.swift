@@ -363,4 +363,13 @@ extension Process {
     var shellStatus: Int32 {
         terminationReason == .uncaughtSignal ? 128 + terminationStatus : terminationStatus
     }
+
+    /// Terminates the process if it still runs and waits, `limit` at most, for it to end: what it works in (a test's
+    /// folder) may go right after.
+    package func terminateAndWait(atMost limit: TimeInterval = 10) {
+        guard isRunning else { return }
+        terminate()
+        let deadline = Date() + limit
+        while isRunning, Date() < deadline { usleep(10_000) }
+    }
 }

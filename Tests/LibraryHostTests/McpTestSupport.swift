@@ -87,10 +87,7 @@ final class McpLibrary: Sendable {
     deinit {
         // The server ends before its folder goes: one still writing its database or its log there would leave files
         // in the folder as it is removed.
-        guard process.isRunning else { return }
-        process.terminate()
-        let deadline = Date() + 10
-        while process.isRunning, Date() < deadline { usleep(10_000) }
+        process.terminateAndWait()
     }
 
     /// Closes the server's input, which ends it.
