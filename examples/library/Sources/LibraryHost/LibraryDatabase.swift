@@ -102,7 +102,7 @@ public final class LibraryDatabase: Sendable {
             })
         }
         do {
-            let pool = try DatabasePool(path: path, configuration: configuration)
+            let pool = try Self.pool(at: path, configuration)
             // GRDB sets NORMAL for WAL, which may lose the last transactions on a power cut (never on a crash
             // of the process). A library of one person's books writes little: an fsync per commit is cheap.
             try pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = FULL") }
@@ -110,6 +110,22 @@ public final class LibraryDatabase: Sendable {
             return pool
         } catch {
             throw LibraryUnavailable(path: path, creating: !existed, reason: Self.reason(for: error, path: path))
+        }
+    }
+
+    /// The pool at `path`. A new file is switched to WAL as it is opened, and SQLite doesn't wait (no busy timeout)
+    /// for the lock that takes: processes making one library at once may be told "database is locked". They try
+    /// again, with a growing pause, for at most the busy timeout.
+    static func pool(at path: String, _ configuration: Configuration) throws -> DatabasePool {
+        let deadline = Date().addingTimeInterval(busyTimeout)
+        var pause: UInt32 = 1_000
+        while true {
+            do {
+                return try DatabasePool(path: path, configuration: configuration)
+            } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY && Date() < deadline {
+                usleep(pause)
+                pause = min(pause * 2, 50_000)
+            }
         }
     }
 
