@@ -71,7 +71,7 @@ struct ClusterChaosTests {
                 }
                 for (index, name) in names.enumerated() {
                     nodes[name]?.signal(SIGTERM)
-                    #expect(nodes[name]?.waitForExit(timeout: .seconds(60)) == 0, "\(name): \(nodes[name]?.standardError.suffix(3_000) ?? "")")
+                    #expect(nodes[name]?.waitForExit(timeout: .seconds(60)) == 0, "\(name): \(nodes[name]?.standardErrorForReport ?? "")")
                     try cluster.writeScript(of: name, edited: true)
                     nodes[name] = try cluster.daemon(name, url)
                     if index == 0 {
@@ -93,7 +93,7 @@ struct ClusterChaosTests {
         try await cluster.untilRunsBegunAreRecorded(url, all)
         for node in all { node.signal(SIGTERM) }
         for (name, node) in nodes {
-            #expect(node.waitForExit(timeout: .seconds(60)) == 0, "\(name): \(node.standardError.suffix(3_000))")
+            #expect(node.waitForExit(timeout: .seconds(60)) == 0, "\(name): \(node.standardErrorForReport)")
         }
 
         #expect(cluster.ledgerLines().count > 20 * Self.automations)

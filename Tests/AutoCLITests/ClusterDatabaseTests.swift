@@ -26,7 +26,7 @@ import Testing
         try await cluster.untilRunsBegunAreRecorded(url, nodes)
         for node in nodes { node.signal(SIGTERM) }
         for node in nodes {
-            #expect(node.waitForExit(timeout: .seconds(60)) == 0, "\(node.standardError.suffix(3_000))")
+            #expect(node.waitForExit(timeout: .seconds(60)) == 0, "\(node.standardErrorForReport)")
         }
         try await cluster.expectEachFireOnce(url, nodes)
         await server.stop()
@@ -47,14 +47,14 @@ import Testing
             }
         }
         stopped.signal(SIGTERM)
-        #expect(stopped.waitForExit(timeout: .seconds(60)) == 0, "\(stopped.standardError.suffix(3_000))")
-        #expect(stopped.standardError.contains("stopped before the run store could be reached"), "\(stopped.standardError.suffix(3_000))")
+        #expect(stopped.waitForExit(timeout: .seconds(60)) == 0, "\(stopped.standardErrorForReport)")
+        #expect(stopped.standardError.contains("stopped before the run store could be reached"), "\(stopped.standardErrorForReport)")
 
         try await server.resume()
         try await cluster.until("the daemon joins and owns both", [waiting]) { try await cluster.owners(url) == ["alpha": 2] }
         try await cluster.until("a run of each", [waiting]) { cluster.automationsInLedger().count == 2 }
         waiting.signal(SIGTERM)
-        #expect(waiting.waitForExit(timeout: .seconds(60)) == 0, "\(waiting.standardError.suffix(3_000))")
+        #expect(waiting.waitForExit(timeout: .seconds(60)) == 0, "\(waiting.standardErrorForReport)")
         await server.stop()
     }
 
@@ -73,8 +73,8 @@ import Testing
         try await cluster.until("the node gives its automations up", [daemon]) { daemon.standardError.contains("could not renew its lease in time") }
         daemon.signal(SIGTERM)
         let stopping = ContinuousClock.now
-        #expect(daemon.waitForExit(timeout: .seconds(60)) == 0, "\(daemon.standardError.suffix(3_000))")
-        #expect(daemon.standardError.contains("daemon stopped"), "\(daemon.standardError.suffix(3_000))")
+        #expect(daemon.waitForExit(timeout: .seconds(60)) == 0, "\(daemon.standardErrorForReport)")
+        #expect(daemon.standardError.contains("daemon stopped"), "\(daemon.standardErrorForReport)")
         FileHandle.standardError.write(Data("cluster: a node whose database is gone stopped \(ContinuousClock.now - stopping) after SIGTERM\n".utf8))
         await server.stop()
     }

@@ -84,7 +84,7 @@ struct ClusterHarness {
         let start = ContinuousClock.now
         while try await !condition() {
             guard ContinuousClock.now - start < deadline else {
-                let logs = processes.map { "log:\n\($0.standardError.suffix(3_000))" }.joined(separator: "\n")
+                let logs = processes.map { "log:\n\($0.standardErrorForReport)" }.joined(separator: "\n")
                 Issue.record("never: \(what)\n\(logs)")
                 return ContinuousClock.now - start
             }

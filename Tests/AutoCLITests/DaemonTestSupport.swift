@@ -39,7 +39,7 @@ enum DaemonTestSupport {
         while !condition() {
             guard ContinuousClock.now < deadline else {
                 let log = process.map {
-                    "\nexit status: \($0.waitForExit(timeout: .zero).map(String.init) ?? "running")\nlog:\n\($0.standardError.suffix(4_000))"
+                    "\nexit status: \($0.waitForExit(timeout: .zero).map(String.init) ?? "running")\nlog:\n\($0.standardErrorForReport)"
                 }
                 Issue.record("never: \(what)\(detail())\(log ?? "")")
                 return

@@ -71,6 +71,21 @@ package final class ChildProcess: @unchecked Sendable {
     /// What the child wrote to standard error so far (all of it once it exited).
     package var standardError: String { errors.text }
 
+    /// Standard error for a failed expectation's message: its last 3,000 characters, or, when the child crashed,
+    /// what `crashReport(in:)` keeps.
+    package var standardErrorForReport: String { Self.crashReport(in: standardError) ?? String(standardError.suffix(3_000)) }
+
+    /// When `text` holds the report of Swift's backtracer (a crashed child writes it to its standard error): the 1,500
+    /// characters logged before it and the report up to its registers — what crashed, and the crashed thread's frames.
+    /// The report ends with thousands of lines of registers and images, so the end of standard error, which a test
+    /// shows otherwise, would leave out what crashed. Nil when there is no report.
+    package static func crashReport(in text: String) -> String? {
+        guard let start = text.range(of: "*** Signal ") ?? text.range(of: "*** Program crashed") else { return nil }
+        let report = text[start.lowerBound...]
+        let head = report.range(of: "\nRegisters:").map { report[..<$0.lowerBound] } ?? report.prefix(8_000)
+        return String(text[..<start.lowerBound].suffix(1_500)) + head
+    }
+
     /// Waits until the child's standard error satisfies `condition`; false when the deadline passes or the
     /// child closed its standard error (exited) without it.
     package func waitForError(timeout: Duration = .seconds(30), until condition: (String) -> Bool) -> Bool {
