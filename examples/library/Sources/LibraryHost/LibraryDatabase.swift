@@ -113,9 +113,10 @@ public final class LibraryDatabase: Sendable {
         }
     }
 
-    /// The pool at `path`. A new file is switched to WAL as it is opened, and SQLite doesn't wait (no busy timeout)
-    /// for the lock that takes: processes making one library at once may be told "database is locked". They try
-    /// again, with a growing pause, for at most the busy timeout.
+    /// The pool at `path`. Opening a new file switches it to WAL and commits an empty transaction to make the log
+    /// file, and SQLite answers both at once, without the busy timeout, when another process is doing the same (the
+    /// switch's lock is taken, or the transaction's snapshot went stale): processes making one library at once may be
+    /// told "database is locked". They try again, with a growing pause, for at most the busy timeout.
     static func pool(at path: String, _ configuration: Configuration) throws -> DatabasePool {
         let deadline = Date().addingTimeInterval(busyTimeout)
         var pause: UInt32 = 1_000
