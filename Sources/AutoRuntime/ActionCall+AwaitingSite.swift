@@ -41,7 +41,9 @@ extension Run {
         }) else { return false }
         if cancellation.isCancelled { throw RunCancelled() }
         let progressMark = context.progressMark()
-        // The site's closure and intent, read before the await: the site itself is not held across it.
+        // The site's closure and intent, read before the await: the site itself is not held across it. Returning the
+        // site's `AwaitingBoundCall` from `siteArguments` instead, the same two fields in a struct, was slower
+        // (1M awaiting calls: 115 against 82 ms).
         let (perform, intent) = site._withUnsafeGuaranteedRef { site in (site.call.perform, site.call.site) }
         let output: IntentOutput
         do {
