@@ -86,11 +86,11 @@ import ZIPFoundation
     /// An entry of mode 6755 comes out without setuid and setgid; its exec bit stays unless the run may start
     /// programs.
     @Test func unzipDropsSetuidSetgidAndStickyBits() async throws {
-        try archive(home + "/modes.zip", [("tool", .file, "#!/bin/sh\n", 0o6755), ("shared/", .directory, "", 0o1777), ("plain", .file, "x", 0o640)])
+        try archive(home + "/modes.zip", [("tool", .file, "#!/bin/sh\n", 0o6755), ("sticky/", .directory, "", 0o1777), ("plain", .file, "x", 0o640)])
         let unzipped = try await sandboxed(#"unzip "HOME/modes.zip" to "BOX/out""#)
         #expect(unzipped.exitCode == 0, "\(unzipped.standardError)")
         #expect(try mode(box + "/out/tool") == 0o755)
-        #expect(try mode(box + "/out/shared") == 0o777)
+        #expect(try mode(box + "/out/sticky") == 0o777)
         #expect(try mode(box + "/out/plain") == 0o640)
         let running = try await sandboxed(#"unzip "HOME/modes.zip" to "BOX/run""#, ["--allow-run=echo"])
         #expect(running.exitCode == 0, "\(running.standardError)")
