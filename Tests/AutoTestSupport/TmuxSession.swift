@@ -20,10 +20,10 @@ package final class TmuxSession: @unchecked Sendable {
         let command = ["env"] + environment.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
             + [executable ?? BinaryRunner.binary] + arguments
         // `remain-on-exit` keeps the pane once the program has ended, to be asked whether it has.
-        let configuration = folder.url.appendingPathComponent("tmux.conf")
-        try "set-option -g remain-on-exit on\n".write(to: configuration, atomically: true, encoding: .utf8)
+        let configuration = folder("tmux.conf")
+        try "set-option -g remain-on-exit on\n".write(toFile: configuration, atomically: false, encoding: .utf8)
         // Given as several words, the command is run as it is, not through a shell.
-        let started = tmuxCommand(["-S", socket, "-f", configuration.path, "new-session", "-d", "-s", Self.target,
+        let started = tmuxCommand(["-S", socket, "-f", configuration, "new-session", "-d", "-s", Self.target,
                                         "-x", "\(columns)", "-y", "\(rows)", "-c", Fixture.repositoryRoot, "--"] + command)
         guard started.status == 0 else { throw TerminalSessionError("tmux didn't start (\(started.status))") }
     }
