@@ -126,7 +126,12 @@ public protocol AppIntent: Sendable {
     /// Does the intent's work with its parameters set and its dependencies filled in, and says what came of it.
     /// Throw `IntentError` for a failure people should read, `context.needsValue(_:reason:)` to have a parameter
     /// asked again.
-    func perform(_ context: IntentContext) async throws -> IntentResult<Output>
+    ///
+    /// The requirement is `nonisolated(nonsending)`: an implementation that is too (the default in a module built with
+    /// the `NonisolatedNonsendingByDefault` feature) runs on the run's own executor, with no hop to another one on the
+    /// way in or out. A plain `nonisolated` `perform` in a module without that feature (`@concurrent`) satisfies it as
+    /// well, and runs on the global concurrent executor as it always did.
+    nonisolated(nonsending) func perform(_ context: IntentContext) async throws -> IntentResult<Output>
 }
 
 extension AppIntent where Description == IntentDescription {
@@ -196,7 +201,7 @@ public protocol ImmediateIntent: AppIntent {
 extension ImmediateIntent {
     /// Where the engine has to await anyway (a host calling `perform` itself), `performNow` runs as is.
     @inlinable
-    public func perform(_ context: IntentContext) async throws -> IntentResult<Output> {
+    public nonisolated(nonsending) func perform(_ context: IntentContext) async throws -> IntentResult<Output> {
         try performNow(context)
     }
 

@@ -29,7 +29,7 @@ package final class IntentDescriptor: Sendable {
     @usableFromInline
     package enum Implementation: Sendable {
         /// Arguments arrive by parameter index; `nil` means not given.
-        case native(@Sendable ([Value?], IntentContext) async throws -> IntentOutput)
+        case native(NativePerform)
         /// An `ImmediateIntent`: the same, run without awaiting.
         case immediate(@Sendable ([Value?], IntentContext) throws -> IntentOutput)
         /// A shortcut: the index of its graph in the compiled program that calls it.
@@ -436,7 +436,7 @@ package final class IntentDescriptor: Sendable {
     }
 
     @inlinable
-    static func perform<I: AppIntent>(_ intent: I, _ context: IntentContext) async throws -> IntentOutput {
+    nonisolated(nonsending) static func perform<I: AppIntent>(_ intent: I, _ context: IntentContext) async throws -> IntentOutput {
         try output(try await intent.perform(context))
     }
 

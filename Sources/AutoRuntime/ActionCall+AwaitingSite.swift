@@ -44,7 +44,7 @@ extension Run {
         // The site's closure and intent, read before the await: the site itself is not held across it. Returning the
         // site's `AwaitingBoundCall` from `siteArguments` instead, the same two fields in a struct, was slower
         // (1M awaiting calls: 115 against 82 ms).
-        let (perform, intent) = site._withUnsafeGuaranteedRef { site in (site.call.perform, site.call.site) }
+        let (perform, intent) = site._withUnsafeGuaranteedRef { site in (site.call.perform, site.call.intent) }
         let output: IntentOutput
         do {
             output = try await perform(intent, values, context)

@@ -38,6 +38,46 @@ struct JoinLater: AppIntent {
     }
 }
 
+/// `JoinLater` with a `perform` that says where it runs: on the global concurrent executor (`@concurrent`), or on the
+/// run's own (`nonisolated(nonsending)`, as `AppIntent.perform` is declared). Either satisfies the requirement, and
+/// either goes through an awaiting site.
+struct JoinConcurrently: AppIntent {
+    static let title = "Join concurrently"
+    @Parameter var n: Int
+    @Parameter var word: String
+    @Parameter(default: true) var loud: Bool
+    @Parameter var note: String?
+    @Parameter var weight: Double?
+
+    @concurrent func perform(_ context: IntentContext) async throws -> IntentResult<String> {
+        try await JoinLater(n: n, word: word, loud: loud, note: note, weight: weight).perform(context)
+    }
+}
+
+struct JoinHere: AppIntent {
+    static let title = "Join here"
+    @Parameter var n: Int
+    @Parameter var word: String
+    @Parameter(default: true) var loud: Bool
+    @Parameter var note: String?
+    @Parameter var weight: Double?
+
+    nonisolated(nonsending) func perform(_ context: IntentContext) async throws -> IntentResult<String> {
+        try await JoinLater(n: n, word: word, loud: loud, note: note, weight: weight).perform(context)
+    }
+}
+
+extension JoinLater {
+    init(n: Int, word: String, loud: Bool, note: String?, weight: Double?) {
+        self.init()
+        self.n = n
+        self.word = word
+        self.loud = loud
+        self.note = note
+        self.weight = weight
+    }
+}
+
 /// Awaits, and asks for another `n` when it is odd.
 struct EvenLater: AppIntent {
     static let title = "Even later"
@@ -64,8 +104,8 @@ struct OpenOdd: AppIntent {
 /// Calls through a call site (`ActionCall+Bound`): constants set once in the site's intent, computed arguments
 /// written on each call. Each must give what the array path gives, which a traced run takes.
 @Suite struct CallSiteTests {
-    static let registry = Registry.standard(adding: [Join.self, JoinLater.self, EvenLater.self, OpenOdd.self, Scale.self, ScaleLater.self, Tick.self,
-                                                     Bump.self, Shred.self])
+    static let registry = Registry.standard(adding: [Join.self, JoinLater.self, JoinConcurrently.self, JoinHere.self, EvenLater.self,
+                                                     OpenOdd.self, Scale.self, ScaleLater.self, Tick.self, Bump.self, Shred.self])
 
     func compile(_ text: String) throws -> CompiledScript {
         try ScriptCompiler.compile(SourceFile(name: "t.auto", text: text), registry: Self.registry).get()
@@ -119,9 +159,9 @@ struct OpenOdd: AppIntent {
 
     /// The same compiled program, run through its sites and then along the array path (a trace turns sites off):
     /// constants, computed texts and numbers, an optional left out and given, a default, a value that needs
-    /// converting on one call of three, and lists piped into a one-value input; with an immediate intent and with one
-    /// that awaits.
-    @Test(arguments: ["join", "join later"])
+    /// converting on one call of three, and lists piped into a one-value input; with an immediate intent and with ones
+    /// that await, wherever their `perform` runs.
+    @Test(arguments: ["join", "join later", "join concurrently", "join here"])
     func aSiteGivesWhatTheArrayPathGives(_ intent: String) async throws {
         let script = try compile("""
             set words = ["a", "b"]
