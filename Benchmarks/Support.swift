@@ -21,6 +21,9 @@ struct Options: Sendable {
     var slowRepetitions = 7
     /// Process starts measured per program.
     var starts = 30
+    /// Rounds in which the engine and its anchors take turns (`alternating`), for the rows whose figures are a few
+    /// milliseconds.
+    var rounds = 5
     /// Workloads to run (all when empty).
     var only: Set<String> = []
 
@@ -37,6 +40,7 @@ struct Options: Sendable {
                 options.repetitions = 3
                 options.slowRepetitions = 1
                 options.starts = 3
+                options.rounds = 1
             case "--rows", "--iterations", "--lines", "--repetitions":
                 // For profiling one workload at a chosen size: `--only calls --iterations 3000000 --repetitions 1`.
                 guard let value = rest.popFirst().flatMap({ Int($0.replacingOccurrences(of: "_", with: "")) }), value > 0 else {
@@ -140,6 +144,22 @@ func measure(_ repetitions: Int, _ body: () async throws -> Void) async rethrows
         samples.append(milliseconds(ContinuousClock.now - start))
     }
     return median(samples)
+}
+
+/// Runs each part once per round, in turn, for `rounds` rounds, and gives each part's median over them: this machine
+/// runs the same loop at anything from 1× to 2× its best time, changing from one few seconds to the next, so an engine
+/// and an anchor timed one after the other could compare a fast spell with a slow one, and a ratio flipped with it. A
+/// part that doesn't give a time in some round gives what it gave instead.
+func alternating(rounds: Int, _ parts: [() async throws -> Timing]) async throws -> [Timing] {
+    var samples = Array(repeating: [Double](), count: parts.count)
+    var failures: [Timing?] = Array(repeating: nil, count: parts.count)
+    for _ in 0..<max(rounds, 1) {
+        for (index, part) in parts.enumerated() where failures[index] == nil {
+            let timing = try await part()
+            if let value = timing.milliseconds { samples[index].append(value) } else { failures[index] = timing }
+        }
+    }
+    return parts.indices.map { index in failures[index] ?? .milliseconds(median(samples[index])) }
 }
 
 func milliseconds(_ duration: Duration) -> Double {
