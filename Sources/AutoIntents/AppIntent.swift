@@ -130,7 +130,10 @@ public protocol AppIntent: Sendable {
     /// The requirement is `nonisolated(nonsending)`: an implementation that is too (the default in a module built with
     /// the `NonisolatedNonsendingByDefault` feature) runs on the run's own executor, with no hop to another one on the
     /// way in or out. A plain `nonisolated` `perform` in a module without that feature (`@concurrent`) satisfies it as
-    /// well, and runs on the global concurrent executor as it always did.
+    /// well, and runs on the global concurrent executor as it always did. The run's executor is its caller's: for a
+    /// script started through `AutoHost.main` from top-level code, the main actor. A `perform` that blocks its thread
+    /// (a long computation, a blocking read) rather than awaiting belongs on the global executor: declare it
+    /// `@concurrent`.
     nonisolated(nonsending) func perform(_ context: IntentContext) async throws -> IntentResult<Output>
 }
 
