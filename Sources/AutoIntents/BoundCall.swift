@@ -200,7 +200,3 @@ final class SiteIntent<I>: @unchecked Sendable {
         pointer.deallocate()
     }
 }
-
-/// A native intent's perform through the array path: runs where its caller runs.
-@usableFromInline
-package typealias NativePerform = nonisolated(nonsending) @Sendable ([Value?], IntentContext) async throws -> IntentOutput

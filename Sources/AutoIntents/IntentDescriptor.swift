@@ -22,6 +22,11 @@ package struct IntentOutput: Sendable {
     package var next: NextIntent? { extras?.next }
 }
 
+/// A native intent's `perform` called along the array path (`IntentDescriptor.Implementation.native`): arguments by
+/// parameter index, `nil` for one not given. It runs where its caller runs, as `AppIntent.perform` does.
+@usableFromInline
+package typealias NativePerform = nonisolated(nonsending) @Sendable ([Value?], IntentContext) async throws -> IntentOutput
+
 /// One registered intent, native or a shortcut, with everything the checker, the runtime and
 /// `auto intents` need. Built once at registration and never changed afterwards.
 @usableFromInline

@@ -103,7 +103,7 @@ extension Run {
     /// progress task it started and left open is finished when it ends, however it ends. The common call (one
     /// `perform` that shows nothing and opens nothing) awaits nothing but `perform`.
     @inline(__always)
-    nonisolated(nonsending) func performNative(_ perform: nonisolated(nonsending) @Sendable ([Value?], IntentContext) async throws -> IntentOutput,
+    nonisolated(nonsending) func performNative(_ perform: NativePerform,
                                                _ call: ActionCall, _ arguments: inout [Value?], _ node: Node) async throws -> Value {
         let progressMark = context.progressMark()
         let output: IntentOutput
@@ -135,7 +135,7 @@ extension Run {
     /// A `perform` that said it needs a value: the parameter asked for and `perform` run again from the start, three
     /// times at most for each parameter.
     @inline(never)
-    nonisolated(nonsending) func performAsking(_ perform: nonisolated(nonsending) @Sendable ([Value?], IntentContext) async throws -> IntentOutput,
+    nonisolated(nonsending) func performAsking(_ perform: NativePerform,
                                                _ firstNeed: NeedsValueError, _ call: ActionCall, _ arguments: inout [Value?],
                                                _ node: Node, _ progressMark: Int) async throws -> Value {
         let intent = call.intent

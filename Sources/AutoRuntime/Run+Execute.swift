@@ -232,12 +232,11 @@ extension Run {
     }
 
     /// `repeat count times` over a body of one statement that never pauses (`Loop.single`): a loop of its own for each
-    /// kind of statement, and for an update whether it marks the script's dialogs, so that what the loop holds fits in
-    /// registers. Inlined into `advance`, the loop kept its counter and half its values on the stack: a pass was slower,
-    /// and twice as slow (1M `set x = x + 1`: 7.4–8.1 against 4.1 ms) whenever the stack happened to start at an
-    /// address whose low 12 bits matched a field the loop writes (the processor then takes the load for one that
-    /// depends on that store). Where the stack starts is random from one process to the next, so that was one start in
-    /// four or five.
+    /// kind of statement, and for an update whether it marks the script's dialogs, so that the counter and most of what
+    /// a pass reads stay in registers. Inlined into `advance`, the loop kept its counter and half its values on the
+    /// stack (1M `set x = x + 1`: 4.2–4.9 ms, 3.1 ms here). A pass still reads two values from the stack, and in some
+    /// processes it runs at twice its time, which follows where the stack starts (random from one process to the
+    /// next): likely a load from the stack taken to depend on a store to the run's fields with the same low 12 bits.
     @inline(never)
     func repeatSingle(_ single: Instruction, _ count: Int, _ node: Node, _ frame: Frame, _ isScript: Bool) throws {
         switch single {
