@@ -29,7 +29,7 @@ package typealias CallBinder = @Sendable (_ arguments: [BoundArgument]) -> Bound
 /// constants, `perform` captures nothing and the engine's await enters the specialised closure without a forwarder.
 @usableFromInline
 package struct AwaitingBoundCall: @unchecked Sendable {
-    /// What keeps `intent` allocated.
+    /// What keeps `intent` allocated. (Unchecked `Sendable` for `intent`: the intent it points to is never written.)
     @usableFromInline package let owner: AnyObject & Sendable
     @usableFromInline package let intent: UnsafeRawPointer
     @usableFromInline package let perform: nonisolated(nonsending) @Sendable (_ intent: UnsafeRawPointer, _ values: [Value], IntentContext) async throws -> IntentOutput

@@ -232,23 +232,17 @@ extension Run {
     }
 
     /// `repeat count times` over a body of one statement that never pauses (`Loop.single`): a loop of its own for each
-    /// kind of statement, and for an update whether it marks the script's dialogs, so that the counter and most of what
-    /// a pass reads stay in registers. Inlined into `advance`, the loop kept its counter and half its values on the
+    /// kind of statement, so that the counter and most of what a pass reads stay in registers. Inlined into `advance`, the loop kept its counter and half its values on the
     /// stack (1M `set x = x + 1`: 4.2–4.9 ms, 3.1 ms here). A pass still reads two values from the stack, and in some
     /// processes it runs at twice its time, which follows where the stack starts (random from one process to the
     /// next): likely a load from the stack taken to depend on a store to the run's fields with the same low 12 bits.
     @inline(never)
     func repeatSingle(_ single: Instruction, _ count: Int, _ node: Node, _ frame: Frame, _ isScript: Bool) throws {
         switch single {
-        case .intAdd(let update) where isScript && update._withUnsafeGuaranteedRef({ $0.node.updatesIt }):
-            for _ in 0..<count {
-                try countStep(node)
-                try add(update, frame, true)
-            }
         case .intAdd(let update):
             for _ in 0..<count {
                 try countStep(node)
-                try add(update, frame, false)
+                try add(update, frame, isScript)
             }
         case .intUpdate(let update):
             for _ in 0..<count {
