@@ -151,19 +151,24 @@ enum ListQueries {
         var positions: [GroupKey: Int] = [:]
         // Texts, the most common keys, by the text itself: two texts are equal keys exactly when `==` says so (as in
         // `GroupKey`), and a text never equals a key of another kind, so they can be apart; this skips `GroupKey`'s
-        // switches on every element.
-        var textPositions: [String: Int] = [:]
+        // switches on every element, and `TextPositions` hashes ASCII texts without `Hasher`.
+        var textPositions = TextPositions()
         var groups: [(key: Value, items: [Value], count: Int)] = []
         for index in 0..<count {
             if index % Interruption.stride == 0 { try Interruption.check() }
             let value = try key(index)
             let found: Int?
-            if case .text(let text) = value { found = textPositions[text] } else { found = positions[GroupKey(value)] }
+            if case .text(let text) = value {
+                found = textPositions.existing(text, else: groups.count)
+            } else {
+                let groupKey = GroupKey(value)
+                found = positions[groupKey]
+                if found == nil { positions[groupKey] = groups.count }
+            }
             if let position = found {
                 groups[position].count += 1
                 if grouping == .items { groups[position].items.append(element(index)) }
             } else {
-                if case .text(let text) = value { textPositions[text] = groups.count } else { positions[GroupKey(value)] = groups.count }
                 groups.append((value, grouping == .count ? [] : [element(index)], 1))
             }
         }
