@@ -78,6 +78,48 @@ import Testing
         #expect(error.kind == .stepLimit(10_000))
     }
 
+    /// A loop of one fast statement runs most passes without counting each step in the run (`Run.quietPasses`): it
+    /// must stop at the same step as a loop the general path runs, whatever the count, with the same error and place.
+    @Test func aLoopOfFastStatementsStopsAtTheSameStepAsTheGeneralPath() async throws {
+        let limits = RunLimits(maxSteps: 2_000)
+        var endings: Set<String> = []
+        for count in 990...1_010 {
+            for body in ["set x = x + 1", "set x = x * 1"] {
+                let fast = try await outcome("set x = 0\nrepeat \(count) times { \(body) }\nx", limits: limits)
+                let general = try await outcome("set x = 0\nrepeat \(count) times { set x = x + 0.0 }\nx", limits: limits)
+                switch (fast.ending, general.ending) {
+                case (.failed(let a), .failed(let b)):
+                    #expect(a.kind == b.kind && a.location?.line == b.location?.line, "\(count) × \(body)")
+                    endings.insert("failed")
+                case (.completed, .completed):
+                    endings.insert("completed")
+                default:
+                    Issue.record("\(count) × \(body): the fast loop ended \(fast.ending), the general one \(general.ending)")
+                }
+            }
+        }
+        // The counts straddle the limit.
+        #expect(endings == ["failed", "completed"])
+    }
+
+    /// An overflow in the middle of a loop's passes is the general path's error, and the passes before it happened.
+    @Test func anOverflowInALoopStopsItAtThatPass() async throws {
+        let added = try await error("set x = 9223372036854775000\nrepeat 5000 times { set x = x + 1 }")
+        #expect(added?.message == "integer overflow: 9223372036854775807 + 1 does not fit in 64 bits")
+        #expect(added?.location?.line == 2)
+        let doubled = try await error("set x = 1\nrepeat 100 times { set x = x * 2 }")
+        #expect(doubled?.message == "integer overflow: 4611686018427387904 * 2 does not fit in 64 bits")
+        #expect(doubled?.location?.line == 2)
+        // Each pass wrote the variable.
+        #expect(try await value("set x = 3\nrepeat 7 times { set x = x * 2 }\nx") == "384")
+        #expect(try await value("set x = 0\nrepeat 3000 times { set x = x - 2 }\nx") == "-6000")
+        // `it` held a text before the loop and the variable's value after; a variable from another is set each pass.
+        #expect(try await value("set x = 0\n\"a\"\nrepeat 3000 times { set x = x + 1 }\nit") == "3000")
+        #expect(try await value("set x = 7\nset y = 0\nrepeat 3000 times { set y = x - 1 }\n[x, y]") == "[7, 6]")
+        // A variable that holds something else until the loop's first pass.
+        #expect(try await value("set x = 0.5\nrepeat 3000 times { set x = x + 1 }\nx") == "3000.5")
+    }
+
     @Test func aLoopOfFastStatementsStopsAtTheTimeLimit() async throws {
         let started = ContinuousClock.now
         let outcome = try await outcome("set x = 0\nwhile x >= 0 { set x = x + 1 }", limits: RunLimits(maxDuration: .milliseconds(100)))
