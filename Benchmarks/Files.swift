@@ -28,22 +28,32 @@ import Foundation
     if let shown = try? run(auto, ["--json", "-e", script]).stdout, !shown.contains(expected.first ?? "?") {
         notes.mismatch("files: the engine's ten largest are not the expected ones: \(shown.prefix(200))")
     }
-    // Seven: with three, one slow run of either side on a busy machine decided the verdict.
+    // Seven: with three, one slow run of either side on a busy machine decided the verdict. The sides take turns, one
+    // run each, so that a slow spell of the machine (they come and go within seconds here) falls on all of them.
     let repetitions = options.quick ? 1 : 7
-    func timed(_ executable: String?, _ arguments: [String], _ program: String) -> Timing {
-        guard let executable, FileManager.default.isExecutableFile(atPath: executable) else { return .notInstalled(program) }
-        var samples: [Double] = []
-        for _ in 0..<repetitions {
-            guard let elapsed = spawnAndWait(executable, arguments) else { return .failed("\(program) exited with an error") }
-            samples.append(elapsed)
-        }
-        return .milliseconds(median(samples))
+    let sides: [(executable: String?, arguments: [String], program: String)] = [
+        (auto, ["-e", script], "auto"),
+        ("/bin/sh", ["-c", "find '\(root)' -name '*.txt' -printf '%s %p\\n' | sort -rn | head -n 10"], "find"),
+        (anchors.python3, ["-c", python, root], "python3"),
+    ]
+    var samples = [[Double]](repeating: [], count: sides.count)
+    var timings = sides.map { side -> Timing? in
+        guard let executable = side.executable, FileManager.default.isExecutableFile(atPath: executable) else { return .notInstalled(side.program) }
+        return nil
     }
-    let engine = timed(auto, ["-e", script], "auto")
-    let find = timed("/bin/sh", ["-c", "find '\(root)' -name '*.txt' -printf '%s %p\\n' | sort -rn | head -n 10"], "find")
-    let walk = timed(anchors.python3, ["-c", python, root], "python3")
+    for _ in 0..<repetitions {
+        for (index, side) in sides.enumerated() where timings[index] == nil {
+            guard let elapsed = spawnAndWait(side.executable!, side.arguments) else {
+                timings[index] = .failed("\(side.program) exited with an error")
+                continue
+            }
+            samples[index].append(elapsed)
+        }
+    }
+    let results = (0..<sides.count).map { timings[$0] ?? .milliseconds(median(samples[$0])) }
+    let (engine, find, walk) = (results[0], results[1], results[2])
     notes.add("files: a tree of \(count) files in \(count / 1_000) folders, one in ten a .txt of 1–\(count) bytes; the ten largest .txt "
-        + "files, a whole process each from spawn to exit (median of \(repetitions)): `auto -e 'find files in … recursive where "
+        + "files, a whole process each from spawn to exit (median of \(repetitions), the three sides taking turns): `auto -e 'find files in … recursive where "
         + "extension == \"txt\" sort by size desc limit 10'`, `find … -name '*.txt' -printf '%s %p\\n' | sort -rn | head`, "
         + "and Python's os.walk with os.stat and heapq.")
     return [ResultRow(workload: "ten largest .txt of \(count) files", engine: engine,
