@@ -16,6 +16,7 @@ enum FileSearch {
         if limit == 0 { return [] }
         var failure: EvaluationError?
         var visited = 0
+        let suffix = plan.condition.flatMap(requiredSuffix)
         // The where-clause first, then what the sort and limit keep. Returns false to stop the walk.
         func walk(_ keep: @escaping (Value, Int) throws(EvaluationError) -> Bool) throws(EvaluationError) {
             do {
@@ -23,7 +24,8 @@ enum FileSearch {
                     visited &+= 1
                     if visited % Interruption.stride == 0 { try Interruption.check() }
                     // A file named by its name alone has the same name and extension: most entries of a large walk are
-                    // turned down here, before their paths are built.
+                    // turned down here, before their paths are built, and by the suffix before they are a value.
+                    if let suffix, !Self.name(name, endsWith: suffix) { return true }
                     if let byName, try !byName(.file(FileRef(path: name))) { return true }
                     let file = Value.file(FileRef(path: FileTree.path(of: name, in: folder)))
                     if let test, try !test(file) { return true }
@@ -57,6 +59,40 @@ enum FileSearch {
         }
         if let failure { throw failure }
         return heap.sorted().map(\.file)
+    }
+
+    /// The last bytes of every name the where-clause takes, when it asks for an extension written as a text of ASCII
+    /// letters and digits (`extension == "txt"`, alone or under `and`): `.txt`. A file's extension is the bytes after
+    /// the last dot of its name, and a text of those letters equals only the same bytes, but for `K`, which the Kelvin
+    /// sign (U+212A) equals: an extension with a `K` gets no suffix. Tested on the name as it comes, this turned down
+    /// nine in ten entries of the benchmark's walk before each was a file value to read the extension of.
+    static func requiredSuffix(_ condition: ConditionPlan) -> [UInt8]? {
+        switch condition {
+        case .compare(let path, .equal, let expression):
+            guard path.count == 1, case .file(.extension) = path[0], case .constant(.text(let text)) = expression.kind,
+                  !text.isEmpty, text.utf8.allSatisfy(isLetterOrDigitButK)
+            else { return nil }
+            return Array(".\(text)".utf8)
+        case .and(let a, let b):
+            return requiredSuffix(a) ?? requiredSuffix(b)
+        default:
+            return nil
+        }
+    }
+
+    private static func isLetterOrDigitButK(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"): return true
+        case UInt8(ascii: "A")...UInt8(ascii: "Z"): return byte != UInt8(ascii: "K")
+        default: return false
+        }
+    }
+
+    /// Whether `name`'s bytes end with `suffix`; true when they can't be read in place (the test then decides).
+    static func name(_ name: String, endsWith suffix: [UInt8]) -> Bool {
+        name.utf8.withContiguousStorageIfAvailable { bytes in
+            bytes.count >= suffix.count && bytes[(bytes.count - suffix.count)...].elementsEqual(suffix)
+        } ?? true
     }
 
     /// The where-clause as two tests: the comparisons, joined by `and`, that read only the file's name or extension

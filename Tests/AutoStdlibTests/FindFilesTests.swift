@@ -55,6 +55,31 @@ import Testing
                                    #"["invoice.pdf", "notes.txt"]"#, #"["old"]"#])
     }
 
+    /// `where extension == "…"` turns names down by their last bytes first (`FileSearch.requiredSuffix`): it must find
+    /// what filtering the folder's listing finds, for names that end almost so, and for the Kelvin sign, which equals K.
+    @Test(arguments: ["txt", "TXT", "K", "k", "tx"])
+    func anExtensionFindsWhatFilteringTheListingFinds(_ wanted: String) async throws {
+        let odd = folder + "/odd"
+        try FileManager.default.createDirectory(atPath: odd + "/folder.txt", withIntermediateDirectories: true)
+        for name in ["a.txt", "b.TXT", ".txt", "c.txt.bak", "d.tx", "etxt", "f.", "g.K", "h.\u{212A}", "i.k", "j.Txt", "k.tx.txt"] {
+            FileManager.default.createFile(atPath: odd + "/" + name, contents: Data())
+        }
+        let outcome = await run("""
+            set found = (find files in "DIR/odd" hidden where extension == "\(wanted)").name
+            set filtered = (list folder "DIR/odd" hidden: true | filter where extension == "\(wanted)").name
+            show found
+            show found == filtered
+            show (find files in "DIR/odd" hidden where extension == "\(wanted)" or name == "etxt").name == (list folder "DIR/odd" hidden: true | filter where extension == "\(wanted)" or name == "etxt").name
+            """)
+        #expect(outcome.exitCode == 0, "\(outcome.standardError)")
+        #expect(outcome.output.dropFirst() == ["true", "true"], "\(outcome.output)")
+        let expected: [String: String] = [
+            "txt": #"["a.txt", "folder.txt", "k.tx.txt"]"#, "TXT": #"["b.TXT"]"#, "K": #"["g.K", "h.\#u{212A}"]"#, "k": #"["i.k"]"#,
+            "tx": #"["d.tx"]"#,
+        ]
+        #expect(outcome.output.first == expected[wanted])
+    }
+
     @Test func theCurrentFolderWhenNoFolderIsNamed() throws {
         let outcome = try BinaryRunner.run(["-e", "show (find files).name"], directory: folder + "/Downloads/old")
         #expect(outcome.standardOutput == "[\"2019.pdf\"]\n", "\(outcome.standardError)")
