@@ -11,6 +11,10 @@
 /// ```
 public struct Registry: Sendable {
     package private(set) var intents: [IntentDescriptor] = []
+    /// The positions in `intents` of those whose name, or a former name, begins with a word, in the order registered:
+    /// where the checker looks for what a call's words name. Scanning every intent for each prefix of the words, with
+    /// a thousand intents, was most of completing `do task 4`.
+    package private(set) var intentsByFirstWord: [Substring: [Int]] = [:]
     package private(set) var entityTypes: [AnyEntityType] = []
     package private(set) var enumTypes: [AnyEnumType] = []
     package private(set) var queries: [QueryDescriptor] = []
@@ -69,6 +73,9 @@ public struct Registry: Sendable {
         }
         for parameter in intent.parameters { try registerTypes(in: parameter.type) }
         try registerTypes(in: intent.outputType)
+        for first in Set(([intent.words] + intent.formerWords).compactMap(\.first)) {
+            intentsByFirstWord[first, default: []].append(intents.count)
+        }
         intents.append(intent)
     }
 

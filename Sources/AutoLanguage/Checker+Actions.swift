@@ -215,7 +215,9 @@ extension Checker {
 
     func intents(namedBy words: ArraySlice<Identifier>) -> [Candidate] {
         let prefix = words.map { $0.name.lowercased() }
-        return registry.intents.compactMap { intent in
+        guard let first = prefix.first else { return [] }
+        return (registry.intentsByFirstWord[Substring(first)] ?? []).compactMap { position in
+            let intent = registry.intents[position]
             if intent.words.count >= prefix.count, zip(intent.words, prefix).allSatisfy({ $0 == $1 }) {
                 return Candidate(intent: intent, exact: intent.words.count == prefix.count)
             }
@@ -303,12 +305,10 @@ extension Checker {
             }
         }
         if fitting.count == 1 { return fitting[0].intent }
-        let exact = fitting.filter(\.exact)
-        if exact.count == 1 { return exact[0].intent }
+        if let exact = only(fitting, where: \.exact) { return exact }
         // An input of exactly the parameter's type beats one that only converts (a Text naming an enum case).
-        if let input, input.type != .any {
-            let precise = fitting.filter { $0.intent.input?.type == input.type }
-            if precise.count == 1 { return precise[0].intent }
+        if let input, input.type != .any, let precise = only(fitting, where: { $0.intent.input?.type == input.type }) {
+            return precise
         }
         let phrase = words.map(\.name).joined(separator: " ")
         // Five at most: a host of a thousand intents would otherwise be listed whole in one message, and completion,
@@ -324,6 +324,14 @@ extension Checker {
                   hint: "write the whole name, or give an input whose type picks one")
         }
         return nil
+    }
+
+    /// The intent of the one candidate that passes `test`, if exactly one does; without a list of those that pass, as
+    /// completion judges an offer among a thousand intents that share their first words.
+    func only(_ candidates: [Candidate], where test: (Candidate) -> Bool) -> IntentDescriptor? {
+        guard let first = candidates.firstIndex(where: test),
+              !candidates[(first + 1)...].contains(where: test) else { return nil }
+        return candidates[first].intent
     }
 
     /// `as Int`, `as Shelf`: a type name, encoded as a value the runtime reads back (a builtin type's name,
