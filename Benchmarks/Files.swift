@@ -31,27 +31,12 @@ import Foundation
     // Seven: with three, one slow run of either side on a busy machine decided the verdict. The sides take turns, one
     // run each, so that a slow spell of the machine (they come and go within seconds here) falls on all of them.
     let repetitions = options.quick ? 1 : 7
-    let sides: [(executable: String?, arguments: [String], program: String)] = [
-        (auto, ["-e", script], "auto"),
-        ("/bin/sh", ["-c", "find '\(root)' -name '*.txt' -printf '%s %p\\n' | sort -rn | head -n 10"], "find"),
-        (anchors.python3, ["-c", python, root], "python3"),
-    ]
-    var samples = [[Double]](repeating: [], count: sides.count)
-    var timings = sides.map { side -> Timing? in
-        guard let executable = side.executable, FileManager.default.isExecutableFile(atPath: executable) else { return .notInstalled(side.program) }
-        return nil
-    }
-    for _ in 0..<repetitions {
-        for (index, side) in sides.enumerated() where timings[index] == nil {
-            guard let elapsed = spawnAndWait(side.executable!, side.arguments) else {
-                timings[index] = .failed("\(side.program) exited with an error")
-                continue
-            }
-            samples[index].append(elapsed)
-        }
-    }
-    let results = (0..<sides.count).map { timings[$0] ?? .milliseconds(median(samples[$0])) }
-    let (engine, find, walk) = (results[0], results[1], results[2])
+    let timings = try await alternating(rounds: repetitions, [
+        { spawnTimed(auto, ["-e", script], "auto") },
+        { spawnTimed("/bin/sh", ["-c", "find '\(root)' -name '*.txt' -printf '%s %p\\n' | sort -rn | head -n 10"], "find") },
+        { spawnTimed(anchors.python3, ["-c", python, root], "python3") },
+    ])
+    let (engine, find, walk) = (timings[0], timings[1], timings[2])
     notes.add("files: a tree of \(count) files in \(count / 1_000) folders, one in ten a .txt of 1–\(count) bytes; the ten largest .txt "
         + "files, a whole process each from spawn to exit (median of \(repetitions), the three sides taking turns): `auto -e 'find files in … recursive where "
         + "extension == \"txt\" sort by size desc limit 10'`, `find … -name '*.txt' -printf '%s %p\\n' | sort -rn | head`, "

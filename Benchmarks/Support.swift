@@ -162,6 +162,13 @@ func alternating(rounds: Int, _ parts: [() async throws -> Timing]) async throws
     return parts.indices.map { index in failures[index] ?? .milliseconds(median(samples[index])) }
 }
 
+/// One run of a program, from spawn to exit, as a part of `alternating`: its time, or why there is none.
+func spawnTimed(_ executable: String?, _ arguments: [String], _ program: String) -> Timing {
+    guard let executable, FileManager.default.isExecutableFile(atPath: executable) else { return .notInstalled(program) }
+    guard let elapsed = spawnAndWait(executable, arguments) else { return .failed("\(program) exited with an error") }
+    return .milliseconds(elapsed)
+}
+
 func milliseconds(_ duration: Duration) -> Double {
     Double(duration.components.seconds) * 1000 + Double(duration.components.attoseconds) / 1e15
 }
