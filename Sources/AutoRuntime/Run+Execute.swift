@@ -239,35 +239,33 @@ extension Run {
     func repeatSingle(_ single: Instruction, _ count: Int, _ node: Node, _ frame: Frame, _ isScript: Bool) throws {
         switch single {
         case .intAdd(let update):
-            var done = 0
-            while done < count {
-                done &+= update._withUnsafeGuaranteedRef { update in
-                    quietPasses(update, count &- done, frame, isScript) { $0.addingReportingOverflow($1) }
-                }
-                guard done < count else { break }
-                try countStep(node)
-                try add(update, frame, isScript)
-                done &+= 1
-            }
+            try repeatUpdate(update, count, node, frame, isScript, pass: add) { $0.addingReportingOverflow($1) }
         case .intUpdate(let update):
-            var done = 0
-            while done < count {
-                done &+= update._withUnsafeGuaranteedRef { update in
-                    let op = update.op
-                    return quietPasses(update, count &- done, frame, isScript) { x, c in
-                        Operations.intArithmetic(op, x, c).map { ($0, false) } ?? (0, true)
-                    }
-                }
-                guard done < count else { break }
-                try countStep(node)
-                try apply(update, frame, isScript)
-                done &+= 1
+            let op = update._withUnsafeGuaranteedRef { $0.op }
+            try repeatUpdate(update, count, node, frame, isScript, pass: apply) { x, c in
+                Operations.intArithmetic(op, x, c).map { ($0, false) } ?? (0, true)
             }
         default:
             for _ in 0..<count {
                 try countStep(node)
                 try runSingle(single, frame, isScript)
             }
+        }
+    }
+
+    /// `count` passes of a loop whose body is `update`: the quiet ones in `quietPasses` with `next` (the statement's
+    /// arithmetic), the others through `pass` (`add` or `apply`), as any pass runs.
+    @inline(__always)
+    func repeatUpdate(_ update: Unmanaged<IntUpdate>, _ count: Int, _ node: Node, _ frame: Frame, _ isScript: Bool,
+                      pass: (Unmanaged<IntUpdate>, Frame, Bool) throws -> Void,
+                      _ next: (Int, Int) -> (partialValue: Int, overflow: Bool)) throws {
+        var done = 0
+        while done < count {
+            done &+= update._withUnsafeGuaranteedRef { update in quietPasses(update, count &- done, frame, isScript, next) }
+            guard done < count else { break }
+            try countStep(node)
+            try pass(update, frame, isScript)
+            done &+= 1
         }
     }
 
