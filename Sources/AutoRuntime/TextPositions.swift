@@ -68,8 +68,8 @@ package struct TextPositions {
         }
     }
 
-    /// A hash of the text's UTF-8 bytes, eight at a time, or nil if one of them isn't ASCII (or the text isn't
-    /// stored as contiguous UTF-8).
+    /// A hash of the text's UTF-8 bytes, eight at a time, or nil if one of them isn't ASCII. (`withUTF8` reads a
+    /// native text in place; it copies only one that isn't stored as contiguous UTF-8.)
     private func asciiHash(_ text: String) -> UInt64? {
         var text = text
         let seed = Self.seed
