@@ -1,12 +1,13 @@
 // Linux interfaces the Glibc module leaves out: malloc_trim (a long-lived daemon gives freed memory back), timerfd
 // (a timer on the wall clock that also tells when the clock is set, for the scheduler), inotify (file events, for
-// reloading scripts and for file triggers), open-file-description locks (the run store's lock file), a thread's
+// reloading scripts and for file triggers, and an eventfd to wake their reading thread), open-file-description locks (the run store's lock file), a thread's
 // stack (whether a small compile fits on the caller's), statx (a file's birth time) and posix_spawn's closefrom.
 #ifndef AUTO_CLINUX_H
 #define AUTO_CLINUX_H
 
 #include <sys/timerfd.h>
 #include <sys/inotify.h>
+#include <sys/eventfd.h>
 #include <malloc.h>
 #include <fcntl.h>
 #include <pthread.h>

@@ -66,6 +66,25 @@ import Testing
         plain.stop()
     }
 
+    /// The instance's thread ends, its descriptors closed, once the last watcher lets the instance go — paused or not.
+    @Test(arguments: [false, true]) func aReleasedInstanceEndsItsReadingThread(paused: Bool) async throws {
+        weak var thread: AnyObject?
+        do {
+            let folder = try TemporaryFolder("auto-file-events")
+            defer { withExtendedLifetime(folder) {} }
+            let instance = try InotifyInstance(calls: .system)
+            let log = EventLog()
+            let watcher = try FileEventWatcher(WatchSpec(folder: folder.path), since: nil, on: instance, events: log.add,
+                                               status: log.addStatus)
+            try writeFile(folder("seen"), "")
+            #expect(await log.wait(until: { $0.events == [.created(folder("seen"))] }))
+            if paused { instance.pauseReading() }
+            thread = instance.readingThread
+            watcher.stop()
+        }
+        try await ClusterTests.eventually("the reading thread ends", within: .seconds(30)) { thread == nil }
+    }
+
     /// The kernel's queue is the instance's: when it overflows, the record names no watch, and every watcher of the
     /// instance reads its tree again — the quiet one too, which finds what it missed.
     @Test func anOverflowOfTheSharedQueueIsMadeUpByEveryWatchersRescan() async throws {

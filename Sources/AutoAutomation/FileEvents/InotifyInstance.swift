@@ -1,5 +1,6 @@
 import CLinux
 import Dispatch
+import Foundation
 import Synchronization
 #if canImport(Glibc)
 import Glibc
@@ -18,8 +19,11 @@ import Glibc
 /// - One queue: the subscribers handle their records on the instance's serial queue, one read at a time, so a slow
 ///   one holds the reading back for all, and memory stays bounded by one read: records wait in the kernel's queue.
 ///   If that overflows, every subscriber is told (the record names no watch) and reads its tree again.
-/// Unchecked Sendable: the table is behind a lock, the rest is set once in `init`, the read buffer is used on the
-/// queue only, and a dispatch source may be suspended, resumed and cancelled from any thread.
+/// - A thread of its own reads: it waits in poll(2) and hands the records over itself (through the queue, which runs
+///   them on the calling thread when it is idle). A dispatch source took two threads for each read — libdispatch's
+///   event thread woke a worker — and that wake was a tenth of a file event's way to its run.
+/// Unchecked Sendable: the table is behind a lock, the rest is set once in `init`, and the read buffer is used on the
+/// queue only.
 final class InotifyInstance: @unchecked Sendable {
     /// What the instance hands records to.
     protocol Subscriber: AnyObject, Sendable {
@@ -39,7 +43,6 @@ final class InotifyInstance: @unchecked Sendable {
         var users: [Int32: [Int: UInt32]] = [:]
         var subscribers: [Int: any Subscriber] = [:]
         var nextID = 0
-        var paused = false
     }
 
     /// The events a subscriber can ask for; the rest of a mask is flags for `inotify_add_watch`.
@@ -51,7 +54,7 @@ final class InotifyInstance: @unchecked Sendable {
     let queue = DispatchQueue(label: "auto.inotify")
     private let descriptor: Int32
     private let calls: InotifyCalls
-    private let source: any DispatchSourceRead
+    private let reading: ReadingThread
     private let table = Mutex(Table())
     /// One read's worth of records: room for at least 2,000, far more than the longest name needs.
     private let buffer: UnsafeMutableRawBufferPointer
@@ -77,20 +80,26 @@ final class InotifyInstance: @unchecked Sendable {
     init(calls: InotifyCalls) throws(Unavailable) {
         let (descriptor, code) = calls.initialize()
         guard descriptor >= 0 else { throw Unavailable(code: code) }
+        let wake = eventfd(0, Int32(EFD_CLOEXEC | EFD_NONBLOCK))
+        guard wake >= 0 else {
+            let code = errno
+            close(descriptor)
+            throw Unavailable(code: code)
+        }
         self.descriptor = descriptor
         buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 8)
         self.calls = calls
-        source = DispatchSource.makeReadSource(fileDescriptor: descriptor, queue: queue)
-        // Weak: the source keeps its handler, and the instance goes when its last watcher lets it go.
-        source.setEventHandler { [weak self] in self?.readAvailable() }
-        source.setCancelHandler { close(descriptor) }
-        source.resume()
+        reading = ReadingThread(descriptor: descriptor, wake: wake)
+        // Weak: the thread outlives nothing but its loop, and the instance goes when its last watcher lets it go.
+        reading.start { [weak self, queue] in
+            guard let self else { return }
+            queue.sync { self.readAvailable() }
+        }
     }
 
     deinit {
-        // A suspended source neither runs its cancel handler nor may be released.
-        if table.withLock({ $0.paused }) { source.resume() }
-        source.cancel()
+        // The thread closes both descriptors as it ends (it may be in the middle of a poll on them now).
+        reading.stop()
         buffer.deallocate()
     }
 
@@ -146,7 +155,7 @@ final class InotifyInstance: @unchecked Sendable {
 
     // MARK: Reading
 
-    /// Reads and hands over a few buffers' worth, then lets the queue run something else; the source calls again
+    /// Reads and hands over a few buffers' worth, then lets the queue run something else; the thread calls again
     /// while records wait.
     private func readAvailable() {
         for _ in 0..<16 {
@@ -184,19 +193,73 @@ final class InotifyInstance: @unchecked Sendable {
     /// Tests: stop reading, so that records pile up in the kernel's queue until it overflows — for every watcher of
     /// the instance.
     func pauseReading() {
-        table.withLock { table in
-            guard !table.paused else { return }
-            table.paused = true
-            source.suspend()
-        }
+        reading.set(paused: true)
     }
 
     func resumeReading() {
-        table.withLock { table in
-            guard table.paused else { return }
-            table.paused = false
-            source.resume()
+        reading.set(paused: false)
+    }
+
+    /// Tests: what the reading thread holds until it has closed the descriptors and ended.
+    var readingThread: AnyObject { reading }
+}
+
+/// The thread that waits for an instance's descriptor to be readable and has it read, until stopped: poll(2) on the
+/// descriptor and on an eventfd that `set(paused:)` and `stop` write to, so that a change is seen at once.
+private final class ReadingThread: Sendable {
+    private struct State {
+        var paused = false
+        var stopped = false
+    }
+
+    private let descriptor: Int32
+    private let wake: Int32
+    private let state = Mutex(State())
+
+    init(descriptor: Int32, wake: Int32) {
+        self.descriptor = descriptor
+        self.wake = wake
+    }
+
+    /// Starts the thread: `readable` is called each time the descriptor has records, while not paused.
+    func start(_ readable: @escaping @Sendable () -> Void) {
+        Thread.detachNewThread { [self] in
+            loop(readable)
+            close(descriptor)
+            close(wake)
         }
+    }
+
+    private func loop(_ readable: () -> Void) {
+        while true {
+            let (paused, stopped) = state.withLock { ($0.paused, $0.stopped) }
+            if stopped { return }
+            // Paused, the descriptor isn't polled: records pile up in the kernel's queue.
+            var polled = [pollfd(fd: wake, events: Int16(POLLIN), revents: 0),
+                          pollfd(fd: paused ? -1 : descriptor, events: Int16(POLLIN), revents: 0)]
+            let ready = poll(&polled, 2, -1)
+            if ready < 0 { continue }  // EINTR: nothing else can fail on two valid descriptors.
+            if polled[0].revents != 0 {
+                var count: UInt64 = 0
+                _ = read(wake, &count, 8)
+            }
+            if polled[1].revents != 0 { readable() }
+        }
+    }
+
+    func set(paused: Bool) {
+        state.withLock { $0.paused = paused }
+        signal()
+    }
+
+    func stop() {
+        state.withLock { $0.stopped = true }
+        signal()
+    }
+
+    private func signal() {
+        var one: UInt64 = 1
+        _ = write(wake, &one, 8)
     }
 }
 
