@@ -238,7 +238,7 @@ private final class ReadingThread: Sendable {
             var polled = [pollfd(fd: wake, events: Int16(POLLIN), revents: 0),
                           pollfd(fd: paused ? -1 : descriptor, events: Int16(POLLIN), revents: 0)]
             let ready = poll(&polled, 2, -1)
-            if ready < 0 { continue }  // EINTR: nothing else can fail on two valid descriptors.
+            if ready < 0 { continue }  // EINTR, or ENOMEM for the kernel's table: the next poll may go through.
             if polled[0].revents != 0 {
                 var count: UInt64 = 0
                 _ = read(wake, &count, 8)
