@@ -43,7 +43,9 @@ package final class IntentDescriptor: Sendable {
 
     /// The name scripts call it by: the title in lower case, e.g. `open book`.
     package let name: String
-    package let words: [Substring]
+    /// Its name's words, each its own `String`: short ones are stored inline, and the checker's comparison of a call's
+    /// words with them (for every intent sharing a first word) is a compare of two registers rather than of two slices.
+    package let words: [String]
     package let title: String
     package let description: IntentDescription
     package let parameters: [ParameterInfo]
@@ -58,7 +60,7 @@ package final class IntentDescriptor: Sendable {
     /// The names it was called by in earlier versions of its host (its former titles in lower case), and their words:
     /// a call by one resolves to this intent, with a warning.
     package let formerNames: [String]
-    package let formerWords: [[Substring]]
+    package let formerWords: [[String]]
     /// Why it is deprecated and what replaces it; nil while it is current.
     package let deprecation: IntentDeprecation?
     /// Whether lists offer it (completion, `intents`, `:help`, MCP's tools): discoverable and not deprecated. Scripts
@@ -184,12 +186,12 @@ package final class IntentDescriptor: Sendable {
         self.type = type
         self.madeIdentifier = madeIdentifier
         formerNames = formerTitles.map(Self.name(of:))
-        formerWords = formerNames.map { $0.split(separator: " ") }
+        formerWords = formerNames.map { $0.split(separator: " ").map(String.init) }
         self.deprecation = deprecation
         self.resultRule = resultRule
         self.title = title
         self.name = Self.name(of: title)
-        self.words = name.split(separator: " ")
+        self.words = name.split(separator: " ").map(String.init)
         self.description = description
         self.parameters = parameters
         self.summary = summary ?? Self.defaultSummary(title: title, parameters: parameters)

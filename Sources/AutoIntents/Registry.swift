@@ -14,7 +14,7 @@ public struct Registry: Sendable {
     /// The positions in `intents` of those whose name, or a former name, begins with a word, in the order registered:
     /// where the checker looks for what a call's words name. Scanning every intent for each prefix of the words, with
     /// a thousand intents, was most of completing `do task 4`.
-    package private(set) var intentsByFirstWord: [Substring: [Int]] = [:]
+    package private(set) var intentsByFirstWord: [String: [Int]] = [:]
     package private(set) var entityTypes: [AnyEntityType] = []
     package private(set) var enumTypes: [AnyEnumType] = []
     package private(set) var queries: [QueryDescriptor] = []
@@ -76,7 +76,7 @@ public struct Registry: Sendable {
         // A plain loop: `compactMap(\.first)` over the names made a key path at run time for each intent, and with the
         // `Set` was a twentieth of `auto -e 'show 1'`.
         let position = intents.count
-        func index(_ words: [Substring]) {
+        func index(_ words: [String]) {
             guard let first = words.first, intentsByFirstWord[first]?.last != position else { return }
             intentsByFirstWord[first, default: []].append(position)
         }

@@ -216,7 +216,7 @@ extension Checker {
     func intents(namedBy words: ArraySlice<Identifier>) -> [Candidate] {
         let prefix = words.map { $0.name.lowercased() }
         guard let first = prefix.first else { return [] }
-        return (registry.intentsByFirstWord[Substring(first)] ?? []).compactMap { position in
+        return (registry.intentsByFirstWord[first] ?? []).compactMap { position in
             let intent = registry.intents[position]
             if intent.words.count >= prefix.count, zip(intent.words, prefix).allSatisfy({ $0 == $1 }) {
                 return Candidate(intent: intent, exact: intent.words.count == prefix.count)
