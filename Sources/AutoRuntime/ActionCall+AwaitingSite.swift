@@ -57,18 +57,19 @@ extension Run {
             let call = call.takeUnretainedValue(), node = node.takeUnretainedValue()
             throw reported(error, doing: call.intent.name, at: node.location)
         }
-        let value: Value
-        if let settled = settled(output, progressMark) {
-            value = settled
-        } else {
+        guard isSettled(output, progressMark) else {
             // Apart from `perform`'s errors: a need of an intent this one opens is not this one's to ask.
             let call = call.takeUnretainedValue(), node = node.takeUnretainedValue()
             do {
-                value = try await finish(output, of: call, node, progressMark)
+                store(try await finish(output, of: call, node, progressMark), in: call.resultSlots, of: node, frame)
             } catch {
                 throw reported(error, doing: call.intent.name, at: node.location)
             }
+            return true
         }
+        // The value taken out of the output rather than copied from it (the output ends here): with a copy, and the
+        // output and the copy both destroyed after the store, a call took 8 ns more (40M calls: 1.83 against 1.50 s).
+        let value = (consume output).value
         call._withUnsafeGuaranteedRef { call in
             node._withUnsafeGuaranteedRef { node in store(value, in: call.resultSlots, of: node, frame) }
         }

@@ -115,8 +115,12 @@ final class Loop {
     /// then runs every pass itself, with no instruction dispatched per pass. The body's instructions stay in place
     /// for `break`'s and `continue`'s targets, unused.
     let single: Instruction?
+    /// The body, when it is one call through an awaiting site: the loop's passes then run in `Run.runPasses`,
+    /// from call to call without a return to `advance`.
+    let site: (node: Unmanaged<Node>, call: Unmanaged<ActionCall>)?
 
-    init(node: Node, expression: Expr, index: Int, variable: Int, body: Int, exit: Int, single: Instruction?) {
+    init(node: Node, expression: Expr, index: Int, variable: Int, body: Int, exit: Int, single: Instruction?,
+         site: (node: Unmanaged<Node>, call: Unmanaged<ActionCall>)?) {
         self.node = node
         self.expression = expression
         self.index = index
@@ -124,6 +128,7 @@ final class Loop {
         self.body = body
         self.exit = exit
         self.single = single
+        self.site = site
     }
 }
 
@@ -286,7 +291,10 @@ private struct Builder {
     }
 
     private mutating func makeLoop(_ node: Node, _ expression: Expr, variable: Int, body: Int, exit: Int, single: Instruction?) -> Unmanaged<Loop> {
-        let loop = Loop(node: node, expression: expression, index: loopCount, variable: variable, body: body, exit: exit, single: single)
+        var site: (node: Unmanaged<Node>, call: Unmanaged<ActionCall>)?
+        if exit == body + 2, case .awaitSite(let node, let call) = instructions[body] { site = (node, call) }
+        let loop = Loop(node: node, expression: expression, index: loopCount, variable: variable, body: body, exit: exit,
+                        single: single, site: site)
         loopCount += 1
         owned.append(loop)
         return Unmanaged.passUnretained(loop)

@@ -122,14 +122,15 @@ extension Run {
     /// left open. The common call awaits nothing more.
     @inline(__always)
     nonisolated(nonsending) func completed(_ output: IntentOutput, of call: ActionCall, _ node: Node, _ progressMark: Int) async throws -> Value {
-        guard let value = settled(output, progressMark) else { return try await finish(output, of: call, node, progressMark) }
-        return value
+        guard isSettled(output, progressMark) else { return try await finish(output, of: call, node, progressMark) }
+        return output.value
     }
 
-    /// `perform`'s value when nothing is left to do after it (`completed`), nil when `finish` has work.
+    /// Whether nothing is left to do after `perform` (`completed`): no dialog, no opened intent, no progress started;
+    /// otherwise `finish` has work.
     @inline(__always)
-    func settled(_ output: IntentOutput, _ progressMark: Int) -> Value? {
-        context.progressMark() == progressMark && output.extras == nil ? output.value : nil
+    func isSettled(_ output: IntentOutput, _ progressMark: Int) -> Bool {
+        context.progressMark() == progressMark && output.extras == nil
     }
 
     /// A `perform` that said it needs a value: the parameter asked for and `perform` run again from the start, three

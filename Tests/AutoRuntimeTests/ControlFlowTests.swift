@@ -156,6 +156,48 @@ struct MarkLater: AppIntent {
         #expect(awaiting.output == immediate.output)
     }
 
+    @Test func aLoopWhoseBodyIsOneAwaitingCallRunsItsPassesAsAnyLoop() async throws {
+        // A loop whose body is one call through an awaiting site goes from call to call in `Run.runPasses`: its
+        // passes show, count, fail and leave values as the same loop of an immediate call does.
+        let (immediate, awaiting) = await bothWays("""
+            for i in [1, 2, 3] { mark i }
+            show "it \\(it)"
+            repeat 2 times { for j in [4, 5] { mark j * 10 } }
+            for x in [7, 8] { mark x }
+            repeat 0 times { mark 99 }
+            for y in [] { mark 98 }
+            show "after \\(it)"
+            try {
+              for k in [6, 0, -1, 2] { mark k }
+            } otherwise {
+              show "stopped: \\(error)"
+            }
+            """)
+        #expect(immediate.exitCode == 0, "\(immediate.standardError)")
+        #expect(immediate.output == ["mark 1", "mark 2", "mark 3", "it 3", "mark 40", "mark 50", "mark 40", "mark 50",
+                                     "mark 7", "mark 8", "after 8", "mark 6", "mark 0", "stopped: mark: can't mark -1"])
+        #expect(awaiting.exitCode == 0, "\(awaiting.standardError)")
+        #expect(awaiting.output == immediate.output.map { $0.replacingOccurrences(of: "mark:", with: "mark later:") })
+
+        // The same steps: 1 for the `repeat`, 2 a pass (the pass and the call), 1 for `it` after.
+        func steps(_ text: String, maxSteps: Int) async throws -> RunOutcome {
+            let program = try ScriptCompiler.compile(SourceFile(name: "t.auto", text: text), registry: Self.registry).get().program
+            return await Engine(registry: Self.registry, limits: RunLimits(maxSteps: maxSteps)).run(program, interaction: ScriptedInteraction())
+        }
+        for call in ["mark", "mark later"] {
+            let enough = try await steps("repeat 100 times { \(call) 1 }\nit", maxSteps: 202)
+            guard case .completed(.int(let value)) = enough.ending else { Issue.record("\(call) stopped: \(enough.ending)"); continue }
+            #expect(value == 1)
+            let limited = try await steps("repeat 100 times { \(call) 1 }\nit", maxSteps: 201)
+            guard case .failed(let error) = limited.ending else { Issue.record("\(call) ran to the end: \(limited.ending)"); continue }
+            #expect(error.kind == .stepLimit(201))
+            let within = try await steps("for i in [1, 2, 3] { \(call) i }", maxSteps: 4)
+            guard case .failed(let stopped) = within.ending else { Issue.record("\(call) ran to the end: \(within.ending)"); continue }
+            #expect(stopped.kind == .stepLimit(4))
+            #expect(stopped.location?.line == 1)
+        }
+    }
+
     @Test func aLoopOfOneStatementStopsAtTheStepLimitAndOnOverflowAsAnyLoop() async throws {
         // `repeat` and `for` whose body is one statement run every pass in one instruction (`Loop.single`).
         let registry = Self.registry
