@@ -223,14 +223,14 @@ private struct Builder {
             instructions.append(.enter(reference))
             let start = placeholder()
             let (next, exit) = emitLoopBody(body)
-            let loop = makeLoop(node, count, variable: -1, body: start + 1, exit: exit, single: single(start + 1, next))
+            let loop = makeLoop(node, count, variable: -1, body: start + 1, exit: exit)
             instructions[start] = .repeatStart(loop)
             instructions[next] = .repeatNext(loop)
         case .forEach(let slot, let sequence, let body):
             instructions.append(.enter(reference))
             let start = placeholder()
             let (next, exit) = emitLoopBody(body)
-            let loop = makeLoop(node, sequence, variable: slot, body: start + 1, exit: exit, single: single(start + 1, next))
+            let loop = makeLoop(node, sequence, variable: slot, body: start + 1, exit: exit)
             instructions[start] = .forStart(loop)
             instructions[next] = .forNext(loop)
             instructions.append(.forEnd(loop: loop.takeUnretainedValue().index))
@@ -281,18 +281,16 @@ private struct Builder {
         return (next, next + 1)
     }
 
-    /// The instruction of a loop body from `start` to `end`, when it is one that `Run.runSingle` runs.
-    private func single(_ start: Int, _ end: Int) -> Instruction? {
-        guard end == start + 1 else { return nil }
-        switch instructions[start] {
-        case .run, .intAdd, .intUpdate: return instructions[start]
-        default: return nil
-        }
-    }
-
-    private mutating func makeLoop(_ node: Node, _ expression: Expr, variable: Int, body: Int, exit: Int, single: Instruction?) -> Unmanaged<Loop> {
+    /// A loop whose body runs from `body` to its next-pass instruction, just before `exit`. A body of one instruction
+    /// is the loop's `single` when `Run.runSingle` runs it, its `site` when it is a call through an awaiting site.
+    private mutating func makeLoop(_ node: Node, _ expression: Expr, variable: Int, body: Int, exit: Int) -> Unmanaged<Loop> {
+        var single: Instruction?
         var site: (node: Unmanaged<Node>, call: Unmanaged<ActionCall>)?
-        if exit == body + 2, case .awaitSite(let node, let call) = instructions[body] { site = (node, call) }
+        switch exit == body + 2 ? instructions[body] : nil {
+        case .some(.run), .some(.intAdd), .some(.intUpdate): single = instructions[body]
+        case .some(.awaitSite(let node, let call)): site = (node, call)
+        default: break
+        }
         let loop = Loop(node: node, expression: expression, index: loopCount, variable: variable, body: body, exit: exit,
                         single: single, site: site)
         loopCount += 1
